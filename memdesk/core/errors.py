@@ -1,0 +1,48 @@
+"""The one exception family of memdesk's core.
+
+Environment problems (a bad model file, an unreadable note, a corrupt index) are
+``MemdeskError`` subclasses with a message fit to show a user as-is; anything
+else escaping the core is a bug.
+"""
+
+from __future__ import annotations
+
+
+class MemdeskError(Exception):
+    """Base of every error the core raises on purpose; ``str(exc)`` is user-facing."""
+
+
+class WorkspaceError(MemdeskError):
+    """The workspace folder is missing or unusable."""
+
+
+class PathNotAllowed(MemdeskError):
+    """A path outside the memory files was requested (``memdesk get``, editor)."""
+
+
+class NoteReadError(MemdeskError):
+    """A note could not be read as UTF-8 text (binary, undecodable, too large)."""
+
+
+class StoreError(MemdeskError):
+    """The SQLite index failed in a way that is not corruption."""
+
+
+class IndexCorrupt(StoreError):
+    """The index file is damaged; callers rebuild it from the Markdown files."""
+
+
+class EmbedderUnavailable(MemdeskError):
+    """No usable embedding model: missing, truncated or non-GGUF file, or no llama.cpp."""
+
+
+class ModelBuildError(MemdeskError):
+    """``memdesk model build`` could not produce a GGUF file (source package missing...)."""
+
+
+class Cancelled(MemdeskError):
+    """A long job stopped because its ``cancelled`` callback said so."""
+
+
+class EvalError(MemdeskError):
+    """An evaluation dataset or golden file is malformed."""

@@ -1,0 +1,88 @@
+"""Value types that flow from the index to the ranking and on to the UI and CLI."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from typing import Any, Literal
+
+Mode = Literal["hybrid", "fts", "vector"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """One chunk fetched by either search leg, before any weighting.
+
+    ``vector_score`` is raw cosine (None when the vector leg did not return it);
+    ``text_score`` is the keyword leg's score in [0, 1] (None when not a keyword hit).
+    """
+
+    chunk_id: str
+    path: str  # workspace-relative, "/"-separated
+    source: str
+    start_line: int
+    end_line: int
+    text: str  # the whole chunk text
+    snippet: str  # what is shown (OpenClaw: first 700 UTF-16 units)
+    vector_score: float | None
+    text_score: float | None
+    date: dt.date | None  # the date decay uses; None = evergreen (never decays)
+
+
+@dataclasses.dataclass(frozen=True)
+class CandidatePool:
+    """Everything one query fetched from SQLite; re-ranking it needs no I/O.
+
+    ``order`` matters: OpenClaw merges vector hits first, then new keyword hits,
+    and stable sorts keep that order among ties.
+    """
+
+    query: str
+    mode: Mode
+    profile: str
+    candidates: tuple[Candidate, ...]
+    query_terms: tuple[str, ...] = ()  # for highlighting in snippets
+    fts_only_fallback: bool = False  # OpenClaw FTS-only "top maxResults anyway" rule applies
+    timings_ms: dict[str, float] = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass(frozen=True)
+class Hit:
+    """A ranked result with every component of its score."""
+
+    rank: int  # 1-based final position
+    chunk_id: str
+    path: str
+    source: str
+    start_line: int
+    end_line: int
+    snippet: str
+    text: str
+    vector_score: float | None
+    text_score: float | None
+    merged_score: float  # weights x components, before decay
+    decay: float  # multiplier in (0, 1]; 1.0 when evergreen or decay is off
+    score: float  # final
+    pre_mmr_rank: int  # 1-based rank after decay, before MMR
+    mmr_rank: int | None  # 1-based MMR position, None when MMR is off
+    date: dt.date | None
+    mmr_penalty: float = 0.0  # max similarity to an already selected hit
+    mmr_against: str | None = None  # chunk_id of the hit that similarity was to
+
+    def to_json(self) -> dict[str, Any]:
+        """The CLI's result object (a contract: see issue 2)."""
+        return {
+            "rank": self.rank,
+            "path": self.path,
+            "start_line": self.start_line,
+            "end_line": self.end_line,
+            "snippet": self.snippet,
+            "vector_score": self.vector_score,
+            "text_score": self.text_score,
+            "merged_score": self.merged_score,
+            "decay": self.decay,
+            "score": self.score,
+            "pre_mmr_rank": self.pre_mmr_rank,
+            "mmr_rank": self.mmr_rank,
+            "date": self.date.isoformat() if self.date else None,
+        }

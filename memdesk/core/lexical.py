@@ -1,0 +1,120 @@
+"""memdesk's own lexical layer: CJK-aware FTS text, keyword queries, MMR tokens.
+
+FTS5's ``unicode61`` tokenizer treats an unbroken run of Han characters (with any
+glued ASCII) as one token, so ``鉴权`` never matches ``API鉴权方案``. memdesk stores
+a second, *segmented* copy of each chunk in which every CJK run is rewritten as
+its characters and overlapping character bigrams, and rewrites queries the same
+way; character-bigram BM25 is the standard segmentation-free baseline for Chinese.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+
+# Han (incl. extension A and compatibility), kana, Hangul syllables and jamo.
+_CJK_CLASS = (
+    "\u2e80-\u2fdf\u3005\u3007\u3021-\u3029\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf"
+    "\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\U00020000-\U0002fa1f"
+)
+_CJK_RUN = re.compile(f"[{_CJK_CLASS}]+")
+# A "word" is a run of letters/digits/underscore that contains no CJK character.
+_TOKEN = re.compile(f"[{_CJK_CLASS}]+|[^\\W{_CJK_CLASS}]+")
+
+# Words that carry no topic in a search query. Dropped from keyword queries only
+# when something else is left (a query of only stop words still searches them).
+STOP_WORDS = frozenset(
+    """a an the this that these those i me my we our you your he she it its they them
+    is are was were be been being have has had do does did will would could should can may
+    might must shall in on at to for of with by from about into through during before after
+    above below between under over and or but if then than so because as while when where
+    what which who whom whose how why not no nor any all some such there here just also very
+    s t don doesn didn isn aren wasn weren""".split()
+) | frozenset("的 了 是 在 和 与 或 也 都 就 吗 呢 吧 啊 把 被 给".split())
+
+
+def is_cjk(ch: str) -> bool:
+    return bool(_CJK_RUN.fullmatch(ch))
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width ASCII → ASCII, compatibility ideographs → unified) and lowercase."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _cjk_grams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def segment_for_index(text: str) -> str:
+    """The text FTS5 indexes: CJK runs become unigrams + overlapping bigrams.
+
+    Non-CJK text is kept (FTS5's porter/unicode61 tokenizer does the rest).
+    Unigrams are kept so that a one-character query still finds something.
+    """
+    text = unicodedata.normalize("NFKC", text)
+    out: list[str] = []
+    last = 0
+    for match in _CJK_RUN.finditer(text):
+        out.append(text[last : match.start()])
+        run = match.group()
+        out.append(" " + " ".join(list(run) + ([] if len(run) == 1 else _cjk_grams(run))) + " ")
+        last = match.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def query_terms(query: str) -> list[str]:
+    """Search terms of a user query: words and CJK bigrams, de-duplicated, in order.
+
+    Stop words go unless nothing else is left. The result contains only letters,
+    digits and underscores, so it can be quoted into FTS5 syntax safely.
+    """
+    terms: list[str] = []
+    for match in _TOKEN.finditer(normalize(query)):
+        token = match.group()
+        if _CJK_RUN.fullmatch(token):
+            terms.extend(_cjk_grams(token))
+        else:
+            terms.append(token)
+    seen: set[str] = set()
+    unique = [t for t in terms if not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
+    content = [t for t in unique if t not in STOP_WORDS]
+    return content or unique
+
+
+def fts_match_expression(terms: list[str], *, limit: int = 64) -> str | None:
+    """An FTS5 MATCH string ORing the quoted terms; None when there is nothing to match.
+
+    OR (not OpenClaw's AND) lets BM25 rank partial matches instead of demanding
+    every word; very long queries are cut to ``limit`` terms to bound the work.
+    """
+    quoted = ['"' + t.replace('"', "") + '"' for t in terms[:limit] if t.replace('"', "")]
+    return " OR ".join(quoted) if quoted else None
+
+
+@functools.lru_cache(maxsize=8192)
+def mmr_tokens(text: str) -> frozenset[str]:
+    """Token set for MMR similarity: Unicode words (any script) + CJK uni/bigrams."""
+    tokens: set[str] = set()
+    for match in _TOKEN.finditer(normalize(text)):
+        token = match.group()
+        if _CJK_RUN.fullmatch(token):
+            tokens.update(token)
+            tokens.update(_cjk_grams(token))
+        else:
+            tokens.add(token)
+    return frozenset(tokens)
+
+
+def highlight_terms(query: str) -> tuple[str, ...]:
+    """What the UI should highlight in snippets: the query's words and CJK runs."""
+    out: list[str] = []
+    for match in _TOKEN.finditer(normalize(query)):
+        token = match.group()
+        if token not in STOP_WORDS and token not in out:
+            out.append(token)
+    return tuple(out)
