@@ -89,3 +89,492 @@ class SearchResult:
     pool: hits_mod.CandidatePool
     hits: tuple[hits_mod.Hit, ...]
     settings: settings_mod.SearchSettings
+
+
+# --------------------------------------------------------------------------
+# The engine
+# --------------------------------------------------------------------------
+import logging  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+import uuid  # noqa: E402
+
+import apsw  # noqa: E402
+import numpy as np  # noqa: E402
+
+from memdesk.core import dates, errors, indexer, lexical, paths, ranking, workspace  # noqa: E402
+from memdesk.core.openclaw import keyword_search as oc_kw  # noqa: E402
+from memdesk.core.openclaw import keywords as oc_keywords  # noqa: E402
+from memdesk.core.openclaw import text as oc_text  # noqa: E402
+from memdesk.core.store import Store, remove_index_files, swap_in  # noqa: E402
+
+log = logging.getLogger(__name__)
+
+SNIPPET_UTF16 = 700  # OpenClaw's snippet length
+MAX_QUERY_CHARS = 10_000  # longer queries are cut: nobody types more, and FTS work stays bounded
+ModelSpec = Path | str | None
+
+
+def load_embedder(model: ModelSpec) -> tuple[embedder_mod.Embedder | None, str | None]:
+    """Resolve ``model`` to an embedder, or (None, why not) for FTS-only mode.
+
+    ``"auto"`` is the default built model in the models dir; ``None``/``"none"``
+    means FTS-only on purpose; anything else is a GGUF path. Never raises for a
+    bad model: the caller degrades to FTS-only and shows the reason.
+    """
+    if model is None or (isinstance(model, str) and model.lower() == "none"):
+        return None, "no embedding model selected (FTS-only by choice)"
+    path: Path | None
+    if isinstance(model, str) and model == "auto":
+        try:
+            from memdesk.core.models import registry
+            path = registry.find_default_model(paths.models_dir())
+        except ImportError:
+            path = None
+        if path is None:
+            return None, "no embedding model built yet (run: memdesk model build)"
+    else:
+        path = Path(model).expanduser()
+    try:
+        from memdesk.core import gguf_embedder
+        return gguf_embedder.GgufEmbedder(path), None
+    except errors.EmbedderUnavailable as exc:
+        log.warning("%s", exc)
+        return None, str(exc)
+    except ImportError as exc:
+        return None, f"llama-cpp-python is not installed ({exc})"
+
+
+class Engine:
+    """One workspace's index and embedder. See the module docstring for threading."""
+
+    def __init__(self, workspace_dir: Path, *, embedder: embedder_mod.Embedder | None,
+                 db_path: Path | None = None, extra_paths: Sequence[Path | str] = (),
+                 fallback_reason: str | None = None) -> None:
+        root = Path(workspace_dir).expanduser()
+        if not root.is_dir():
+            raise errors.WorkspaceError(f"{root}: workspace folder does not exist")
+        self.workspace = root.resolve()
+        self.extra_paths = tuple(extra_paths)
+        self.db_path = Path(db_path) if db_path else paths.index_path_for(self.workspace)
+        self._embedder = embedder
+        self._fallback_reason = fallback_reason if embedder is None else None
+        self._sync_lock = threading.RLock()
+        self._read_lock = threading.RLock()
+        self.embed_lock = threading.RLock()  # llama.cpp contexts are not re-entrant
+        self._writer: Store | None = None
+        self._reader: Store | None = None
+        self._generation = 0
+        self._reader_generation = -1
+        self._vec_cache: tuple[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+        self._last_sync: dt.datetime | None = None
+        self._open_writer()
+
+    @classmethod
+    def open(cls, workspace_dir: Path, *, model: ModelSpec = "auto", db_path: Path | None = None,
+             extra_paths: Sequence[Path | str] = ()) -> Engine:
+        emb, reason = load_embedder(model)
+        return cls(workspace_dir, embedder=emb, db_path=db_path, extra_paths=extra_paths,
+                   fallback_reason=reason)
+
+    # -- connections -----------------------------------------------------------
+    def _open_writer(self) -> Store:
+        if self._writer is None:
+            try:
+                self._writer = Store(self.db_path)
+            except errors.IndexCorrupt as exc:
+                # The index is disposable: move the damaged file aside and start over.
+                log.warning("%s; rebuilding from the Markdown files", exc)
+                self._discard_corrupt()
+                self._writer = Store(self.db_path)
+        return self._writer
+
+    def _discard_corrupt(self) -> None:
+        aside = self.db_path.with_name(self.db_path.name + f".corrupt-{int(time.time())}")
+        try:
+            self.db_path.replace(aside)
+        except OSError:
+            pass
+        remove_index_files(self.db_path)
+        self._generation += 1
+
+    def _read(self) -> Store:
+        if self._reader is None or self._reader_generation != self._generation:
+            if self._reader is not None:
+                self._reader.close()
+            self._reader = Store(self.db_path)
+            self._reader_generation = self._generation
+        return self._reader
+
+    def close(self) -> None:
+        for store in (self._reader, self._writer):
+            if store is not None:
+                store.close()
+        self._reader = self._writer = None
+
+    # -- embedder ------------------------------------------------------------------
+    @property
+    def embedder(self) -> embedder_mod.Embedder | None:
+        return self._embedder
+
+    @property
+    def fallback_reason(self) -> str | None:
+        return self._fallback_reason
+
+    def set_model(self, model: ModelSpec) -> None:
+        """Swap the embedder; the next ``sync`` re-embeds, reusing the cache."""
+        emb, reason = load_embedder(model)
+        self.set_embedder(emb, reason)
+
+    def set_embedder(self, emb: embedder_mod.Embedder | None, reason: str | None = None) -> None:
+        with self._sync_lock, self.embed_lock:
+            self._embedder = emb
+            self._fallback_reason = reason if emb is None else None
+
+    @property
+    def mode(self) -> hits_mod.Mode:
+        return "hybrid" if self._embedder is not None else "fts"
+
+    def _wanted_meta(self) -> dict[str, object]:
+        params = indexer.chunk_params_for(self._embedder)
+        ident = self._embedder.identity if self._embedder is not None else None
+        return {
+            "provider": ident.provider if ident else "none",
+            "model": ident.model if ident else indexer.FTS_ONLY_MODEL,
+            "provider_key": ident.provider_key if ident else "",
+            "dims": ident.dims if ident else None,
+            "chunk_tokens": params.tokens,
+            "chunk_overlap": params.overlap,
+            "fts_seg_tokenizer": "cjk-bigram+" + "porter",
+        }
+
+    # -- sync ------------------------------------------------------------------------
+    def sync(self, *, rebuild: bool = False, paths: Sequence[str] | None = None,
+             progress: ProgressFn | None = None, cancelled: CancelledFn | None = None) -> SyncReport:
+        """Bring the index up to date; a changed model or chunking means a safe rebuild.
+
+        A rebuild indexes into a fresh database next to the old one (seeding its
+        embedding cache from it) and swaps it in at the end, so a crash or cancel
+        mid-rebuild leaves the old index in use.
+        """
+        start = time.perf_counter()
+        with self._sync_lock:
+            writer = self._open_writer()
+            wanted = self._wanted_meta()
+            try:
+                meta = writer.get_meta()
+            except (apsw.CorruptError, apsw.NotADBError):
+                meta, rebuild = None, True
+            files_known = writer.counts()[0] if meta is not None else 0
+            needs_rebuild = rebuild or (meta is not None and meta != wanted)
+            if meta is None and files_known == 0 and not needs_rebuild:
+                with writer.transaction():
+                    writer.set_meta(wanted)
+            if needs_rebuild:
+                stats = self._rebuild(wanted, progress, cancelled)
+                rebuilt = True
+            else:
+                try:
+                    stats = self._sync_into(writer, paths, progress, cancelled)
+                except (apsw.CorruptError, apsw.NotADBError) as exc:
+                    log.warning("index corrupt during sync (%s); rebuilding", exc)
+                    writer.close()
+                    self._writer = None
+                    self._discard_corrupt()
+                    writer = self._open_writer()
+                    with writer.transaction():
+                        writer.set_meta(wanted)
+                    stats = self._sync_into(writer, None, progress, cancelled)
+                rebuilt = False
+            files, chunks = self._open_writer().counts()
+        self._last_sync = dt.datetime.now(dt.timezone.utc)
+        self._vec_cache = None
+        return SyncReport(
+            files=files, chunks=chunks, embedded=stats.embedded, cache_hits=stats.cache_hits,
+            removed=stats.removed, seconds=time.perf_counter() - start, mode=self.mode,
+            indexed_paths=tuple(stats.indexed_paths), removed_paths=tuple(stats.removed_paths),
+            failures=tuple(FileFailure(p, r) for p, r in stats.failures), rebuilt=rebuilt)
+
+    def _sync_into(self, store: Store, only: Sequence[str] | None, progress: ProgressFn | None,
+                   cancelled: CancelledFn | None) -> indexer.SyncStats:
+        def report(done: int, total: int, chunks: int, path: str, phase: str) -> None:
+            if progress is not None:
+                progress(SyncProgress(done, total, chunks, path, phase))
+
+        return indexer.sync_files(
+            store, self.workspace, extra_paths=self.extra_paths, embedder=self._embedder,
+            params=indexer.chunk_params_for(self._embedder), only=only, progress=report,
+            cancelled=cancelled, embed_lock=self.embed_lock)
+
+    def _rebuild(self, wanted: dict[str, object], progress: ProgressFn | None,
+                 cancelled: CancelledFn | None) -> indexer.SyncStats:
+        tmp = self.db_path.with_name(f"{self.db_path.name}.tmp-{uuid.uuid4().hex[:8]}")
+        fresh = Store(tmp)
+        try:
+            fresh.copy_cache_from(self.db_path)
+            with fresh.transaction():
+                fresh.set_meta(wanted)
+            stats = self._sync_into(fresh, None, progress, cancelled)
+            fresh.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except BaseException:
+            fresh.close()
+            remove_index_files(tmp)
+            raise
+        fresh.close()
+        with self._read_lock:
+            if self._writer is not None:
+                self._writer.close()
+                self._writer = None
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+            swap_in(tmp, self.db_path)
+            self._generation += 1
+        self._open_writer()
+        return stats
+
+    # -- search ------------------------------------------------------------------------
+    def search(self, query: str, settings: settings_mod.SearchSettings, *, scope: Scope = "all",
+               now: dt.date | dt.datetime | None = None) -> SearchResult:
+        pool = self.fetch_candidates(query, settings, scope=scope)
+        return SearchResult(pool=pool, hits=tuple(ranking.rank(pool, settings, now=now)),
+                            settings=settings)
+
+    def fetch_candidates(self, query: str, settings: settings_mod.SearchSettings, *,
+                         scope: Scope = "all") -> hits_mod.CandidatePool:
+        """Run the keyword and vector legs once; ``ranking.rank`` does the rest in memory."""
+        settings = settings.clamped()
+        q = query.strip()[:MAX_QUERY_CHARS]
+        limit = settings.candidate_pool_size
+        timings: dict[str, float] = {"pool_size": float(limit)}
+        mode = self.mode
+        empty = hits_mod.CandidatePool(query=q, mode=mode, profile=settings.profile,
+                                       candidates=(), timings_ms=timings)
+        if not q:
+            return empty
+        with self._read_lock:
+            try:
+                store = self._read()
+                if settings.profile == "openclaw":
+                    cands = self._fetch_openclaw(store, q, limit, scope, mode, timings)
+                else:
+                    cands = self._fetch_memdesk(store, q, limit, scope, mode, timings)
+            except (apsw.CorruptError, apsw.NotADBError) as exc:
+                log.warning("index unreadable during search: %s", exc)
+                return empty
+        return hits_mod.CandidatePool(
+            query=q, mode=mode, profile=settings.profile, candidates=tuple(cands),
+            query_terms=lexical.highlight_terms(q), timings_ms=timings)
+
+    def _embed_query(self, q: str, timings: dict[str, float]) -> np.ndarray | None:
+        if self._embedder is None:
+            return None
+        t0 = time.perf_counter()
+        with self.embed_lock:
+            vec = np.asarray(self._embedder.embed_query(q), dtype=np.float32)
+        timings["embed_ms"] = (time.perf_counter() - t0) * 1000
+        if not np.any(vec):
+            return None  # OpenClaw skips the vector leg for an all-zero query vector
+        return vec
+
+    def _vector_leg(self, store: Store, qvec: np.ndarray, limit: int, scope: Scope,
+                    timings: dict[str, float]) -> list[tuple[int, float]]:
+        t0 = time.perf_counter()
+        if store.vec_available:
+            out = store.vector_search(qvec, limit, shared_only=scope == "shared")
+        else:
+            out = self._numpy_vector_search(store, qvec, limit, scope)
+        timings["vector_ms"] = (time.perf_counter() - t0) * 1000
+        return out
+
+    def _numpy_vectors(self, store: Store) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        assert self._embedder is not None
+        key = (self._generation, store.counts()[1])
+        if self._vec_cache is None or self._vec_cache[0] != key:
+            ident = self._embedder.identity
+            self._vec_cache = (key, store.all_vectors(ident.provider, ident.model, ident.provider_key))
+        return self._vec_cache[1]
+
+    def _numpy_vector_search(self, store: Store, qvec: np.ndarray, limit: int,
+                             scope: Scope) -> list[tuple[int, float]]:
+        """Exact cosine scan in numpy when sqlite-vec cannot load: same ranking."""
+        rids, shared, matrix = self._numpy_vectors(store)
+        if matrix.size == 0:
+            return []
+        sims = matrix @ qvec
+        if scope == "shared":
+            sims = np.where(shared, sims, -np.inf)
+        k = min(limit, len(sims))
+        top = np.argpartition(-sims, k - 1)[:k]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        return [(int(rids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])]
+
+    def _candidate(self, row: tuple[object, ...], profile: str, vector: float | None,
+                   text: float | None) -> hits_mod.Candidate:
+        cid, path, source, start, end, body = row
+        body_s = str(body)
+        return hits_mod.Candidate(
+            chunk_id=str(cid), path=str(path), source=str(source), start_line=int(start),  # type: ignore[call-overload]
+            end_line=int(end), text=body_s,  # type: ignore[call-overload]
+            snippet=oc_text.truncate_utf16_safe(body_s, SNIPPET_UTF16),
+            vector_score=vector, text_score=text,
+            date=dates.decay_date(str(path), profile=profile, workspace=self.workspace,
+                                  source=str(source)))
+
+    # OpenClaw profile ------------------------------------------------------------------
+    def _fetch_openclaw(self, store: Store, q: str, limit: int, scope: Scope, mode: str,
+                        timings: dict[str, float]) -> list[hits_mod.Candidate]:
+        def in_scope(path: str) -> bool:
+            return scope == "all" or workspace.is_shared_scope(path)
+
+        # Fetch a little more when filtering by scope afterwards, so the pool stays full.
+        extra = 0 if scope == "all" else self._root_chunk_count(store)
+        if mode == "fts":
+            t0 = time.perf_counter()
+            rows = oc_kw.search_keyword(store.conn, q, limit + extra, boost_fallback_ranking=True)
+            if not rows:
+                best: dict[str, oc_kw.KeywordRow] = {}
+                for keyword in oc_keywords.extract_keywords(q) or [q]:
+                    for row in oc_kw.search_keyword(store.conn, keyword, limit + extra,
+                                                    boost_fallback_ranking=True):
+                        if row.id not in best or row.score > best[row.id].score:
+                            best[row.id] = row
+                rows = list(best.values())
+            timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+            return [self._candidate((r.id, r.path, r.source, r.start_line, r.end_line, r.text),
+                                    "openclaw", None, r.score)
+                    for r in rows if in_scope(r.path)][: limit]
+        model = self._embedder.identity.model if self._embedder else indexer.FTS_ONLY_MODEL
+        t0 = time.perf_counter()
+        kw_rows = [r for r in oc_kw.search_keyword(store.conn, q, limit + extra, model=model)
+                   if in_scope(r.path)][:limit]
+        timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+        qvec = self._embed_query(q, timings)
+        vec_hits = self._vector_leg(store, qvec, limit, scope, timings) if qvec is not None else []
+        rows = store.chunk_rows([rid for rid, _ in vec_hits])
+        by_id: dict[str, hits_mod.Candidate] = {}
+        order: list[str] = []
+        for rid, sim in vec_hits:
+            if rid in rows:
+                cand = self._candidate(rows[rid], "openclaw", sim, None)
+                by_id[cand.chunk_id] = cand
+                order.append(cand.chunk_id)
+        for r in kw_rows:
+            if r.id in by_id:
+                by_id[r.id] = dataclasses.replace(by_id[r.id], text_score=r.text_score)
+            else:
+                by_id[r.id] = self._candidate((r.id, r.path, r.source, r.start_line, r.end_line,
+                                               r.text), "openclaw", None, r.text_score)
+                order.append(r.id)
+        return [by_id[i] for i in order]
+
+    def _root_chunk_count(self, store: Store) -> int:
+        return int(store.conn.execute(
+            "SELECT count(*) FROM chunks WHERE path IN ('MEMORY.md', 'memory.md')").fetchall()[0][0])
+
+    # memdesk profile -------------------------------------------------------------------
+    def _fetch_memdesk(self, store: Store, q: str, limit: int, scope: Scope, mode: str,
+                       timings: dict[str, float]) -> list[hits_mod.Candidate]:
+        """Both legs, then each candidate's missing component is computed, not zeroed.
+
+        A keyword-only hit gets its real cosine and a vector-only hit its real BM25,
+        so the weighted merge compares like with like. BM25 is scaled by the best
+        rank in the pool (the top keyword hit scores 1).
+        """
+        terms = lexical.query_terms(q)
+        expr = lexical.fts_match_expression(terms)
+        scope_sql = "" if scope == "all" else " AND c.path NOT IN ('MEMORY.md', 'memory.md')"
+        t0 = time.perf_counter()
+        kw: list[tuple[int, float]] = []
+        if expr is not None:
+            kw = [(int(r), -float(s)) for r, s in store.conn.execute(
+                "SELECT f.rowid, bm25(chunks_fts_seg) AS s FROM chunks_fts_seg f "
+                "JOIN chunks c ON c.rid = f.rowid WHERE chunks_fts_seg MATCH ?"
+                f"{scope_sql} ORDER BY s LIMIT ?", (expr, limit))]
+        timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+        qvec = self._embed_query(q, timings) if mode != "fts" else None
+        vec = self._vector_leg(store, qvec, limit, scope, timings) if qvec is not None else []
+        vec_scores = dict(vec)
+        kw_scores = dict(kw)
+        order = [rid for rid, _ in vec] + [rid for rid, _ in kw if rid not in vec_scores]
+        t0 = time.perf_counter()
+        if qvec is not None:
+            missing = [rid for rid in order if rid not in vec_scores]
+            vec_scores.update(self._cosines(store, qvec, missing))
+        if expr is not None:
+            missing = [rid for rid in order if rid not in kw_scores]
+            if missing:
+                marks = ",".join("?" * len(missing))
+                kw_scores.update((int(r), -float(s)) for r, s in store.conn.execute(
+                    f"SELECT rowid, bm25(chunks_fts_seg) FROM chunks_fts_seg WHERE chunks_fts_seg "
+                    f"MATCH ? AND rowid IN ({marks})", (expr, *missing)))
+        timings["complete_ms"] = (time.perf_counter() - t0) * 1000
+        best = max((s for s in kw_scores.values()), default=0.0)
+        rows = store.chunk_rows(order)
+        out: list[hits_mod.Candidate] = []
+        for rid in order:
+            if rid not in rows:
+                continue
+            text_score = (kw_scores.get(rid, 0.0) / best if best > 0 else 0.0) if expr else None
+            vector_score = vec_scores.get(rid) if qvec is not None else None
+            out.append(self._candidate(rows[rid], "memdesk", vector_score, text_score))
+        return out
+
+    def _cosines(self, store: Store, qvec: np.ndarray, rids: Sequence[int]) -> dict[int, float]:
+        if not rids:
+            return {}
+        out: dict[int, float] = {}
+        if store.vec_available and store.has_vec_table():
+            marks = ",".join("?" * len(rids))
+            for rid, blob in store.conn.execute(
+                    f"SELECT rowid, embedding FROM chunks_vec WHERE rowid IN ({marks})", list(rids)):
+                out[int(rid)] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
+            return out
+        all_rids, _, matrix = self._numpy_vectors(store)
+        index = {int(r): i for i, r in enumerate(all_rids)}
+        for rid in rids:
+            if rid in index:
+                out[rid] = float(matrix[index[rid]] @ qvec)
+        return out
+
+    # -- status ---------------------------------------------------------------------------
+    def status(self) -> IndexStatus:
+        with self._read_lock:
+            store = self._read()
+            files, chunks = store.counts()
+            dirty = indexer.dirty_files(store, self.workspace, self.extra_paths)
+            failures = tuple(FileFailure(p, r[4] or "") for p, r in store.file_rows().items()
+                             if r[3] == "failed")
+            vec_ok, vec_err = store.vec_available, store.vec_error
+            size = store.size_bytes()
+        ident = self._embedder.identity if self._embedder is not None else None
+        reason = self._fallback_reason if ident is None else None
+        if ident is not None and not vec_ok:
+            reason = f"vectors use a numpy scan: {vec_err}"
+        return IndexStatus(
+            workspace=str(self.workspace), files=files, chunks=chunks, dirty_files=tuple(dirty),
+            db_path=str(self.db_path), db_bytes=size,
+            embedder=ident.to_json() if ident else None, dims=ident.dims if ident else None,
+            fts_available=True, vector_available=vec_ok, mode=self.mode, fallback_reason=reason,
+            failures=failures, last_sync=self._last_sync)
+
+    def file_states(self) -> dict[str, tuple[str, str]]:
+        """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file."""
+        with self._read_lock:
+            store = self._read()
+            known = store.file_rows()
+            dirty = set(indexer.dirty_files(store, self.workspace, self.extra_paths))
+        out: dict[str, tuple[str, str]] = {}
+        for path in workspace.list_memory_files(self.workspace, self.extra_paths):
+            rel = workspace.rel_path(self.workspace, path)
+            row = known.get(rel)
+            if rel in dirty or row is None:
+                out[rel] = ("pending", "changed since the last index")
+            elif row[3] == "failed":
+                out[rel] = ("failed", row[4] or "could not be indexed")
+            else:
+                out[rel] = ("indexed", "")
+        return out
+
+    def read_note(self, rel: str) -> str:
+        return workspace.read_note(workspace.resolve_note(self.workspace, rel, self.extra_paths))
