@@ -1,0 +1,175 @@
+"""JavaScript string semantics needed for exact parity.
+
+OpenClaw measures text in UTF-16 code units (JS ``.length``), trims with the
+ECMAScript whitespace set and hashes with Node's UTF-8 encoder (which turns
+lone surrogates into U+FFFD). Python strings are code-point sequences, so the
+helpers here translate explicitly instead of relying on ``len``/``strip``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+# ECMAScript WhiteSpace + LineTerminator (what String.prototype.trim and /\s/
+# remove). Python's str.isspace differs: it includes \x1c-\x1f and omits \ufeff.
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_JS_WS_SET = frozenset(JS_WHITESPACE)
+
+# Weighted-size classes from src/utils/cjk-chars.ts: these code points count 4.
+_CJK_WEIGHT_RE = re.compile(
+    "[\u2e80-\u9fff\ua000-\ua4ff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]"
+)
+CJK_CHAR_WEIGHT = 4
+
+
+def is_js_whitespace(ch: str) -> bool:
+    """True if ``ch`` is whitespace for JS ``trim()`` and ``/\\s/``."""
+    return ch in _JS_WS_SET
+
+
+def js_trim(s: str) -> str:
+    """``String.prototype.trim`` (ECMAScript whitespace set, not Python's)."""
+    return s.strip(JS_WHITESPACE)
+
+
+def js_lower(s: str) -> str:
+    """``toLowerCase``; Python's ``lower`` matches it except for a few rare letters."""
+    return s.lower()
+
+
+def utf16_len(s: str) -> int:
+    """JS ``.length``: number of UTF-16 code units (astral chars count 2)."""
+    return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
+
+
+def to_utf16_units(s: str) -> list[int]:
+    """The UTF-16 code units of ``s`` (lone surrogates pass through unchanged)."""
+    units: list[int] = []
+    for ch in s:
+        cp = ord(ch)
+        if cp > 0xFFFF:
+            cp -= 0x10000
+            units.append(0xD800 + (cp >> 10))
+            units.append(0xDC00 + (cp & 0x3FF))
+        else:
+            units.append(cp)
+    return units
+
+
+def from_utf16_units(units: list[int]) -> str:
+    """Rebuild a Python string from UTF-16 units, re-pairing valid surrogates.
+
+    Unpaired surrogates are kept as lone surrogate code points, mirroring a JS
+    string that was sliced through a pair.
+    """
+    out: list[str] = []
+    i = 0
+    n = len(units)
+    while i < n:
+        u = units[i]
+        if 0xD800 <= u <= 0xDBFF and i + 1 < n and 0xDC00 <= units[i + 1] <= 0xDFFF:
+            out.append(chr(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00)))
+            i += 2
+        else:
+            out.append(chr(u))
+            i += 1
+    return "".join(out)
+
+
+def utf16_slice(s: str, start: int, end: int | None = None) -> str:
+    """JS ``s.slice(start, end)`` for non-negative indices in UTF-16 units."""
+    if all(ord(ch) <= 0xFFFF for ch in s):
+        return s[start:end]
+    return from_utf16_units(to_utf16_units(s)[start:end])
+
+
+def js_utf8(s: str) -> bytes:
+    """UTF-8 bytes as Node produces them: lone surrogates become U+FFFD."""
+    try:
+        return s.encode("utf-8")
+    except UnicodeEncodeError:
+        # Only reachable with lone surrogates (a JS string sliced mid-pair).
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in s).encode(
+            "utf-8"
+        )
+
+
+def utf8_byte_length(s: str) -> int:
+    """``Buffer.byteLength(s, "utf8")``."""
+    return len(js_utf8(s))
+
+
+def hash_text(value: str) -> str:
+    """``hashText``: SHA-256 hex digest of the UTF-8 encoding of ``value``."""
+    return hashlib.sha256(js_utf8(value)).hexdigest()
+
+
+def estimate_string_chars(text: str, *, legacy: bool = False) -> int:
+    """``estimateStringChars``: weighted size used by the chunker.
+
+    CJK-family code points (including Ext-B+ astral ideographs) weigh 4; every
+    other character weighs its UTF-16 length, so emoji weigh 2. LEGACY
+    (v2026.2.27) used plain ``.length``.
+    """
+    if legacy:
+        return utf16_len(text)
+    if not text:
+        return 0
+    non_latin = sum(1 for ch in text if _CJK_WEIGHT_RE.match(ch))
+    if non_latin == 0:
+        return utf16_len(text)
+    # OpenClaw subtracts one unit per surrogate pair whose high half is
+    # D840-D87E (U+20000-U+2FBFF), a slightly wider range than the weighted
+    # class; reproduce that formula rather than a per-character weight.
+    pairs = sum(1 for ch in text if 0x20000 <= ord(ch) <= 0x2FBFF)
+    return utf16_len(text) - pairs + non_latin * (CJK_CHAR_WEIGHT - 1)
+
+
+def truncate_utf16_safe(text: str, max_chars: int) -> str:
+    """``truncateUtf16Safe``: first ``max_chars`` UTF-16 units, never half a pair.
+
+    If the cut would leave a dangling high surrogate, one more unit is dropped.
+    No ellipsis is added.
+    """
+    limit = max(0, int(max_chars))
+    if utf16_len(text) <= limit:
+        return text
+    units = to_utf16_units(text)[:limit]
+    if units and 0xD800 <= units[-1] <= 0xDBFF:
+        units = units[:-1]
+    return from_utf16_units(units)
+
+
+def is_unicode_letter_or_number(ch: str) -> bool:
+    """``/[\\p{L}\\p{N}]/u`` for one code point."""
+    return unicodedata.category(ch)[0] in "LN"
+
+
+def is_unicode_punctuation(ch: str) -> bool:
+    """``/\\p{P}/u`` for one code point."""
+    return unicodedata.category(ch)[0] == "P"
+
+
+def is_unicode_punct_or_symbol(ch: str) -> bool:
+    """``/[\\p{P}\\p{S}]/u`` for one code point."""
+    return unicodedata.category(ch)[0] in "PS"
+
+
+def word_tokens(text: str) -> list[str]:
+    """All matches of ``/[\\p{L}\\p{N}_]+/gu`` in order (case preserved)."""
+    tokens: list[str] = []
+    buf: list[str] = []
+    for ch in text:
+        if ch == "_" or is_unicode_letter_or_number(ch):
+            buf.append(ch)
+        elif buf:
+            tokens.append("".join(buf))
+            buf = []
+    if buf:
+        tokens.append("".join(buf))
+    return tokens
