@@ -1,0 +1,167 @@
+"""Composition root of the desktop app: builds engine, session, preferences and window.
+
+No module-level state: ``build_window`` assembles everything for one workspace and
+``run_gui`` is the ``memdesk gui`` entry point (QApplication, logging, screenshot mode).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from memdesk.core import engine as engine_mod
+from memdesk.core import errors
+from memdesk.core import paths
+from memdesk.qt import logs
+from memdesk.qt import preferences as prefs_mod
+from memdesk.qt import session as session_mod
+from memdesk.ui import main_window as window_mod
+
+log = logging.getLogger(__name__)
+
+SCREENSHOT_SIZE = (1280, 800)
+SCREENSHOT_TIMEOUT_MS = 15 * 60 * 1000  # a first index with a model can take minutes
+
+
+def _db_path(workspace: Path, data_dir: Path | None) -> Path | None:
+    if data_dir is None:
+        return None  # the engine's default: one index per workspace in paths.data_dir()
+    folder = Path(data_dir) / "indexes"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder / paths.index_path_for(workspace).name
+
+
+def _default_model_builder() -> Callable[[Callable[[object], None]], Path]:
+    def build(progress: Callable[[object], None]) -> Path:
+        from memdesk.core.models import registry
+
+        return registry.build_model(registry.DEFAULT_MODEL, paths.models_dir(),
+                                    progress=lambda message: progress(message))
+
+    return build
+
+
+def _default_model_missing() -> bool:
+    try:
+        from memdesk.core.models import registry
+    except ImportError:
+        return False
+    return registry.find_default_model(paths.models_dir()) is None
+
+
+def build_window(workspace: Path, *, model: Path | str | None = None,
+                 data_dir: Path | None = None, watch: bool = True) -> window_mod.MainWindow:
+    """The ready main window over ``workspace``; its first index job is already running.
+
+    ``model``: a GGUF path, ``"auto"`` (the default built model; when there is none the
+    window offers to build it) or None/``"none"`` for keyword-only search.
+    ``data_dir`` holds preferences and the index (default: ``paths.data_dir()``).
+    """
+    data = Path(data_dir) if data_dir is not None else paths.data_dir()
+    data.mkdir(parents=True, exist_ok=True, mode=0o700)
+    prefs = prefs_mod.Preferences(data / "memdesk.ini")
+
+    def open_session(path: Path) -> session_mod.Session:
+        engine = engine_mod.Engine.open(Path(path), model=model, db_path=_db_path(Path(path), data_dir))
+        return session_mod.Session(engine, settings=prefs.search_settings(), scope=prefs.scope(),  # type: ignore[arg-type]
+                                   watch=watch)
+
+    session = open_session(Path(workspace))
+    offer = model == "auto" and session.engine.embedder is None and _default_model_missing()
+    window = window_mod.MainWindow(session, prefs, open_session=open_session,
+                                   build_default_model=_default_model_builder(),
+                                   offer_model_build=offer, log_file=logs.log_path(data))
+    prefs.remember_workspace(session.workspace)
+    session.request_sync()
+    return window
+
+
+def _pick_workspace(prefs: prefs_mod.Preferences) -> Path:
+    last = prefs.last_workspace()
+    if last is not None and last.is_dir():
+        return last
+    default = paths.default_workspace()
+    return default if default.is_dir() else Path.cwd()
+
+
+class _Screenshooter:
+    """Saves the window once indexing is done and the query's results are on screen."""
+
+    def __init__(self, app: QApplication, window: window_mod.MainWindow, *, query: str | None,
+                 out: Path) -> None:
+        self._app = app
+        self._window = window
+        self._query = query or ""
+        self._out = out
+        self._synced = False
+        self._shot = False
+        session = window.session
+        session.sync_finished.connect(self._on_session_sync_done)
+        session.sync_failed.connect(self._on_session_sync_done)
+        for signal in (session.idle_changed, session.results_changed, session.snapshot_changed):
+            signal.connect(self._check)
+
+    def _on_session_sync_done(self, _value: object) -> None:
+        self._synced = True
+
+    def _check(self, *_args: object) -> None:
+        session = self._window.session
+        if self._shot or not self._synced or session.is_syncing or session.snapshot is None:
+            return
+        if self._query:
+            results = session.results
+            if session.search_pending or results is None or results.query != self._query:
+                return
+        self._shot = True
+        # Let one more event-loop pass lay out and paint the fresh rows first.
+        QTimer.singleShot(300, self._shoot)
+
+    def _shoot(self) -> None:
+        table = self._window.results_table
+        if table.model().rowCount() > 0:
+            table.selectRow(0)
+            self._window.search_panel.hit_activated.emit(self._window.search_panel.current_hit())
+        QTimer.singleShot(200, self._save)
+
+    def _save(self) -> None:
+        self._out.parent.mkdir(parents=True, exist_ok=True)
+        ok = self._window.grab().save(str(self._out))
+        log.info("screenshot %s -> %s", "saved" if ok else "FAILED", self._out)
+        self._window.close()
+        self._app.exit(0 if ok else 1)
+
+
+def run_gui(workspace: Path | None, model: str | None, query: str | None,
+            screenshot: Path | None) -> int:
+    """``memdesk gui``: run the app (or, with ``screenshot``, shoot it and exit)."""
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("memdesk")
+    data = paths.data_dir()
+    log_file = logs.setup_logging(data)
+    prefs = prefs_mod.Preferences(data / "memdesk.ini")
+    chosen = workspace if workspace is not None else _pick_workspace(prefs)
+    model_spec: str | None = model if model is not None else (prefs.model_choice() or "auto")
+    try:
+        window = build_window(chosen, model=model_spec)
+    except errors.MemdeskError as exc:
+        log.error("cannot open %s: %s", chosen, exc)
+        sys.stderr.write(f"memdesk: {exc}\n")
+        return 2
+    log.info("memdesk gui on %s (model %s); log at %s", chosen, model_spec, log_file)
+    if screenshot is not None:
+        window.resize(*SCREENSHOT_SIZE)
+        shooter = _Screenshooter(app, window, query=query, out=Path(screenshot))
+        QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: app.exit(1))
+    else:
+        shooter = None
+    window.show()
+    if query:
+        window.search_input.setText(query)
+    code = app.exec()
+    del shooter  # held until here so its slots stay connected
+    return code

@@ -1,0 +1,49 @@
+"""Logging for the GUI entry point: a rotating file in the data dir (stderr on request)."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+LOG_NAME = "memdesk.log"
+_qt_log = logging.getLogger("qt")
+
+
+def log_path(data_dir: Path) -> Path:
+    return Path(data_dir) / "logs" / LOG_NAME
+
+
+def _on_qt_message(mode: QtMsgType, context: object, message: str) -> None:
+    level = {
+        QtMsgType.QtDebugMsg: logging.DEBUG,
+        QtMsgType.QtInfoMsg: logging.INFO,
+        QtMsgType.QtWarningMsg: logging.WARNING,
+        QtMsgType.QtCriticalMsg: logging.ERROR,
+        QtMsgType.QtFatalMsg: logging.CRITICAL,
+    }.get(mode, logging.WARNING)
+    _qt_log.log(level, "%s", message)
+
+
+def setup_logging(data_dir: Path, *, level: int = logging.INFO) -> Path:
+    """Send the root logger (and Qt's own messages) to ``<data dir>/logs/memdesk.log``.
+
+    Called only by entry points; ``MEMDESK_LOG_TO_STDERR=1`` mirrors records to stderr.
+    """
+    path = log_path(data_dir)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3,
+                                                   encoding="utf-8")
+    handler.setFormatter(logging.Formatter(
+        "%(asctime)s %(levelname)-7s %(threadName)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.setLevel(level)
+    root.addHandler(handler)
+    if os.environ.get("MEMDESK_LOG_TO_STDERR"):
+        root.addHandler(logging.StreamHandler())
+    logging.captureWarnings(True)
+    qInstallMessageHandler(_on_qt_message)
+    return path

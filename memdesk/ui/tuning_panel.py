@@ -1,0 +1,201 @@
+"""Tuning panel: one slider per ``settings.FIELDS`` entry (ranges from the field bounds),
+decay and MMR toggles, the ranking profile, reset, and "Copy as OpenClaw config"."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
+                               QPushButton, QSlider, QVBoxLayout, QWidget)
+
+from memdesk.core import settings as settings_mod
+
+# objectNames tests and automation rely on (issue 4), keyed by settings field.
+SLIDER_NAMES = {
+    "vector_weight": "vectorWeightSlider",
+    "text_weight": "textWeightSlider",
+    "min_score": "minScoreSlider",
+    "max_results": "maxResultsSlider",
+    "candidate_multiplier": "candidateMultiplierSlider",
+    "half_life_days": "halfLifeSlider",
+    "mmr_lambda": "mmrLambdaSlider",
+}
+
+
+def slider_steps(field: settings_mod.Field) -> int:
+    return round((field.maximum - field.minimum) / field.step)
+
+
+def to_slider(field: settings_mod.Field, value: float) -> int:
+    return round((float(value) - field.minimum) / field.step)
+
+
+def from_slider(field: settings_mod.Field, position: int) -> float | int:
+    value = field.minimum + position * field.step
+    if field.integer:
+        return int(round(value))
+    # Round away binary noise (0.1 + 0.2) so saved settings and exports read cleanly.
+    decimals = max(0, -int(math.floor(math.log10(field.step))))
+    return round(value, decimals)
+
+
+def fmt_value(field: settings_mod.Field, value: float) -> str:
+    return str(int(value)) if field.integer else f"{value:.2f}"
+
+
+class TuningPanel(QWidget):
+    """Edits a ``SearchSettings``; every change is emitted at once (re-ranking is cheap).
+
+    Signals:
+        settings_changed(object): the new ``SearchSettings``.
+    """
+
+    settings_changed = Signal(object)
+
+    def __init__(self, settings: settings_mod.SearchSettings | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("tuningPanel")
+        self._settings = settings or settings_mod.SearchSettings()
+        self._updating = False
+        self.sliders: dict[str, QSlider] = {}
+        self._values: dict[str, QLabel] = {}
+
+        self.profile_combo = QComboBox()
+        self.profile_combo.setObjectName("profileCombo")
+        for profile in settings_mod.PROFILES:
+            self.profile_combo.addItem(profile, profile)
+        self.profile_combo.setToolTip("memdesk: our ranking · openclaw: exactly what OpenClaw "
+                                      "v2026.4.12's builtin memory search would return")
+        self.decay_check = QCheckBox("Temporal decay")
+        self.decay_check.setObjectName("decayCheck")
+        self.mmr_check = QCheckBox("MMR (diversity)")
+        self.mmr_check.setObjectName("mmrCheck")
+
+        grid = QGridLayout()
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        grid.addWidget(QLabel("Profile"), 0, 0)
+        grid.addWidget(self.profile_combo, 0, 1, 1, 2)
+        row = 1
+        for name, object_name in SLIDER_NAMES.items():
+            field = settings_mod.FIELDS[name]
+            if name == "half_life_days":
+                grid.addWidget(self.decay_check, row, 0, 1, 3)
+                row += 1
+            if name == "mmr_lambda":
+                grid.addWidget(self.mmr_check, row, 0, 1, 3)
+                row += 1
+            label = QLabel(field.label)
+            label.setToolTip(field.description)
+            slider = QSlider(Qt.Orientation.Horizontal)
+            slider.setObjectName(object_name)
+            slider.setRange(0, slider_steps(field))
+            slider.setPageStep(max(1, slider_steps(field) // 10))
+            slider.setToolTip(field.description)
+            value = QLabel()
+            value.setObjectName(f"{object_name}Value")
+            value.setMinimumWidth(40)
+            value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            grid.addWidget(label, row, 0)
+            grid.addWidget(slider, row, 1)
+            grid.addWidget(value, row, 2)
+            self.sliders[name] = slider
+            self._values[name] = value
+            slider.valueChanged.connect(self._on_slider_value_changed)
+            row += 1
+        grid.setColumnStretch(1, 1)
+
+        self.reset_button = QPushButton("Reset to defaults")
+        self.reset_button.setObjectName("resetButton")
+        self.copy_button = QPushButton("Copy as OpenClaw config")
+        self.copy_button.setObjectName("copyConfigButton")
+        self.copy_button.setToolTip("Copy agents.defaults.memorySearch JSON to the clipboard")
+        self.status = QLabel("")
+        self.status.setObjectName("tuningStatus")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.reset_button)
+        buttons.addWidget(self.copy_button)
+
+        title = QLabel("<b>Ranking</b>")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(title)
+        layout.addLayout(grid)
+        layout.addLayout(buttons)
+        layout.addWidget(self.status)
+
+        self.profile_combo.currentIndexChanged.connect(self._on_profile_combo_changed)
+        self.decay_check.toggled.connect(self._on_check_toggled)
+        self.mmr_check.toggled.connect(self._on_check_toggled)
+        self.reset_button.clicked.connect(self._on_reset_button_clicked)
+        self.copy_button.clicked.connect(self._on_copy_button_clicked)
+        self._show(self._settings)
+
+    @property
+    def settings(self) -> settings_mod.SearchSettings:
+        return self._settings
+
+    def set_settings(self, settings: settings_mod.SearchSettings, *, emit: bool = True) -> None:
+        self._settings = settings
+        self._show(settings)
+        if emit:
+            self.settings_changed.emit(settings)
+
+    def _show(self, settings: settings_mod.SearchSettings) -> None:
+        self._updating = True
+        try:
+            self.profile_combo.setCurrentIndex(max(0, self.profile_combo.findData(settings.profile)))
+            for name, slider in self.sliders.items():
+                field = settings_mod.FIELDS[name]
+                value = getattr(settings, name)
+                slider.setValue(to_slider(field, value))
+                self._values[name].setText(fmt_value(field, value))
+            self.decay_check.setChecked(settings.decay)
+            self.mmr_check.setChecked(settings.mmr)
+            self.sliders["half_life_days"].setEnabled(settings.decay)
+            self.sliders["mmr_lambda"].setEnabled(settings.mmr)
+        finally:
+            self._updating = False
+
+    def _read(self) -> settings_mod.SearchSettings:
+        values: dict[str, object] = {
+            name: from_slider(settings_mod.FIELDS[name], slider.value())
+            for name, slider in self.sliders.items()
+        }
+        return self._settings.replace(decay=self.decay_check.isChecked(),
+                                      mmr=self.mmr_check.isChecked(), **values)
+
+    def _changed(self) -> None:
+        if self._updating:
+            return
+        self.set_settings(self._read())
+
+    @Slot(int)
+    def _on_slider_value_changed(self, _value: int) -> None:
+        self._changed()
+
+    @Slot(bool)
+    def _on_check_toggled(self, _on: bool) -> None:
+        self._changed()
+
+    @Slot(int)
+    def _on_profile_combo_changed(self, _index: int) -> None:
+        if self._updating:
+            return
+        # A profile is a set of defaults: switching loads them (OpenClaw's are the parity point).
+        self.set_settings(settings_mod.SearchSettings.defaults(self.profile_combo.currentData()))
+
+    @Slot()
+    def _on_reset_button_clicked(self) -> None:
+        self.set_settings(settings_mod.SearchSettings.defaults(self._settings.profile))
+
+    @Slot()
+    def _on_copy_button_clicked(self) -> None:
+        text = json.dumps(self._settings.openclaw_config(), indent=2)
+        QGuiApplication.clipboard().setText(text)
+        self.status.setText("Copied agents.defaults.memorySearch JSON")

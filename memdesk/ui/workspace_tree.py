@@ -1,0 +1,131 @@
+"""The workspace tree: memory notes with their index state, and note file actions."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal, Slot
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import (QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem,
+                               QTreeView, QWidget)
+
+from memdesk.qt import models
+
+AnyIndex = QModelIndex | QPersistentModelIndex
+STATE_COLORS = {"indexed": QColor(46, 160, 67), "pending": QColor(210, 153, 34),
+                "failed": QColor(207, 34, 46)}
+
+
+class StateDelegate(QStyledItemDelegate):
+    """A coloured dot before each file name: green indexed, amber pending, red failed."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        state = index.data(models.StateRole)
+        color = STATE_COLORS.get(state or "")
+        if color is None:
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        rect = option.rect
+        size = 8
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawEllipse(rect.left() + 3, rect.center().y() - size // 2 + 1, size, size)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.setPen(option.palette.color(QPalette.ColorRole.HighlightedText if selected
+                                            else QPalette.ColorRole.Text))
+        text_rect = rect.adjusted(size + 8, 0, -2, 0)
+        elided = option.fontMetrics.elidedText(text, Qt.TextElideMode.ElideMiddle,
+                                               text_rect.width())
+        painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         elided)
+        painter.restore()
+
+
+class WorkspaceTree(QTreeView):
+    """Tree of the workspace's notes.
+
+    Signals:
+        note_activated(str): open this workspace-relative note.
+        new_note_requested(str): create a topic note in this folder ("memory" by default).
+        rename_requested(str), delete_requested(str): file actions from the context menu.
+    """
+
+    note_activated = Signal(str)
+    new_note_requested = Signal(str)
+    rename_requested = Signal(str)
+    delete_requested = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("workspaceTree")
+        self.tree_model = models.WorkspaceTreeModel(self)
+        self.setModel(self.tree_model)
+        self.setHeaderHidden(True)
+        self.setUniformRowHeights(True)  # keeps 2,000-note trees cheap to lay out
+        self.setItemDelegate(StateDelegate(self))
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._on_self_context_menu_requested)
+        self.activated.connect(self._on_self_activated)
+        self.clicked.connect(self._on_self_activated)
+        self.tree_model.modelReset.connect(self._on_model_reset)
+        self._expanded: set[str] = {"memory"}
+
+    def set_files(self, files: tuple[str, ...], states: dict[str, tuple[str, str]]) -> None:
+        self._remember_expanded()
+        self.tree_model.set_states(states)
+        self.tree_model.set_files(files)
+
+    def select_note(self, rel: str) -> None:
+        index = self.tree_model.index_of(rel)
+        if index.isValid():
+            self.setCurrentIndex(index)
+            self.scrollTo(index)
+
+    def _remember_expanded(self) -> None:
+        model = self.tree_model
+        stack = [QModelIndex()]
+        while stack:
+            parent = stack.pop()
+            for row in range(model.rowCount(parent)):
+                index = model.index(row, 0, parent)
+                if model.hasChildren(index):
+                    path = index.data(models.PathRole)
+                    if self.isExpanded(index):
+                        self._expanded.add(path)
+                        stack.append(index)
+                    else:
+                        self._expanded.discard(path)
+
+    @Slot()
+    def _on_model_reset(self) -> None:
+        for path in sorted(self._expanded):
+            index = self.tree_model.index_of(path)
+            if index.isValid():
+                self.expand(index)
+
+    @Slot(QModelIndex)
+    def _on_self_activated(self, index: QModelIndex) -> None:
+        if index.isValid() and not self.tree_model.hasChildren(index):
+            self.note_activated.emit(index.data(models.PathRole))
+
+    @Slot(QPoint)
+    def _on_self_context_menu_requested(self, pos: QPoint) -> None:
+        index = self.indexAt(pos)
+        path = index.data(models.PathRole) if index.isValid() else ""
+        is_file = bool(path) and not self.tree_model.hasChildren(index)
+        folder = path.rsplit("/", 1)[0] if is_file and "/" in path else (path or "memory")
+        if is_file and "/" not in path:
+            folder = "memory"
+        menu = QMenu(self)
+        menu.addAction("New topic note…", lambda: self.new_note_requested.emit(folder))
+        if is_file:
+            menu.addAction("Rename…", lambda: self.rename_requested.emit(path))
+            menu.addAction("Delete…", lambda: self.delete_requested.emit(path))
+        menu.popup(self.viewport().mapToGlobal(pos))
