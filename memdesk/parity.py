@@ -44,6 +44,7 @@ from memdesk.core.openclaw.decay import (
     apply_temporal_decay,
     calculate_decay_multiplier,
 )
+from memdesk.core.openclaw.embedding import cosine_similarity, sanitize_and_normalize_embedding
 from memdesk.core.openclaw.fts_query import build_fts_query, plan_keyword_search
 from memdesk.core.openclaw.hybrid import (
     HybridOptions,
@@ -345,6 +346,13 @@ def _expand(inp: Mapping[str, Any], ctx: Context) -> Json:
     return {"original": e.original, "keywords": list(e.keywords), "expanded": e.expanded}
 
 
+def _first_key(inp: Mapping[str, Any], *names: str) -> Any:
+    for name in names:
+        if name in inp:
+            return inp[name]
+    raise KeyError(names[0])
+
+
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
@@ -396,6 +404,12 @@ ADAPTERS: dict[str, Adapter] = {
         str(i["content"]), _opt_int(i.get("from")), _opt_int(i.get("lines"))
     ),
     "snippet(truncateUtf16Safe,700)": _snippet,
+    "cosineSimilarity": lambda i, c: cosine_similarity(
+        [num(x) for x in _first_key(i, "a", "vecA")], [num(x) for x in _first_key(i, "b", "vecB")]
+    ),
+    "sanitizeAndNormalizeEmbedding": lambda i, c: sanitize_and_normalize_embedding(
+        [num(x) for x in _first_key(i, "vec", "embedding", "values", "vector")]
+    ),
 }
 
 
