@@ -20,6 +20,7 @@ import logging
 import os
 import struct
 import threading
+import unicodedata
 from pathlib import Path
 from typing import Any, BinaryIO, Sequence
 
@@ -425,6 +426,13 @@ class GgufEmbedder:
         self._query_prefix = query_prefix
         self._document_prefix = document_prefix
 
+        # llama.cpp's WPM normaliser does not decompose Hangul syllables (HF's NFD
+        # does), so Korean would tokenize differently from the original model;
+        # decomposing in Python first makes llama.cpp's own NFD a no-op.
+        strip_accents = info.get("tokenizer.ggml.normalizer.strip_accents",
+                                 info.get("tokenizer.ggml.normalizer.lowercase", True))
+        self._pre_nfd = info.get("tokenizer.ggml.model") == "bert" and bool(strip_accents)
+
         # Learn how the tokenizer wraps a body in special tokens (e.g. [CLS] … [SEP]).
         probe_body = self._tokenize("memdesk", special=False)
         probe_full = self._tokenize("memdesk", special=True)
@@ -511,6 +519,8 @@ class GgufEmbedder:
         return (self._head + self._tail) or [0]
 
     def _tokenize(self, text: str, *, special: bool) -> list[int]:
+        if self._pre_nfd and not text.isascii():
+            text = unicodedata.normalize("NFD", text)
         # Lone surrogates cannot be UTF-8 encoded; invalid UTF-8 must never reach C++.
         data = text.encode("utf-8", "replace")
         # special=False: literal "[CLS]" in a note is text, not a control token.

@@ -213,8 +213,10 @@ def build(
         )
 
         writer.add_string("memdesk.model_name", MODEL_NAME)
-        writer.add_string("memdesk.query_prefix", QUERY_PREFIX)
-        writer.add_string("memdesk.document_prefix", DOCUMENT_PREFIX)
+        # add_string() silently drops empty strings; an explicit "" must be stored
+        # so the embedder knows "no prefix" rather than guessing from the name.
+        writer.add_key_value("memdesk.query_prefix", QUERY_PREFIX, gguf.GGUFValueType.STRING)
+        writer.add_key_value("memdesk.document_prefix", DOCUMENT_PREFIX, gguf.GGUFValueType.STRING)
         writer.add_string("memdesk.source", f"{SOURCE.dist_name}=={SOURCE.version}")
         writer.add_string("memdesk.source_sha256", SOURCE.digest)
         writer.add_uint32("memdesk.converter_version", CONVERTER_VERSION)
