@@ -40,6 +40,8 @@ def is_cjk(ch: str) -> bool:
 
 def normalize(text: str) -> str:
     """NFKC (full-width ASCII → ASCII, compatibility ideographs → unified) and lowercase."""
+    if text.isascii():
+        return text.lower()  # NFKC is the identity on ASCII
     return unicodedata.normalize("NFKC", text).lower()
 
 
@@ -96,17 +98,18 @@ def fts_match_expression(terms: list[str], *, limit: int = 64) -> str | None:
     return " OR ".join(quoted) if quoted else None
 
 
+_WORD = re.compile(f"[^\\W{_CJK_CLASS}]+")
+
+
 @functools.lru_cache(maxsize=8192)
 def mmr_tokens(text: str) -> frozenset[str]:
     """Token set for MMR similarity: Unicode words (any script) + CJK uni/bigrams."""
-    tokens: set[str] = set()
-    for match in _TOKEN.finditer(normalize(text)):
-        token = match.group()
-        if _CJK_RUN.fullmatch(token):
-            tokens.update(token)
-            tokens.update(_cjk_grams(token))
-        else:
-            tokens.add(token)
+    norm = normalize(text)
+    tokens = set(_WORD.findall(norm))
+    if not norm.isascii():
+        for run in _CJK_RUN.findall(norm):
+            tokens.update(run)
+            tokens.update(run[i : i + 2] for i in range(len(run) - 1))
     return frozenset(tokens)
 
 

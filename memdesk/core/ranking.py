@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import math
 from typing import Sequence
 
-from memdesk.core import dates, lexical
+import numpy as np
+
+from memdesk.core import dates, lexical, mmr_fast
 from memdesk.core.hits import Candidate, CandidatePool, Hit
 from memdesk.core.openclaw import decay as oc_decay
 from memdesk.core.openclaw import mmr as oc_mmr
@@ -46,8 +49,30 @@ def _tokens(cand: Candidate, profile: str) -> frozenset[str]:
     return lexical.mmr_tokens(cand.text)
 
 
+@functools.lru_cache(maxsize=8192)
 def _oc_tokens(text: str) -> frozenset[str]:
     return frozenset(oc_mmr.tokenize(text))
+
+
+# Similarity matrices of recent pools: a slider move re-ranks the same pool, so
+# the matrix is computed once per pool and re-indexed for the new order.
+_SIM_CACHE: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
+_SIM_CACHE_SIZE = 16
+
+
+def _similarity(items: Sequence[_Scored], profile: str) -> np.ndarray:
+    ids = tuple(sorted(i.cand.chunk_id for i in items))
+    key = (profile, ids)
+    matrix = _SIM_CACHE.get(key)
+    by_id = {i.cand.chunk_id: i for i in items}
+    if matrix is None:
+        matrix = mmr_fast.jaccard_matrix([_tokens(by_id[c].cand, profile) for c in ids])
+        if len(_SIM_CACHE) >= _SIM_CACHE_SIZE:
+            _SIM_CACHE.pop(next(iter(_SIM_CACHE)))
+        _SIM_CACHE[key] = matrix
+    position = {c: k for k, c in enumerate(ids)}
+    order = [position[i.cand.chunk_id] for i in items]
+    return matrix[np.ix_(order, order)]
 
 
 def _apply_decay(items: list[_Scored], settings: SearchSettings, now: dt.datetime) -> None:
@@ -71,7 +96,12 @@ def _apply_mmr(items: list[_Scored], settings: SearchSettings, profile: str) -> 
         for pos, item in enumerate(items, 1):
             item.mmr_rank = pos
         return items
-    steps = oc_mmr.mmr_select([i.score for i in items], [_tokens(i.cand, profile) for i in items], lam)
+    scores = [i.score for i in items]
+    if any(math.isnan(x) for x in scores):
+        # NaN scores follow OpenClaw's reference loop (which may stop early).
+        steps = oc_mmr.mmr_select(scores, [_tokens(i.cand, profile) for i in items], lam)
+    else:
+        steps = mmr_fast.mmr_select(scores, _similarity(items, profile), lam)
     ordered: list[_Scored] = []
     for pos, step in enumerate(steps, 1):
         item = items[step.index]

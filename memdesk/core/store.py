@@ -26,7 +26,7 @@ from memdesk.core import errors
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 META_KEY = "memdesk_index_meta_v1"
 SEG_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
@@ -62,6 +62,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         f"""CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_seg USING fts5(
             text, tokenize='{SEG_TOKENIZER}', content='', contentless_delete=1)""",
     ),
+    (
+        # v3: document frequencies of the segmented index, to drop query terms whose
+        # BM25 idf FTS5 clamps to ~0 (they cost time and cannot change the ranking).
+        "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_seg_vocab USING fts5vocab(chunks_fts_seg, row)",
+    ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
 
@@ -81,6 +86,7 @@ class Store:
         self.path = Path(path)
         self.readonly = readonly
         self.vec_error: str | None = None
+        self._seg_table: Any = None
         if not readonly and not self.path.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             # Private memories: the file is created owner-only before SQLite opens it
@@ -253,6 +259,42 @@ class Store:
         if shared_only:
             sql += " AND shared = 1"
         return [(int(r), 1.0 - float(d)) for r, d in self.conn.execute(sql, (blob, int(k)))]
+
+    def vec_table_vectors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rids, shared flags, matrix) read from sqlite-vec, for the in-memory scan."""
+        if not self.has_vec_table():
+            return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
+        rows = self.conn.execute("SELECT rowid, shared, embedding FROM chunks_vec").fetchall()
+        if not rows:
+            return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
+        rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        shared = np.fromiter((bool(r[1]) for r in rows), dtype=bool, count=len(rows))
+        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        return rids, shared, matrix
+
+    def document_frequencies(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(chunk count, term -> number of chunks containing it) in the segmented index.
+
+        Terms are run through the index's own tokenizer first (porter stemming), and
+        a term that tokenizes to several tokens reports its rarest one.
+        """
+        import apsw.fts5
+
+        if self._seg_table is None:
+            self._seg_table = apsw.fts5.Table(self.conn, "chunks_fts_seg")
+        table = self._seg_table
+        total = int(self.conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
+        out: dict[str, int] = {}
+        for term in terms:
+            tokens = table.tokenize(term.encode("utf-8"), include_offsets=False,
+                                    include_colocated=False)
+            counts = []
+            for token in tokens:
+                row = self.conn.execute("SELECT doc FROM chunks_fts_seg_vocab WHERE term = ?",
+                                        (token,)).fetchall()
+                counts.append(int(row[0][0]) if row else 0)
+            out[term] = min(counts) if counts else 0
+        return total, out
 
     def all_vectors(self, provider: str, model: str, provider_key: str
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

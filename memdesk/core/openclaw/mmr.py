@@ -150,8 +150,15 @@ def mmr_select(
         steps.append(MMRStep(best, best_mmr, max_sim[best], against[best]))
         remaining.remove(best)
         picked_tokens = token_sets[best]
+        picked_len = len(picked_tokens)
         for cand in remaining:
-            sim = jaccard_similarity(token_sets[cand], picked_tokens)
+            # jaccard_similarity inlined: this loop is the hot path of live re-ranking.
+            cand_tokens = token_sets[cand]
+            if not picked_len or not cand_tokens:
+                sim = 1.0 if not picked_len and not cand_tokens else 0.0
+            else:
+                inter = len(cand_tokens & picked_tokens)
+                sim = inter / (len(cand_tokens) + picked_len - inter)
             if sim > max_sim[cand]:
                 max_sim[cand] = sim
                 against[cand] = best

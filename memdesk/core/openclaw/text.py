@@ -137,6 +137,11 @@ def truncate_utf16_safe(text: str, max_chars: int) -> str:
     No ellipsis is added.
     """
     limit = max(0, int(max_chars))
+    if len(text) <= limit // 2:
+        return text  # even if every character were a surrogate pair it fits
+    if text.isascii() or max(text) <= "\uffff":
+        # Basic Multilingual Plane only: one code point is one UTF-16 unit.
+        return text[:limit]
     if utf16_len(text) <= limit:
         return text
     units = to_utf16_units(text)[:limit]

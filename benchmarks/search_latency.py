@@ -1,0 +1,197 @@
+"""Search latency on synthetic indexes of ~10k and ~100k chunks.
+
+Chunks are random bilingual "notes" (Zipf-distributed vocabulary, some Chinese)
+with random 384-dim unit vectors, written straight into a real index (apsw +
+FTS5 + sqlite-vec) through ``Store.insert_chunk``. It times the keyword leg, the
+vector leg and a whole hybrid search (fetch + rank) excluding query embedding,
+for both profiles' keyword legs, and reports the index size per chunk.
+
+Usage: python benchmarks/search_latency.py [--sizes 10000,100000] [--queries 200]
+The last line of output is one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memdesk.core import engine, lexical  # noqa: E402
+from memdesk.core.embedder import EmbedderIdentity  # noqa: E402
+from memdesk.core.settings import SearchSettings  # noqa: E402
+from memdesk.core.store import Store  # noqa: E402
+
+DIMS = 384
+EN = ("memory vector search index decision deploy auth oauth token sqlite postgres team release "
+      "meeting agent note workspace weekly plan bug fix latency cache embed model query user data "
+      "migration schema review design api server client test build ship metric alert budget").split()
+ZH = list("向量检索数据库迁移部署流程周会纪要鉴权方案模型索引缓存发布测试用户团队决定")
+
+
+class RandomEmbedder:
+    """Random unit vectors; only query embedding is called, and it is excluded from timing."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.identity = EmbedderIdentity(provider="bench", model="random-384", dims=DIMS)
+        self.dims = DIMS
+        self.max_input_tokens = 512
+
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 4
+
+    def embed_query(self, text: str) -> np.ndarray:
+        v = self.rng.standard_normal(DIMS).astype(np.float32)
+        return v / np.linalg.norm(v)
+
+    def embed_documents(self, texts):  # type: ignore[no-untyped-def]
+        return np.stack([self.embed_query(t) for t in texts])
+
+
+def _vocabulary(size: int = 20000, seed: int = 5) -> list[str]:
+    """Core words first (most frequent), then pseudo-words: a Zipf-shaped vocabulary."""
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnoprstuvwy"
+    extra = {"".join(rng.choice(letters) for _ in range(rng.randint(3, 10))) for _ in range(size)}
+    return EN + sorted(extra)
+
+
+VOCAB = _vocabulary()
+
+
+def _zh_vocabulary(size: int = 8000, seed: int = 6) -> list[str]:
+    """Chinese-like words: 2-4 characters from ~2,500 Han characters, common words first."""
+    rng = random.Random(seed)
+    chars = ZH + [chr(0x4E00 + rng.randrange(0x5000)) for _ in range(2500)]
+    return ["".join(rng.choice(chars) for _ in range(rng.randint(2, 4))) for _ in range(size)]
+
+
+ZH_VOCAB = _zh_vocabulary()
+
+
+def _zipf_rank(rng: random.Random, size: int, s: float = 1.1) -> int:
+    """A Zipf(s) rank in [0, size): natural language's word-frequency law (p(1) ~ 10%)."""
+    while True:
+        # Inverse-transform sampling of the continuous Pareto, floored: a close,
+        # dependency-free stand-in for numpy.random.zipf that a seeded Random drives.
+        rank = int(rng.paretovariate(s - 1.0)) - 1
+        if rank < size:
+            return rank
+
+
+def _text(rng: random.Random) -> str:
+    words = [VOCAB[_zipf_rank(rng, len(VOCAB))] if rng.random() < 0.85
+             else ZH_VOCAB[_zipf_rank(rng, len(ZH_VOCAB))]
+             for _ in range(rng.randint(60, 220))]
+    return " ".join(words)
+
+
+def _query(rng: random.Random) -> str:
+    """1-4 words like a person types: mostly content words (frequency ranks 40-5,000),
+    sometimes a very common one; 30% of queries are Chinese."""
+    if rng.random() < 0.3:
+        return "".join(ZH_VOCAB[rng.randrange(20, 3000)] for _ in range(rng.randint(1, 2)))
+    words = [VOCAB[rng.randrange(40, 5000)] if rng.random() < 0.8 else VOCAB[_zipf_rank(rng, len(VOCAB))]
+             for _ in range(rng.randint(1, 4))]
+    return " ".join(words)
+
+
+def build(db: Path, n_chunks: int, seed: int = 1) -> tuple[Store, RandomEmbedder]:
+    rng = random.Random(seed)
+    nprng = np.random.default_rng(seed)
+    store = Store(db)
+    emb = RandomEmbedder(seed)
+    ident = emb.identity
+    store.set_meta({"provider": ident.provider, "model": ident.model, "provider_key": ident.provider_key,
+                    "dims": DIMS, "chunk_tokens": 400, "chunk_overlap": 80,
+                    "fts_seg_tokenizer": "cjk-bigram+porter"})
+    per_file = 4
+    batch = 2000
+    for start in range(0, n_chunks, batch):
+        vecs = nprng.standard_normal((min(batch, n_chunks - start), DIMS)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        with store.transaction():
+            for i, vec in enumerate(vecs):
+                k = start + i
+                rel = f"memory/2026-{1 + (k // per_file) % 12:02d}-{1 + (k // per_file) % 28:02d}-n{k // per_file}.md"
+                text = _text(rng)
+                store.insert_chunk(chunk_id=f"c{k}", path=rel, source="memory", start_line=1 + (k % per_file) * 20,
+                                   end_line=20 + (k % per_file) * 20, hash=f"h{k}", model=ident.model,
+                                   text=text, segmented=lexical.segment_for_index(text), embedding=vec,
+                                   shared=True)
+                if k % per_file == 0:
+                    store.upsert_file(rel, hash=f"f{k}", mtime=0, size=0)
+    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return store, emb
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def measure(n_chunks: int, n_queries: int, workdir: Path) -> dict[str, float]:
+    db = workdir / f"bench-{n_chunks}.sqlite"
+    t0 = time.perf_counter()
+    store, emb = build(db, n_chunks)
+    build_s = time.perf_counter() - t0
+    size = store.size_bytes()
+    store.close()
+    ws = workdir / f"ws-{n_chunks}"
+    ws.mkdir(exist_ok=True)
+    eng = engine.Engine(ws, embedder=emb, db_path=db)  # type: ignore[arg-type]
+    rng = random.Random(7)
+    queries = [_query(rng) for _ in range(n_queries)]
+    out: dict[str, float] = {"chunks": n_chunks, "build_seconds": round(build_s, 1),
+                             "index_bytes_per_chunk": round(size / n_chunks, 1)}
+    for profile in ("memdesk", "openclaw"):
+        settings = SearchSettings.defaults(profile)  # type: ignore[arg-type]
+        kw, vec, total = [], [], []
+        for q in queries[:5]:
+            eng.search(q, settings)  # warm caches
+        for q in queries:
+            t = time.perf_counter()
+            result = eng.search(q, settings)
+            elapsed = (time.perf_counter() - t) * 1000 - result.pool.timings_ms.get("embed_ms", 0.0)
+            kw.append(result.pool.timings_ms.get("keyword_ms", 0.0))
+            vec.append(result.pool.timings_ms.get("vector_ms", 0.0))
+            total.append(elapsed)
+        for name, values in (("keyword", kw), ("vector", vec), ("hybrid", total)):
+            out[f"{profile}_{name}_p50_ms"] = round(pct(values, 50), 2)
+            out[f"{profile}_{name}_p95_ms"] = round(pct(values, 95), 2)
+    eng.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    args = parser.parse_args()
+    os.environ.setdefault("MEMDESK_HOME", tempfile.mkdtemp(prefix="memdesk-bench-"))
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="memdesk-latency-") as tmp:
+        for size in (int(s) for s in args.sizes.split(",")):
+            figures = measure(size, args.queries, Path(tmp))
+            print(f"{size} chunks: " + ", ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
+            results[str(size)] = figures
+    targets = {"10000": 15.0, "100000": 80.0}
+    summary = {"benchmark": "search_latency", "results": results,
+               "targets_hybrid_p95_ms": targets,
+               "meets_targets": all(results[k]["memdesk_hybrid_p95_ms"] <= v
+                                    for k, v in targets.items() if k in results)}
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
