@@ -539,17 +539,25 @@ class Engine:
         if not rids:
             return {}
         out: dict[int, float] = {}
-        if store.vec_available and store.has_vec_table():
+        in_memory = self._vec_cache is not None and self._vec_cache[0] == (
+            self._generation, store.counts()[1])
+        if store.vec_available and store.has_vec_table() and not in_memory:
             marks = ",".join("?" * len(rids))
             for rid, blob in store.conn.execute(
                     f"SELECT rowid, embedding FROM chunks_vec WHERE rowid IN ({marks})", list(rids)):
                 out[int(rid)] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
             return out
         all_rids, _, matrix = self._numpy_vectors(store)
-        index = {int(r): i for i, r in enumerate(all_rids)}
-        for rid in rids:
-            if rid in index:
-                out[rid] = float(matrix[index[rid]] @ qvec)
+        wanted = np.asarray(rids, dtype=np.int64)
+        # chunks_vec rowids are chunk rids: find each wanted rid's row by binary search.
+        order = np.argsort(all_rids)
+        pos = np.searchsorted(all_rids, wanted, sorter=order)
+        pos = np.clip(pos, 0, len(all_rids) - 1)
+        rows = order[pos]
+        found = all_rids[rows] == wanted
+        sims = matrix[rows[found]] @ qvec
+        for rid, sim in zip(wanted[found].tolist(), sims.tolist()):
+            out[int(rid)] = float(sim)
         return out
 
     # -- status ---------------------------------------------------------------------------

@@ -19,21 +19,33 @@ from memdesk.core.openclaw.mmr import MMRStep
 
 
 def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> np.ndarray:
-    """Pairwise Jaccard similarity (float64, n×n); two empty sets count as identical."""
+    """Pairwise Jaccard similarity (float64, n×n); two empty sets count as identical.
+
+    Each set becomes a Python int bitset over the pool's vocabulary, so an
+    intersection count is one big-int AND and ``bit_count``: exact, and free of
+    BLAS thread pools that stall when llama.cpp is busy on every core.
+    """
     n = len(token_sets)
     vocab = {token: k for k, token in enumerate(frozenset().union(*token_sets))}
-    incidence = np.zeros((n, max(1, len(vocab))), dtype=np.float32)
+    width = max(1, len(vocab))
+    incidence = np.zeros((n, width), dtype=bool)
     for i, tokens in enumerate(token_sets):
         if tokens:
-            incidence[i, np.fromiter(map(vocab.__getitem__, tokens), np.int64, len(tokens))] = 1.0
-    # float32 products of 0/1 are exact integers far beyond any token count here.
-    inter = (incidence @ incidence.T).astype(np.float64)
-    sizes = np.array([len(t) for t in token_sets], dtype=np.float64)
-    union = sizes[:, None] + sizes[None, :] - inter
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sim = np.where(union > 0, inter / np.where(union > 0, union, 1.0), 0.0)
-    empty = sizes == 0
-    sim[np.ix_(empty, empty)] = 1.0
+            incidence[i, np.fromiter(map(vocab.__getitem__, tokens), np.int64, len(tokens))] = True
+    packed = np.packbits(incidence, axis=1)
+    bits = [int.from_bytes(row.tobytes(), "big") for row in packed]
+    sizes = [len(t) for t in token_sets]
+    sim = np.eye(n)
+    for i in range(n):
+        bi, si = bits[i], sizes[i]
+        for j in range(i + 1, n):
+            inter = (bi & bits[j]).bit_count()
+            union = si + sizes[j] - inter
+            value = inter / union if union else 1.0  # both empty: identical
+            sim[i, j] = sim[j, i] = value
+    for i in range(n):
+        if sizes[i] == 0:
+            sim[i, i] = 1.0
     return sim
 
 
