@@ -345,13 +345,19 @@ class Engine:
                             settings=settings)
 
     def fetch_candidates(self, query: str, settings: settings_mod.SearchSettings, *,
-                         scope: Scope = "all") -> hits_mod.CandidatePool:
-        """Run the keyword and vector legs once; ``ranking.rank`` does the rest in memory."""
+                         scope: Scope = "all", mode: hits_mod.Mode | None = None
+                         ) -> hits_mod.CandidatePool:
+        """Run the keyword and vector legs once; ``ranking.rank`` does the rest in memory.
+
+        ``mode`` forces one leg ("fts": keyword only, as with no model; "vector":
+        embeddings only, as with no FTS) for evaluation; by default it is the
+        engine's mode.
+        """
         settings = settings.clamped()
         q = query.strip()[:MAX_QUERY_CHARS]
         limit = settings.candidate_pool_size
         timings: dict[str, float] = {"pool_size": float(limit)}
-        mode = self.mode
+        mode = self.mode if mode is None or self._embedder is None else mode
         empty = hits_mod.CandidatePool(query=q, mode=mode, profile=settings.profile,
                                        candidates=(), timings_ms=timings)
         if not q:
@@ -452,8 +458,9 @@ class Engine:
                     for r in rows if in_scope(r.path)][: limit]
         model = self._embedder.identity.model if self._embedder else indexer.FTS_ONLY_MODEL
         t0 = time.perf_counter()
-        kw_rows = [r for r in oc_kw.search_keyword(store.conn, q, limit + extra, model=model)
-                   if in_scope(r.path)][:limit]
+        kw_rows = [] if mode == "vector" else [
+            r for r in oc_kw.search_keyword(store.conn, q, limit + extra, model=model)
+            if in_scope(r.path)][:limit]
         timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
         qvec = self._embed_query(q, timings)
         vec_hits = self._vector_leg(store, qvec, limit, scope, timings) if qvec is not None else []
@@ -487,7 +494,7 @@ class Engine:
         so the weighted merge compares like with like. BM25 is scaled by the best
         rank in the pool (the top keyword hit scores 1).
         """
-        terms = lexical.query_terms(q)
+        terms = lexical.query_terms(q) if mode != "vector" else []
         if len(terms) > 1:
             # FTS5 clamps the idf of a term found in half the chunks or more to 1e-6:
             # such a term cannot change the BM25 order, yet it makes FTS5 score nearly
