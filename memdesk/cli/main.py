@@ -180,8 +180,10 @@ def cmd_get(args: argparse.Namespace) -> int:
     path = workspace.resolve_note(root, args.path)
     text = workspace.read_note(path)
     if args.from_ or args.lines:
-        text = oc_tools.read_file_slice(text, args.from_, args.lines)
-    sys.stdout.write(text if text.endswith("\n") or not text else text + "\n")
+        # A slice is lines joined by newlines (OpenClaw's memory_get); end it with one.
+        sys.stdout.write(oc_tools.read_file_slice(text, args.from_, args.lines) + "\n")
+    else:
+        sys.stdout.write(text)
     return 0
 
 
