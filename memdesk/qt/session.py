@@ -115,6 +115,7 @@ class Session(QObject):
         self._pending_paths: set[str] = set()
         self._pending_model: Any = _UNSET
         self._build_thread: QThread | None = None
+        self._build_worker: workers.ModelBuildWorker | None = None
 
         self._watcher: watcher_mod.WatchBridge | None = None
         if watch:
@@ -292,8 +293,8 @@ class Session(QObject):
         worker.finished.connect(self._on_sync_worker_finished)
         worker.failed.connect(self._on_sync_worker_failed)
         self._sync_worker = worker
-        self._sync_thread = workers.start_in_thread(worker, name="memdesk-sync")
-        self._sync_thread.finished.connect(self._on_sync_thread_finished)
+        self._sync_thread = workers.start_in_thread(worker, name="memdesk-sync",
+                                                    on_finished=self._on_sync_thread_finished)
         self.idle_changed.emit(False)
         self.sync_started.emit()
 
@@ -307,6 +308,8 @@ class Session(QObject):
 
     @Slot()
     def _on_sync_thread_finished(self) -> None:
+        if self._sync_thread is not None:
+            workers.release_thread(self._sync_thread)
         self._sync_thread = None
         self._sync_worker = None
         if self._closed:
@@ -331,8 +334,9 @@ class Session(QObject):
         worker.progress.connect(self.model_build_progress)
         worker.finished.connect(self._on_build_worker_finished)
         worker.failed.connect(self.model_build_failed)
-        self._build_thread = workers.start_in_thread(worker, name="memdesk-model-build")
-        self._build_thread.finished.connect(self._on_build_thread_finished)
+        self._build_worker = worker  # without a Python reference the worker would be freed
+        self._build_thread = workers.start_in_thread(worker, name="memdesk-model-build",
+                                                     on_finished=self._on_build_thread_finished)
 
     @Slot(object)
     def _on_build_worker_finished(self, path: Path) -> None:
@@ -341,7 +345,10 @@ class Session(QObject):
 
     @Slot()
     def _on_build_thread_finished(self) -> None:
+        if self._build_thread is not None:
+            workers.release_thread(self._build_thread)
         self._build_thread = None
+        self._build_worker = None
 
     # shutdown ------------------------------------------------------------------------
     def close(self) -> None:

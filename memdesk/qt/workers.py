@@ -1,9 +1,9 @@
 """QObject workers that run memdesk's long jobs on QThreads and report by signals.
 
-The wiring follows Mu's: ``thread.started -> worker.run``, ``worker.finished ->
-thread.quit``, ``worker.finished -> worker.deleteLater``, ``thread.finished ->
-thread.deleteLater``. Workers never touch widgets; they only emit plain values
-(core dataclasses, exceptions) that the GUI thread turns into pixels.
+The wiring follows Mu's (``thread.started -> worker.run``, ``worker.done ->
+thread.quit``), adapted to PySide's object ownership (see ``start_in_thread``).
+Workers never touch widgets; they only emit plain values (core dataclasses,
+exceptions) that the GUI thread turns into pixels.
 
 Searches are different: they are short and frequent, so one long-lived
 ``ReaderWorker`` sits on its own thread and serves requests one at a time, each
@@ -31,23 +31,34 @@ from memdesk.core import workspace as workspace_mod
 log = logging.getLogger(__name__)
 
 
-def start_in_thread(worker: QObject, *, name: str) -> QThread:
-    """Move ``worker`` to a new QThread wired Mu's way, start it and return the thread.
+def start_in_thread(worker: QObject, *, name: str,
+                    on_finished: Callable[[], None] | None = None) -> QThread:
+    """Move ``worker`` to a new QThread, start it and return the thread.
 
     The worker must have a ``run`` slot and a ``done`` signal emitted last, whatever
-    the outcome; both objects delete themselves once the thread has stopped.
-    Unlike Mu, ``done -> quit`` is a direct connection: a queued ``quit`` would need
-    the GUI event loop, so ``thread.wait()`` on shutdown would deadlock.
+    the outcome. Two deliberate departures from Mu's wiring:
+    ``done -> quit`` is a direct connection, because a queued ``quit`` needs the GUI
+    event loop and ``thread.wait()`` on shutdown would deadlock; and there is no
+    ``deleteLater``: in PySide the Python wrappers own both objects, so the owner keeps
+    references until ``thread.finished``, calls ``release_thread`` and lets them go
+    (a ``deleteLater`` as well would free them twice, under a live wrapper).
     """
     thread = QThread()
     thread.setObjectName(name)
     worker.moveToThread(thread)
     thread.started.connect(worker.run)  # type: ignore[attr-defined]
     worker.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)  # type: ignore[attr-defined]
-    worker.done.connect(worker.deleteLater)  # type: ignore[attr-defined]
-    thread.finished.connect(thread.deleteLater)
+    if on_finished is not None:
+        # Connected before start(): a short job can finish before this function returns.
+        thread.finished.connect(on_finished)
     thread.start()
     return thread
+
+
+def release_thread(thread: QThread) -> None:
+    """Call on ``thread.finished`` before dropping references: ``finished`` is emitted
+    from the thread just before it really ends, and freeing a running QThread aborts."""
+    thread.wait()
 
 
 class SyncWorker(QObject):

@@ -94,7 +94,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(center)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([210, 760, 310])
+        self.splitter.setSizes([200, 800, 280])
         self.center_splitter = center
 
         body = QWidget()
@@ -412,7 +412,8 @@ class MainWindow(QMainWindow):
             summary = (f"{len(results.hits)} hits from {size} candidates · {mode} · "
                        f"{results.settings.profile} profile · {how}")
         self.search_panel.show_results(results.hits, terms=pool.query_terms if pool else (),
-                                       settings=results.settings, summary=summary)
+                                       settings=results.settings, summary=summary,
+                                       mode=pool.mode if pool else "hybrid")
 
     @Slot(object)
     def _on_session_search_failed(self, exc: BaseException) -> None:

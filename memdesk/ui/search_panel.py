@@ -95,19 +95,21 @@ class SnippetDelegate(QStyledItemDelegate):
 
 
 def explain_hit(hit: hits_mod.Hit, settings: settings_mod.SearchSettings,
-                hits: Sequence[hits_mod.Hit], *, today: dt.date | None = None) -> str:
+                hits: Sequence[hits_mod.Hit], *, mode: str = "hybrid",
+                today: dt.date | None = None) -> str:
     """HTML explaining how ``hit``'s final score came about."""
     vw, tw = settings.normalized_weights
-    vec = hit.vector_score or 0.0
-    txt = hit.text_score or 0.0
-    rows = [
-        f"<b>{html.escape(hit.path)}</b> lines {hit.start_line}–{hit.end_line}"
-        f" &nbsp;·&nbsp; rank {hit.rank}",
-        f"<b>Merged</b> = {vw:.2f} × vector {_s(hit.vector_score)} + {tw:.2f} × text "
-        f"{_s(hit.text_score)} = <b>{hit.merged_score:.4f}</b>"
-        + ("" if abs(vw * vec + tw * txt - hit.merged_score) < 1e-3 else
-           " <i>(profile-specific merge)</i>"),
-    ]
+    rows = [f"<b>{html.escape(hit.path)}</b> lines {hit.start_line}–{hit.end_line}"
+            f" &nbsp;·&nbsp; rank {hit.rank}"]
+    if mode == "fts":
+        rows.append(f"<b>Merged</b> = text {_s(hit.text_score)} (keyword-only mode: the "
+                    f"weights do not apply) = <b>{hit.merged_score:.4f}</b>")
+    elif mode == "vector":
+        rows.append(f"<b>Merged</b> = vector {_s(hit.vector_score)} (vector-only mode) = "
+                    f"<b>{hit.merged_score:.4f}</b>")
+    else:
+        rows.append(f"<b>Merged</b> = {vw:.2f} × vector {_s(hit.vector_score)} + {tw:.2f} × "
+                    f"text {_s(hit.text_score)} = <b>{hit.merged_score:.4f}</b>")
     if not settings.decay:
         rows.append("<b>Decay</b> off → ×1.000")
     elif hit.date is None:
@@ -155,6 +157,7 @@ class SearchPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._settings = settings_mod.SearchSettings()
+        self._mode = "hybrid"
         self.search_input = QLineEdit()
         self.search_input.setObjectName("searchInput")
         self.search_input.setPlaceholderText("Search memory as the agent would  (Ctrl+K)")
@@ -177,13 +180,14 @@ class SearchPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep file names and lines
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(24)
         self._bar_delegate = ScoreBarDelegate(self.table)
         self._snippet_delegate = SnippetDelegate(self.model, self.table)
         header = self.table.horizontalHeader()
-        widths = {"rank": 30, "location": 170, "vector": 62, "text": 62, "decay": 62,
-                  "final": 62, "pre_mmr": 60, "mmr": 46}
+        widths = {"rank": 28, "location": 190, "vector": 60, "text": 60, "decay": 60,
+                  "final": 60, "pre_mmr": 60, "mmr": 44}
         for i, column in enumerate(models.COLUMNS):
             if column.kind == "score":
                 self.table.setItemDelegateForColumn(i, self._bar_delegate)
@@ -231,9 +235,11 @@ class SearchPanel(QWidget):
             self.scope_combo.setCurrentIndex(index)
 
     def show_results(self, hits: Sequence[hits_mod.Hit], *, terms: Sequence[str],
-                     settings: settings_mod.SearchSettings, summary: str) -> None:
+                     settings: settings_mod.SearchSettings, summary: str,
+                     mode: str = "hybrid") -> None:
         """Replace the table's hits, keeping the selected chunk selected if still there."""
         self._settings = settings
+        self._mode = mode
         selected = self.current_hit()
         self.model.set_hits(hits, terms)
         self.summary.setText(summary)
@@ -253,7 +259,8 @@ class SearchPanel(QWidget):
         if hit is None:
             self.detail.clear()
         else:
-            self.detail.setHtml(explain_hit(hit, self._settings, self.model.hits))
+            self.detail.setHtml(explain_hit(hit, self._settings, self.model.hits,
+                                            mode=self._mode))
 
     @Slot()
     def _on_search_input_return_pressed(self) -> None:

@@ -1,0 +1,99 @@
+"""Session: real QThreads over a real engine; stale answers dropped, syncs queued, cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memdesk.core import engine, errors
+from memdesk.core import settings as settings_mod
+from memdesk.qt import session as session_mod
+
+
+def _workspace(root: Path, notes: int = 3) -> Path:
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text("# Memory\n\nAlpha team prefers tea.\n", encoding="utf-8")
+    for i in range(notes):
+        (root / "memory" / f"2026-06-{i + 1:02d}.md").write_text(
+            f"# Day {i}\n\nBravo note number {i} about charlie{i}.\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def session(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
+    eng = engine.Engine.open(_workspace(tmp_path / "ws"), model=None, db_path=tmp_path / "i.db")
+    sess = session_mod.Session(eng, watch=False)
+    with qtbot.waitSignal(sess.idle_changed, timeout=30_000, check_params_cb=lambda idle: idle):
+        sess.request_sync()
+    yield sess
+    sess.close()
+
+
+def test_stale_responses_are_dropped(qtbot, session) -> None:  # type: ignore[no-untyped-def]
+    """Queries typed in quick succession only ever publish the newest one's results."""
+    seen: list[str] = []
+    session.results_changed.connect(lambda r: seen.append(r.query))
+    with qtbot.waitSignal(session.results_changed, timeout=10_000,
+                          check_params_cb=lambda r: r.query == "charlie2"):
+        for text in ("alpha", "bravo", "charlie1", "charlie2"):
+            session.set_query(text, immediate=True)
+    assert seen == ["charlie2"]
+    assert [h.path for h in session.results.hits] == ["memory/2026-06-03.md"]
+
+
+def test_debounce_sends_one_query(qtbot, session) -> None:  # type: ignore[no-untyped-def]
+    """Typing letter by letter costs one search after the debounce, not one per key."""
+    before = session.fetch_count
+    with qtbot.waitSignal(session.results_changed, timeout=10_000):
+        for i in range(1, 6):
+            session.set_query("bravo"[:i])
+    assert session.fetch_count == before + 1
+
+
+def test_rerank_uses_cached_pool(qtbot, session) -> None:  # type: ignore[no-untyped-def]
+    """Settings the pool covers re-rank synchronously; a bigger pool triggers a refetch."""
+    with qtbot.waitSignal(session.results_changed, timeout=10_000):
+        session.set_query("bravo", immediate=True)
+    fetches = session.fetch_count
+    with qtbot.waitSignal(session.results_changed, timeout=1000) as blocker:
+        session.set_settings(session.settings.replace(max_results=2))
+    assert blocker.args[0].reranked and len(blocker.args[0].hits) == 2
+    assert session.fetch_count == fetches
+    with qtbot.waitSignal(session.results_changed, timeout=10_000) as blocker:
+        session.set_settings(session.settings.replace(max_results=100, candidate_multiplier=20))
+    assert not blocker.args[0].reranked
+    assert session.fetch_count == fetches + 1
+
+
+def test_sync_requests_are_merged_while_busy(qtbot, session, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Paths asked for during a running sync are indexed by one follow-up job."""
+    ws = session.workspace
+    finished: list[engine.SyncReport] = []
+    session.sync_finished.connect(finished.append)
+    (ws / "memory" / "new1.md").write_text("delta one", encoding="utf-8")
+    (ws / "memory" / "new2.md").write_text("delta two", encoding="utf-8")
+    with qtbot.waitSignal(session.idle_changed, timeout=30_000, check_params_cb=lambda idle: idle):
+        session.request_sync()
+        session.request_sync(["memory/new1.md"])
+        session.request_sync(["memory/new2.md"])
+    assert len(finished) == 2
+    assert session.engine.status().files == 6
+
+
+def test_cancel_reports_cancelled(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Cancelling a sync ends it between files with errors.Cancelled, window-safe."""
+    eng = engine.Engine.open(_workspace(tmp_path / "big", notes=400), model=None,
+                             db_path=tmp_path / "big.db")
+    sess = session_mod.Session(eng, settings=settings_mod.SearchSettings(), watch=False)
+    try:
+        with qtbot.waitSignal(sess.sync_failed, timeout=30_000) as blocker:
+            sess.request_sync()
+            sess.cancel_sync()
+        assert isinstance(blocker.args[0], errors.Cancelled)
+        if sess.is_syncing:
+            with qtbot.waitSignal(sess.idle_changed, timeout=30_000, check_params_cb=lambda i: i):
+                pass
+        assert not sess.is_syncing
+    finally:
+        sess.close()

@@ -1,0 +1,77 @@
+"""GUI test fixtures: offscreen Qt, a private MEMDESK_HOME, a copy of the example workspace,
+and helpers that wait on the window's signals (never on sleeps)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Callable
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "workspace"
+SYNC_TIMEOUT_MS = 120_000  # the first hybrid index embeds ~70 chunks on 2 cores
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    target = tmp_path / "workspace"
+    if EXAMPLE.is_dir():
+        shutil.copytree(EXAMPLE, target)
+    else:  # the example workspace is written elsewhere; keep the suite runnable without it
+        (target / "memory").mkdir(parents=True)
+        (target / "MEMORY.md").write_text("# Memory\n\nLin Wei prefers tea.\n", encoding="utf-8")
+        (target / "memory" / "2026-06-01.md").write_text(
+            "# 2026-06-01\n\nDecided SQLite for the Atlas database.\n", encoding="utf-8")
+    return target
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path: Path) -> Callable[..., object]:  # type: ignore[no-untyped-def]
+    """Build a main window with ``app.build_window`` and wait for its first index job."""
+    from memdesk import app
+
+    def make(workspace: Path, *, model: object = None, wait: bool = True):  # type: ignore[no-untyped-def]
+        window = app.build_window(workspace, model=model, data_dir=tmp_path / "data")
+        # Tests never answer modal prompts: unsaved notes are discarded at teardown.
+        window.confirm_unsaved = lambda count: "discard"  # type: ignore[method-assign]
+        qtbot.addWidget(window)
+        window.resize(1280, 800)
+        window.show()
+        if wait:
+            wait_idle(qtbot, window)
+        return window
+
+    return make
+
+
+def wait_idle(qtbot, window, timeout: int = SYNC_TIMEOUT_MS) -> None:  # type: ignore[no-untyped-def]
+    """Wait until no index job runs or is queued, and the tree shows the result."""
+    session = window.session
+    if session.is_syncing:
+        with qtbot.waitSignal(session.idle_changed, timeout=timeout,
+                              check_params_cb=lambda idle: idle):
+            pass
+        # Requested when the job ended; older snapshot answers are dropped as stale.
+        with qtbot.waitSignal(session.snapshot_changed, timeout=timeout):
+            pass
+
+
+def search(qtbot, window, text: str, timeout: int = 30_000):  # type: ignore[no-untyped-def]
+    """Type ``text`` into the query box and wait for its results."""
+    with qtbot.waitSignal(window.session.results_changed, timeout=timeout,
+                          check_params_cb=lambda r: r.query == text):
+        window.search_input.setText(text)
+    return window.session.results
+
+
+def wait_synced(qtbot, window, timeout: int = SYNC_TIMEOUT_MS) -> None:  # type: ignore[no-untyped-def]
+    """Wait for the next index job to finish and the tree/status to refresh."""
+    with qtbot.waitSignal(window.session.sync_finished, timeout=timeout):
+        pass
+    with qtbot.waitSignal(window.session.snapshot_changed, timeout=timeout):
+        pass
