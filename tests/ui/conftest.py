@@ -17,9 +17,7 @@ EXAMPLE = REPO / "examples" / "workspace"
 SYNC_TIMEOUT_MS = 120_000  # the first hybrid index embeds ~70 chunks on 2 cores
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    target = tmp_path / "workspace"
+def _copy_example(target: Path) -> Path:
     if EXAMPLE.is_dir():
         shutil.copytree(EXAMPLE, target)
     else:  # the example workspace is written elsewhere; keep the suite runnable without it
@@ -31,12 +29,46 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    return _copy_example(tmp_path / "workspace")
+
+
+@pytest.fixture(scope="session")
+def hybrid_index(minilm_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An index of the example workspace embedded once with MiniLM, copied into each test.
+
+    Embedding the workspace takes a minute on a busy 2-core machine; the copies keep
+    file mtimes (copytree uses copy2), so each test's first sync finds nothing to redo.
+    """
+    from memdesk.core import engine
+
+    root = tmp_path_factory.mktemp("hybrid-template")
+    ws = _copy_example(root / "workspace")
+    eng = engine.Engine.open(ws, model=minilm_path, db_path=root / "index.sqlite")
+    try:
+        eng.sync()
+    finally:
+        eng.close()
+    return root / "index.sqlite"
+
+
+@pytest.fixture
 def make_window(qtbot, tmp_path: Path) -> Callable[..., object]:  # type: ignore[no-untyped-def]
     """Build a main window with ``app.build_window`` and wait for its first index job."""
     from memdesk import app
 
-    def make(workspace: Path, *, model: object = None, wait: bool = True):  # type: ignore[no-untyped-def]
-        window = app.build_window(workspace, model=model, data_dir=tmp_path / "data")
+    def make(workspace: Path, *, model: object = None, wait: bool = True,  # type: ignore[no-untyped-def]
+             seed_index: Path | None = None):
+        data_dir = tmp_path / "data"
+        if seed_index is not None:
+            from memdesk.core import paths
+
+            target = data_dir / "indexes" / paths.index_path_for(workspace).name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            for suffix in ("", "-wal"):
+                if Path(f"{seed_index}{suffix}").exists():
+                    shutil.copy2(f"{seed_index}{suffix}", f"{target}{suffix}")
+        window = app.build_window(workspace, model=model, data_dir=data_dir)
         # Tests never answer modal prompts: unsaved notes are discarded at teardown.
         window.confirm_unsaved = lambda count: "discard"  # type: ignore[method-assign]
         qtbot.addWidget(window)

@@ -24,8 +24,9 @@ OBJECT_NAMES = {
 
 
 @pytest.fixture
-def hybrid_window(make_window, workspace: Path, minilm_path: Path):  # type: ignore[no-untyped-def]
-    return make_window(workspace, model=minilm_path)
+def hybrid_window(make_window, workspace: Path, minilm_path: Path,  # type: ignore[no-untyped-def]
+                  hybrid_index: Path):
+    return make_window(workspace, model=minilm_path, seed_index=hybrid_index)
 
 
 @pytest.fixture
