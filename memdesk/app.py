@@ -7,6 +7,7 @@ No module-level state: ``build_window`` assembles everything for one workspace a
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Callable
@@ -139,6 +140,9 @@ class _Screenshooter:
 def run_gui(workspace: Path | None, model: str | None, query: str | None,
             screenshot: Path | None) -> int:
     """``memdesk gui``: run the app (or, with ``screenshot``, shoot it and exit)."""
+    if (screenshot is not None and "QT_QPA_PLATFORM" not in os.environ
+            and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen (CI, SSH)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("memdesk")
     data = paths.data_dir()

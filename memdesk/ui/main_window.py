@@ -87,14 +87,15 @@ class MainWindow(QMainWindow):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.tuning)
-        right_layout.addWidget(self.quality, 1)
+        right_layout.addWidget(self.quality)
+        right_layout.addStretch(1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.splitter.addWidget(self.tree)
         self.splitter.addWidget(center)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([200, 800, 280])
+        self.splitter.setSizes([180, 830, 270])
         self.center_splitter = center
 
         body = QWidget()

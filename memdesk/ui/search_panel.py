@@ -186,8 +186,8 @@ class SearchPanel(QWidget):
         self._bar_delegate = ScoreBarDelegate(self.table)
         self._snippet_delegate = SnippetDelegate(self.model, self.table)
         header = self.table.horizontalHeader()
-        widths = {"rank": 28, "location": 190, "vector": 60, "text": 60, "decay": 60,
-                  "final": 60, "pre_mmr": 60, "mmr": 44}
+        widths = {"rank": 26, "location": 200, "vector": 54, "text": 54, "decay": 54,
+                  "final": 54, "pre_mmr": 60, "mmr": 42}
         for i, column in enumerate(models.COLUMNS):
             if column.kind == "score":
                 self.table.setItemDelegateForColumn(i, self._bar_delegate)

@@ -110,7 +110,8 @@ class TuningPanel(QWidget):
             row += 1
         grid.setColumnStretch(1, 1)
 
-        self.reset_button = QPushButton("Reset to defaults")
+        self.reset_button = QPushButton("Reset")
+        self.reset_button.setToolTip("Reset to the profile's defaults")
         self.reset_button.setObjectName("resetButton")
         self.copy_button = QPushButton("Copy as OpenClaw config")
         self.copy_button.setObjectName("copyConfigButton")
@@ -119,7 +120,7 @@ class TuningPanel(QWidget):
         self.status.setObjectName("tuningStatus")
         buttons = QHBoxLayout()
         buttons.addWidget(self.reset_button)
-        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.copy_button, 1)
 
         title = QLabel("<b>Ranking</b>")
         layout = QVBoxLayout(self)
