@@ -322,8 +322,11 @@ class Session(QObject):
 
     @Slot(list)
     def _on_watcher_paths_changed(self, paths: list[str]) -> None:
-        self.files_changed.emit(paths)
-        self.request_sync(paths)
+        notes = [p for p in paths if not p.endswith("/")]
+        if notes:
+            self.files_changed.emit(notes)
+        # A folder moved or deleted: which notes went with it is only known by a full scan.
+        self.request_sync(None if len(notes) < len(paths) else notes)
 
     # model build ---------------------------------------------------------------------
     def build_model(self, build: Callable[[Callable[[Any], None]], Path]) -> None:

@@ -25,7 +25,12 @@ DEBOUNCE_MS = 400
 
 
 def is_watched_rel(rel: str) -> bool:
-    """Memory notes only: our own atomic-save temp files and other files are noise."""
+    """Memory notes only: our own atomic-save temp files and other files are noise.
+
+    A folder under ``memory/`` that was deleted or moved arrives with a trailing ``/``.
+    """
+    if rel.endswith("/"):
+        return rel == "memory/" or rel.startswith("memory/")
     return rel.endswith(".md") and (rel in workspace_mod.ROOT_FILES or rel.startswith("memory/"))
 
 
@@ -37,9 +42,13 @@ class _Handler(FileSystemEventHandler):
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
+        if event.is_directory and event.event_type not in ("deleted", "moved"):
+            return  # folder mtime noise; the files inside report themselves
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             if raw:
                 path = os.fsdecode(raw)
+                if event.is_directory:
+                    path = path.rstrip(os.sep) + "/"  # marks "a whole folder went"
                 # Emitting from the observer thread: Qt queues it to the bridge's thread.
                 self._bridge.raw_event.emit(path)
 
@@ -50,7 +59,8 @@ class WatchBridge(QObject):
     Signals:
         raw_event(str): absolute path, emitted from the watchdog thread (internal).
         paths_changed(list): workspace-relative paths changed, added or deleted since
-            the last emission; emitted on the GUI thread after ``DEBOUNCE_MS`` of quiet.
+            the last emission (folders end in ``/``); emitted on the GUI thread after
+            ``DEBOUNCE_MS`` of quiet.
     """
 
     raw_event = Signal(str)
@@ -99,6 +109,7 @@ class WatchBridge(QObject):
         for base in (str(self._root), self._real_root):
             try:
                 rel = os.path.relpath(path, base).replace(os.sep, "/")
+                rel += "/" if path.endswith("/") else ""
             except ValueError:
                 continue
             if not rel.startswith("..") and is_watched_rel(rel):

@@ -32,3 +32,22 @@ def test_watched_paths() -> None:
     assert watcher.is_watched_rel("memory/2026/x.md")
     assert not watcher.is_watched_rel("README.md")
     assert not watcher.is_watched_rel("memory/.x.md.abc.tmp")
+    assert watcher.is_watched_rel("memory/topics/")
+    assert not watcher.is_watched_rel("other/")
+
+
+def test_folder_delete_is_reported(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Deleting a folder of notes reports the folder, so the session rescans everything."""
+    import shutil
+
+    (tmp_path / "memory" / "topics").mkdir(parents=True)
+    (tmp_path / "memory" / "topics" / "a.md").write_text("a", encoding="utf-8")
+    bridge = watcher.WatchBridge(tmp_path, debounce_ms=150)
+    bridge.start()
+    try:
+        with qtbot.waitSignal(bridge.paths_changed, timeout=10_000,
+                              check_params_cb=lambda p: "memory/topics/" in p) as blocker:
+            shutil.rmtree(tmp_path / "memory" / "topics")
+        assert "memory/topics/a.md" in blocker.args[0]
+    finally:
+        bridge.stop()
