@@ -149,8 +149,24 @@ def load_embedder(model: ModelSpec) -> tuple[embedder_mod.Embedder | None, str |
         return None, f"llama-cpp-python is not installed ({exc})"
 
 
+@dataclasses.dataclass(frozen=True)
+class MemdeskOptions:
+    """The memdesk profile's departures from OpenClaw, each switchable for ablation.
+
+    ``docs/quality.md`` measures each one; the defaults are the measured best.
+    """
+
+    segmented_index: bool = True  # CJK uni+bigram index (False: OpenClaw's unicode61 table)
+    or_terms: bool = True  # OR the query terms (False: AND, as OpenClaw)
+    stop_words: bool = True  # drop stop words from keyword queries
+    complete_scores: bool = True  # compute a candidate's missing leg score instead of 0
+    text_norm: str = "max"  # "max": bm25 / best bm25 in the pool; "saturate": r / (1 + r)
+
+
 class Engine:
     """One workspace's index and embedder. See the module docstring for threading."""
+
+    memdesk_options = MemdeskOptions()
 
     def __init__(self, workspace_dir: Path, *, embedder: embedder_mod.Embedder | None,
                  db_path: Path | None = None, extra_paths: Sequence[Path | str] = (),
@@ -494,22 +510,29 @@ class Engine:
         so the weighted merge compares like with like. BM25 is scaled by the best
         rank in the pool (the top keyword hit scores 1).
         """
-        terms = lexical.query_terms(q) if mode != "vector" else []
-        if len(terms) > 1:
+        opts = self.memdesk_options
+        table = "chunks_fts_seg" if opts.segmented_index else "chunks_fts"
+        terms: list[str] = []
+        if mode != "vector":
+            terms = (lexical.query_terms(q) if opts.stop_words
+                     else lexical.query_terms(q, stop_words=frozenset()))
+            if not opts.segmented_index:
+                terms = [t for t in oc_text.word_tokens(q)]
+        if len(terms) > 1 and opts.segmented_index:
             # FTS5 clamps the idf of a term found in half the chunks or more to 1e-6:
             # such a term cannot change the BM25 order, yet it makes FTS5 score nearly
             # every row. Leave it out unless nothing else is left.
             total, freq = store.document_frequencies(terms)
             kept = [t for t in terms if 2 * freq.get(t, 0) < total]
             terms = kept or terms
-        expr = lexical.fts_match_expression(terms)
+        expr = lexical.fts_match_expression(terms, joiner=" OR " if opts.or_terms else " AND ")
         scope_sql = "" if scope == "all" else " AND c.path NOT IN ('MEMORY.md', 'memory.md')"
         t0 = time.perf_counter()
         kw: list[tuple[int, float]] = []
         if expr is not None:
             kw = [(int(r), -float(s)) for r, s in store.conn.execute(
-                "SELECT f.rowid, bm25(chunks_fts_seg) AS s FROM chunks_fts_seg f "
-                "JOIN chunks c ON c.rid = f.rowid WHERE chunks_fts_seg MATCH ?"
+                f"SELECT f.rowid, bm25({table}) AS s FROM {table} f "
+                f"JOIN chunks c ON c.rid = f.rowid WHERE {table} MATCH ?"
                 f"{scope_sql} ORDER BY s LIMIT ?", (expr, limit))]
         timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
         qvec = self._embed_query(q, timings) if mode != "fts" else None
@@ -518,16 +541,16 @@ class Engine:
         kw_scores = dict(kw)
         order = [rid for rid, _ in vec] + [rid for rid, _ in kw if rid not in vec_scores]
         t0 = time.perf_counter()
-        if qvec is not None:
+        if opts.complete_scores and qvec is not None:
             missing = [rid for rid in order if rid not in vec_scores]
             vec_scores.update(self._cosines(store, qvec, missing))
-        if expr is not None:
+        if opts.complete_scores and expr is not None:
             missing = [rid for rid in order if rid not in kw_scores]
             # One rowid-constrained MATCH per chunk: FTS5 seeks each doclist to that
             # rowid, far cheaper than scoring every match and filtering.
             for rid in missing:
                 for (score,) in store.conn.execute(
-                        "SELECT bm25(chunks_fts_seg) FROM chunks_fts_seg WHERE chunks_fts_seg "
+                        f"SELECT bm25({table}) FROM {table} WHERE {table} "
                         "MATCH ? AND rowid = ?", (expr, rid)):
                     kw_scores[rid] = -float(score)
         timings["complete_ms"] = (time.perf_counter() - t0) * 1000
@@ -537,7 +560,13 @@ class Engine:
         for rid in order:
             if rid not in rows:
                 continue
-            text_score = (kw_scores.get(rid, 0.0) / best if best > 0 else 0.0) if expr else None
+            text_score: float | None = None
+            if expr is not None:
+                raw = kw_scores.get(rid, 0.0)
+                if opts.text_norm == "saturate":
+                    text_score = raw / (1.0 + raw) if raw > 0 else 0.0
+                else:
+                    text_score = raw / best if best > 0 else 0.0
             vector_score = vec_scores.get(rid) if qvec is not None else None
             out.append(self._candidate(rows[rid], "memdesk", vector_score, text_score))
         return out

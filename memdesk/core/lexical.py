@@ -69,7 +69,7 @@ def segment_for_index(text: str) -> str:
     return "".join(out)
 
 
-def query_terms(query: str) -> list[str]:
+def query_terms(query: str, *, stop_words: frozenset[str] = STOP_WORDS) -> list[str]:
     """Search terms of a user query: words and CJK bigrams, de-duplicated, in order.
 
     Stop words go unless nothing else is left. The result contains only letters,
@@ -84,18 +84,18 @@ def query_terms(query: str) -> list[str]:
             terms.append(token)
     seen: set[str] = set()
     unique = [t for t in terms if not (t in seen or seen.add(t))]  # type: ignore[func-returns-value]
-    content = [t for t in unique if t not in STOP_WORDS]
+    content = [t for t in unique if t not in stop_words]
     return content or unique
 
 
-def fts_match_expression(terms: list[str], *, limit: int = 64) -> str | None:
+def fts_match_expression(terms: list[str], *, limit: int = 64, joiner: str = " OR ") -> str | None:
     """An FTS5 MATCH string ORing the quoted terms; None when there is nothing to match.
 
     OR (not OpenClaw's AND) lets BM25 rank partial matches instead of demanding
     every word; very long queries are cut to ``limit`` terms to bound the work.
     """
     quoted = ['"' + t.replace('"', "") + '"' for t in terms[:limit] if t.replace('"', "")]
-    return " OR ".join(quoted) if quoted else None
+    return joiner.join(quoted) if quoted else None
 
 
 _WORD = re.compile(f"[^\\W{_CJK_CLASS}]+")
