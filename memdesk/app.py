@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QApplication
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
 from memdesk.core import paths
-from memdesk.qt import logs
+from memdesk.qt import compat, logs
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.ui import main_window as window_mod
@@ -63,6 +63,7 @@ def build_window(workspace: Path, *, model: Path | str | None = None,
     window offers to build it) or None/``"none"`` for keyword-only search.
     ``data_dir`` holds preferences and the index (default: ``paths.data_dir()``).
     """
+    compat.apply_refcount_workaround()
     data = Path(data_dir) if data_dir is not None else paths.data_dir()
     data.mkdir(parents=True, exist_ok=True, mode=0o700)
     prefs = prefs_mod.Preferences(data / "memdesk.ini")
@@ -143,6 +144,7 @@ def run_gui(workspace: Path | None, model: str | None, query: str | None,
     if (screenshot is not None and "QT_QPA_PLATFORM" not in os.environ
             and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen (CI, SSH)
+    compat.apply_refcount_workaround()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("memdesk")
     data = paths.data_dir()

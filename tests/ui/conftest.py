@@ -10,7 +10,10 @@ from typing import Callable
 
 import pytest
 
+from memdesk.qt import compat
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+compat.apply_refcount_workaround()  # PySide6 6.12.0 under-counts None/True/False
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "workspace"
