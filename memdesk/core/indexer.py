@@ -30,6 +30,7 @@ FTS_ONLY_MODEL = "fts-only"
 # Chunks handed to the embedder per call: large enough to batch well in llama.cpp,
 # small enough that progress and cancellation stay responsive.
 EMBED_BATCH_CHUNKS = 48
+EMBED_LOCK_CHUNKS = 8  # chunks embedded per hold of the embedder lock
 
 
 @dataclasses.dataclass(frozen=True)
@@ -201,11 +202,17 @@ def _write_batch(store: Store, batch: list[_Pending], *, embedder: Embedder | No
                     missing.setdefault(c.hash, c.text)
         if missing:
             texts = list(missing.values())
-            if embed_lock is not None:
-                with embed_lock:  # type: ignore[attr-defined]
-                    matrix = embedder.embed_documents(texts)
-            else:
-                matrix = embedder.embed_documents(texts)
+            parts = []
+            # The lock is shared with query embedding: hold it for a few chunks at a
+            # time so a search typed during indexing waits ~0.1 s, not a whole batch.
+            for start in range(0, len(texts), EMBED_LOCK_CHUNKS):
+                part = texts[start : start + EMBED_LOCK_CHUNKS]
+                if embed_lock is not None:
+                    with embed_lock:  # type: ignore[attr-defined]
+                        parts.append(embedder.embed_documents(part))
+                else:
+                    parts.append(embedder.embed_documents(part))
+            matrix = np.concatenate(parts, axis=0)
             fresh = {h: np.asarray(matrix[i], dtype=np.float32) for i, h in enumerate(missing)}
             stats.embedded += len(fresh)
             vectors.update(fresh)
