@@ -11,8 +11,9 @@ import dataclasses
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import (QAbstractItemModel, QAbstractTableModel, QModelIndex,
-                            QPersistentModelIndex, QObject, Qt)
+                            QPersistentModelIndex, QObject, Qt, Signal)
 
+from memdesk.core import evaluation
 from memdesk.core import hits as hits_mod
 
 HitRole = Qt.ItemDataRole.UserRole  # the whole ``Hit``
@@ -36,11 +37,20 @@ class Column:
     header: str
     text: Callable[[hits_mod.Hit], str]
     tooltip: str
-    kind: str = "text"  # "text" | "number" | "score" | "snippet"
+    kind: str = "text"  # "text" | "number" | "score" | "snippet" | "check"
     score: Callable[[hits_mod.Hit], float | None] | None = None
 
 
+RELEVANCE_WORDS = {  # the check column's text (screen readers, copy); the delegate draws a box
+    Qt.CheckState.Checked: "relevant",
+    Qt.CheckState.PartiallyChecked: "overlaps a labelled range",
+    Qt.CheckState.Unchecked: "not labelled",
+}
+
 COLUMNS: tuple[Column, ...] = (
+    Column("relevant", "\u2713", lambda h: "", "Relevant to this query: tick to add the hit to the "
+           "golden set (.memdesk/golden.jsonl); a half tick means it overlaps a labelled range "
+           "and already counts as relevant", kind="check"),
     Column("rank", "#", lambda h: str(h.rank), "Final position", kind="number"),
     Column("location", "File:lines", lambda h: f"{h.path}:{h.start_line}-{h.end_line}",
            "Note and line range of the chunk"),
@@ -69,12 +79,24 @@ def column_index(key: str) -> int:
 
 
 class ResultsModel(QAbstractTableModel):
-    """The hits of the current query; reset as a whole on each new ranking."""
+    """The hits of the current query; reset as a whole on each new ranking.
+
+    The ``relevant`` column shows the query's golden labels: checked when the hit's
+    own ``path#Lstart-Lend`` is labelled, partially checked when it only overlaps a
+    labelled item (it still counts as relevant when scoring). Ticking a box does not
+    change the model: it asks, and whoever owns the labels calls ``set_relevant``.
+
+    Signals:
+        relevance_toggled(object, bool): the user ticked (True) or unticked a ``Hit``.
+    """
+
+    relevance_toggled = Signal(object, bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._hits: tuple[hits_mod.Hit, ...] = ()
         self._terms: tuple[str, ...] = ()
+        self._relevant: tuple[evaluation.Relevant, ...] = ()
 
     @property
     def hits(self) -> tuple[hits_mod.Hit, ...]:
@@ -84,11 +106,56 @@ class ResultsModel(QAbstractTableModel):
     def query_terms(self) -> tuple[str, ...]:
         return self._terms
 
-    def set_hits(self, hits: Sequence[hits_mod.Hit], terms: Sequence[str] = ()) -> None:
+    @property
+    def relevant(self) -> tuple[evaluation.Relevant, ...]:
+        return self._relevant
+
+    def set_hits(self, hits: Sequence[hits_mod.Hit], terms: Sequence[str] = (),
+                 relevant: Sequence[evaluation.Relevant] | None = None) -> None:
         self.beginResetModel()
         self._hits = tuple(hits)
         self._terms = tuple(terms)
+        if relevant is not None:
+            self._relevant = tuple(relevant)
         self.endResetModel()
+
+    def set_relevant(self, relevant: Sequence[evaluation.Relevant]) -> None:
+        """The current query's labelled items (repaints the check column only)."""
+        relevant = tuple(relevant)
+        if relevant == self._relevant:
+            return
+        self._relevant = relevant
+        if self._hits:
+            column = column_index("relevant")
+            self.dataChanged.emit(self.index(0, column), self.index(len(self._hits) - 1, column),
+                                  [Qt.ItemDataRole.CheckStateRole, Qt.ItemDataRole.DisplayRole])
+
+    def check_state(self, hit: hits_mod.Hit) -> Qt.CheckState:
+        own = evaluation.Relevant(hit.path, hit.start_line, hit.end_line)
+        if own in self._relevant:
+            return Qt.CheckState.Checked
+        if any(r.matches(hit) for r in self._relevant):
+            return Qt.CheckState.PartiallyChecked
+        return Qt.CheckState.Unchecked
+
+    def flags(self, index: AnyIndex) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        if index.isValid() and COLUMNS[index.column()].kind == "check":
+            flags |= Qt.ItemFlag.ItemIsUserCheckable
+        return flags
+
+    def setData(self, index: AnyIndex, value: Any,  # Qt override
+                role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if (role != Qt.ItemDataRole.CheckStateRole or not index.isValid()
+                or COLUMNS[index.column()].kind != "check"):
+            return False
+        hit = self.hit(index.row())
+        if hit is None:
+            return False
+        before = self.check_state(hit)
+        on = Qt.CheckState(value) == Qt.CheckState.Checked if not isinstance(value, bool) else value
+        self.relevance_toggled.emit(hit, on)
+        return self.check_state(hit) != before
 
     def hit(self, row: int) -> hits_mod.Hit | None:
         return self._hits[row] if 0 <= row < len(self._hits) else None
@@ -115,6 +182,17 @@ class ResultsModel(QAbstractTableModel):
             return None
         hit = self._hits[index.row()]
         column = COLUMNS[index.column()]
+        if column.kind == "check":
+            state = self.check_state(hit)
+            if role == Qt.ItemDataRole.CheckStateRole:
+                return state
+            if role == Qt.ItemDataRole.DisplayRole:
+                return RELEVANCE_WORDS[state]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return f"{column.tooltip}\n{hit.path}#L{hit.start_line}-L{hit.end_line}: " \
+                       f"{RELEVANCE_WORDS[state]}"
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.DisplayRole:
             return column.text(hit)
         if role == Qt.ItemDataRole.ToolTipRole:

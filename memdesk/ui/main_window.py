@@ -11,18 +11,20 @@ from typing import Callable
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QFrame, QGroupBox, QHBoxLayout, QInputDialog,
+from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QInputDialog,
                                QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton,
                                QSplitter, QVBoxLayout, QWidget)
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
 from memdesk.core import workspace as workspace_mod
+from memdesk.qt import golden as golden_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import errors as ui_errors
+from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import tuning_panel as tuning_mod
 from memdesk.ui import workspace_tree as tree_mod
@@ -60,13 +62,9 @@ class MainWindow(QMainWindow):
         self.search_panel = search_mod.SearchPanel()
         self.note_editor = editor_mod.NoteEditor(session.workspace)
         self.tuning = tuning_mod.TuningPanel(session.settings)
-        self.quality = QGroupBox("Retrieval quality")
-        self.quality.setObjectName("qualityPanel")
-        quality_layout = QVBoxLayout(self.quality)
-        self.quality_label = QLabel("Evaluation against labelled queries appears here.")
-        self.quality_label.setWordWrap(True)
-        self.quality_label.setObjectName("qualityPlaceholder")
-        quality_layout.addWidget(self.quality_label)
+        self.quality = quality_mod.QualityPanel()
+        self.lab: golden_mod.TuningLab | None = None
+        self._shown_query = ""  # the query whose hits the table shows (labels go to it)
 
         # Convenience handles for tests and automation (objectNames per issue 4).
         self.search_input = self.search_panel.search_input
@@ -215,7 +213,9 @@ class MainWindow(QMainWindow):
         self.search_panel.query_changed.connect(self._on_search_panel_query_changed)
         self.search_panel.scope_changed.connect(self._on_search_panel_scope_changed)
         self.search_panel.hit_activated.connect(self._on_search_panel_hit_activated)
+        self.search_panel.relevance_toggled.connect(self._on_search_panel_relevance_toggled)
         self.tuning.settings_changed.connect(self._on_tuning_settings_changed)
+        self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
         self.note_editor.current_changed.connect(self._on_editor_current_changed)
 
@@ -234,7 +234,17 @@ class MainWindow(QMainWindow):
         session.model_build_failed.connect(self._on_session_model_build_failed)
         self.setWindowTitle(f"memdesk — {session.workspace}")
         self.mode_label.setText(MODE_LABELS.get(session.engine.mode, session.engine.mode))
+        self._attach_lab(session)
         session.request_snapshot()
+
+    def _attach_lab(self, session: session_mod.Session) -> None:
+        """A tuning lab (golden labels, pools, auto-tune) for ``session``'s workspace."""
+        lab = golden_mod.TuningLab(session, self.tuning.settings, self)
+        lab.golden_changed.connect(self._on_lab_golden_changed)
+        lab.failed.connect(self._on_lab_failed)
+        self.lab = lab
+        self.quality.set_lab(lab)
+        self._shown_query = ""
 
     # public actions ------------------------------------------------------------------
     def focus_search(self) -> None:
@@ -324,8 +334,13 @@ class MainWindow(QMainWindow):
             ui_errors.show_error(self, exc)
             return
         old = self.session
+        old_lab = self.lab
+        if old_lab is not None:
+            old_lab.close()
         old.close()
         old.deleteLater()
+        if old_lab is not None:
+            old_lab.setParent(None)  # freed with its last reference, after the reader stopped
         self.note_editor.reset(session.workspace)
         self.search_panel.model.set_hits(())
         self._attach(session)
@@ -386,6 +401,27 @@ class MainWindow(QMainWindow):
     def _on_tuning_settings_changed(self, settings: object) -> None:
         self.session.set_settings(settings)  # type: ignore[arg-type]
         self.prefs.set_search_settings(settings)  # type: ignore[arg-type]
+        if self.lab is not None:
+            self.lab.set_settings(settings)  # type: ignore[arg-type]
+
+    @Slot(object, bool)
+    def _on_search_panel_relevance_toggled(self, hit: object, on: bool) -> None:
+        if self.lab is not None and self._shown_query.strip():
+            self.lab.set_relevant(self._shown_query, hit, on)  # type: ignore[arg-type]
+
+    @Slot(object)
+    def _on_quality_apply_requested(self, settings: object) -> None:
+        self.tuning.set_settings(settings)  # type: ignore[arg-type]  # emits settings_changed
+        self.statusBar().showMessage("Applied the auto-tuned settings", 5000)
+
+    @Slot()
+    def _on_lab_golden_changed(self) -> None:
+        if self.lab is not None:
+            self.search_panel.model.set_relevant(self.lab.relevant_for(self._shown_query))
+
+    @Slot(object)
+    def _on_lab_failed(self, exc: BaseException) -> None:
+        self.statusBar().showMessage(str(exc), 10_000)
 
     # slots: editor -------------------------------------------------------------------
     @Slot(str)
@@ -412,9 +448,11 @@ class MainWindow(QMainWindow):
             size = len(pool.candidates) if pool else 0
             summary = (f"{len(results.hits)} hits from {size} candidates · {mode} · "
                        f"{results.settings.profile} profile · {how}")
+        self._shown_query = results.query
+        relevant = self.lab.relevant_for(results.query) if self.lab is not None else ()
         self.search_panel.show_results(results.hits, terms=pool.query_terms if pool else (),
                                        settings=results.settings, summary=summary,
-                                       mode=pool.mode if pool else "hybrid")
+                                       mode=pool.mode if pool else "hybrid", relevant=relevant)
 
     @Slot(object)
     def _on_session_search_failed(self, exc: BaseException) -> None:
@@ -546,6 +584,8 @@ class MainWindow(QMainWindow):
         self.prefs.set_geometry("geometry", self.saveGeometry())
         self.prefs.set_geometry("splitter", self.splitter.saveState())
         self.prefs.sync()
+        if self.lab is not None:
+            self.lab.close()
         self.session.close()
         event.accept()
 

@@ -8,13 +8,16 @@ import html
 import re
 from typing import Sequence
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QAbstractTextDocumentLayout, QColor, QPainter, QPalette, QTextDocument
+from PySide6.QtCore import (QAbstractItemModel, QEvent, QModelIndex, QPersistentModelIndex, QRect,
+                            QRectF, QSize, Qt, Signal, Slot)
+from PySide6.QtGui import (QAbstractTextDocumentLayout, QColor, QKeyEvent, QMouseEvent, QPainter,
+                           QPalette, QTextDocument)
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QHBoxLayout, QHeaderView, QLabel,
                                QLineEdit, QSplitter, QStyle, QStyledItemDelegate,
                                QStyleOptionViewItem, QTableView, QTextBrowser, QVBoxLayout,
                                QWidget)
 
+from memdesk.core import evaluation
 from memdesk.core import hits as hits_mod
 from memdesk.core import settings as settings_mod
 from memdesk.qt import models
@@ -45,6 +48,54 @@ class ScoreBarDelegate(QStyledItemDelegate):
         painter.drawText(option.rect.adjusted(4, 0, -4, 0),
                          int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
         painter.restore()
+
+
+class CheckDelegate(QStyledItemDelegate):
+    """A centred check box alone (the cell's text is for screen readers); a click anywhere
+    in the narrow cell toggles it, and so do Space and Select."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        state = index.data(Qt.ItemDataRole.CheckStateRole)
+        opt.features &= ~QStyleOptionViewItem.ViewItemFeature.HasCheckIndicator
+        style = opt.widget.style() if opt.widget else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        box = QStyleOptionViewItem(opt)
+        size = style.pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth, None, opt.widget)
+        box.rect = QRect(0, 0, size, size)
+        box.rect.moveCenter(option.rect.center())
+        box.state = (box.state & ~(QStyle.StateFlag.State_On | QStyle.StateFlag.State_Off
+                                   | QStyle.StateFlag.State_NoChange))
+        box.state |= {Qt.CheckState.Checked: QStyle.StateFlag.State_On,
+                      Qt.CheckState.PartiallyChecked: QStyle.StateFlag.State_NoChange
+                      }.get(Qt.CheckState(state) if state is not None else Qt.CheckState.Unchecked,
+                            QStyle.StateFlag.State_Off)
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck, box, painter,
+                            opt.widget)
+
+    def editorEvent(self, event: QEvent, model: QAbstractItemModel,  # Qt override
+                    option: QStyleOptionViewItem, index: AnyIndex) -> bool:
+        if not index.flags() & Qt.ItemFlag.ItemIsUserCheckable:
+            return False
+        kind = event.type()
+        if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
+            return isinstance(event, QMouseEvent) and event.button() == Qt.MouseButton.LeftButton
+        if kind == QEvent.Type.MouseButtonRelease:
+            if not (isinstance(event, QMouseEvent) and event.button() == Qt.MouseButton.LeftButton
+                    and option.rect.contains(event.position().toPoint())):
+                return False
+        elif kind == QEvent.Type.KeyPress:
+            if not (isinstance(event, QKeyEvent)
+                    and event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Select)):
+                return False
+        else:
+            return False
+        state = index.data(Qt.ItemDataRole.CheckStateRole)
+        checked = state is not None and Qt.CheckState(state) == Qt.CheckState.Checked
+        new = Qt.CheckState.Unchecked if checked else Qt.CheckState.Checked
+        return model.setData(index, new, Qt.ItemDataRole.CheckStateRole)
 
 
 def highlight_html(text: str, terms: Sequence[str]) -> str:
@@ -148,11 +199,14 @@ class SearchPanel(QWidget):
         query_changed(str): the text in the query box changed.
         scope_changed(str): ``"all"`` or ``"shared"``.
         hit_activated(object): the user picked a ``Hit`` (click or Enter).
+        relevance_toggled(object, bool): the user ticked (True) or unticked a ``Hit`` as
+            relevant to the query on show.
     """
 
     query_changed = Signal(str)
     scope_changed = Signal(str)
     hit_activated = Signal(object)
+    relevance_toggled = Signal(object, bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -185,14 +239,17 @@ class SearchPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(24)
         self._bar_delegate = ScoreBarDelegate(self.table)
         self._snippet_delegate = SnippetDelegate(self.model, self.table)
+        self._check_delegate = CheckDelegate(self.table)
         header = self.table.horizontalHeader()
-        widths = {"rank": 26, "location": 200, "vector": 54, "text": 54, "decay": 54,
+        widths = {"relevant": 26, "rank": 26, "location": 200, "vector": 54, "text": 54, "decay": 54,
                   "final": 54, "pre_mmr": 60, "mmr": 42}
         for i, column in enumerate(models.COLUMNS):
             if column.kind == "score":
                 self.table.setItemDelegateForColumn(i, self._bar_delegate)
             elif column.kind == "snippet":
                 self.table.setItemDelegateForColumn(i, self._snippet_delegate)
+            elif column.kind == "check":
+                self.table.setItemDelegateForColumn(i, self._check_delegate)
             if column.key in widths:
                 header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
                 header.resizeSection(i, widths[column.key])
@@ -228,6 +285,7 @@ class SearchPanel(QWidget):
         self.table.clicked.connect(self._on_table_clicked)
         self.table.activated.connect(self._on_table_clicked)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+        self.model.relevance_toggled.connect(self.relevance_toggled)
 
     def set_scope(self, scope: str) -> None:
         index = self.scope_combo.findData(scope)
@@ -236,12 +294,16 @@ class SearchPanel(QWidget):
 
     def show_results(self, hits: Sequence[hits_mod.Hit], *, terms: Sequence[str],
                      settings: settings_mod.SearchSettings, summary: str,
-                     mode: str = "hybrid") -> None:
-        """Replace the table's hits, keeping the selected chunk selected if still there."""
+                     mode: str = "hybrid",
+                     relevant: Sequence[evaluation.Relevant] | None = None) -> None:
+        """Replace the table's hits, keeping the selected chunk selected if still there.
+
+        ``relevant``: the query's golden labels, shown in the check column.
+        """
         self._settings = settings
         self._mode = mode
         selected = self.current_hit()
-        self.model.set_hits(hits, terms)
+        self.model.set_hits(hits, terms, relevant)
         self.summary.setText(summary)
         row = next((i for i, h in enumerate(hits)
                     if selected is not None and h.chunk_id == selected.chunk_id), -1)
@@ -274,6 +336,8 @@ class SearchPanel(QWidget):
 
     @Slot(QModelIndex)
     def _on_table_clicked(self, index: QModelIndex) -> None:
+        if models.COLUMNS[index.column()].kind == "check":
+            return  # ticking relevance is not opening the note
         hit = self.model.hit(index.row())
         if hit is not None:
             self._show_detail(hit)

@@ -1,0 +1,490 @@
+"""The tuning lab: a workspace's golden set, cached candidate pools for its queries,
+the live quality score of the current settings, and auto-tune on a worker thread.
+
+Slider moves only re-rank the cached pools (``evaluation.score_golden`` is pure), so
+the readout follows the sliders without touching SQLite or the embedder. The pools
+are fetched with a generous pool (200 candidates per leg) on the session's reader
+thread, one query per event so the user's own searches are not stuck behind them,
+and fetched again when the index changes or the ranking profile does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+
+from memdesk.core import engine as engine_mod
+from memdesk.core import errors, evaluation
+from memdesk.core import hits as hits_mod
+from memdesk.core import settings as settings_mod
+from memdesk.qt import workers
+
+log = logging.getLogger(__name__)
+
+GOLDEN_REL = ".memdesk/golden.jsonl"
+POOL_MAX_RESULTS = 100
+POOL_MULTIPLIER = 2  # 100 x 2 = 200 candidates per leg, the engine's ceiling
+READER_THREAD_NAME = "memdesk-reader"  # the Session's reader QThread (a child of the Session)
+
+
+def pool_settings(settings: settings_mod.SearchSettings) -> settings_mod.SearchSettings:
+    """What golden pools are fetched with: the profile of ``settings``, a 200-candidate pool."""
+    return settings.replace(max_results=POOL_MAX_RESULTS, candidate_multiplier=POOL_MULTIPLIER,
+                            min_score=0.0)
+
+
+def hit_item(hit: hits_mod.Hit) -> evaluation.Relevant:
+    """The label a ticked hit gets: ``path#Lstart-Lend``."""
+    return evaluation.Relevant(hit.path, hit.start_line, hit.end_line)
+
+
+def query_key(query: str) -> str:
+    """Golden queries are keyed by their text without surrounding blanks (as searched)."""
+    return query.strip()
+
+
+class GoldenSet:
+    """The labelled queries of ``.memdesk/golden.jsonl``; every change is saved atomically.
+
+    A query whose last item is unticked leaves the file; the others keep their order
+    (new queries are appended), so the file stays diff-friendly.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._items: dict[str, tuple[evaluation.Relevant, ...]] = {}
+
+    def load(self) -> None:
+        """Read the file (a missing file is an empty set); raises ``errors.EvalError``."""
+        self._items = {}
+        if not self.path.exists():
+            return
+        for item in evaluation.load_golden(self.path):
+            key = query_key(item.query)
+            if key and item.relevant:
+                merged = self._items.get(key, ()) + tuple(
+                    r for r in item.relevant if r not in self._items.get(key, ()))
+                self._items[key] = merged
+
+    @property
+    def queries(self) -> list[evaluation.GoldenQuery]:
+        return [evaluation.GoldenQuery(q, rel) for q, rel in self._items.items()]
+
+    @property
+    def item_count(self) -> int:
+        return sum(len(rel) for rel in self._items.values())
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def relevant_for(self, query: str) -> tuple[evaluation.Relevant, ...]:
+        return self._items.get(query_key(query), ())
+
+    def set_relevant(self, query: str, item: evaluation.Relevant, on: bool) -> bool:
+        """Add or remove ``item`` for ``query`` and save; False when nothing changed.
+
+        Raises ``OSError`` when the file cannot be written (the set is left as it was).
+        """
+        key = query_key(query)
+        if not key:
+            return False
+        current = self._items.get(key, ())
+        if on == (item in current):
+            return False
+        before = dict(self._items)
+        updated = current + (item,) if on else tuple(r for r in current if r != item)
+        if updated:
+            self._items[key] = updated
+        else:
+            self._items.pop(key, None)
+        try:
+            evaluation.save_golden(self.path, self.queries)
+        except OSError:
+            self._items = before
+            raise
+        return True
+
+
+@dataclasses.dataclass(frozen=True)
+class PoolRequest:
+    """Fetch pools for ``queries``; a newer ``generation`` makes older requests stale."""
+
+    generation: int
+    queries: tuple[str, ...]
+    settings: settings_mod.SearchSettings
+
+
+@dataclasses.dataclass(frozen=True)
+class PoolResult:
+    generation: int
+    query: str
+    pool: hits_mod.CandidatePool | None
+    error: BaseException | None = None
+
+
+class PoolFetcher(QObject):
+    """Fetches golden-query pools on the reader thread, one query per event.
+
+    Signals:
+        fetched(object): a ``PoolResult`` per query.
+    """
+
+    fetched = Signal(object)
+    _step_requested = Signal()  # to itself, queued: lets searches queued meanwhile go first
+
+    def __init__(self, engine: engine_mod.Engine) -> None:
+        super().__init__()
+        self._engine = engine
+        self._lock = threading.Lock()
+        self._latest = 0
+        self._queue: list[tuple[int, str, settings_mod.SearchSettings]] = []  # reader thread only
+        self._step_requested.connect(self._step, Qt.ConnectionType.QueuedConnection)
+
+    def note_latest(self, generation: int) -> None:
+        """Record the newest generation (GUI thread) so stale queued fetches are skipped."""
+        with self._lock:
+            self._latest = max(self._latest, generation)
+
+    def _is_stale(self, generation: int) -> bool:
+        with self._lock:
+            return generation < self._latest
+
+    @Slot(object)
+    def fetch(self, request: PoolRequest) -> None:
+        idle = not self._queue
+        self._queue = [job for job in self._queue if not self._is_stale(job[0])]
+        self._queue += [(request.generation, q, request.settings) for q in request.queries]
+        if idle:
+            self._step_requested.emit()
+
+    @Slot()
+    def _step(self) -> None:
+        while self._queue and self._is_stale(self._queue[0][0]):
+            self._queue.pop(0)
+        if not self._queue:
+            return
+        generation, query, settings = self._queue.pop(0)
+        try:
+            pool = self._engine.fetch_candidates(query, settings)
+        except Exception as exc:  # reported as a value, like the reader's searches
+            if not isinstance(exc, errors.MemdeskError):
+                log.exception("golden pool fetch failed for %r", query)
+            self.fetched.emit(PoolResult(generation, query, None, exc))
+        else:
+            self.fetched.emit(PoolResult(generation, query, pool))
+        if self._queue:
+            self._step_requested.emit()
+
+
+class TuneWorker(QObject):
+    """Runs ``evaluation.auto_tune`` over cached pools (pure CPU, no I/O).
+
+    Signals:
+        progress(int, int): trials done, trials in total.
+        finished(object): the ``evaluation.TuneResult``.
+        failed(object): the exception (``errors.Cancelled`` when cancelled).
+        done(): emitted last, whatever happened; the thread quits on it.
+    """
+
+    progress = Signal(int, int)
+    finished = Signal(object)
+    failed = Signal(object)
+    done = Signal()
+
+    def __init__(self, pools: Mapping[str, hits_mod.CandidatePool],
+                 golden: Sequence[evaluation.GoldenQuery],
+                 settings: settings_mod.SearchSettings) -> None:
+        super().__init__()
+        self._pools = dict(pools)
+        self._golden = list(golden)
+        self._settings = settings
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        """Stop between trials (callable from any thread)."""
+        self._cancel.set()
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = evaluation.auto_tune(self._pools, self._golden, self._settings,
+                                          cancelled=self._cancel.is_set,
+                                          progress=self.progress.emit)
+        except Exception as exc:
+            if not isinstance(exc, errors.Cancelled):
+                log.exception("auto-tune failed")
+            self.failed.emit(exc)
+        else:
+            self.finished.emit(result)
+        finally:
+            self.done.emit()
+
+
+@dataclasses.dataclass(frozen=True)
+class Readout:
+    """What the quality panel shows.
+
+    ``scores`` is None until at least one labelled query has a pool; ``scored`` of
+    ``labelled`` queries took part; ``fetching`` counts pools still on their way.
+    """
+
+    scores: evaluation.Scores | None
+    labelled: int
+    items: int
+    scored: int
+    fetching: int
+    settings: settings_mod.SearchSettings
+    error: str = ""
+
+
+class TuningLab(QObject):
+    """Golden labels, their pools and scores for one ``Session``.
+
+    Signals:
+        golden_changed(): labels were loaded, ticked or unticked.
+        readout_changed(object): a fresh ``Readout`` (after labels, pools or settings changed).
+        tune_started(): auto-tune began on its worker thread.
+        tune_progress(int, int): trials done, trials in total.
+        tune_finished(object): the ``evaluation.TuneResult`` (not applied); emitted once
+            the worker thread has ended, so ``is_tuning`` is already False.
+        tune_failed(object): the exception (``errors.Cancelled`` when cancelled), likewise.
+        failed(object): the golden file could not be read or written.
+    """
+
+    golden_changed = Signal()
+    readout_changed = Signal(object)
+    tune_started = Signal()
+    tune_progress = Signal(int, int)
+    tune_finished = Signal(object)
+    tune_failed = Signal(object)
+    failed = Signal(object)
+
+    _fetch_requested = Signal(object)  # to the PoolFetcher on the reader thread
+
+    def __init__(self, session: QObject, settings: settings_mod.SearchSettings,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._session = session
+        engine: engine_mod.Engine = session.engine  # type: ignore[attr-defined]
+        self.golden = GoldenSet(Path(session.workspace) / GOLDEN_REL)  # type: ignore[attr-defined]
+        self._settings = settings
+        self._pools: dict[str, hits_mod.CandidatePool] = {}
+        self._pending: set[str] = set()
+        self._generation = 0
+        self._error = ""
+        self.fetch_count = 0  # pool fetches sent to the reader (tests: slider moves add none)
+        self.score_count = 0  # readouts computed
+        self._readout: Readout | None = None
+        self._closed = False
+
+        self._fetcher = PoolFetcher(engine)
+        reader = session.findChild(QThread, READER_THREAD_NAME)
+        if reader is not None:
+            self._fetcher.moveToThread(reader)
+        else:  # no reader thread (a bare test session): fetch on the GUI thread
+            log.warning("no %s thread; golden pools are fetched on the GUI thread",
+                        READER_THREAD_NAME)
+        self._fetch_requested.connect(self._fetcher.fetch)
+        self._fetcher.fetched.connect(self._on_fetcher_fetched)
+
+        self._rescore = QTimer(self)
+        self._rescore.setObjectName("quality-rescore-timer")
+        self._rescore.setSingleShot(True)
+        self._rescore.setInterval(0)  # coalesce a burst of slider moves into one readout
+        self._rescore.timeout.connect(self._on_rescore_timeout)
+
+        self._tune_thread: QThread | None = None
+        self._tune_worker: TuneWorker | None = None
+        self._tune_outcome: tuple[Signal, object] | None = None
+
+        session.sync_finished.connect(self._on_session_sync_finished)  # type: ignore[attr-defined]
+        self.reload()
+
+    # state -----------------------------------------------------------------------------
+    @property
+    def settings(self) -> settings_mod.SearchSettings:
+        return self._settings
+
+    @property
+    def pools(self) -> dict[str, hits_mod.CandidatePool]:
+        return dict(self._pools)
+
+    @property
+    def readout(self) -> Readout | None:
+        return self._readout
+
+    @property
+    def is_fetching(self) -> bool:
+        return bool(self._pending)
+
+    @property
+    def is_tuning(self) -> bool:
+        return self._tune_thread is not None
+
+    def relevant_for(self, query: str) -> tuple[evaluation.Relevant, ...]:
+        return self.golden.relevant_for(query)
+
+    # labels ----------------------------------------------------------------------------
+    def reload(self) -> None:
+        """(Re)read the golden file and fetch pools for its queries."""
+        try:
+            self.golden.load()
+            self._error = ""
+        except errors.EvalError as exc:
+            self._error = str(exc)
+            self.failed.emit(exc)
+        self.golden_changed.emit()
+        self._refetch(clear=False)
+
+    def set_relevant(self, query: str, hit: hits_mod.Hit, on: bool) -> bool:
+        """Tick or untick ``hit`` for ``query``; saves the golden file at once."""
+        try:
+            changed = self.golden.set_relevant(query, hit_item(hit), on)
+        except OSError as exc:
+            err = errors.MemdeskError(f"Cannot save {self.golden.path}: {exc}")
+            self._error = str(err)
+            self.failed.emit(err)
+            self._schedule_score()
+            return False
+        if not changed:
+            return False
+        self._error = ""
+        self.golden_changed.emit()
+        key = query_key(query)
+        if self.golden.relevant_for(key) and key not in self._pools and key not in self._pending:
+            self._request([key])
+        self._schedule_score()
+        return True
+
+    # settings --------------------------------------------------------------------------
+    def set_settings(self, settings: settings_mod.SearchSettings) -> None:
+        """New slider values: re-score the cached pools (another profile needs new pools)."""
+        profile_changed = settings.profile != self._settings.profile
+        self._settings = settings
+        if profile_changed:
+            self._refetch(clear=True)
+        self._schedule_score()
+
+    # pools -----------------------------------------------------------------------------
+    def _refetch(self, *, clear: bool) -> None:
+        """Fetch every golden query's pool again (a new generation drops older answers)."""
+        if self._closed:
+            return
+        self._generation += 1
+        self._fetcher.note_latest(self._generation)
+        if clear:
+            self._pools = {}
+        self._pending = set()
+        self._request([q.query for q in self.golden.queries])
+        self._schedule_score()
+
+    def _request(self, queries: Sequence[str]) -> None:
+        if not queries or self._closed:
+            return
+        self._pending.update(queries)
+        self.fetch_count += len(queries)
+        self._fetch_requested.emit(PoolRequest(self._generation, tuple(queries),
+                                               pool_settings(self._settings)))
+
+    @Slot(object)
+    def _on_fetcher_fetched(self, result: PoolResult) -> None:
+        if result.generation != self._generation or self._closed:
+            return
+        self._pending.discard(result.query)
+        if result.pool is not None and result.pool.profile == self._settings.profile:
+            self._pools[result.query] = result.pool
+        elif result.error is not None:
+            self._error = f"Could not search {result.query!r}: {result.error}"
+        self._schedule_score()
+
+    @Slot(object)
+    def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
+        modes = {p.mode for p in self._pools.values()}
+        if (report.indexed_paths or report.removed_paths or report.rebuilt
+                or modes - {report.mode} or (self.golden.queries and not self._pools)):
+            self._refetch(clear=False)  # old pools keep the readout live until replaced
+
+    # scoring ---------------------------------------------------------------------------
+    def _schedule_score(self) -> None:
+        if not self._closed:
+            self._rescore.start()
+
+    def score_now(self) -> Readout:
+        """Score the golden set under the current settings from cached pools only."""
+        self._rescore.stop()
+        golden = self.golden.queries
+        usable = {q: p for q, p in self._pools.items() if p.profile == self._settings.profile}
+        scored = [g for g in golden if g.query in usable]
+        scores = (evaluation.score_golden(usable, scored, self._settings) if scored else None)
+        self.score_count += 1
+        self._readout = Readout(scores, len(golden), self.golden.item_count, len(scored),
+                                len(self._pending), self._settings, self._error)
+        self.readout_changed.emit(self._readout)
+        return self._readout
+
+    @Slot()
+    def _on_rescore_timeout(self) -> None:
+        self.score_now()
+
+    # auto-tune -------------------------------------------------------------------------
+    def start_tune(self) -> bool:
+        """Grid-search the current settings over the cached pools on a worker thread."""
+        if self._tune_thread is not None or self._closed:
+            return False
+        usable = {q: p for q, p in self._pools.items() if p.profile == self._settings.profile}
+        golden = [g for g in self.golden.queries if g.query in usable]
+        if not golden:
+            return False
+        worker = TuneWorker(usable, golden, self._settings)
+        worker.progress.connect(self.tune_progress)
+        worker.finished.connect(self._on_tune_worker_finished)
+        worker.failed.connect(self._on_tune_worker_failed)
+        self._tune_outcome = None
+        self._tune_worker = worker  # the Python reference keeps the worker alive
+        self._tune_thread = workers.start_in_thread(worker, name="memdesk-auto-tune",
+                                                    on_finished=self._on_tune_thread_finished)
+        self.tune_started.emit()
+        return True
+
+    def cancel_tune(self) -> None:
+        if self._tune_worker is not None:
+            self._tune_worker.cancel()
+
+    @Slot(object)
+    def _on_tune_worker_finished(self, result: evaluation.TuneResult) -> None:
+        self._tune_outcome = (self.tune_finished, result)
+
+    @Slot(object)
+    def _on_tune_worker_failed(self, exc: BaseException) -> None:
+        self._tune_outcome = (self.tune_failed, exc)
+
+    @Slot()
+    def _on_tune_thread_finished(self) -> None:
+        # Reported only now, so that whoever hears it can start the next run at once.
+        if self._tune_thread is not None:
+            workers.release_thread(self._tune_thread)
+        self._tune_thread = None
+        self._tune_worker = None
+        outcome, self._tune_outcome = self._tune_outcome, None
+        if outcome is not None and not self._closed:
+            signal, value = outcome
+            signal.emit(value)
+
+    # shutdown --------------------------------------------------------------------------
+    def close(self) -> None:
+        """Cancel auto-tune and wait for it; drop late pool answers."""
+        if self._closed:
+            return
+        self._closed = True
+        self._rescore.stop()
+        self._generation += 1
+        self._fetcher.note_latest(self._generation)
+        if self._tune_worker is not None:
+            self._tune_worker.cancel()
+        if self._tune_thread is not None:
+            self._tune_thread.wait()

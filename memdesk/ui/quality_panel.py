@@ -1,0 +1,321 @@
+"""Quality readout: nDCG@10 and Recall@10 of the current settings over the workspace's
+golden set, live as the sliders move, and auto-tune with an explicit Apply."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (QGridLayout, QGroupBox, QHBoxLayout, QLabel, QProgressBar,
+                               QPushButton, QVBoxLayout, QWidget)
+
+from memdesk.core import errors, evaluation
+from memdesk.core import settings as settings_mod
+from memdesk.qt import golden as golden_mod
+
+TUNED_FIELDS = ("vector_weight", "text_weight", "half_life_days", "mmr_lambda")
+UP, DOWN = "#2f8132", "#b3261e"
+
+
+def _metric(value: float | None) -> str:
+    return "—" if value is None else f"{value:.3f}"
+
+
+def describe_changes(before: settings_mod.SearchSettings,
+                     after: settings_mod.SearchSettings) -> list[str]:
+    """One line per tuned setting that differs, e.g. ``Vector weight 0.50 → 0.30``."""
+    lines = []
+    for name in TUNED_FIELDS:
+        old, new = getattr(before, name), getattr(after, name)
+        if old == new:
+            continue
+        field = settings_mod.FIELDS[name]
+        fmt = (lambda v: f"{int(v)}") if field.integer else (lambda v: f"{float(v):.2f}")
+        lines.append(f"{field.label} {fmt(old)} → {fmt(new)}")
+    return lines
+
+
+class QualityPanel(QGroupBox):
+    """The right column's quality readout over a ``golden.TuningLab``.
+
+    Signals:
+        apply_requested(object): the user accepted auto-tune's ``SearchSettings``.
+    """
+
+    apply_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Retrieval quality", parent)
+        self.setObjectName("qualityPanel")
+        self._lab: golden_mod.TuningLab | None = None
+        self._last: tuple[tuple[int, int, int], float] | None = None
+        self._result: evaluation.TuneResult | None = None
+        self._tuned_from: settings_mod.SearchSettings | None = None
+
+        self.ndcg_value = self._big_label("ndcgValue")
+        self.recall_value = self._big_label("recallValue")
+        self.ndcg_delta = QLabel("")
+        self.ndcg_delta.setObjectName("ndcgDelta")
+        ndcg_caption = QLabel("nDCG@10")
+        ndcg_caption.setToolTip("Normalised discounted cumulative gain of the top 10, averaged "
+                                "over the labelled queries (1 = every relevant hit on top)")
+        recall_caption = QLabel("Recall@10")
+        recall_caption.setToolTip("Share of each query's labelled items found in its top 10")
+        grid = QGridLayout()
+        grid.setHorizontalSpacing(12)
+        grid.setVerticalSpacing(0)
+        grid.addWidget(ndcg_caption, 0, 0)
+        grid.addWidget(recall_caption, 0, 1)
+        ndcg_row = QHBoxLayout()
+        ndcg_row.setSpacing(6)
+        ndcg_row.addWidget(self.ndcg_value)
+        ndcg_row.addWidget(self.ndcg_delta, 0, Qt.AlignmentFlag.AlignBottom)
+        ndcg_row.addStretch(1)
+        grid.addLayout(ndcg_row, 1, 0)
+        grid.addWidget(self.recall_value, 1, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+
+        self.count_label = QLabel("")
+        self.count_label.setObjectName("goldenCountLabel")
+        self.count_label.setWordWrap(True)
+        self.status = QLabel("")
+        self.status.setObjectName("qualityStatus")
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet("color: palette(mid);")
+
+        self.tune_button = QPushButton("Auto-tune")
+        self.tune_button.setObjectName("autoTuneButton")
+        self.tune_button.setToolTip("Search vector weight, MMR λ and half-life for the best mean "
+                                    "nDCG@10 on the labelled queries (runs in the background; "
+                                    "nothing changes until you apply it)")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("cancelTuneButton")
+        self.cancel_button.setVisible(False)
+        self.progress = QProgressBar()
+        self.progress.setObjectName("tuneProgress")
+        self.progress.setTextVisible(False)
+        self.progress.setMaximumHeight(10)
+        self.progress.setVisible(False)
+        tune_row = QHBoxLayout()
+        tune_row.addWidget(self.tune_button)
+        tune_row.addWidget(self.cancel_button)
+        tune_row.addWidget(self.progress, 1)
+
+        self.result_box = QWidget()
+        self.result_box.setObjectName("tuneResult")
+        self.result_label = QLabel("")
+        self.result_label.setObjectName("tuneResultLabel")
+        self.result_label.setWordWrap(True)
+        self.result_label.setTextFormat(Qt.TextFormat.RichText)
+        self.apply_button = QPushButton("Apply")
+        self.apply_button.setObjectName("applyTuneButton")
+        self.apply_button.setToolTip("Move the sliders to the proposed settings")
+        self.discard_button = QPushButton("Discard")
+        self.discard_button.setObjectName("discardTuneButton")
+        result_buttons = QHBoxLayout()
+        result_buttons.setContentsMargins(0, 0, 0, 0)
+        result_buttons.addWidget(self.apply_button)
+        result_buttons.addWidget(self.discard_button)
+        result_buttons.addStretch(1)
+        result_layout = QVBoxLayout(self.result_box)
+        result_layout.setContentsMargins(0, 4, 0, 0)
+        result_layout.addWidget(self.result_label)
+        result_layout.addLayout(result_buttons)
+        self.result_box.setVisible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.setSpacing(4)
+        layout.addLayout(grid)
+        layout.addWidget(self.count_label)
+        layout.addWidget(self.status)
+        layout.addLayout(tune_row)
+        layout.addWidget(self.result_box)
+
+        self.tune_button.clicked.connect(self._on_tune_button_clicked)
+        self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
+        self.apply_button.clicked.connect(self._on_apply_button_clicked)
+        self.discard_button.clicked.connect(self._on_discard_button_clicked)
+        self._show_readout(None)
+
+    @staticmethod
+    def _big_label(name: str) -> QLabel:
+        label = QLabel("—")
+        label.setObjectName(name)
+        font = label.font()
+        font.setPointSizeF(font.pointSizeF() * 1.8)
+        font.setBold(True)
+        label.setFont(font)
+        return label
+
+    # wiring ----------------------------------------------------------------------------
+    @property
+    def lab(self) -> golden_mod.TuningLab | None:
+        return self._lab
+
+    @property
+    def result(self) -> evaluation.TuneResult | None:
+        """The auto-tune proposal on show (None when there is none)."""
+        return self._result
+
+    def set_lab(self, lab: golden_mod.TuningLab) -> None:
+        """Show ``lab`` (a new one per opened workspace)."""
+        if self._lab is not None:
+            for signal, slot in self._connections(self._lab):
+                signal.disconnect(slot)
+        self._lab = lab
+        for signal, slot in self._connections(lab):
+            signal.connect(slot)
+        self._last = None
+        self._clear_result()
+        self._set_tuning(lab.is_tuning)
+        self._show_readout(lab.readout)
+
+    def _connections(self, lab: golden_mod.TuningLab) -> list:  # type: ignore[type-arg]
+        return [(lab.readout_changed, self._on_lab_readout_changed),
+                (lab.tune_started, self._on_lab_tune_started),
+                (lab.tune_progress, self._on_lab_tune_progress),
+                (lab.tune_finished, self._on_lab_tune_finished),
+                (lab.tune_failed, self._on_lab_tune_failed)]
+
+    # readout ---------------------------------------------------------------------------
+    def _show_readout(self, readout: golden_mod.Readout | None) -> None:
+        scores = readout.scores if readout else None
+        self.ndcg_value.setText(_metric(scores.ndcg10 if scores else None))
+        self.recall_value.setText(_metric(scores.recall10 if scores else None))
+        self._show_delta(readout)
+        if readout is None or readout.labelled == 0:
+            self.count_label.setText("No labelled queries yet. Tick ✓ beside the hits that "
+                                     "answer a query to build a golden set.")
+            self.count_label.setToolTip(f"Saved in the workspace as {golden_mod.GOLDEN_REL}")
+        else:
+            queries = "query" if readout.labelled == 1 else "queries"
+            self.count_label.setText(f"{readout.labelled} labelled {queries} · "
+                                     f"{readout.items} relevant items")
+            self.count_label.setToolTip(f"Saved in the workspace as {golden_mod.GOLDEN_REL}")
+        self.status.setText(self._status_text(readout))
+        can_tune = (readout is not None and readout.scored > 0 and self._lab is not None
+                    and not self._lab.is_tuning)
+        self.tune_button.setEnabled(can_tune)
+        if (self._result is not None and readout is not None
+                and readout.settings.profile != self._result.settings.profile):
+            self._clear_result()  # tuned for another profile's pools
+
+    @staticmethod
+    def _status_text(readout: golden_mod.Readout | None) -> str:
+        if readout is None:
+            return ""
+        parts = []
+        if readout.error:
+            parts.append(readout.error)
+        if readout.fetching:
+            parts.append(f"fetching candidates for {readout.fetching} "
+                         f"{'query' if readout.fetching == 1 else 'queries'}…")
+        elif readout.labelled and readout.scored < readout.labelled:
+            parts.append(f"scored on {readout.scored} of {readout.labelled} queries")
+        elif readout.scored:
+            parts.append("live: re-ranked from cached candidates as you tune")
+        settings = readout.settings
+        if readout.scored and (settings.max_results < 10 or settings.min_score > 0):
+            parts.append(f"as the agent sees it: at most {settings.max_results} results, "
+                         f"min score {settings.min_score:.2f}")
+        return " · ".join(parts)
+
+    def _show_delta(self, readout: golden_mod.Readout | None) -> None:
+        if readout is None or readout.scores is None:
+            self._last = None
+            self.ndcg_delta.setText("")
+            return
+        key = (readout.labelled, readout.items, readout.scored)
+        value = readout.scores.ndcg10
+        if self._last is not None and self._last[0] == key:
+            diff = value - self._last[1]
+            if abs(diff) >= 0.0005:
+                up = diff > 0
+                self.ndcg_delta.setText(f"{'▲' if up else '▼'} {abs(diff):.3f}")
+                self.ndcg_delta.setStyleSheet(f"color: {UP if up else DOWN};")
+                self.ndcg_delta.setToolTip("Change from the previous setting")
+        else:
+            self.ndcg_delta.setText("")
+        self._last = (key, value)
+
+    @Slot(object)
+    def _on_lab_readout_changed(self, readout: golden_mod.Readout) -> None:
+        self._show_readout(readout)
+
+    # auto-tune -------------------------------------------------------------------------
+    def _set_tuning(self, running: bool) -> None:
+        self.cancel_button.setVisible(running)
+        self.progress.setVisible(running)
+        self.tune_button.setEnabled(not running and self._lab is not None
+                                    and self._lab.readout is not None
+                                    and self._lab.readout.scored > 0)
+
+    def _clear_result(self) -> None:
+        self._result = None
+        self._tuned_from = None
+        self.result_box.setVisible(False)
+
+    @Slot()
+    def _on_tune_button_clicked(self) -> None:
+        if self._lab is not None:
+            self._tuned_from = self._lab.settings
+            self._lab.start_tune()
+
+    @Slot()
+    def _on_cancel_button_clicked(self) -> None:
+        if self._lab is not None:
+            self._lab.cancel_tune()
+
+    @Slot()
+    def _on_lab_tune_started(self) -> None:
+        self._clear_result()
+        if self._lab is not None:
+            self._tuned_from = self._lab.settings
+        self.progress.setRange(0, 0)
+        self._set_tuning(True)
+
+    @Slot(int, int)
+    def _on_lab_tune_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.setToolTip(f"{done} of {total} settings tried")
+
+    @Slot(object)
+    def _on_lab_tune_finished(self, result: evaluation.TuneResult) -> None:
+        self._set_tuning(False)
+        self._result = result
+        before, after = result.before.ndcg10, result.after.ndcg10
+        changes = describe_changes(self._tuned_from or result.settings, result.settings)
+        head = (f"<b>nDCG@10 {before:.3f} → {after:.3f}</b> "
+                f"<span style='color:{UP if after > before else 'palette(mid)'}'>"
+                f"({after - before:+.3f})</span><br>"
+                f"Recall@10 {result.before.recall10:.3f} → {result.after.recall10:.3f} · "
+                f"{result.tried} settings tried")
+        if changes:
+            body = "<br>".join(changes)
+            self.result_label.setText(f"{head}<br>Proposed: <br>{body}")
+            self.apply_button.setEnabled(True)
+        else:
+            self.result_label.setText(f"{head}<br>No setting scores higher: keep yours.")
+            self.apply_button.setEnabled(False)
+        self.result_box.setVisible(True)
+
+    @Slot(object)
+    def _on_lab_tune_failed(self, exc: BaseException) -> None:
+        self._set_tuning(False)
+        self._clear_result()
+        if isinstance(exc, errors.Cancelled):
+            self.status.setText("Auto-tune cancelled")
+        else:
+            self.status.setText(f"Auto-tune failed: {exc}")
+
+    @Slot()
+    def _on_apply_button_clicked(self) -> None:
+        if self._result is not None:
+            settings = self._result.settings
+            self._clear_result()
+            self.apply_requested.emit(settings)
+
+    @Slot()
+    def _on_discard_button_clicked(self) -> None:
+        self._clear_result()
