@@ -328,6 +328,7 @@ class Engine:
 
     def _rebuild(self, wanted: dict[str, object], progress: ProgressFn | None,
                  cancelled: CancelledFn | None) -> indexer.SyncStats:
+        self._remove_stale_rebuilds()
         tmp = self.db_path.with_name(f"{self.db_path.name}.tmp-{uuid.uuid4().hex[:8]}")
         fresh = Store(tmp)
         try:
@@ -352,6 +353,20 @@ class Engine:
             self._generation += 1
         self._open_writer()
         return stats
+
+    def _remove_stale_rebuilds(self, idle_seconds: float = 600.0) -> None:
+        """Delete half-built indexes left by a rebuild that was killed mid-way.
+
+        A live rebuild writes its files continuously, so ones untouched for ten
+        minutes belong to a process that is gone.
+        """
+        now = time.time()
+        for path in self.db_path.parent.glob(self.db_path.name + ".tmp-*"):
+            try:
+                if now - path.stat().st_mtime > idle_seconds:
+                    path.unlink()
+            except OSError:
+                pass
 
     # -- search ------------------------------------------------------------------------
     def search(self, query: str, settings: settings_mod.SearchSettings, *, scope: Scope = "all",

@@ -255,3 +255,15 @@ def test_hits_carry_every_component(small_ws: Path) -> None:
     off = eng.search("vector store", MEMDESK.replace(mmr=False)).hits[0]
     assert off.mmr_rank is None
     assert dataclasses.asdict(hit)["path"].count("\\") == 0
+
+
+def test_stale_half_built_index_is_removed(small_ws: Path) -> None:
+    eng = engine.Engine.open(small_ws, model=None)
+    eng.sync()
+    stale = eng.db_path.with_name(eng.db_path.name + ".tmp-deadbeef")
+    stale.write_bytes(b"half")
+    os.utime(stale, (1, 1))
+    fresh = eng.db_path.with_name(eng.db_path.name + ".tmp-live0000")
+    fresh.write_bytes(b"in progress elsewhere")
+    eng.sync(rebuild=True)
+    assert not stale.exists() and fresh.exists()
