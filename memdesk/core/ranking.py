@@ -68,7 +68,12 @@ def _similarity(items: Sequence[_Scored], profile: str) -> np.ndarray:
     if matrix is None:
         matrix = mmr_fast.jaccard_matrix([_tokens(by_id[c].cand, profile) for c in ids])
         if len(_SIM_CACHE) >= _SIM_CACHE_SIZE:
-            _SIM_CACHE.pop(next(iter(_SIM_CACHE)))
+            # Ranked on several threads at once (GUI re-ranks, reader, auto-tune): another
+            # thread may evict or insert between these steps, so evicting is best effort.
+            try:
+                _SIM_CACHE.pop(next(iter(_SIM_CACHE)), None)
+            except (StopIteration, RuntimeError):
+                pass
         _SIM_CACHE[key] = matrix
     position = {c: k for k, c in enumerate(ids)}
     order = [position[i.cand.chunk_id] for i in items]

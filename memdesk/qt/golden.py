@@ -58,11 +58,14 @@ class GoldenSet:
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._items: dict[str, tuple[evaluation.Relevant, ...]] = {}
+        self.writable = True  # False after a failed load: never overwrite what we could not read
 
     def load(self) -> None:
         """Read the file (a missing file is an empty set); raises ``errors.EvalError``."""
         self._items = {}
+        self.writable = False
         if not self.path.exists():
+            self.writable = True
             return
         for item in evaluation.load_golden(self.path):
             key = query_key(item.query)
@@ -70,6 +73,7 @@ class GoldenSet:
                 merged = self._items.get(key, ()) + tuple(
                     r for r in item.relevant if r not in self._items.get(key, ()))
                 self._items[key] = merged
+        self.writable = True
 
     @property
     def queries(self) -> list[evaluation.GoldenQuery]:
@@ -88,11 +92,15 @@ class GoldenSet:
     def set_relevant(self, query: str, item: evaluation.Relevant, on: bool) -> bool:
         """Add or remove ``item`` for ``query`` and save; False when nothing changed.
 
-        Raises ``OSError`` when the file cannot be written (the set is left as it was).
+        Raises ``OSError`` when the file cannot be written and ``errors.EvalError`` when
+        it could not be read (the set is left as it was).
         """
         key = query_key(query)
         if not key:
             return False
+        if not self.writable:
+            raise errors.EvalError(f"{self.path} could not be read; fix or remove it "
+                                   "and reopen the workspace before labelling")
         current = self._items.get(key, ())
         if on == (item in current):
             return False
@@ -345,8 +353,9 @@ class TuningLab(QObject):
         """Tick or untick ``hit`` for ``query``; saves the golden file at once."""
         try:
             changed = self.golden.set_relevant(query, hit_item(hit), on)
-        except OSError as exc:
-            err = errors.MemdeskError(f"Cannot save {self.golden.path}: {exc}")
+        except (OSError, errors.MemdeskError) as exc:
+            err = (exc if isinstance(exc, errors.MemdeskError)
+                   else errors.MemdeskError(f"Cannot save {self.golden.path}: {exc}"))
             self._error = str(err)
             self.failed.emit(err)
             self._schedule_score()
@@ -405,8 +414,9 @@ class TuningLab(QObject):
     @Slot(object)
     def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
         modes = {p.mode for p in self._pools.values()}
+        # A sync that changed no file and no mode leaves every pool (and fetch) valid.
         if (report.indexed_paths or report.removed_paths or report.rebuilt
-                or modes - {report.mode} or (self.golden.queries and not self._pools)):
+                or modes - {report.mode}):
             self._refetch(clear=False)  # old pools keep the readout live until replaced
 
     # scoring ---------------------------------------------------------------------------

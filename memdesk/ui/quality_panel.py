@@ -4,8 +4,8 @@ golden set, live as the sliders move, and auto-tune with an explicit Apply."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import (QGridLayout, QGroupBox, QHBoxLayout, QLabel, QProgressBar,
-                               QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
+                               QVBoxLayout, QWidget)
 
 from memdesk.core import errors, evaluation
 from memdesk.core import settings as settings_mod
@@ -33,7 +33,7 @@ def describe_changes(before: settings_mod.SearchSettings,
     return lines
 
 
-class QualityPanel(QGroupBox):
+class QualityPanel(QWidget):
     """The right column's quality readout over a ``golden.TuningLab``.
 
     Signals:
@@ -43,7 +43,7 @@ class QualityPanel(QGroupBox):
     apply_requested = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Retrieval quality", parent)
+        super().__init__(parent)
         self.setObjectName("qualityPanel")
         self._lab: golden_mod.TuningLab | None = None
         self._last: tuple[tuple[int, int, int], float] | None = None
@@ -122,9 +122,12 @@ class QualityPanel(QGroupBox):
         result_layout.addLayout(result_buttons)
         self.result_box.setVisible(False)
 
+        title = QLabel("<b>Retrieval quality</b>")  # styled like the Ranking section above
+        title.setToolTip("Your settings measured on the queries you labelled")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(4)
+        layout.addWidget(title)
         layout.addLayout(grid)
         layout.addWidget(self.count_label)
         layout.addWidget(self.status)
@@ -289,11 +292,11 @@ class QualityPanel(QGroupBox):
         head = (f"<b>nDCG@10 {before:.3f} → {after:.3f}</b> "
                 f"<span style='color:{UP if after > before else 'palette(mid)'}'>"
                 f"({after - before:+.3f})</span><br>"
-                f"Recall@10 {result.before.recall10:.3f} → {result.after.recall10:.3f} · "
-                f"{result.tried} settings tried")
+                f"Recall@10 {result.before.recall10:.3f} → {result.after.recall10:.3f}<br>"
+                f"<span style='color:palette(mid)'>{result.tried} settings tried</span>")
         if changes:
             body = "<br>".join(changes)
-            self.result_label.setText(f"{head}<br>Proposed: <br>{body}")
+            self.result_label.setText(f"{head}<br><b>Proposed</b><br>{body}")
             self.apply_button.setEnabled(True)
         else:
             self.result_label.setText(f"{head}<br>No setting scores higher: keep yours.")

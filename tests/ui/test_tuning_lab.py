@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QThread, Qt
-from PySide6.QtWidgets import QComboBox, QGroupBox, QPushButton, QSlider, QTableView
+from PySide6.QtWidgets import QComboBox, QPushButton, QSlider, QTableView, QWidget
 
 from memdesk.core import errors, evaluation
 from memdesk.core import settings as settings_mod
@@ -80,7 +80,7 @@ def golden_window(make_window, workspace: Path):  # type: ignore[no-untyped-def]
 
 
 def test_quality_panel_replaces_placeholder(fts_window) -> None:  # type: ignore[no-untyped-def]
-    panel = fts_window.findChild(QGroupBox, "qualityPanel")
+    panel = fts_window.findChild(QWidget, "qualityPanel")
     assert panel is fts_window.quality
     assert fts_window.findChild(object, "qualityPlaceholder") is None
     assert panel.findChild(QPushButton, "autoTuneButton") is not None
@@ -310,3 +310,47 @@ def test_golden_set_survives_reopening(qtbot, make_window, workspace: Path) -> N
     readout = _wait_readout(qtbot, again.lab, scored=1)
     assert readout.labelled == 1
     assert again.lab.relevant_for("who is the Atlas tech lead")
+
+
+def test_unreadable_golden_file_is_never_overwritten(qtbot, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """A malformed golden file is reported and left alone: ticks are refused, not saved."""
+    target = workspace / golden_mod.GOLDEN_REL
+    target.parent.mkdir(parents=True)
+    target.write_text('{"query": "x", "relevant": ["MEMORY.md"]}\nnot json\n', encoding="utf-8")
+    window = make_window(workspace, model=None)
+    assert "golden.jsonl:2" in window.quality.status.text()
+    search(qtbot, window, "Atlas")
+    with qtbot.waitSignal(window.lab.failed):
+        _check_cell(qtbot, window.results_table, 0)
+    assert target.read_text(encoding="utf-8").endswith("not json\n")
+    check = models.column_index("relevant")
+    assert window.search_panel.model.index(0, check).data(Qt.ItemDataRole.CheckStateRole) \
+        == Qt.CheckState.Unchecked
+
+
+@pytest.mark.model
+def test_hybrid_readout_follows_vector_weight(qtbot, make_window, workspace: Path,  # type: ignore[no-untyped-def]
+                                              minilm_path: Path, hybrid_index: Path,
+                                              monkeypatch) -> None:
+    """With embeddings, the weights move the readout too, still from cached pools only."""
+    _write_golden(workspace, None)  # all 20 example queries, Chinese ones included
+    window = make_window(workspace, model=minilm_path, seed_index=hybrid_index)
+    lab = window.lab
+    readout = _wait_readout(qtbot, lab, scored=20, timeout=120_000)
+    assert {p.mode for p in lab.pools.values()} == {"hybrid"}
+    engine_calls = _count_engine_fetches(monkeypatch, window.session.engine)
+    vector = window.findChild(QSlider, "vectorWeightSlider")
+    text = window.findChild(QSlider, "textWeightSlider")
+    with qtbot.waitSignal(lab.readout_changed, timeout=5000):
+        text.setValue(text.minimum())
+    with qtbot.waitSignal(lab.readout_changed, timeout=5000) as blocker:
+        vector.setValue(vector.maximum())
+    vector_only = blocker.args[0].scores
+    with qtbot.waitSignal(lab.readout_changed, timeout=5000):
+        vector.setValue(vector.minimum())
+    with qtbot.waitSignal(lab.readout_changed, timeout=5000) as blocker:
+        text.setValue(text.maximum())
+    text_only = blocker.args[0].scores
+    assert vector_only.ndcg10 != pytest.approx(text_only.ndcg10)
+    assert readout.scores is not None
+    assert engine_calls == [] and lab.fetch_count == 20
