@@ -20,7 +20,7 @@ from memdesk.core import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import models
 from memdesk.ui import tuning_panel
-from tests.ui.conftest import REPO, search
+from tests.ui.conftest import REPO, search, wait_idle
 
 EXAMPLE_GOLDEN = REPO / "examples" / "golden.jsonl"
 # English queries the keyword index answers, so FTS-only scores are meaningful.
@@ -354,3 +354,20 @@ def test_hybrid_readout_follows_vector_weight(qtbot, make_window, workspace: Pat
     assert vector_only.ndcg10 != pytest.approx(text_only.ndcg10)
     assert readout.scores is not None
     assert engine_calls == [] and lab.fetch_count == 20
+
+
+def test_opening_another_workspace_swaps_the_lab(qtbot, golden_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The lab follows the workspace: another folder brings its own (empty) golden set."""
+    old_lab = golden_window.lab
+    _wait_readout(qtbot, old_lab, scored=len(QUERIES))
+    other = tmp_path / "other"
+    (other / "memory").mkdir(parents=True)
+    (other / "MEMORY.md").write_text("# Memory\n\nNothing labelled here.\n", encoding="utf-8")
+    with qtbot.waitSignal(golden_window.session_replaced):
+        golden_window.open_workspace(other)
+    assert golden_window.lab is not old_lab
+    assert golden_window.quality.lab is golden_window.lab
+    readout = _wait_readout(qtbot, golden_window.lab, scored=0)
+    assert readout.labelled == 0
+    assert "No labelled queries" in golden_window.quality.count_label.text()
+    wait_idle(qtbot, golden_window)
