@@ -39,8 +39,10 @@ ABLATIONS: list[tuple[str, dict[str, Any], str]] = [
      "OpenClaw's unicode61 table instead of CJK character bigrams"),
     ("AND-joined keywords", {"or_terms": False}, "every query word required, as OpenClaw"),
     ("keep stop words", {"stop_words": False}, "stop words stay in keyword queries"),
-    ("missing leg scores = 0", {"complete_scores": False},
-     "a chunk found by one leg scores 0 on the other, as OpenClaw"),
+    ("keyword-only hits' cosine = 0", {"complete_vector": False},
+     "a chunk only the keyword leg found scores 0 on the vector side, as OpenClaw"),
+    ("vector-only hits' BM25 computed", {"complete_text": True},
+     "tried: compute BM25 for chunks only the vector leg found (OpenClaw uses 0)"),
     ("bm25 → r/(1+r)", {"text_norm": "saturate"}, "OpenClaw's unnormalised bm25 mapping"),
 ]
 

@@ -159,8 +159,12 @@ class MemdeskOptions:
     segmented_index: bool = True  # CJK uni+bigram index (False: OpenClaw's unicode61 table)
     or_terms: bool = True  # OR the query terms (False: AND, as OpenClaw)
     stop_words: bool = True  # drop stop words from keyword queries
-    complete_scores: bool = True  # compute a candidate's missing leg score instead of 0
-    text_norm: str = "max"  # "max": bm25 / best bm25 in the pool; "saturate": r / (1 + r)
+    complete_vector: bool = True  # a keyword-only hit gets its real cosine, not 0
+    complete_text: bool = False  # a vector-only hit gets its real BM25, not 0
+    # "saturate": r / (1 + r) as OpenClaw (with OR queries r is a sum over matched
+    # terms, so strong multi-term matches approach 1); "max": r / best r in the pool.
+    # Saturation measured better on every dev set (docs/quality.md).
+    text_norm: str = "saturate"
 
 
 class Engine:
@@ -519,11 +523,11 @@ class Engine:
     # memdesk profile -------------------------------------------------------------------
     def _fetch_memdesk(self, store: Store, q: str, limit: int, scope: Scope, mode: str,
                        timings: dict[str, float]) -> list[hits_mod.Candidate]:
-        """Both legs, then each candidate's missing component is computed, not zeroed.
+        """Both legs over memdesk's segmented keyword index; see ``MemdeskOptions``.
 
-        A keyword-only hit gets its real cosine and a vector-only hit its real BM25,
-        so the weighted merge compares like with like. BM25 is scaled by the best
-        rank in the pool (the top keyword hit scores 1).
+        A keyword-only hit gets its real cosine (cheap, and it shows the user how
+        close the vector leg came); a vector-only hit's BM25 stays 0 unless
+        ``complete_text`` asks for it (measured: no gain, real cost).
         """
         opts = self.memdesk_options
         table = "chunks_fts_seg" if opts.segmented_index else "chunks_fts"
@@ -556,10 +560,10 @@ class Engine:
         kw_scores = dict(kw)
         order = [rid for rid, _ in vec] + [rid for rid, _ in kw if rid not in vec_scores]
         t0 = time.perf_counter()
-        if opts.complete_scores and qvec is not None:
+        if opts.complete_vector and qvec is not None:
             missing = [rid for rid in order if rid not in vec_scores]
             vec_scores.update(self._cosines(store, qvec, missing))
-        if opts.complete_scores and expr is not None:
+        if opts.complete_text and expr is not None:
             missing = [rid for rid in order if rid not in kw_scores]
             # One rowid-constrained MATCH per chunk: FTS5 seeks each doclist to that
             # rowid, far cheaper than scoring every match and filtering.

@@ -57,7 +57,7 @@ def _oc_tokens(text: str) -> frozenset[str]:
 # Similarity matrices of recent pools: a slider move re-ranks the same pool, so
 # the matrix is computed once per pool and re-indexed for the new order.
 _SIM_CACHE: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
-_SIM_CACHE_SIZE = 16
+_SIM_CACHE_SIZE = 64  # golden-set auto-tune cycles through every labelled query
 
 
 def _similarity(items: Sequence[_Scored], profile: str) -> np.ndarray:

@@ -48,7 +48,7 @@ def test_fts_only_sync_and_search(small_ws: Path) -> None:
     result = eng.search("pgvector", MEMDESK)
     assert result.pool.mode == "fts"
     assert _paths(result)[0] == "memory/2026-05-01.md"
-    assert result.hits[0].vector_score is None and result.hits[0].text_score == pytest.approx(1.0)
+    assert result.hits[0].vector_score is None and 0 < (result.hits[0].text_score or 0) < 1
     assert "no embedding model" in (eng.status().fallback_reason or "")
 
 
