@@ -597,10 +597,12 @@ class Engine:
         in_memory = self._vec_cache is not None and self._vec_cache[0] == (
             self._generation, store.counts()[1])
         if store.vec_available and store.has_vec_table() and not in_memory:
-            marks = ",".join("?" * len(rids))
-            for rid, blob in store.conn.execute(
-                    f"SELECT rowid, embedding FROM chunks_vec WHERE rowid IN ({marks})", list(rids)):
-                out[int(rid)] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
+            # Point look-ups: vec0 answers `rowid = ?` from its rowid index, while
+            # `rowid IN (...)` scans every chunk (40 ms vs 0.6 ms at 100k chunks).
+            for rid in rids:
+                for (blob,) in store.conn.execute(
+                        "SELECT embedding FROM chunks_vec WHERE rowid = ?", (int(rid),)):
+                    out[int(rid)] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
             return out
         all_rids, _, matrix = self._numpy_vectors(store)
         wanted = np.asarray(rids, dtype=np.int64)

@@ -93,6 +93,21 @@ def _apply_decay(items: list[_Scored], settings: SearchSettings, now: dt.datetim
 def _apply_mmr(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
     if not settings.mmr or len(items) <= 1:
         return items
+    if profile != "openclaw":
+        # memdesk diversifies the head of the ranking only: an item below
+        # 3 x max_results cannot climb into the shown results on diversity alone
+        # at any sensible lambda, and the window keeps slider moves cheap.
+        window = max(20, 3 * settings.max_results)
+        if len(items) > window:
+            head = _apply_mmr_all(items[:window], settings, profile)
+            tail = items[window:]
+            for pos, item in enumerate(tail, len(head) + 1):
+                item.mmr_rank = pos
+            return head + tail
+    return _apply_mmr_all(items, settings, profile)
+
+
+def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
     lam = oc_mmr.clamp_lambda(settings.mmr_lambda)
     if math.isnan(lam):
         lam = 0.7
