@@ -10,12 +10,24 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import logging
+import threading
+import time
+import uuid
 from pathlib import Path
 from typing import Callable, Literal, Sequence
 
+import apsw
+import numpy as np
+
+from memdesk.core import dates, errors, indexer, lexical, paths, ranking, workspace
 from memdesk.core import embedder as embedder_mod
 from memdesk.core import hits as hits_mod
 from memdesk.core import settings as settings_mod
+from memdesk.core.openclaw import keyword_search as oc_kw
+from memdesk.core.openclaw import keywords as oc_keywords
+from memdesk.core.openclaw import text as oc_text
+from memdesk.core.store import Store, remove_index_files, swap_in
 
 Scope = Literal["all", "shared"]  # "shared" = a group chat: no MEMORY.md / memory.md
 ProgressFn = Callable[["SyncProgress"], None]
@@ -90,23 +102,6 @@ class SearchResult:
     hits: tuple[hits_mod.Hit, ...]
     settings: settings_mod.SearchSettings
 
-
-# --------------------------------------------------------------------------
-# The engine
-# --------------------------------------------------------------------------
-import logging  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-import uuid  # noqa: E402
-
-import apsw  # noqa: E402
-import numpy as np  # noqa: E402
-
-from memdesk.core import dates, errors, indexer, lexical, paths, ranking, workspace  # noqa: E402
-from memdesk.core.openclaw import keyword_search as oc_kw  # noqa: E402
-from memdesk.core.openclaw import keywords as oc_keywords  # noqa: E402
-from memdesk.core.openclaw import text as oc_text  # noqa: E402
-from memdesk.core.store import Store, remove_index_files, swap_in  # noqa: E402
 
 log = logging.getLogger(__name__)
 
