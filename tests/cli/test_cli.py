@@ -49,7 +49,7 @@ def test_search_flags_shape_the_ranking(example_workspace: Path, memdesk_home: P
     assert len(out["results"]) == 3
     assert all(r["decay"] == 1.0 and r["mmr_rank"] is None for r in out["results"])
     assert out["settings"]["decay"] is False and out["settings"]["max_results"] == 3
-    decayed = json.loads(run(*base, "--half-life", "7", home=memdesk_home).stdout)
+    decayed = json.loads(run(*base, "--decay", "--half-life", "7", home=memdesk_home).stdout)
     dated = [r for r in decayed["results"] if r["date"]]
     assert dated and all(r["decay"] < 1.0 for r in dated)
     oc = json.loads(run(*base, "--profile", "openclaw", home=memdesk_home).stdout)

@@ -199,7 +199,7 @@ def test_decay_uses_note_dates(small_ws: Path) -> None:
     eng.sync()
     import datetime as dt
 
-    hits = eng.search("决定 decided", MEMDESK.replace(half_life_days=30),
+    hits = eng.search("决定 decided", MEMDESK.replace(decay=True, half_life_days=30),
                       now=dt.date(2026, 12, 1)).hits
     by_path = {h.path: h for h in hits}
     old, new = by_path["memory/2026-05-01.md"], by_path["memory/2026-11-20.md"]
@@ -246,7 +246,7 @@ def _shared_engine(root: Path) -> engine.Engine:
 def test_hits_carry_every_component(small_ws: Path) -> None:
     eng = engine.Engine(small_ws, embedder=HashEmbedder())
     eng.sync()
-    hit = eng.search("vector store", MEMDESK).hits[0]
+    hit = eng.search("vector store", MEMDESK.replace(mmr=True)).hits[0]
     data = hit.to_json()
     assert set(data) == {"rank", "path", "start_line", "end_line", "snippet", "vector_score",
                          "text_score", "merged_score", "decay", "score", "pre_mmr_rank",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QComboBox, QLineEdit, QPlainTextEdit, QSlider, QTableView, QTreeView
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSlider, QTableView, QTreeView
 
 from memdesk.qt import models
 from tests.ui.conftest import search, wait_idle, wait_synced
@@ -88,6 +88,9 @@ def test_vector_weight_slider_reranks_without_query(qtbot, hybrid_window) -> Non
 
 def test_decay_slider_reranks_without_query_fts(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
     """Even keyword-only, tuning re-ranks the cached pool: half-life changes decay at once."""
+    decay_check = fts_window.findChild(QCheckBox, "decayCheck")
+    if not decay_check.isChecked():  # decay is off by default in the memdesk profile
+        decay_check.setChecked(True)
     search(qtbot, fts_window, "Atlas")
     decays = [h.decay for h in fts_window.search_panel.model.hits]
     fetches = fts_window.session.fetch_count
@@ -253,7 +256,7 @@ def test_profile_switch_and_copy_config(qtbot, fts_window) -> None:  # type: ign
 
 def test_scope_shared_excludes_curated_memory(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
     """The group-chat scope searches without MEMORY.md, as the agent would."""
-    results = search(qtbot, fts_window, "Lin Wei")
+    results = search(qtbot, fts_window, "Tidewater Labs team")
     assert "MEMORY.md" in {h.path for h in results.hits}
     with qtbot.waitSignal(fts_window.session.results_changed):
         fts_window.search_panel.set_scope("shared")

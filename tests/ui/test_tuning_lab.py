@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QThread, Qt
-from PySide6.QtWidgets import QComboBox, QPushButton, QSlider, QTableView, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QPushButton, QSlider, QTableView, QWidget
 
 from memdesk.core import errors, evaluation
 from memdesk.core import settings as settings_mod
@@ -76,7 +76,11 @@ def fts_window(make_window, workspace: Path):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def golden_window(make_window, workspace: Path):  # type: ignore[no-untyped-def]
     _write_golden(workspace)
-    return make_window(workspace, model=None)
+    window = make_window(workspace, model=None)
+    # Decay and MMR are off by default; these tests tune their sliders, so switch them on.
+    for name in ("decayCheck", "mmrCheck"):
+        window.findChild(QCheckBox, name).setChecked(True)
+    return window
 
 
 def test_quality_panel_replaces_placeholder(fts_window) -> None:  # type: ignore[no-untyped-def]
