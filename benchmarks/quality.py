@@ -81,7 +81,46 @@ def run_dataset(name: str, model: Any, modes: list[str]) -> dict[str, Any]:
             "model": model_name, "results": [r.to_json() for r in results], "ablations": ablations}
 
 
-def write_markdown(reports: list[dict[str, Any]], out: Path) -> None:
+def run_golden(model: Any) -> dict[str, Any]:
+    """The bundled example workspace with its labelled queries, plus the settings study
+    behind the memdesk profile's decay and MMR defaults (re-ranking cached pools)."""
+    import datetime
+    import shutil
+    import tempfile
+
+    from memdesk.core.settings import SearchSettings
+
+    golden_file = ROOT / "examples" / "golden.jsonl"
+    with tempfile.TemporaryDirectory(prefix="memdesk-golden-") as tmp:
+        root = Path(tmp) / "workspace"
+        shutil.copytree(ROOT / "examples" / "workspace", root)
+        report = evaluation.evaluate_golden(root, golden_file, model=model)
+        golden = evaluation.load_golden(golden_file)
+        eng = engine.Engine.open(root, model=model)
+        eng.sync()
+        now = datetime.date(2026, 12, 1)  # the day after the last note
+        base = evaluation.eval_settings("memdesk", mmr=False)
+        pools = {g.query: eng.fetch_candidates(g.query, base) for g in golden}
+        eng.close()
+        study = []
+        for label, change in [
+            ("no decay, no MMR", {}),
+            ("decay, half-life 60 days", {"decay": True, "half_life_days": 60}),
+            ("decay, half-life 180 days", {"decay": True, "half_life_days": 180}),
+            ("decay, half-life 365 days", {"decay": True, "half_life_days": 365}),
+            ("MMR λ 0.7", {"mmr": True, "mmr_lambda": 0.7}),
+            ("MMR λ 0.85 (default)", {"mmr": True, "mmr_lambda": 0.85}),
+        ]:
+            scores = evaluation.score_golden(pools, golden, base.replace(**change), now=now)
+            study.append({"settings": label, "ndcg@10": round(scores.ndcg10, 4),
+                          "recall@10": round(scores.recall10, 4)})
+    report["study"] = study
+    report["defaults"] = SearchSettings.defaults("memdesk").to_json()
+    return report
+
+
+def write_markdown(reports: list[dict[str, Any]], out: Path,
+                   golden: dict[str, Any] | None = None) -> None:
     lines = ["# Retrieval quality", "",
              f"Measured {dt.date.today().isoformat()} with `python benchmarks/quality.py` on the **dev** "
              "splits of `../shared/eval` (holdout qrels untouched), default embedder, 100 results at "
@@ -109,6 +148,21 @@ def write_markdown(reports: list[dict[str, Any]], out: Path) -> None:
                 lines.append(f"| {a['change']} ({a['why']}) | {a['ndcg@10']:.4f} | "
                              f"{a['ndcg@10'] - base['ndcg@10']:+.4f} |")
         lines.append("")
+    if golden is not None:
+        lines += ["## Example workspace, labelled queries (`examples/golden.jsonl`)", "",
+                  f"{golden['queries']} bilingual questions about `examples/workspace` (current state "
+                  "and history of decisions), run with `memdesk eval --workspace ... --golden ...`.", "",
+                  "| profile | mode | nDCG@10 | Recall@10 | Recall@100 | MRR@10 |",
+                  "|---|---|---:|---:|---:|---:|"]
+        for r in golden["results"]:
+            lines.append(f"| {r['profile']} | {r['mode']} | {r['ndcg@10']:.4f} | {r['recall@10']:.4f} | "
+                         f"{r['recall@100']:.4f} | {r['mrr@10']:.4f} |")
+        lines += ["", "Decay and MMR on this set (memdesk profile, hybrid, clock at 2026-12-01). "
+                  "These numbers set the memdesk defaults: decay off, MMR on at λ 0.85.", "",
+                  "| settings | nDCG@10 | Recall@10 |", "|---|---:|---:|"]
+        for row in golden["study"]:
+            lines.append(f"| {row['settings']} | {row['ndcg@10']:.4f} | {row['recall@10']:.4f} |")
+        lines.append("")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -121,10 +175,11 @@ def main() -> None:
     parser.add_argument("--out", default=str(ROOT / "docs" / "quality.md"))
     args = parser.parse_args()
     model: Any = args.model if args.model in ("auto", "none") else Path(args.model)
-    reports = [run_dataset(n, model, args.modes.split(",")) for n in args.datasets.split(",")]
-    write_markdown(reports, Path(args.out))
+    reports = [run_dataset(n, model, args.modes.split(",")) for n in args.datasets.split(",") if n]
+    golden = run_golden(model)
+    write_markdown(reports, Path(args.out), golden)
     print(f"wrote {args.out}")
-    print(json.dumps({"benchmark": "quality", "reports": reports}))
+    print(json.dumps({"benchmark": "quality", "reports": reports, "golden": golden}))
 
 
 if __name__ == "__main__":
