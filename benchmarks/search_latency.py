@@ -121,6 +121,9 @@ def build(db: Path, n_chunks: int, seed: int = 1) -> tuple[Store, RandomEmbedder
         vecs = nprng.standard_normal((min(batch, n_chunks - start), DIMS)).astype(np.float32)
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
         with store.transaction():
+            # The indexer always fills the embedding cache too; so does this build.
+            store.put_embeddings(ident.provider, ident.model, ident.provider_key,
+                                 {f"h{start + i}": vec for i, vec in enumerate(vecs)})
             for i, vec in enumerate(vecs):
                 k = start + i
                 rel = f"memory/2026-{1 + (k // per_file) % 12:02d}-{1 + (k // per_file) % 28:02d}-n{k // per_file}.md"

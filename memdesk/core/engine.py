@@ -591,13 +591,18 @@ class Engine:
         out: dict[int, float] = {}
         in_memory = self._vec_cache is not None and self._vec_cache[0] == (
             self._generation, store.counts()[1])
-        if store.vec_available and store.has_vec_table() and not in_memory:
-            # Point look-ups: vec0 answers `rowid = ?` from its rowid index, while
-            # `rowid IN (...)` scans every chunk (40 ms vs 0.6 ms at 100k chunks).
-            for rid in rids:
-                for (blob,) in store.conn.execute(
-                        "SELECT embedding FROM chunks_vec WHERE rowid = ?", (int(rid),)):
-                    out[int(rid)] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
+        if not in_memory and self._embedder is not None:
+            # The embedding cache is a plain B-tree keyed by content hash: one join
+            # fetches every vector (vec0 would need a look-up per rowid).
+            ident = self._embedder.identity
+            found = store.cached_vectors_for(rids, ident.provider, ident.model, ident.provider_key)
+            out.update((rid, float(vec @ qvec)) for rid, vec in found.items())
+            rest = [rid for rid in rids if rid not in out]
+            if rest and store.vec_available and store.has_vec_table():
+                for rid in rest:
+                    for (blob,) in store.conn.execute(
+                            "SELECT embedding FROM chunks_vec WHERE rowid = ?", (int(rid),)):
+                        out[int(rid)] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
             return out
         all_rids, _, matrix = self._numpy_vectors(store)
         wanted = np.asarray(rids, dtype=np.int64)

@@ -272,6 +272,21 @@ class Store:
         matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         return rids, shared, matrix
 
+    def cached_vectors_for(self, rids: Sequence[int], provider: str, model: str,
+                           provider_key: str) -> dict[int, np.ndarray]:
+        """rid -> embedding from the embedding cache (one indexed join; the indexer
+        always writes the cache, so this covers every embedded chunk)."""
+        out: dict[int, np.ndarray] = {}
+        for start in range(0, len(rids), 500):
+            part = [int(r) for r in rids[start : start + 500]]
+            marks = ",".join("?" * len(part))
+            for rid, blob in self.conn.execute(
+                    f"SELECT c.rid, e.embedding FROM chunks c JOIN embedding_cache e "
+                    f"ON e.provider = ? AND e.model = ? AND e.provider_key = ? AND e.hash = c.hash "
+                    f"WHERE c.rid IN ({marks})", (provider, model, provider_key, *part)):
+                out[int(rid)] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
     def document_frequencies(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(chunk count, term -> number of chunks containing it) in the segmented index.
 
