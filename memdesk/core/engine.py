@@ -420,7 +420,7 @@ class Engine:
     def _vector_leg(self, store: Store, qvec: np.ndarray, limit: int, scope: Scope,
                     timings: dict[str, float]) -> list[tuple[int, float]]:
         t0 = time.perf_counter()
-        if store.vec_available and store.counts()[1] < IN_MEMORY_VECTORS_FROM:
+        if store.vec_available and store.chunk_count_bound() < IN_MEMORY_VECTORS_FROM:
             out = store.vector_search(qvec, limit, shared_only=scope == "shared")
         else:
             out = self._numpy_vector_search(store, qvec, limit, scope)
@@ -429,7 +429,7 @@ class Engine:
 
     def _numpy_vectors(self, store: Store) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         assert self._embedder is not None
-        key = (self._generation, store.counts()[1])
+        key = (self._generation, store.data_version())
         if self._vec_cache is None or self._vec_cache[0] != key:
             ident = self._embedder.identity
             vectors = (store.vec_table_vectors() if store.vec_available else
@@ -590,7 +590,7 @@ class Engine:
             return {}
         out: dict[int, float] = {}
         in_memory = self._vec_cache is not None and self._vec_cache[0] == (
-            self._generation, store.counts()[1])
+            self._generation, store.data_version())
         if not in_memory and self._embedder is not None:
             # The embedding cache is a plain B-tree keyed by content hash: one join
             # fetches every vector (vec0 would need a look-up per rowid).

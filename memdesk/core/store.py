@@ -224,6 +224,14 @@ class Store:
         chunks = self.conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0]
         return int(files), int(chunks)
 
+    def data_version(self) -> int:
+        """Changes whenever another connection commits: a cheap "has the index changed?"."""
+        return int(self.conn.execute("PRAGMA data_version").fetchall()[0][0])
+
+    def chunk_count_bound(self) -> int:
+        """An upper bound of the chunk count from the rowid index (count(*) scans)."""
+        return int(self.conn.execute("SELECT coalesce(max(rid), 0) FROM chunks").fetchall()[0][0])
+
     def chunk_rows(self, rids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
         """rid -> (id, path, source, start_line, end_line, text)."""
         out: dict[int, tuple[Any, ...]] = {}

@@ -267,3 +267,25 @@ def test_stale_half_built_index_is_removed(small_ws: Path) -> None:
     fresh.write_bytes(b"in progress elsewhere")
     eng.sync(rebuild=True)
     assert not stale.exists() and fresh.exists()
+
+
+@pytest.mark.parametrize("how", ["no-sqlite-vec", "in-memory"])
+def test_numpy_vector_scan_ranks_like_sqlite_vec(small_ws: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 how: str) -> None:
+    """Without sqlite-vec (or past the in-memory threshold) the numpy scan gives the same hits."""
+    emb = HashEmbedder()
+    eng = engine.Engine(small_ws, embedder=emb)
+    eng.sync()
+    queries = ["vector store decision", "PostgreSQL analytics", "鉴权 OAuth"]
+    expected = [[(h.chunk_id, round(h.score, 6)) for h in eng.search(q, MEMDESK).hits] for q in queries]
+    eng.close()
+    if how == "no-sqlite-vec":
+        monkeypatch.setenv("MEMDESK_DISABLE_SQLITE_VEC", "1")
+    else:
+        monkeypatch.setattr(engine, "IN_MEMORY_VECTORS_FROM", 0)
+    eng2 = engine.Engine(small_ws, embedder=emb)
+    assert eng2.status().vector_available == (how != "no-sqlite-vec")
+    got = [[(h.chunk_id, round(h.score, 6)) for h in eng2.search(q, MEMDESK).hits] for q in queries]
+    assert got == expected
+    if how == "no-sqlite-vec":
+        assert "numpy" in (eng2.status().fallback_reason or "")
