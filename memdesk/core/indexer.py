@@ -265,10 +265,3 @@ def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()
             dirty.append(rel)
     return sorted(dirty)
 
-
-def elapsed(start: float) -> float:
-    return time.perf_counter() - start
-
-
-__all__ = ["ChunkParams", "SyncStats", "chunk_params_for", "chunk_id", "sync_files", "dirty_files",
-           "FTS_ONLY_MODEL"]

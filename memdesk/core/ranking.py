@@ -90,6 +90,14 @@ def _apply_decay(items: list[_Scored], settings: SearchSettings, now: dt.datetim
         item.score = item.merged * item.decay
 
 
+def _decay_and_sort(items: list[_Scored], settings: SearchSettings, now: dt.datetime) -> None:
+    """Apply decay, stable-sort by final score and record each item's pre-MMR rank."""
+    _apply_decay(items, settings, now)
+    items.sort(key=lambda i: -i.score)
+    for pos, item in enumerate(items, 1):
+        item.pre_mmr_rank = pos
+
+
 def _apply_mmr(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
     if not settings.mmr or len(items) <= 1:
         return items
@@ -165,10 +173,7 @@ def rank(pool: CandidatePool, settings: SearchSettings, *,
                 item.score, item.pre_mmr_rank = item.merged, pos
             kept = [i for i in items if i.score >= settings.min_score]
             return _to_hits(kept[: settings.max_results])
-        _apply_decay(items, settings, clock)
-        items.sort(key=lambda i: -i.score)
-        for pos, item in enumerate(items, 1):
-            item.pre_mmr_rank = pos
+        _decay_and_sort(items, settings, clock)
         items = _apply_mmr(items, settings, profile)
         kept = [i for i in items if i.score >= settings.min_score]
         return _to_hits(kept[: settings.max_results])
@@ -177,10 +182,7 @@ def rank(pool: CandidatePool, settings: SearchSettings, *,
         # Keyword-only: the text score is the whole score. OpenClaw applies decay,
         # no MMR, and if nothing clears minScore returns the top maxResults anyway.
         items = [_Scored(c, c.text_score or 0.0) for c in cands]
-        _apply_decay(items, settings, clock)
-        items.sort(key=lambda i: -i.score)
-        for pos, item in enumerate(items, 1):
-            item.pre_mmr_rank = pos
+        _decay_and_sort(items, settings, clock)
         if profile != "openclaw":
             items = _apply_mmr(items, settings, profile)
         kept = [i for i in items if i.score >= settings.min_score]
@@ -191,10 +193,7 @@ def rank(pool: CandidatePool, settings: SearchSettings, *,
     # Hybrid: vector hits first, then keyword-only hits (pool order), so that the
     # stable sort breaks ties the way OpenClaw's Map insertion order does.
     items = [_Scored(c, vw * (c.vector_score or 0.0) + tw * (c.text_score or 0.0)) for c in cands]
-    _apply_decay(items, settings, clock)
-    items.sort(key=lambda i: -i.score)
-    for pos, item in enumerate(items, 1):
-        item.pre_mmr_rank = pos
+    _decay_and_sort(items, settings, clock)
     items = _apply_mmr(items, settings, profile)
     strict = [i for i in items if i.score >= settings.min_score]
     keyword_hits = [i for i in items if i.cand.text_score is not None]

@@ -13,7 +13,7 @@ import logging
 import os
 import tempfile
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Iterator, Sequence
 
 from memdesk.core import errors
 
@@ -91,12 +91,6 @@ def list_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> lis
 def rel_path(root: Path, path: Path) -> str:
     """Workspace-relative, ``/``-separated (``../x.md`` for extra paths outside it)."""
     return os.path.relpath(path, root).replace(os.sep, "/")
-
-
-def is_memory_path(rel: str) -> bool:
-    """OpenClaw's ``isMemoryPath``: root memory files or anything under ``memory/``."""
-    normalized = rel.replace("\\", "/").lstrip("./")
-    return normalized in ("MEMORY.md", "memory.md", "dreams.md") or normalized.startswith("memory/")
 
 
 def is_shared_scope(rel: str) -> bool:
@@ -193,8 +187,3 @@ def write_note_atomic(path: Path, text: str) -> None:
             os.close(dir_fd)
     except OSError:
         pass  # some filesystems refuse fsync on directories; the rename is still atomic
-
-
-def iter_rel_paths(root: Path, paths: Iterable[Path]) -> Iterator[str]:
-    for path in paths:
-        yield rel_path(root, path)
