@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import logging
-import time
 from pathlib import Path
 from typing import Callable, Sequence
 

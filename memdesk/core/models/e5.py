@@ -24,18 +24,14 @@ XLM-RoBERTa model (classes ``BertModel`` / ``XLMRobertaModel``):
 
 from __future__ import annotations
 
-import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Callable
 
 from memdesk.core.errors import ModelBuildError
-from memdesk.core.models import wheels
+from memdesk.core.models import gguf_file, wheels
 from memdesk.core.models.e5_charsmap import build_charsmap
 from memdesk.core.models.e5_source import E5Source, read_source
 
-logger = logging.getLogger(__name__)
 
 MODEL_NAME = "multilingual-e5-small"
 QUERY_PREFIX = "query: "
@@ -156,12 +152,7 @@ def build(out_path: Path, progress: Progress | None = None) -> None:
     charsmap = build_charsmap(src.norm_table)
     tokens, scores, token_types = vocabulary(src)
 
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{out_path.name}.", suffix=".tmp", dir=out_path.parent)
-    os.close(fd)
-    tmp_path = Path(tmp_name)
-    try:
-        writer = gguf.GGUFWriter(tmp_path, arch=gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.BERT])
+    with gguf_file.atomic_bert_gguf(out_path, say) as writer:
         writer.add_name(MODEL_NAME)
         writer.add_file_type(int(gguf.LlamaFileType.MOSTLY_Q4_0))
         writer.add_context_length(hp.n_ctx)
@@ -212,17 +203,3 @@ def build(out_path: Path, progress: Progress | None = None) -> None:
                 writer.add_tensor(gguf_name, tensor.data, raw_dtype=gguf.GGMLQuantizationType.Q4_0)
             else:
                 writer.add_tensor(gguf_name, tensor.data.astype("<f4"))
-
-        say(f"Writing {out_path.name}")
-        writer.write_header_to_file()
-        writer.write_kv_data_to_file()
-        writer.write_tensors_to_file()
-        writer.close()
-        # mkstemp creates 0600; a model file is not secret, make it like any other file.
-        os.chmod(tmp_path, 0o644)
-        os.replace(tmp_path, out_path)
-    except BaseException:
-        tmp_path.unlink(missing_ok=True)
-        raise
-    logger.info("built %s (%d bytes)", out_path, out_path.stat().st_size)
-    say(f"Built {out_path}")

@@ -20,18 +20,14 @@ On top of that it writes ``memdesk.*`` keys the embedder reads back
 from __future__ import annotations
 
 import json
-import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterator, Literal
 
 import numpy as np
 
 from memdesk.core.errors import ModelBuildError
-from memdesk.core.models import wheels
+from memdesk.core.models import gguf_file, wheels
 
-logger = logging.getLogger(__name__)
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 SOURCE = wheels.MINILM_SOURCE
@@ -170,12 +166,7 @@ def build(
     tokens, token_types = phantom_vocab(vocab, {v for v in specials.values() if v})
     file_type = gguf.LlamaFileType.MOSTLY_F16 if dtype == "f16" else gguf.LlamaFileType.ALL_F32
 
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{out_path.name}.", suffix=".tmp", dir=out_path.parent)
-    os.close(fd)
-    tmp_path = Path(tmp_name)
-    try:
-        writer = gguf.GGUFWriter(tmp_path, arch=gguf.MODEL_ARCH_NAMES[gguf.MODEL_ARCH.BERT])
+    with gguf_file.atomic_bert_gguf(out_path, say) as writer:
         writer.add_name(MODEL_NAME)
         writer.add_file_type(int(file_type))
         writer.add_context_length(int(config["max_position_embeddings"]))
@@ -238,17 +229,3 @@ def build(
         expected = len(_GLOBAL_TENSORS) + len(_LAYER_TENSORS) * 2 * int(config["num_hidden_layers"])
         if n_written != expected:
             raise ModelBuildError(f"wrote {n_written} tensors, expected {expected}")
-
-        say(f"Writing {out_path.name}")
-        writer.write_header_to_file()
-        writer.write_kv_data_to_file()
-        writer.write_tensors_to_file()
-        writer.close()
-        # mkstemp creates 0600; a model file is not secret, make it like any other file.
-        os.chmod(tmp_path, 0o644)
-        os.replace(tmp_path, out_path)
-    except BaseException:
-        tmp_path.unlink(missing_ok=True)
-        raise
-    logger.info("built %s (%d bytes)", out_path, out_path.stat().st_size)
-    say(f"Built {out_path}")
