@@ -21,6 +21,7 @@ from memdesk.core import evaluation
 from memdesk.core import hits as hits_mod
 from memdesk.core import settings as settings_mod
 from memdesk.qt import models
+from memdesk.ui import item_paint
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 BAR_COLOR = QColor(86, 140, 214, 110)
@@ -30,12 +31,8 @@ class ScoreBarDelegate(QStyledItemDelegate):
     """Draws a score in [0, 1] as a small horizontal bar behind its number."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        text = opt.text
-        opt.text = ""  # the style draws background and selection; we draw bar and number
-        style = opt.widget.style() if opt.widget else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        # The style draws background and selection; we draw bar and number.
+        _opt, text = item_paint.draw_item_background(self, painter, option, index)
         painter.save()
         value = index.data(models.ScoreRole)
         if isinstance(value, (int, float)):
@@ -117,13 +114,7 @@ class SnippetDelegate(QStyledItemDelegate):
         self._model = model
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        text = opt.text
-        opt.text = ""
-        style = opt.widget.style() if opt.widget else None
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        opt, text = item_paint.draw_item_background(self, painter, option, index)
         doc = QTextDocument()
         doc.setDefaultFont(opt.font)
         doc.setDocumentMargin(2)

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import (QMenu, QStyle, QStyledItemDelegate, QStyleOptionV
                                QTreeView, QWidget)
 
 from memdesk.qt import models
+from memdesk.ui import item_paint
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 STATE_COLORS = {"indexed": QColor(46, 160, 67), "pending": QColor(210, 153, 34),
@@ -23,13 +24,7 @@ class StateDelegate(QStyledItemDelegate):
         if color is None:
             super().paint(painter, option, index)
             return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        text = opt.text
-        opt.text = ""
-        style = opt.widget.style() if opt.widget else None
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        _opt, text = item_paint.draw_item_background(self, painter, option, index)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         rect = option.rect
