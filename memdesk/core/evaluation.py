@@ -102,8 +102,7 @@ class Relevant:
             raise errors.EvalError(f"cannot read relevant item {text!r}")
         start = int(match["start"]) if match["start"] else None
         end = int(match["end"]) if match["end"] else start
-        return cls(match["path"].lstrip("./") if match["path"].startswith("./") else match["path"],
-                   start, end)
+        return cls(match["path"].removeprefix("./"), start, end)
 
     def label(self) -> str:
         if self.start is None:
