@@ -25,7 +25,6 @@ from memdesk.core import embedder as embedder_mod
 from memdesk.core import hits as hits_mod
 from memdesk.core import settings as settings_mod
 from memdesk.core.openclaw import keyword_search as oc_kw
-from memdesk.core.openclaw import keywords as oc_keywords
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.store import Store, remove_index_files, swap_in
 
@@ -473,15 +472,7 @@ class Engine:
         extra = 0 if scope == "all" else self._root_chunk_count(store)
         if mode == "fts":
             t0 = time.perf_counter()
-            rows = oc_kw.search_keyword(store.conn, q, limit + extra, boost_fallback_ranking=True)
-            if not rows:
-                best: dict[str, oc_kw.KeywordRow] = {}
-                for keyword in oc_keywords.extract_keywords(q) or [q]:
-                    for row in oc_kw.search_keyword(store.conn, keyword, limit + extra,
-                                                    boost_fallback_ranking=True):
-                        if row.id not in best or row.score > best[row.id].score:
-                            best[row.id] = row
-                rows = list(best.values())
+            rows = oc_kw.fts_only_candidates(store.conn, q, limit + extra)
             timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
             return [self._candidate((r.id, r.path, r.source, r.start_line, r.end_line, r.text),
                                     "openclaw", None, r.score)

@@ -141,6 +141,39 @@ def search_keyword(
     return rows
 
 
+def fts_only_candidates(
+    conn: apsw.Connection,
+    query: str,
+    candidates: int,
+    *,
+    fts_tokenizer: str = "unicode61",
+    sources: Sequence[str] | None = None,
+) -> list[KeywordRow]:
+    """The candidate rows of FTS-only search, before decay and the minScore cut.
+
+    Full query first (boosted); if it finds nothing, one boosted search per
+    extracted keyword, merged by id keeping the max score. Each per-keyword search
+    scores its boost against that keyword (it is the query that call receives).
+    """
+    cleaned = js_trim(query)
+    if not cleaned:
+        return []
+    hits = search_keyword(
+        conn, cleaned, candidates, fts_tokenizer=fts_tokenizer, sources=sources, boost_fallback_ranking=True
+    )
+    if hits:
+        return hits
+    best: dict[str, KeywordRow] = {}
+    for keyword in extract_keywords(cleaned, fts_tokenizer) or [cleaned]:
+        for row in search_keyword(
+            conn, keyword, candidates, fts_tokenizer=fts_tokenizer, sources=sources, boost_fallback_ranking=True
+        ):
+            prev = best.get(row.id)
+            if prev is None or row.score > prev.score:
+                best[row.id] = row
+    return list(best.values())
+
+
 def search_fts_only(
     conn: apsw.Connection,
     query: str,
@@ -163,23 +196,7 @@ def search_fts_only(
     No MMR, no model filter. Each per-keyword search scores its boost against
     that keyword (it is the query that search call receives).
     """
-    cleaned = js_trim(query)
-    if not cleaned:
-        return []
-    hits = search_keyword(
-        conn, cleaned, candidates, fts_tokenizer=fts_tokenizer, sources=sources, boost_fallback_ranking=True
-    )
-    if not hits:
-        keywords = extract_keywords(cleaned, fts_tokenizer) or [cleaned]
-        best: dict[str, KeywordRow] = {}
-        for keyword in keywords:
-            for row in search_keyword(
-                conn, keyword, candidates, fts_tokenizer=fts_tokenizer, sources=sources, boost_fallback_ranking=True
-            ):
-                prev = best.get(row.id)
-                if prev is None or row.score > prev.score:
-                    best[row.id] = row
-        hits = list(best.values())
+    hits = fts_only_candidates(conn, query, candidates, fts_tokenizer=fts_tokenizer, sources=sources)
     if decay_enabled:
         if now_ms is None:
             raise ValueError("now_ms is required when temporal decay is enabled")
@@ -215,6 +232,7 @@ __all__ = [
     "chunks_fts_ddl",
     "insert_fts_row",
     "score_fallback_keyword_result",
+    "fts_only_candidates",
     "search_fts_only",
     "search_keyword",
 ]
