@@ -23,7 +23,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memdesk.core import engine, evaluation, paths  # noqa: E402
+from memdesk.core import engine, paths
+from memdesk.core.eval import datasets as eval_datasets
+from memdesk.core.eval import golden as eval_golden
+from memdesk.core.eval import runner as eval_runner
 
 EVAL_DIR = ROOT.parent / "shared" / "eval"
 # Published nDCG@10 baselines (from each dataset's README in shared/eval; on the
@@ -35,16 +38,28 @@ BASELINES = {
 }
 TARGETS = {"scifact": 0.70, "xquad-zh": 0.90, "xquad-en": 0.96}
 ABLATIONS: list[tuple[str, dict[str, Any], str]] = [
-    ("unsegmented keyword index", {"segmented_index": False},
-     "OpenClaw's unicode61 table instead of CJK character bigrams"),
+    (
+        "unsegmented keyword index",
+        {"segmented_index": False},
+        "OpenClaw's unicode61 table instead of CJK character bigrams",
+    ),
     ("AND-joined keywords", {"or_terms": False}, "every query word required, as OpenClaw"),
     ("keep stop words", {"stop_words": False}, "stop words stay in keyword queries"),
-    ("keyword-only hits' cosine = 0", {"complete_vector": False},
-     "a chunk only the keyword leg found scores 0 on the vector side, as OpenClaw"),
-    ("vector-only hits' BM25 computed", {"complete_text": True},
-     "tried: compute BM25 for chunks only the vector leg found (OpenClaw uses 0)"),
-    ("bm25 ÷ best bm25 in the pool", {"text_norm": "max"},
-     "tried instead of OpenClaw's r/(1+r), which memdesk keeps"),
+    (
+        "keyword-only hits' cosine = 0",
+        {"complete_vector": False},
+        "a chunk only the keyword leg found scores 0 on the vector side, as OpenClaw",
+    ),
+    (
+        "vector-only hits' BM25 computed",
+        {"complete_text": True},
+        "tried: compute BM25 for chunks only the vector leg found (OpenClaw uses 0)",
+    ),
+    (
+        "bm25 ÷ best bm25 in the pool",
+        {"text_norm": "max"},
+        "tried instead of OpenClaw's r/(1+r), which memdesk keeps",
+    ),
 ]
 
 DIFFERENCES = """\
@@ -65,9 +80,9 @@ DIFFERENCES = """\
 
 def run_dataset(name: str, model: Any, modes: list[str]) -> dict[str, Any]:
     folder = EVAL_DIR / name
-    dataset = evaluation.load_beir(folder, "dev")
+    dataset = eval_datasets.load_beir(folder, "dev")
     root = paths.data_dir() / "eval" / f"{dataset.name}-{dataset.corpus_sha256[:12]}"
-    mapping = evaluation.import_corpus(dataset, root)
+    mapping = eval_datasets.import_corpus(dataset, root)
     eng = engine.Engine.open(root, model=model)
     t0 = time.perf_counter()
     eng.sync()
@@ -80,21 +95,35 @@ def run_dataset(name: str, model: Any, modes: list[str]) -> dict[str, Any]:
     def progress(msg: str) -> None:
         print(f"  {name}: {msg}", flush=True)
 
-    results = evaluation.evaluate_engine(eng, queries, dataset.qrels, doc_of,
-                                         profiles=("memdesk", "openclaw"), modes=modes, progress=progress)
+    results = eval_runner.evaluate_engine(
+        eng, queries, dataset.qrels, doc_of, profiles=("memdesk", "openclaw"), modes=modes, progress=progress
+    )
     ablations = []
     if eng.embedder is not None:
         default = engine.MemdeskOptions()
         for label, change, why in ABLATIONS:
             eng.memdesk_options = dataclasses.replace(default, **change)
-            res = evaluation.evaluate_engine(eng, queries, dataset.qrels, doc_of, profiles=("memdesk",),
-                                             modes=["hybrid"], progress=progress)[0]
+            res = eval_runner.evaluate_engine(
+                eng,
+                queries,
+                dataset.qrels,
+                doc_of,
+                profiles=("memdesk",),
+                modes=["hybrid"],
+                progress=progress,
+            )[0]
             ablations.append({"change": label, "why": why, **res.to_json()})
         eng.memdesk_options = default
     model_name = eng.embedder.identity.model if eng.embedder else "none"
     eng.close()
-    return {"dataset": name, "queries": len(queries), "index_seconds": round(index_seconds, 1),
-            "model": model_name, "results": [r.to_json() for r in results], "ablations": ablations}
+    return {
+        "dataset": name,
+        "queries": len(queries),
+        "index_seconds": round(index_seconds, 1),
+        "model": model_name,
+        "results": [r.to_json() for r in results],
+        "ablations": ablations,
+    }
 
 
 def run_golden(model: Any) -> dict[str, Any]:
@@ -104,18 +133,18 @@ def run_golden(model: Any) -> dict[str, Any]:
     import shutil
     import tempfile
 
-    from memdesk.core.settings import SearchSettings
+    from memdesk.core.search.settings import SearchSettings
 
     golden_file = ROOT / "examples" / "golden.jsonl"
     with tempfile.TemporaryDirectory(prefix="memdesk-golden-") as tmp:
         root = Path(tmp) / "workspace"
         shutil.copytree(ROOT / "examples" / "workspace", root)
-        report = evaluation.evaluate_golden(root, golden_file, model=model)
-        golden = evaluation.load_golden(golden_file)
+        report = eval_runner.evaluate_golden(root, golden_file, model=model)
+        golden = eval_golden.load_golden(golden_file)
         eng = engine.Engine.open(root, model=model)
         eng.sync()
         now = datetime.date(2026, 12, 1)  # the day after the last note
-        base = evaluation.eval_settings("memdesk", mmr=False)
+        base = eval_runner.eval_settings("memdesk", mmr=False)
         pools = {g.query: eng.fetch_candidates(g.query, base) for g in golden}
         eng.close()
         study = []
@@ -127,57 +156,90 @@ def run_golden(model: Any) -> dict[str, Any]:
             ("MMR λ 0.7", {"mmr": True, "mmr_lambda": 0.7}),
             ("MMR λ 0.85 (default)", {"mmr": True, "mmr_lambda": 0.85}),
         ]:
-            scores = evaluation.score_golden(pools, golden, base.replace(**change), now=now)
-            study.append({"settings": label, "ndcg@10": round(scores.ndcg10, 4),
-                          "recall@10": round(scores.recall10, 4)})
+            scores = eval_golden.score_golden(pools, golden, base.replace(**change), now=now)
+            study.append(
+                {
+                    "settings": label,
+                    "ndcg@10": round(scores.ndcg10, 4),
+                    "recall@10": round(scores.recall10, 4),
+                }
+            )
     report["study"] = study
     report["defaults"] = SearchSettings.defaults("memdesk").to_json()
     return report
 
 
-def write_markdown(reports: list[dict[str, Any]], out: Path,
-                   golden: dict[str, Any] | None = None) -> None:
-    lines = ["# Retrieval quality", "",
-             f"Measured {dt.date.today().isoformat()} with `python benchmarks/quality.py` on the **dev** "
-             "splits of `../shared/eval` (holdout qrels untouched), default embedder, 100 results at "
-             "min score 0, every other setting at the profile's defaults (MMR only in `hybrid+mmr`). "
-             "nDCG@10, Recall@k and MRR@10 as in trec_eval, binary gains; a document counts at its "
-             "best-ranked chunk. Latency is per query, including query embedding, on a 2-core machine. "
-             "\"Indexed in\" is the sync time of this run (an index reused from an earlier run syncs in "
-             "well under a second).", "", DIFFERENCES]
+def write_markdown(reports: list[dict[str, Any]], out: Path, golden: dict[str, Any] | None = None) -> None:
+    lines = [
+        "# Retrieval quality",
+        "",
+        f"Measured {dt.date.today().isoformat()} with `python benchmarks/quality.py` on the **dev** "
+        "splits of `../shared/eval` (holdout qrels untouched), default embedder, 100 results at "
+        "min score 0, every other setting at the profile's defaults (MMR only in `hybrid+mmr`). "
+        "nDCG@10, Recall@k and MRR@10 as in trec_eval, binary gains; a document counts at its "
+        "best-ranked chunk. Latency is per query, including query embedding, on a 2-core machine. "
+        '"Indexed in" is the sync time of this run (an index reused from an earlier run syncs in '
+        "well under a second).",
+        "",
+        DIFFERENCES,
+    ]
     for rep in reports:
         name = rep["dataset"]
-        lines += [f"## {name} ({rep['queries']} dev queries, model {rep['model']}, "
-                  f"indexed in {rep['index_seconds']} s)", "",
-                  f"Published baselines (nDCG@10, test split): {BASELINES.get(name, '-')}. "
-                  f"Target for memdesk hybrid: ≥ {TARGETS.get(name, 0):.2f}.", "",
-                  "| profile | mode | nDCG@10 | Recall@10 | Recall@100 | MRR@10 | p50 ms | p95 ms |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|"]
+        lines += [
+            f"## {name} ({rep['queries']} dev queries, model {rep['model']}, "
+            f"indexed in {rep['index_seconds']} s)",
+            "",
+            f"Published baselines (nDCG@10, test split): {BASELINES.get(name, '-')}. "
+            f"Target for memdesk hybrid: ≥ {TARGETS.get(name, 0):.2f}.",
+            "",
+            "| profile | mode | nDCG@10 | Recall@10 | Recall@100 | MRR@10 | p50 ms | p95 ms |",
+            "|---|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for r in rep["results"]:
-            lines.append(f"| {r['profile']} | {r['mode']} | {r['ndcg@10']:.4f} | {r['recall@10']:.4f} | "
-                         f"{r['recall@100']:.4f} | {r['mrr@10']:.4f} | {r['latency_ms_p50']:.1f} | "
-                         f"{r['latency_ms_p95']:.1f} |")
+            lines.append(
+                f"| {r['profile']} | {r['mode']} | {r['ndcg@10']:.4f} | {r['recall@10']:.4f} | "
+                f"{r['recall@100']:.4f} | {r['mrr@10']:.4f} | {r['latency_ms_p50']:.1f} | "
+                f"{r['latency_ms_p95']:.1f} |"
+            )
         if rep["ablations"]:
             base = next(r for r in rep["results"] if r["profile"] == "memdesk" and r["mode"] == "hybrid")
-            lines += ["", "Each memdesk difference switched back to OpenClaw's behaviour, one at a time "
-                      "(memdesk profile, hybrid):", "",
-                      "| change | nDCG@10 | Δ vs memdesk hybrid |", "|---|---:|---:|"]
+            lines += [
+                "",
+                "Each memdesk difference switched back to OpenClaw's behaviour, one at a time "
+                "(memdesk profile, hybrid):",
+                "",
+                "| change | nDCG@10 | Δ vs memdesk hybrid |",
+                "|---|---:|---:|",
+            ]
             for a in rep["ablations"]:
-                lines.append(f"| {a['change']} ({a['why']}) | {a['ndcg@10']:.4f} | "
-                             f"{a['ndcg@10'] - base['ndcg@10']:+.4f} |")
+                lines.append(
+                    f"| {a['change']} ({a['why']}) | {a['ndcg@10']:.4f} | "
+                    f"{a['ndcg@10'] - base['ndcg@10']:+.4f} |"
+                )
         lines.append("")
     if golden is not None:
-        lines += ["## Example workspace, labelled queries (`examples/golden.jsonl`)", "",
-                  f"{golden['queries']} bilingual questions about `examples/workspace` (current state "
-                  "and history of decisions), run with `memdesk eval --workspace ... --golden ...`.", "",
-                  "| profile | mode | nDCG@10 | Recall@10 | Recall@100 | MRR@10 |",
-                  "|---|---|---:|---:|---:|---:|"]
+        lines += [
+            "## Example workspace, labelled queries (`examples/golden.jsonl`)",
+            "",
+            f"{golden['queries']} bilingual questions about `examples/workspace` (current state "
+            "and history of decisions), run with `memdesk eval --workspace ... --golden ...`.",
+            "",
+            "| profile | mode | nDCG@10 | Recall@10 | Recall@100 | MRR@10 |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
         for r in golden["results"]:
-            lines.append(f"| {r['profile']} | {r['mode']} | {r['ndcg@10']:.4f} | {r['recall@10']:.4f} | "
-                         f"{r['recall@100']:.4f} | {r['mrr@10']:.4f} |")
-        lines += ["", "Decay and MMR on this set (memdesk profile, hybrid, clock at 2026-12-01). "
-                  "These numbers set the memdesk defaults: decay off, MMR on at λ 0.85.", "",
-                  "| settings | nDCG@10 | Recall@10 |", "|---|---:|---:|"]
+            lines.append(
+                f"| {r['profile']} | {r['mode']} | {r['ndcg@10']:.4f} | {r['recall@10']:.4f} | "
+                f"{r['recall@100']:.4f} | {r['mrr@10']:.4f} |"
+            )
+        lines += [
+            "",
+            "Decay and MMR on this set (memdesk profile, hybrid, clock at 2026-12-01). "
+            "These numbers set the memdesk defaults: decay off, MMR on at λ 0.85.",
+            "",
+            "| settings | nDCG@10 | Recall@10 |",
+            "|---|---:|---:|",
+        ]
         for row in golden["study"]:
             lines.append(f"| {row['settings']} | {row['ndcg@10']:.4f} | {row['recall@10']:.4f} |")
         lines.append("")

@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -26,15 +25,18 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memdesk.core import engine, lexical  # noqa: E402
-from memdesk.core.embedder import EmbedderIdentity  # noqa: E402
-from memdesk.core.settings import SearchSettings  # noqa: E402
-from memdesk.core.store import Store  # noqa: E402
+from memdesk.core import engine
+from memdesk.core.embed.embedder import EmbedderIdentity
+from memdesk.core.index.store import Store
+from memdesk.core.search import lexical
+from memdesk.core.search.settings import SearchSettings
 
 DIMS = 384
-EN = ("memory vector search index decision deploy auth oauth token sqlite postgres team release "
-      "meeting agent note workspace weekly plan bug fix latency cache embed model query user data "
-      "migration schema review design api server client test build ship metric alert budget").split()
+EN = (
+    "memory vector search index decision deploy auth oauth token sqlite postgres team release "
+    "meeting agent note workspace weekly plan bug fix latency cache embed model query user data "
+    "migration schema review design api server client test build ship metric alert budget"
+).split()
 ZH = list("向量检索数据库迁移部署流程周会纪要鉴权方案模型索引缓存发布测试用户团队决定")
 
 
@@ -90,9 +92,12 @@ def _zipf_rank(rng: random.Random, size: int, s: float = 1.1) -> int:
 
 
 def _text(rng: random.Random) -> str:
-    words = [VOCAB[_zipf_rank(rng, len(VOCAB))] if rng.random() < 0.85
-             else ZH_VOCAB[_zipf_rank(rng, len(ZH_VOCAB))]
-             for _ in range(rng.randint(60, 220))]
+    words = [
+        VOCAB[_zipf_rank(rng, len(VOCAB))]
+        if rng.random() < 0.85
+        else ZH_VOCAB[_zipf_rank(rng, len(ZH_VOCAB))]
+        for _ in range(rng.randint(60, 220))
+    ]
     return " ".join(words)
 
 
@@ -101,8 +106,10 @@ def _query(rng: random.Random) -> str:
     sometimes a very common one; 30% of queries are Chinese."""
     if rng.random() < 0.3:
         return "".join(ZH_VOCAB[rng.randrange(20, 3000)] for _ in range(rng.randint(1, 2)))
-    words = [VOCAB[rng.randrange(40, 5000)] if rng.random() < 0.8 else VOCAB[_zipf_rank(rng, len(VOCAB))]
-             for _ in range(rng.randint(1, 4))]
+    words = [
+        VOCAB[rng.randrange(40, 5000)] if rng.random() < 0.8 else VOCAB[_zipf_rank(rng, len(VOCAB))]
+        for _ in range(rng.randint(1, 4))
+    ]
     return " ".join(words)
 
 
@@ -112,9 +119,17 @@ def build(db: Path, n_chunks: int, seed: int = 1) -> tuple[Store, RandomEmbedder
     store = Store(db)
     emb = RandomEmbedder(seed)
     ident = emb.identity
-    store.set_meta({"provider": ident.provider, "model": ident.model, "provider_key": ident.provider_key,
-                    "dims": DIMS, "chunk_tokens": 400, "chunk_overlap": 80,
-                    "fts_seg_tokenizer": "cjk-bigram+porter"})
+    store.set_meta(
+        {
+            "provider": ident.provider,
+            "model": ident.model,
+            "provider_key": ident.provider_key,
+            "dims": DIMS,
+            "chunk_tokens": 400,
+            "chunk_overlap": 80,
+            "fts_seg_tokenizer": "cjk-bigram+porter",
+        }
+    )
     per_file = 4
     batch = 2000
     for start in range(0, n_chunks, batch):
@@ -122,16 +137,29 @@ def build(db: Path, n_chunks: int, seed: int = 1) -> tuple[Store, RandomEmbedder
         vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
         with store.transaction():
             # The indexer always fills the embedding cache too; so does this build.
-            store.put_embeddings(ident.provider, ident.model, ident.provider_key,
-                                 {f"h{start + i}": vec for i, vec in enumerate(vecs)})
+            store.put_embeddings(
+                ident.provider,
+                ident.model,
+                ident.provider_key,
+                {f"h{start + i}": vec for i, vec in enumerate(vecs)},
+            )
             for i, vec in enumerate(vecs):
                 k = start + i
                 rel = f"memory/2026-{1 + (k // per_file) % 12:02d}-{1 + (k // per_file) % 28:02d}-n{k // per_file}.md"
                 text = _text(rng)
-                store.insert_chunk(chunk_id=f"c{k}", path=rel, source="memory", start_line=1 + (k % per_file) * 20,
-                                   end_line=20 + (k % per_file) * 20, hash=f"h{k}", model=ident.model,
-                                   text=text, segmented=lexical.segment_for_index(text), embedding=vec,
-                                   shared=True)
+                store.insert_chunk(
+                    chunk_id=f"c{k}",
+                    path=rel,
+                    source="memory",
+                    start_line=1 + (k % per_file) * 20,
+                    end_line=20 + (k % per_file) * 20,
+                    hash=f"h{k}",
+                    model=ident.model,
+                    text=text,
+                    segmented=lexical.segment_for_index(text),
+                    embedding=vec,
+                    shared=True,
+                )
                 if k % per_file == 0:
                     store.upsert_file(rel, hash=f"f{k}", mtime=0, size=0)
     store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -140,7 +168,7 @@ def build(db: Path, n_chunks: int, seed: int = 1) -> tuple[Store, RandomEmbedder
 
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 def measure(n_chunks: int, n_queries: int, workdir: Path) -> dict[str, float]:
@@ -155,8 +183,11 @@ def measure(n_chunks: int, n_queries: int, workdir: Path) -> dict[str, float]:
     eng = engine.Engine(ws, embedder=emb, db_path=db)  # type: ignore[arg-type]
     rng = random.Random(7)
     queries = [_query(rng) for _ in range(n_queries)]
-    out: dict[str, float] = {"chunks": n_chunks, "build_seconds": round(build_s, 1),
-                             "index_bytes_per_chunk": round(size / n_chunks, 1)}
+    out: dict[str, float] = {
+        "chunks": n_chunks,
+        "build_seconds": round(build_s, 1),
+        "index_bytes_per_chunk": round(size / n_chunks, 1),
+    }
     for profile in ("memdesk", "openclaw"):
         settings = SearchSettings.defaults(profile)  # type: ignore[arg-type]
         kw, vec, total = [], [], []
@@ -189,10 +220,14 @@ def main() -> None:
             print(f"{size} chunks: " + ", ".join(f"{k}={v}" for k, v in figures.items()), flush=True)
             results[str(size)] = figures
     targets = {"10000": 15.0, "100000": 80.0}
-    summary = {"benchmark": "search_latency", "results": results,
-               "targets_hybrid_p95_ms": targets,
-               "meets_targets": all(results[k]["memdesk_hybrid_p95_ms"] <= v
-                                    for k, v in targets.items() if k in results)}
+    summary = {
+        "benchmark": "search_latency",
+        "results": results,
+        "targets_hybrid_p95_ms": targets,
+        "meets_targets": all(
+            results[k]["memdesk_hybrid_p95_ms"] <= v for k, v in targets.items() if k in results
+        ),
+    }
     print(json.dumps(summary))
 
 

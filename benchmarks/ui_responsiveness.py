@@ -27,19 +27,37 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-TOPICS = ["Atlas", "Harbor", "Ferry", "sqlite-vec", "pgvector", "on-call", "eval harness",
-          "Northwind pilot", "release cadence", "embedding cache", "CJK search", "MMR"]
+TOPICS = [
+    "Atlas",
+    "Harbor",
+    "Ferry",
+    "sqlite-vec",
+    "pgvector",
+    "on-call",
+    "eval harness",
+    "Northwind pilot",
+    "release cadence",
+    "embedding cache",
+    "CJK search",
+    "MMR",
+]
 PEOPLE = ["Lin Wei", "Jonas Becker", "Chen Yuqing", "Mara Okafor", "Zhou Hang"]
-ZH = ["今天讨论了向量检索的召回率问题。", "决定继续使用 SQLite 作为本地数据库。",
-      "周航负责值班轮换，下周开始。", "林蔚希望用中文写周报摘要。", "鉴权模块需要重构。"]
+ZH = [
+    "今天讨论了向量检索的召回率问题。",
+    "决定继续使用 SQLite 作为本地数据库。",
+    "周航负责值班轮换，下周开始。",
+    "林蔚希望用中文写周报摘要。",
+    "鉴权模块需要重构。",
+]
 
 
 def generate(root: Path, notes: int, seed: int = 7) -> None:
     rng = random.Random(seed)
     (root / "memory" / "topics").mkdir(parents=True)
     (root / "MEMORY.md").write_text(
-        "# MEMORY.md\n\n" + "\n".join(f"- **{p}** works on {rng.choice(TOPICS)}." for p in PEOPLE)
-        + "\n", encoding="utf-8")
+        "# MEMORY.md\n\n" + "\n".join(f"- **{p}** works on {rng.choice(TOPICS)}." for p in PEOPLE) + "\n",
+        encoding="utf-8",
+    )
     start = dt.date(2021, 1, 1)
     for i in range(notes):
         day = start + dt.timedelta(days=i // 2)
@@ -54,8 +72,10 @@ def generate(root: Path, notes: int, seed: int = 7) -> None:
             if rng.random() < 0.25:
                 lines.append(f"- {rng.choice(ZH)}")
             else:
-                lines.append(f"- {rng.choice(PEOPLE)} discussed {rng.choice(TOPICS)} and "
-                             f"{rng.choice(TOPICS)}; follow-up #{rng.randint(1, 999)}.")
+                lines.append(
+                    f"- {rng.choice(PEOPLE)} discussed {rng.choice(TOPICS)} and "
+                    f"{rng.choice(TOPICS)}; follow-up #{rng.randint(1, 999)}."
+                )
         if rng.random() < 0.3:
             lines += ["", "## Decisions", "", f"- Keep {rng.choice(TOPICS)} as is."]
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -65,7 +85,7 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     if not ordered:
         return 0.0
-    k = max(0, min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1)))))
+    k = max(0, min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1))))
     return ordered[k]
 
 
@@ -109,8 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     heartbeat.timeout.connect(on_tick)
 
     opened = time.perf_counter()
-    window = app_mod.build_window(workspace, model=None if model == "none" else model,
-                                  data_dir=tmp / "data")
+    window = app_mod.build_window(workspace, model=None if model == "none" else model, data_dir=tmp / "data")
     open_ms = (time.perf_counter() - opened) * 1000
     window.resize(1280, 800)
     window.show()
@@ -154,19 +173,29 @@ def main(argv: list[str] | None = None) -> int:
     p99 = percentile(gaps, 99)
     biggest = max(gaps) if gaps else 0.0
     print(f"notes: {args.notes}  mode: {getattr(report, 'mode', '?')}  model: {model}")
-    print(f"window built in {open_ms:.0f} ms; indexed in {finished.get('seconds', float('nan')):.1f} s"
-          f" ({getattr(report, 'chunks', '?')} chunks); {state['searches']} queries typed meanwhile")
-    print(f"heartbeat ticks: {len(gaps)}  gap p50 {statistics.median(gaps) if gaps else 0:.1f} ms"
-          f"  p99 {p99:.1f} ms  max {biggest:.1f} ms")
+    print(
+        f"window built in {open_ms:.0f} ms; indexed in {finished.get('seconds', float('nan')):.1f} s"
+        f" ({getattr(report, 'chunks', '?')} chunks); {state['searches']} queries typed meanwhile"
+    )
+    print(
+        f"heartbeat ticks: {len(gaps)}  gap p50 {statistics.median(gaps) if gaps else 0:.1f} ms"
+        f"  p99 {p99:.1f} ms  max {biggest:.1f} ms"
+    )
     result = {
-        "benchmark": "ui_responsiveness", "notes": args.notes,
-        "mode": getattr(report, "mode", None), "model": Path(model).name if model else None,
+        "benchmark": "ui_responsiveness",
+        "notes": args.notes,
+        "mode": getattr(report, "mode", None),
+        "model": Path(model).name if model else None,
         "chunks": getattr(report, "chunks", None),
         "index_seconds": round(float(finished.get("seconds", float("nan"))), 2),
-        "window_build_ms": round(open_ms, 1), "queries_during_index": state["searches"],
-        "ticks": len(gaps), "gap_ms_p50": round(statistics.median(gaps), 2) if gaps else None,
-        "gap_ms_p99": round(p99, 2), "gap_ms_max": round(biggest, 2),
-        "target_p99_ms": 30, "target_max_ms": 100,
+        "window_build_ms": round(open_ms, 1),
+        "queries_during_index": state["searches"],
+        "ticks": len(gaps),
+        "gap_ms_p50": round(statistics.median(gaps), 2) if gaps else None,
+        "gap_ms_p99": round(p99, 2),
+        "gap_ms_max": round(biggest, 2),
+        "target_p99_ms": 30,
+        "target_max_ms": 100,
         "pass": bool(report) and p99 < 30 and biggest <= 100,
         "error": finished.get("error"),
     }

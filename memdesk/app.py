@@ -9,15 +9,14 @@ from __future__ import annotations
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from memdesk.core import engine as engine_mod
-from memdesk.core import errors
-from memdesk.core import paths
+from memdesk.core import errors, paths
 from memdesk.qt import compat, logs
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
@@ -39,24 +38,26 @@ def _db_path(workspace: Path, data_dir: Path | None) -> Path | None:
 
 def _default_model_builder() -> Callable[[Callable[[object], None]], Path]:
     def build(progress: Callable[[object], None]) -> Path:
-        from memdesk.core.models import registry
+        from memdesk.core.embed.models import registry
 
-        return registry.build_model(registry.DEFAULT_MODEL, paths.models_dir(),
-                                    progress=lambda message: progress(message))
+        return registry.build_model(
+            registry.DEFAULT_MODEL, paths.models_dir(), progress=lambda message: progress(message)
+        )
 
     return build
 
 
 def _default_model_missing() -> bool:
     try:
-        from memdesk.core.models import registry
+        from memdesk.core.embed.models import registry
     except ImportError:
         return False
     return registry.find_default_model(paths.models_dir()) is None
 
 
-def build_window(workspace: Path, *, model: Path | str | None = None,
-                 data_dir: Path | None = None, watch: bool = True) -> window_mod.MainWindow:
+def build_window(
+    workspace: Path, *, model: Path | str | None = None, data_dir: Path | None = None, watch: bool = True
+) -> window_mod.MainWindow:
     """The ready main window over ``workspace``; its first index job is already running.
 
     ``model``: a GGUF path, ``"auto"`` (the default built model; when there is none the
@@ -70,14 +71,23 @@ def build_window(workspace: Path, *, model: Path | str | None = None,
 
     def open_session(path: Path) -> session_mod.Session:
         engine = engine_mod.Engine.open(Path(path), model=model, db_path=_db_path(Path(path), data_dir))
-        return session_mod.Session(engine, settings=prefs.search_settings(), scope=prefs.scope(),  # type: ignore[arg-type]
-                                   watch=watch)
+        return session_mod.Session(
+            engine,
+            settings=prefs.search_settings(),
+            scope=prefs.scope(),  # type: ignore[arg-type]
+            watch=watch,
+        )
 
     session = open_session(Path(workspace))
     offer = model == "auto" and session.engine.embedder is None and _default_model_missing()
-    window = window_mod.MainWindow(session, prefs, open_session=open_session,
-                                   build_default_model=_default_model_builder(),
-                                   offer_model_build=offer, log_file=logs.log_path(data))
+    window = window_mod.MainWindow(
+        session,
+        prefs,
+        open_session=open_session,
+        build_default_model=_default_model_builder(),
+        offer_model_build=offer,
+        log_file=logs.log_path(data),
+    )
     prefs.remember_workspace(session.workspace)
     session.request_sync()
     return window
@@ -94,8 +104,9 @@ def _pick_workspace(prefs: prefs_mod.Preferences) -> Path:
 class _Screenshooter:
     """Saves the window once indexing is done and the query's results are on screen."""
 
-    def __init__(self, app: QApplication, window: window_mod.MainWindow, *, query: str | None,
-                 out: Path) -> None:
+    def __init__(
+        self, app: QApplication, window: window_mod.MainWindow, *, query: str | None, out: Path
+    ) -> None:
         self._app = app
         self._window = window
         self._query = query or ""
@@ -138,11 +149,14 @@ class _Screenshooter:
         self._app.exit(0 if ok else 1)
 
 
-def run_gui(workspace: Path | None, model: str | None, query: str | None,
-            screenshot: Path | None) -> int:
+def run_gui(workspace: Path | None, model: str | None, query: str | None, screenshot: Path | None) -> int:
     """``memdesk gui``: run the app (or, with ``screenshot``, shoot it and exit)."""
-    if (screenshot is not None and "QT_QPA_PLATFORM" not in os.environ
-            and not os.environ.get("DISPLAY") and not os.environ.get("WAYLAND_DISPLAY")):
+    if (
+        screenshot is not None
+        and "QT_QPA_PLATFORM" not in os.environ
+        and not os.environ.get("DISPLAY")
+        and not os.environ.get("WAYLAND_DISPLAY")
+    ):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen (CI, SSH)
     compat.apply_refcount_workaround()
     app = QApplication.instance() or QApplication(sys.argv[:1])

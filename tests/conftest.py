@@ -51,7 +51,7 @@ def _models_dir() -> Path:
 
 
 def _build(name: str) -> Path:
-    from memdesk.core.models import registry
+    from memdesk.core.embed.models import registry
 
     return registry.build_model(name, _models_dir())
 
@@ -70,13 +70,13 @@ def e5_path() -> Path:
 
 @pytest.fixture(scope="session")
 def minilm_embedder(minilm_path: Path):  # type: ignore[no-untyped-def]
-    from memdesk.core import gguf_embedder
+    from memdesk.core.embed import gguf_embedder
 
     return gguf_embedder.GgufEmbedder(minilm_path)
 
 
 @pytest.fixture(scope="session")
 def e5_embedder(e5_path: Path):  # type: ignore[no-untyped-def]
-    from memdesk.core import gguf_embedder
+    from memdesk.core.embed import gguf_embedder
 
     return gguf_embedder.GgufEmbedder(e5_path)

@@ -6,12 +6,12 @@ Never the only proof that search works: the engine tests also run the real GGUF 
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from memdesk.core import lexical
-from memdesk.core.embedder import EmbedderIdentity
+from memdesk.core.embed.embedder import EmbedderIdentity
+from memdesk.core.search import lexical
 
 
 class HashEmbedder:

@@ -39,8 +39,7 @@ def test_core_runs_with_qt_blocked() -> None:
         "    importlib.import_module(m.name)\n"
         "print('ok')\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=CORE.parents[1])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=CORE.parents[1])
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 
@@ -48,7 +47,11 @@ def test_core_runs_with_qt_blocked() -> None:
 def test_import_linter_contracts() -> None:
     """import-linter's forbidden + layers contracts from pyproject.toml."""
     lint = Path(sys.executable).with_name("lint-imports")
-    out = subprocess.run([str(lint) if lint.exists() else "lint-imports", "--no-cache"],
-                         capture_output=True, text=True, cwd=CORE.parents[1])
+    out = subprocess.run(
+        [str(lint) if lint.exists() else "lint-imports", "--no-cache"],
+        capture_output=True,
+        text=True,
+        cwd=CORE.parents[1],
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "0 broken" in out.stdout

@@ -1,4 +1,8 @@
-"""Qt-free engine: workspace discovery, chunking, index, embedder, search, evaluation.
+"""Qt-free core, one package per stage of the data flow.
 
-Nothing in this package may import PySide6 (enforced by ``tests/test_architecture.py``).
+``index`` (workspace files → chunks → store), ``embed`` (text → vectors),
+``search`` (query → candidate pool → ranked hits), ``eval`` (quality of a ranking),
+``openclaw`` (the exact port of OpenClaw's functions); ``engine`` ties them together.
+See ``docs/architecture.md``. Nothing in this package may import PySide6
+(enforced by ``tests/test_architecture.py`` and import-linter).
 """

@@ -8,25 +8,29 @@ llama.cpp context is not re-entrant.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import logging
 import threading
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Literal, Sequence
+from typing import Literal
 
 import apsw
 import numpy as np
 
-from memdesk.core import dates, errors, indexer, lexical, paths, ranking, workspace
-from memdesk.core import embedder as embedder_mod
-from memdesk.core import hits as hits_mod
-from memdesk.core import settings as settings_mod
+from memdesk.core import errors, paths
+from memdesk.core.embed import embedder as embedder_mod
+from memdesk.core.index import indexer, workspace
+from memdesk.core.index.store import Store, remove_index_files, swap_in
 from memdesk.core.openclaw import keyword_search as oc_kw
 from memdesk.core.openclaw import text as oc_text
-from memdesk.core.store import Store, remove_index_files, swap_in
+from memdesk.core.search import dates, lexical, ranking
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import settings as settings_mod
 
 Scope = Literal["all", "shared"]  # "shared" = a group chat: no MEMORY.md / memory.md
 ProgressFn = Callable[["SyncProgress"], None]
@@ -68,9 +72,13 @@ class SyncReport:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "files": self.files, "chunks": self.chunks, "embedded": self.embedded,
-            "cache_hits": self.cache_hits, "removed": self.removed,
-            "seconds": round(self.seconds, 3), "mode": self.mode,
+            "files": self.files,
+            "chunks": self.chunks,
+            "embedded": self.embedded,
+            "cache_hits": self.cache_hits,
+            "removed": self.removed,
+            "seconds": round(self.seconds, 3),
+            "mode": self.mode,
             "failures": [dataclasses.asdict(f) for f in self.failures],
         }
 
@@ -125,7 +133,8 @@ def load_embedder(model: ModelSpec) -> tuple[embedder_mod.Embedder | None, str |
     path: Path | None
     if isinstance(model, str) and model == "auto":
         try:
-            from memdesk.core.models import registry
+            from memdesk.core.embed.models import registry
+
             path = registry.find_default_model(paths.models_dir())
         except ImportError:
             path = None
@@ -134,7 +143,8 @@ def load_embedder(model: ModelSpec) -> tuple[embedder_mod.Embedder | None, str |
     else:
         path = Path(model).expanduser()
     try:
-        from memdesk.core import gguf_embedder
+        from memdesk.core.embed import gguf_embedder
+
         return gguf_embedder.GgufEmbedder(path), None
     except errors.EmbedderUnavailable as exc:
         log.warning("%s", exc)
@@ -166,9 +176,15 @@ class Engine:
 
     memdesk_options = MemdeskOptions()
 
-    def __init__(self, workspace_dir: Path, *, embedder: embedder_mod.Embedder | None,
-                 db_path: Path | None = None, extra_paths: Sequence[Path | str] = (),
-                 fallback_reason: str | None = None) -> None:
+    def __init__(
+        self,
+        workspace_dir: Path,
+        *,
+        embedder: embedder_mod.Embedder | None,
+        db_path: Path | None = None,
+        extra_paths: Sequence[Path | str] = (),
+        fallback_reason: str | None = None,
+    ) -> None:
         root = Path(workspace_dir).expanduser()
         if not root.is_dir():
             raise errors.WorkspaceError(f"{root}: workspace folder does not exist")
@@ -189,11 +205,18 @@ class Engine:
         self._open_writer()
 
     @classmethod
-    def open(cls, workspace_dir: Path, *, model: ModelSpec = "auto", db_path: Path | None = None,
-             extra_paths: Sequence[Path | str] = ()) -> Engine:
+    def open(
+        cls,
+        workspace_dir: Path,
+        *,
+        model: ModelSpec = "auto",
+        db_path: Path | None = None,
+        extra_paths: Sequence[Path | str] = (),
+    ) -> Engine:
         emb, reason = load_embedder(model)
-        return cls(workspace_dir, embedder=emb, db_path=db_path, extra_paths=extra_paths,
-                   fallback_reason=reason)
+        return cls(
+            workspace_dir, embedder=emb, db_path=db_path, extra_paths=extra_paths, fallback_reason=reason
+        )
 
     # -- connections -----------------------------------------------------------
     def _open_writer(self) -> Store:
@@ -209,10 +232,8 @@ class Engine:
 
     def _discard_corrupt(self) -> None:
         aside = self.db_path.with_name(self.db_path.name + f".corrupt-{int(time.time())}")
-        try:
+        with contextlib.suppress(OSError):
             self.db_path.replace(aside)
-        except OSError:
-            pass
         remove_index_files(self.db_path)
         self._generation += 1
 
@@ -267,8 +288,14 @@ class Engine:
         }
 
     # -- sync ------------------------------------------------------------------------
-    def sync(self, *, rebuild: bool = False, paths: Sequence[str] | None = None,
-             progress: ProgressFn | None = None, cancelled: CancelledFn | None = None) -> SyncReport:
+    def sync(
+        self,
+        *,
+        rebuild: bool = False,
+        paths: Sequence[str] | None = None,
+        progress: ProgressFn | None = None,
+        cancelled: CancelledFn | None = None,
+    ) -> SyncReport:
         """Bring the index up to date; a changed model or chunking means a safe rebuild.
 
         A rebuild indexes into a fresh database next to the old one (seeding its
@@ -305,27 +332,48 @@ class Engine:
                     stats = self._sync_into(writer, None, progress, cancelled)
                 rebuilt = False
             files, chunks = self._open_writer().counts()
-        self._last_sync = dt.datetime.now(dt.timezone.utc)
+        self._last_sync = dt.datetime.now(dt.UTC)
         self._vec_cache = None
         return SyncReport(
-            files=files, chunks=chunks, embedded=stats.embedded, cache_hits=stats.cache_hits,
-            removed=stats.removed, seconds=time.perf_counter() - start, mode=self.mode,
-            indexed_paths=tuple(stats.indexed_paths), removed_paths=tuple(stats.removed_paths),
-            failures=tuple(FileFailure(p, r) for p, r in stats.failures), rebuilt=rebuilt)
+            files=files,
+            chunks=chunks,
+            embedded=stats.embedded,
+            cache_hits=stats.cache_hits,
+            removed=stats.removed,
+            seconds=time.perf_counter() - start,
+            mode=self.mode,
+            indexed_paths=tuple(stats.indexed_paths),
+            removed_paths=tuple(stats.removed_paths),
+            failures=tuple(FileFailure(p, r) for p, r in stats.failures),
+            rebuilt=rebuilt,
+        )
 
-    def _sync_into(self, store: Store, only: Sequence[str] | None, progress: ProgressFn | None,
-                   cancelled: CancelledFn | None) -> indexer.SyncStats:
+    def _sync_into(
+        self,
+        store: Store,
+        only: Sequence[str] | None,
+        progress: ProgressFn | None,
+        cancelled: CancelledFn | None,
+    ) -> indexer.SyncStats:
         def report(done: int, total: int, chunks: int, path: str, phase: str) -> None:
             if progress is not None:
                 progress(SyncProgress(done, total, chunks, path, phase))
 
         return indexer.sync_files(
-            store, self.workspace, extra_paths=self.extra_paths, embedder=self._embedder,
-            params=indexer.chunk_params_for(self._embedder), only=only, progress=report,
-            cancelled=cancelled, embed_lock=self.embed_lock)
+            store,
+            self.workspace,
+            extra_paths=self.extra_paths,
+            embedder=self._embedder,
+            params=indexer.chunk_params_for(self._embedder),
+            only=only,
+            progress=report,
+            cancelled=cancelled,
+            embed_lock=self.embed_lock,
+        )
 
-    def _rebuild(self, wanted: dict[str, object], progress: ProgressFn | None,
-                 cancelled: CancelledFn | None) -> indexer.SyncStats:
+    def _rebuild(
+        self, wanted: dict[str, object], progress: ProgressFn | None, cancelled: CancelledFn | None
+    ) -> indexer.SyncStats:
         self._remove_stale_rebuilds()
         tmp = self.db_path.with_name(f"{self.db_path.name}.tmp-{uuid.uuid4().hex[:8]}")
         fresh = Store(tmp)
@@ -367,15 +415,25 @@ class Engine:
                 pass
 
     # -- search ------------------------------------------------------------------------
-    def search(self, query: str, settings: settings_mod.SearchSettings, *, scope: Scope = "all",
-               now: dt.date | dt.datetime | None = None) -> SearchResult:
+    def search(
+        self,
+        query: str,
+        settings: settings_mod.SearchSettings,
+        *,
+        scope: Scope = "all",
+        now: dt.date | dt.datetime | None = None,
+    ) -> SearchResult:
         pool = self.fetch_candidates(query, settings, scope=scope)
-        return SearchResult(pool=pool, hits=tuple(ranking.rank(pool, settings, now=now)),
-                            settings=settings)
+        return SearchResult(pool=pool, hits=tuple(ranking.rank(pool, settings, now=now)), settings=settings)
 
-    def fetch_candidates(self, query: str, settings: settings_mod.SearchSettings, *,
-                         scope: Scope = "all", mode: hits_mod.Mode | None = None
-                         ) -> hits_mod.CandidatePool:
+    def fetch_candidates(
+        self,
+        query: str,
+        settings: settings_mod.SearchSettings,
+        *,
+        scope: Scope = "all",
+        mode: hits_mod.Mode | None = None,
+    ) -> hits_mod.CandidatePool:
         """Run the keyword and vector legs once; ``ranking.rank`` does the rest in memory.
 
         ``mode`` forces one leg ("fts": keyword only, as with no model; "vector":
@@ -387,8 +445,9 @@ class Engine:
         limit = settings.candidate_pool_size
         timings: dict[str, float] = {"pool_size": float(limit)}
         mode = self.mode if mode is None or self._embedder is None else mode
-        empty = hits_mod.CandidatePool(query=q, mode=mode, profile=settings.profile,
-                                       candidates=(), timings_ms=timings)
+        empty = hits_mod.CandidatePool(
+            query=q, mode=mode, profile=settings.profile, candidates=(), timings_ms=timings
+        )
         if not q:
             return empty
         with self._read_lock:
@@ -402,8 +461,13 @@ class Engine:
                 log.warning("index unreadable during search: %s", exc)
                 return empty
         return hits_mod.CandidatePool(
-            query=q, mode=mode, profile=settings.profile, candidates=tuple(cands),
-            query_terms=lexical.highlight_terms(q), timings_ms=timings)
+            query=q,
+            mode=mode,
+            profile=settings.profile,
+            candidates=tuple(cands),
+            query_terms=lexical.highlight_terms(q),
+            timings_ms=timings,
+        )
 
     def _embed_query(self, q: str, timings: dict[str, float]) -> np.ndarray | None:
         if self._embedder is None:
@@ -416,8 +480,9 @@ class Engine:
             return None  # OpenClaw skips the vector leg for an all-zero query vector
         return vec
 
-    def _vector_leg(self, store: Store, qvec: np.ndarray, limit: int, scope: Scope,
-                    timings: dict[str, float]) -> list[tuple[int, float]]:
+    def _vector_leg(
+        self, store: Store, qvec: np.ndarray, limit: int, scope: Scope, timings: dict[str, float]
+    ) -> list[tuple[int, float]]:
         t0 = time.perf_counter()
         if store.vec_available and store.chunk_count_bound() < IN_MEMORY_VECTORS_FROM:
             out = store.vector_search(qvec, limit, shared_only=scope == "shared")
@@ -431,13 +496,17 @@ class Engine:
         key = (self._generation, store.data_version())
         if self._vec_cache is None or self._vec_cache[0] != key:
             ident = self._embedder.identity
-            vectors = (store.vec_table_vectors() if store.vec_available else
-                       store.all_vectors(ident.provider, ident.model, ident.provider_key))
+            vectors = (
+                store.vec_table_vectors()
+                if store.vec_available
+                else store.all_vectors(ident.provider, ident.model, ident.provider_key)
+            )
             self._vec_cache = (key, vectors)
         return self._vec_cache[1]
 
-    def _numpy_vector_search(self, store: Store, qvec: np.ndarray, limit: int,
-                             scope: Scope) -> list[tuple[int, float]]:
+    def _numpy_vector_search(
+        self, store: Store, qvec: np.ndarray, limit: int, scope: Scope
+    ) -> list[tuple[int, float]]:
         """Exact cosine scan in numpy when sqlite-vec cannot load: same ranking."""
         rids, shared, matrix = self._numpy_vectors(store)
         if matrix.size == 0:
@@ -450,21 +519,28 @@ class Engine:
         top = top[np.argsort(-sims[top], kind="stable")]
         return [(int(rids[i]), float(sims[i])) for i in top if np.isfinite(sims[i])]
 
-    def _candidate(self, row: tuple[object, ...], profile: str, vector: float | None,
-                   text: float | None) -> hits_mod.Candidate:
+    def _candidate(
+        self, row: tuple[object, ...], profile: str, vector: float | None, text: float | None
+    ) -> hits_mod.Candidate:
         cid, path, source, start, end, body = row
         body_s = str(body)
         return hits_mod.Candidate(
-            chunk_id=str(cid), path=str(path), source=str(source), start_line=int(start),  # type: ignore[call-overload]
-            end_line=int(end), text=body_s,  # type: ignore[call-overload]
+            chunk_id=str(cid),
+            path=str(path),
+            source=str(source),
+            start_line=int(start),  # type: ignore[call-overload]
+            end_line=int(end),
+            text=body_s,  # type: ignore[call-overload]
             snippet=oc_text.truncate_utf16_safe(body_s, SNIPPET_UTF16),
-            vector_score=vector, text_score=text,
-            date=dates.decay_date(str(path), profile=profile, workspace=self.workspace,
-                                  source=str(source)))
+            vector_score=vector,
+            text_score=text,
+            date=dates.decay_date(str(path), profile=profile, workspace=self.workspace, source=str(source)),
+        )
 
     # OpenClaw profile ------------------------------------------------------------------
-    def _fetch_openclaw(self, store: Store, q: str, limit: int, scope: Scope, mode: str,
-                        timings: dict[str, float]) -> list[hits_mod.Candidate]:
+    def _fetch_openclaw(
+        self, store: Store, q: str, limit: int, scope: Scope, mode: str, timings: dict[str, float]
+    ) -> list[hits_mod.Candidate]:
         def in_scope(path: str) -> bool:
             return scope == "all" or workspace.is_shared_scope(path)
 
@@ -474,14 +550,22 @@ class Engine:
             t0 = time.perf_counter()
             rows = oc_kw.fts_only_candidates(store.conn, q, limit + extra)
             timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
-            return [self._candidate((r.id, r.path, r.source, r.start_line, r.end_line, r.text),
-                                    "openclaw", None, r.score)
-                    for r in rows if in_scope(r.path)][: limit]
+            return [
+                self._candidate(
+                    (r.id, r.path, r.source, r.start_line, r.end_line, r.text), "openclaw", None, r.score
+                )
+                for r in rows
+                if in_scope(r.path)
+            ][:limit]
         model = self._embedder.identity.model if self._embedder else indexer.FTS_ONLY_MODEL
         t0 = time.perf_counter()
-        kw_rows = [] if mode == "vector" else [
-            r for r in oc_kw.search_keyword(store.conn, q, limit + extra, model=model)
-            if in_scope(r.path)][:limit]
+        kw_rows = (
+            []
+            if mode == "vector"
+            else [
+                r for r in oc_kw.search_keyword(store.conn, q, limit + extra, model=model) if in_scope(r.path)
+            ][:limit]
+        )
         timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
         qvec = self._embed_query(q, timings)
         vec_hits = self._vector_leg(store, qvec, limit, scope, timings) if qvec is not None else []
@@ -497,18 +581,23 @@ class Engine:
             if r.id in by_id:
                 by_id[r.id] = dataclasses.replace(by_id[r.id], text_score=r.text_score)
             else:
-                by_id[r.id] = self._candidate((r.id, r.path, r.source, r.start_line, r.end_line,
-                                               r.text), "openclaw", None, r.text_score)
+                by_id[r.id] = self._candidate(
+                    (r.id, r.path, r.source, r.start_line, r.end_line, r.text), "openclaw", None, r.text_score
+                )
                 order.append(r.id)
         return [by_id[i] for i in order]
 
     def _root_chunk_count(self, store: Store) -> int:
-        return int(store.conn.execute(
-            "SELECT count(*) FROM chunks WHERE path IN ('MEMORY.md', 'memory.md')").fetchall()[0][0])
+        return int(
+            store.conn.execute(
+                "SELECT count(*) FROM chunks WHERE path IN ('MEMORY.md', 'memory.md')"
+            ).fetchall()[0][0]
+        )
 
     # memdesk profile -------------------------------------------------------------------
-    def _fetch_memdesk(self, store: Store, q: str, limit: int, scope: Scope, mode: str,
-                       timings: dict[str, float]) -> list[hits_mod.Candidate]:
+    def _fetch_memdesk(
+        self, store: Store, q: str, limit: int, scope: Scope, mode: str, timings: dict[str, float]
+    ) -> list[hits_mod.Candidate]:
         """Both legs over memdesk's segmented keyword index; see ``MemdeskOptions``.
 
         A keyword-only hit gets its real cosine (cheap, and it shows the user how
@@ -519,10 +608,11 @@ class Engine:
         table = "chunks_fts_seg" if opts.segmented_index else "chunks_fts"
         terms: list[str] = []
         if mode != "vector":
-            terms = (lexical.query_terms(q) if opts.stop_words
-                     else lexical.query_terms(q, stop_words=frozenset()))
+            terms = (
+                lexical.query_terms(q) if opts.stop_words else lexical.query_terms(q, stop_words=frozenset())
+            )
             if not opts.segmented_index:
-                terms = [t for t in oc_text.word_tokens(q)]
+                terms = list(oc_text.word_tokens(q))
         if len(terms) > 1 and opts.segmented_index:
             # FTS5 clamps the idf of a term found in half the chunks or more to 1e-6:
             # such a term cannot change the BM25 order, yet it makes FTS5 score nearly
@@ -535,10 +625,15 @@ class Engine:
         t0 = time.perf_counter()
         kw: list[tuple[int, float]] = []
         if expr is not None:
-            kw = [(int(r), -float(s)) for r, s in store.conn.execute(
-                f"SELECT f.rowid, bm25({table}) AS s FROM {table} f "
-                f"JOIN chunks c ON c.rid = f.rowid WHERE {table} MATCH ?"
-                f"{scope_sql} ORDER BY s LIMIT ?", (expr, limit))]
+            kw = [
+                (int(r), -float(s))
+                for r, s in store.conn.execute(
+                    f"SELECT f.rowid, bm25({table}) AS s FROM {table} f "
+                    f"JOIN chunks c ON c.rid = f.rowid WHERE {table} MATCH ?"
+                    f"{scope_sql} ORDER BY s LIMIT ?",
+                    (expr, limit),
+                )
+            ]
         timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
         qvec = self._embed_query(q, timings) if mode != "fts" else None
         vec = self._vector_leg(store, qvec, limit, scope, timings) if qvec is not None else []
@@ -555,8 +650,8 @@ class Engine:
             # rowid, far cheaper than scoring every match and filtering.
             for rid in missing:
                 for (score,) in store.conn.execute(
-                        f"SELECT bm25({table}) FROM {table} WHERE {table} "
-                        "MATCH ? AND rowid = ?", (expr, rid)):
+                    f"SELECT bm25({table}) FROM {table} WHERE {table} MATCH ? AND rowid = ?", (expr, rid)
+                ):
                     kw_scores[rid] = -float(score)
         timings["complete_ms"] = (time.perf_counter() - t0) * 1000
         best = max((s for s in kw_scores.values()), default=0.0)
@@ -581,7 +676,9 @@ class Engine:
             return {}
         out: dict[int, float] = {}
         in_memory = self._vec_cache is not None and self._vec_cache[0] == (
-            self._generation, store.data_version())
+            self._generation,
+            store.data_version(),
+        )
         if not in_memory and self._embedder is not None:
             # The embedding cache is a plain B-tree keyed by content hash: one join
             # fetches every vector (vec0 would need a look-up per rowid).
@@ -592,7 +689,8 @@ class Engine:
             if rest and store.vec_available and store.has_vec_table():
                 for rid in rest:
                     for (blob,) in store.conn.execute(
-                            "SELECT embedding FROM chunks_vec WHERE rowid = ?", (int(rid),)):
+                        "SELECT embedding FROM chunks_vec WHERE rowid = ?", (int(rid),)
+                    ):
                         out[int(rid)] = float(np.frombuffer(blob, dtype=np.float32) @ qvec)
             return out
         all_rids, _, matrix = self._numpy_vectors(store)
@@ -604,7 +702,7 @@ class Engine:
         rows = order[pos]
         found = all_rids[rows] == wanted
         sims = matrix[rows[found]] @ qvec
-        for rid, sim in zip(wanted[found].tolist(), sims.tolist()):
+        for rid, sim in zip(wanted[found].tolist(), sims.tolist(), strict=True):
             out[int(rid)] = float(sim)
         return out
 
@@ -614,8 +712,9 @@ class Engine:
             store = self._read()
             files, chunks = store.counts()
             dirty = indexer.dirty_files(store, self.workspace, self.extra_paths)
-            failures = tuple(FileFailure(p, r[4] or "") for p, r in store.file_rows().items()
-                             if r[3] == "failed")
+            failures = tuple(
+                FileFailure(p, r[4] or "") for p, r in store.file_rows().items() if r[3] == "failed"
+            )
             vec_ok, vec_err = store.vec_available, store.vec_error
             size = store.size_bytes()
         ident = self._embedder.identity if self._embedder is not None else None
@@ -623,11 +722,21 @@ class Engine:
         if ident is not None and not vec_ok:
             reason = f"vectors use a numpy scan: {vec_err}"
         return IndexStatus(
-            workspace=str(self.workspace), files=files, chunks=chunks, dirty_files=tuple(dirty),
-            db_path=str(self.db_path), db_bytes=size,
-            embedder=ident.to_json() if ident else None, dims=ident.dims if ident else None,
-            fts_available=True, vector_available=vec_ok, mode=self.mode, fallback_reason=reason,
-            failures=failures, last_sync=self._last_sync)
+            workspace=str(self.workspace),
+            files=files,
+            chunks=chunks,
+            dirty_files=tuple(dirty),
+            db_path=str(self.db_path),
+            db_bytes=size,
+            embedder=ident.to_json() if ident else None,
+            dims=ident.dims if ident else None,
+            fts_available=True,
+            vector_available=vec_ok,
+            mode=self.mode,
+            fallback_reason=reason,
+            failures=failures,
+            last_sync=self._last_sync,
+        )
 
     def file_states(self) -> dict[str, tuple[str, str]]:
         """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file."""

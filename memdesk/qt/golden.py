@@ -1,7 +1,7 @@
 """The tuning lab: a workspace's golden set, cached candidate pools for its queries,
 the live quality score of the current settings, and auto-tune on a worker thread.
 
-Slider moves only re-rank the cached pools (``evaluation.score_golden`` is pure), so
+Slider moves only re-rank the cached pools (``eval_golden.score_golden`` is pure), so
 the readout follows the sliders without touching SQLite or the embedder. The pools
 are fetched with a generous pool (200 candidates per leg) on the session's reader
 thread, one query per event so the user's own searches are not stuck behind them,
@@ -13,15 +13,18 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from memdesk.core import engine as engine_mod
-from memdesk.core import errors, evaluation
-from memdesk.core import hits as hits_mod
-from memdesk.core import settings as settings_mod
+from memdesk.core import errors
+from memdesk.core.eval import golden as eval_golden
+from memdesk.core.eval import metrics as eval_metrics
+from memdesk.core.eval import tune as eval_tune
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import settings as settings_mod
 from memdesk.qt import workers
 
 log = logging.getLogger(__name__)
@@ -34,13 +37,12 @@ READER_THREAD_NAME = "memdesk-reader"  # the Session's reader QThread (a child o
 
 def pool_settings(settings: settings_mod.SearchSettings) -> settings_mod.SearchSettings:
     """What golden pools are fetched with: the profile of ``settings``, a 200-candidate pool."""
-    return settings.replace(max_results=POOL_MAX_RESULTS, candidate_multiplier=POOL_MULTIPLIER,
-                            min_score=0.0)
+    return settings.replace(max_results=POOL_MAX_RESULTS, candidate_multiplier=POOL_MULTIPLIER, min_score=0.0)
 
 
-def hit_item(hit: hits_mod.Hit) -> evaluation.Relevant:
+def hit_item(hit: hits_mod.Hit) -> eval_golden.Relevant:
     """The label a ticked hit gets: ``path#Lstart-Lend``."""
-    return evaluation.Relevant(hit.path, hit.start_line, hit.end_line)
+    return eval_golden.Relevant(hit.path, hit.start_line, hit.end_line)
 
 
 def query_key(query: str) -> str:
@@ -57,7 +59,7 @@ class GoldenSet:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._items: dict[str, tuple[evaluation.Relevant, ...]] = {}
+        self._items: dict[str, tuple[eval_golden.Relevant, ...]] = {}
         self.writable = True  # False after a failed load: never overwrite what we could not read
 
     def load(self) -> None:
@@ -67,17 +69,18 @@ class GoldenSet:
         if not self.path.exists():
             self.writable = True
             return
-        for item in evaluation.load_golden(self.path):
+        for item in eval_golden.load_golden(self.path):
             key = query_key(item.query)
             if key and item.relevant:
                 merged = self._items.get(key, ()) + tuple(
-                    r for r in item.relevant if r not in self._items.get(key, ()))
+                    r for r in item.relevant if r not in self._items.get(key, ())
+                )
                 self._items[key] = merged
         self.writable = True
 
     @property
-    def queries(self) -> list[evaluation.GoldenQuery]:
-        return [evaluation.GoldenQuery(q, rel) for q, rel in self._items.items()]
+    def queries(self) -> list[eval_golden.GoldenQuery]:
+        return [eval_golden.GoldenQuery(q, rel) for q, rel in self._items.items()]
 
     @property
     def item_count(self) -> int:
@@ -86,10 +89,10 @@ class GoldenSet:
     def __len__(self) -> int:
         return len(self._items)
 
-    def relevant_for(self, query: str) -> tuple[evaluation.Relevant, ...]:
+    def relevant_for(self, query: str) -> tuple[eval_golden.Relevant, ...]:
         return self._items.get(query_key(query), ())
 
-    def set_relevant(self, query: str, item: evaluation.Relevant, on: bool) -> bool:
+    def set_relevant(self, query: str, item: eval_golden.Relevant, on: bool) -> bool:
         """Add or remove ``item`` for ``query`` and save; False when nothing changed.
 
         Raises ``OSError`` when the file cannot be written and ``errors.EvalError`` when
@@ -99,19 +102,20 @@ class GoldenSet:
         if not key:
             return False
         if not self.writable:
-            raise errors.EvalError(f"{self.path} could not be read; fix or remove it "
-                                   "and reopen the workspace before labelling")
+            raise errors.EvalError(
+                f"{self.path} could not be read; fix or remove it and reopen the workspace before labelling"
+            )
         current = self._items.get(key, ())
         if on == (item in current):
             return False
         before = dict(self._items)
-        updated = current + (item,) if on else tuple(r for r in current if r != item)
+        updated = (*current, item) if on else tuple(r for r in current if r != item)
         if updated:
             self._items[key] = updated
         else:
             self._items.pop(key, None)
         try:
-            evaluation.save_golden(self.path, self.queries)
+            eval_golden.save_golden(self.path, self.queries)
         except OSError:
             self._items = before
             raise
@@ -190,11 +194,11 @@ class PoolFetcher(QObject):
 
 
 class TuneWorker(QObject):
-    """Runs ``evaluation.auto_tune`` over cached pools (pure CPU, no I/O).
+    """Runs ``eval_tune.auto_tune`` over cached pools (pure CPU, no I/O).
 
     Signals:
         progress(int, int): trials done, trials in total.
-        finished(object): the ``evaluation.TuneResult``.
+        finished(object): the ``eval_tune.TuneResult``.
         failed(object): the exception (``errors.Cancelled`` when cancelled).
         done(): emitted last, whatever happened; the thread quits on it.
     """
@@ -204,9 +208,12 @@ class TuneWorker(QObject):
     failed = Signal(object)
     done = Signal()
 
-    def __init__(self, pools: Mapping[str, hits_mod.CandidatePool],
-                 golden: Sequence[evaluation.GoldenQuery],
-                 settings: settings_mod.SearchSettings) -> None:
+    def __init__(
+        self,
+        pools: Mapping[str, hits_mod.CandidatePool],
+        golden: Sequence[eval_golden.GoldenQuery],
+        settings: settings_mod.SearchSettings,
+    ) -> None:
         super().__init__()
         self._pools = dict(pools)
         self._golden = list(golden)
@@ -220,9 +227,13 @@ class TuneWorker(QObject):
     @Slot()
     def run(self) -> None:
         try:
-            result = evaluation.auto_tune(self._pools, self._golden, self._settings,
-                                          cancelled=self._cancel.is_set,
-                                          progress=self.progress.emit)
+            result = eval_tune.auto_tune(
+                self._pools,
+                self._golden,
+                self._settings,
+                cancelled=self._cancel.is_set,
+                progress=self.progress.emit,
+            )
         except Exception as exc:
             if not isinstance(exc, errors.Cancelled):
                 log.exception("auto-tune failed")
@@ -241,7 +252,7 @@ class Readout:
     ``labelled`` queries took part; ``fetching`` counts pools still on their way.
     """
 
-    scores: evaluation.Scores | None
+    scores: eval_metrics.Scores | None
     labelled: int
     items: int
     scored: int
@@ -258,7 +269,7 @@ class TuningLab(QObject):
         readout_changed(object): a fresh ``Readout`` (after labels, pools or settings changed).
         tune_started(): auto-tune began on its worker thread.
         tune_progress(int, int): trials done, trials in total.
-        tune_finished(object): the ``evaluation.TuneResult`` (not applied); emitted once
+        tune_finished(object): the ``eval_tune.TuneResult`` (not applied); emitted once
             the worker thread has ended, so ``is_tuning`` is already False.
         tune_failed(object): the exception (``errors.Cancelled`` when cancelled), likewise.
         failed(object): the golden file could not be read or written.
@@ -274,8 +285,9 @@ class TuningLab(QObject):
 
     _fetch_requested = Signal(object)  # to the PoolFetcher on the reader thread
 
-    def __init__(self, session: QObject, settings: settings_mod.SearchSettings,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, session: QObject, settings: settings_mod.SearchSettings, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._session = session
         engine: engine_mod.Engine = session.engine  # type: ignore[attr-defined]
@@ -295,8 +307,7 @@ class TuningLab(QObject):
         if reader is not None:
             self._fetcher.moveToThread(reader)
         else:  # no reader thread (a bare test session): fetch on the GUI thread
-            log.warning("no %s thread; golden pools are fetched on the GUI thread",
-                        READER_THREAD_NAME)
+            log.warning("no %s thread; golden pools are fetched on the GUI thread", READER_THREAD_NAME)
         self._fetch_requested.connect(self._fetcher.fetch)
         self._fetcher.fetched.connect(self._on_fetcher_fetched)
 
@@ -334,7 +345,7 @@ class TuningLab(QObject):
     def is_tuning(self) -> bool:
         return self._tune_thread is not None
 
-    def relevant_for(self, query: str) -> tuple[evaluation.Relevant, ...]:
+    def relevant_for(self, query: str) -> tuple[eval_golden.Relevant, ...]:
         return self.golden.relevant_for(query)
 
     # labels ----------------------------------------------------------------------------
@@ -354,8 +365,11 @@ class TuningLab(QObject):
         try:
             changed = self.golden.set_relevant(query, hit_item(hit), on)
         except (OSError, errors.MemdeskError) as exc:
-            err = (exc if isinstance(exc, errors.MemdeskError)
-                   else errors.MemdeskError(f"Cannot save {self.golden.path}: {exc}"))
+            err = (
+                exc
+                if isinstance(exc, errors.MemdeskError)
+                else errors.MemdeskError(f"Cannot save {self.golden.path}: {exc}")
+            )
             self._error = str(err)
             self.failed.emit(err)
             self._schedule_score()
@@ -397,8 +411,9 @@ class TuningLab(QObject):
             return
         self._pending.update(queries)
         self.fetch_count += len(queries)
-        self._fetch_requested.emit(PoolRequest(self._generation, tuple(queries),
-                                               pool_settings(self._settings)))
+        self._fetch_requested.emit(
+            PoolRequest(self._generation, tuple(queries), pool_settings(self._settings))
+        )
 
     @Slot(object)
     def _on_fetcher_fetched(self, result: PoolResult) -> None:
@@ -415,8 +430,7 @@ class TuningLab(QObject):
     def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
         modes = {p.mode for p in self._pools.values()}
         # A sync that changed no file and no mode leaves every pool (and fetch) valid.
-        if (report.indexed_paths or report.removed_paths or report.rebuilt
-                or modes - {report.mode}):
+        if report.indexed_paths or report.removed_paths or report.rebuilt or modes - {report.mode}:
             self._refetch(clear=False)  # old pools keep the readout live until replaced
 
     # scoring ---------------------------------------------------------------------------
@@ -430,10 +444,17 @@ class TuningLab(QObject):
         golden = self.golden.queries
         usable = {q: p for q, p in self._pools.items() if p.profile == self._settings.profile}
         scored = [g for g in golden if g.query in usable]
-        scores = (evaluation.score_golden(usable, scored, self._settings) if scored else None)
+        scores = eval_golden.score_golden(usable, scored, self._settings) if scored else None
         self.score_count += 1
-        self._readout = Readout(scores, len(golden), self.golden.item_count, len(scored),
-                                len(self._pending), self._settings, self._error)
+        self._readout = Readout(
+            scores,
+            len(golden),
+            self.golden.item_count,
+            len(scored),
+            len(self._pending),
+            self._settings,
+            self._error,
+        )
         self.readout_changed.emit(self._readout)
         return self._readout
 
@@ -456,8 +477,9 @@ class TuningLab(QObject):
         worker.failed.connect(self._on_tune_worker_failed)
         self._tune_outcome = None
         self._tune_worker = worker  # the Python reference keeps the worker alive
-        self._tune_thread = workers.start_in_thread(worker, name="memdesk-auto-tune",
-                                                    on_finished=self._on_tune_thread_finished)
+        self._tune_thread = workers.start_in_thread(
+            worker, name="memdesk-auto-tune", on_finished=self._on_tune_thread_finished
+        )
         self.tune_started.emit()
         return True
 
@@ -466,7 +488,7 @@ class TuningLab(QObject):
             self._tune_worker.cancel()
 
     @Slot(object)
-    def _on_tune_worker_finished(self, result: evaluation.TuneResult) -> None:
+    def _on_tune_worker_finished(self, result: eval_tune.TuneResult) -> None:
         self._tune_outcome = (self.tune_finished, result)
 
     @Slot(object)

@@ -35,10 +35,10 @@ def setup_logging(data_dir: Path, *, level: int = logging.INFO) -> Path:
     """
     path = log_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3,
-                                                   encoding="utf-8")
-    handler.setFormatter(logging.Formatter(
-        "%(asctime)s %(levelname)-7s %(threadName)s %(name)s: %(message)s"))
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s %(levelname)-7s %(threadName)s %(name)s: %(message)s")
+    )
     root = logging.getLogger()
     root.setLevel(level)
     root.addHandler(handler)

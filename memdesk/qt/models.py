@@ -8,13 +8,21 @@ are defined in one place.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from PySide6.QtCore import (QAbstractItemModel, QAbstractTableModel, QModelIndex,
-                            QPersistentModelIndex, QObject, Qt, Signal)
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 
-from memdesk.core import evaluation
-from memdesk.core import hits as hits_mod
+from memdesk.core.eval import golden as eval_golden
+from memdesk.core.search import hits as hits_mod
 
 HitRole = Qt.ItemDataRole.UserRole  # the whole ``Hit``
 ScoreRole = Qt.ItemDataRole.UserRole + 1  # float in [0, 1] for the bar, or None
@@ -48,29 +56,75 @@ RELEVANCE_WORDS = {  # the check column's text (screen readers, copy); the deleg
 }
 
 COLUMNS: tuple[Column, ...] = (
-    Column("relevant", "\u2713", lambda h: "", "Relevant to this query: tick to add the hit to the "
-           "golden set (.memdesk/golden.jsonl); a half tick means it overlaps a labelled range "
-           "and already counts as relevant", kind="check"),
+    Column(
+        "relevant",
+        "\u2713",
+        lambda h: "",
+        "Relevant to this query: tick to add the hit to the "
+        "golden set (.memdesk/golden.jsonl); a half tick means it overlaps a labelled range "
+        "and already counts as relevant",
+        kind="check",
+    ),
     Column("rank", "#", lambda h: str(h.rank), "Final position", kind="number"),
-    Column("location", "File:lines", lambda h: f"{h.path}:{h.start_line}-{h.end_line}",
-           "Note and line range of the chunk"),
-    Column("vector", "Vector", lambda h: _fmt_score(h.vector_score),
-           "Cosine similarity of query and chunk embeddings (— = not a vector hit)",
-           kind="score", score=lambda h: h.vector_score),
-    Column("text", "Text", lambda h: _fmt_score(h.text_score),
-           "Keyword (BM25) score in [0, 1] (— = not a keyword hit)",
-           kind="score", score=lambda h: h.text_score),
-    Column("decay", "Decay", lambda h: f"{h.decay:.3f}",
-           "Temporal decay multiplier (1 = evergreen or decay off)",
-           kind="score", score=lambda h: h.decay),
-    Column("final", "Final", lambda h: f"{h.score:.3f}",
-           "Final score: weighted merge x decay", kind="score", score=lambda h: h.score),
-    Column("pre_mmr", "Pre-MMR", lambda h: str(h.pre_mmr_rank),
-           "Rank after decay, before MMR re-ordering", kind="number"),
-    Column("mmr", "MMR", lambda h: "—" if h.mmr_rank is None else str(h.mmr_rank),
-           "Rank chosen by maximal marginal relevance (— = MMR off)", kind="number"),
-    Column("snippet", "Snippet", lambda h: " ".join(h.snippet.split()),
-           "The chunk's text; matched terms are highlighted", kind="snippet"),
+    Column(
+        "location",
+        "File:lines",
+        lambda h: f"{h.path}:{h.start_line}-{h.end_line}",
+        "Note and line range of the chunk",
+    ),
+    Column(
+        "vector",
+        "Vector",
+        lambda h: _fmt_score(h.vector_score),
+        "Cosine similarity of query and chunk embeddings (— = not a vector hit)",
+        kind="score",
+        score=lambda h: h.vector_score,
+    ),
+    Column(
+        "text",
+        "Text",
+        lambda h: _fmt_score(h.text_score),
+        "Keyword (BM25) score in [0, 1] (— = not a keyword hit)",
+        kind="score",
+        score=lambda h: h.text_score,
+    ),
+    Column(
+        "decay",
+        "Decay",
+        lambda h: f"{h.decay:.3f}",
+        "Temporal decay multiplier (1 = evergreen or decay off)",
+        kind="score",
+        score=lambda h: h.decay,
+    ),
+    Column(
+        "final",
+        "Final",
+        lambda h: f"{h.score:.3f}",
+        "Final score: weighted merge x decay",
+        kind="score",
+        score=lambda h: h.score,
+    ),
+    Column(
+        "pre_mmr",
+        "Pre-MMR",
+        lambda h: str(h.pre_mmr_rank),
+        "Rank after decay, before MMR re-ordering",
+        kind="number",
+    ),
+    Column(
+        "mmr",
+        "MMR",
+        lambda h: "—" if h.mmr_rank is None else str(h.mmr_rank),
+        "Rank chosen by maximal marginal relevance (— = MMR off)",
+        kind="number",
+    ),
+    Column(
+        "snippet",
+        "Snippet",
+        lambda h: " ".join(h.snippet.split()),
+        "The chunk's text; matched terms are highlighted",
+        kind="snippet",
+    ),
 )
 
 
@@ -96,7 +150,7 @@ class ResultsModel(QAbstractTableModel):
         super().__init__(parent)
         self._hits: tuple[hits_mod.Hit, ...] = ()
         self._terms: tuple[str, ...] = ()
-        self._relevant: tuple[evaluation.Relevant, ...] = ()
+        self._relevant: tuple[eval_golden.Relevant, ...] = ()
 
     @property
     def hits(self) -> tuple[hits_mod.Hit, ...]:
@@ -107,11 +161,15 @@ class ResultsModel(QAbstractTableModel):
         return self._terms
 
     @property
-    def relevant(self) -> tuple[evaluation.Relevant, ...]:
+    def relevant(self) -> tuple[eval_golden.Relevant, ...]:
         return self._relevant
 
-    def set_hits(self, hits: Sequence[hits_mod.Hit], terms: Sequence[str] = (),
-                 relevant: Sequence[evaluation.Relevant] | None = None) -> None:
+    def set_hits(
+        self,
+        hits: Sequence[hits_mod.Hit],
+        terms: Sequence[str] = (),
+        relevant: Sequence[eval_golden.Relevant] | None = None,
+    ) -> None:
         self.beginResetModel()
         self._hits = tuple(hits)
         self._terms = tuple(terms)
@@ -119,7 +177,7 @@ class ResultsModel(QAbstractTableModel):
             self._relevant = tuple(relevant)
         self.endResetModel()
 
-    def set_relevant(self, relevant: Sequence[evaluation.Relevant]) -> None:
+    def set_relevant(self, relevant: Sequence[eval_golden.Relevant]) -> None:
         """The current query's labelled items (repaints the check column only)."""
         relevant = tuple(relevant)
         if relevant == self._relevant:
@@ -127,11 +185,14 @@ class ResultsModel(QAbstractTableModel):
         self._relevant = relevant
         if self._hits:
             column = column_index("relevant")
-            self.dataChanged.emit(self.index(0, column), self.index(len(self._hits) - 1, column),
-                                  [Qt.ItemDataRole.CheckStateRole, Qt.ItemDataRole.DisplayRole])
+            self.dataChanged.emit(
+                self.index(0, column),
+                self.index(len(self._hits) - 1, column),
+                [Qt.ItemDataRole.CheckStateRole, Qt.ItemDataRole.DisplayRole],
+            )
 
     def check_state(self, hit: hits_mod.Hit) -> Qt.CheckState:
-        own = evaluation.Relevant(hit.path, hit.start_line, hit.end_line)
+        own = eval_golden.Relevant(hit.path, hit.start_line, hit.end_line)
         if own in self._relevant:
             return Qt.CheckState.Checked
         if any(r.matches(hit) for r in self._relevant):
@@ -144,10 +205,17 @@ class ResultsModel(QAbstractTableModel):
             flags |= Qt.ItemFlag.ItemIsUserCheckable
         return flags
 
-    def setData(self, index: AnyIndex, value: Any,  # Qt override
-                role: int = Qt.ItemDataRole.EditRole) -> bool:
-        if (role != Qt.ItemDataRole.CheckStateRole or not index.isValid()
-                or COLUMNS[index.column()].kind != "check"):
+    def setData(
+        self,
+        index: AnyIndex,
+        value: Any,  # Qt override
+        role: int = Qt.ItemDataRole.EditRole,
+    ) -> bool:
+        if (
+            role != Qt.ItemDataRole.CheckStateRole
+            or not index.isValid()
+            or COLUMNS[index.column()].kind != "check"
+        ):
             return False
         hit = self.hit(index.row())
         if hit is None:
@@ -166,8 +234,9 @@ class ResultsModel(QAbstractTableModel):
     def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
             return None
         column = COLUMNS[section]
@@ -189,8 +258,10 @@ class ResultsModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return RELEVANCE_WORDS[state]
             if role == Qt.ItemDataRole.ToolTipRole:
-                return f"{column.tooltip}\n{hit.path}#L{hit.start_line}-L{hit.end_line}: " \
-                       f"{RELEVANCE_WORDS[state]}"
+                return (
+                    f"{column.tooltip}\n{hit.path}#L{hit.start_line}-L{hit.end_line}: "
+                    f"{RELEVANCE_WORDS[state]}"
+                )
             if role == Qt.ItemDataRole.TextAlignmentRole:
                 return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.DisplayRole:

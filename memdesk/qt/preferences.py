@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from memdesk.core import settings as settings_mod
+from memdesk.core.search import settings as settings_mod
 
 log = logging.getLogger(__name__)
 

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from memdesk.core import engine as engine_mod
-from memdesk.core import hits as hits_mod
-from memdesk.core import ranking
-from memdesk.core import settings as settings_mod
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import ranking
+from memdesk.core.search import settings as settings_mod
 from memdesk.qt import watcher as watcher_mod
 from memdesk.qt import workers
 
@@ -75,10 +76,15 @@ class Session(QObject):
     _search_requested = Signal(object)
     _snapshot_requested = Signal(int)
 
-    def __init__(self, engine: engine_mod.Engine, *,
-                 settings: settings_mod.SearchSettings | None = None,
-                 scope: engine_mod.Scope = "all", watch: bool = True,
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        engine: engine_mod.Engine,
+        *,
+        settings: settings_mod.SearchSettings | None = None,
+        scope: engine_mod.Scope = "all",
+        watch: bool = True,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self._engine = engine
         self._settings = settings or settings_mod.SearchSettings()
@@ -161,8 +167,8 @@ class Session(QObject):
     def search_pending(self) -> bool:
         """True while a query is debounced or in flight (its results not shown yet)."""
         return self._debounce.isActive() or (
-            bool(self._query.strip()) and (self._results is None
-                                           or self._results.query != self._query))
+            bool(self._query.strip()) and (self._results is None or self._results.query != self._query)
+        )
 
     # searching -----------------------------------------------------------------------
     def set_query(self, text: str, *, immediate: bool = False) -> None:
@@ -182,11 +188,14 @@ class Session(QObject):
         """Re-rank the cached pool if it still covers ``settings``; else query again."""
         self._settings = settings
         pool = self._pool
-        if (pool is not None and self._pool_request is not None
-                and self._pool_request.query == self._query
-                and self._pool_request.scope == self._scope
-                and pool.profile == settings.profile
-                and ranking.pool_satisfies(pool, settings)):
+        if (
+            pool is not None
+            and self._pool_request is not None
+            and self._pool_request.query == self._query
+            and self._pool_request.scope == self._scope
+            and pool.profile == settings.profile
+            and ranking.pool_satisfies(pool, settings)
+        ):
             hits = tuple(ranking.rank(pool, settings))
             self._publish(Results(self._query, hits, pool, settings, reranked=True))
         else:
@@ -224,8 +233,9 @@ class Session(QObject):
             self._pool = None
             self._pool_request = None
             self.search_failed.emit(response.error)
-            self._publish(Results(response.request.query, (), None, response.request.settings,
-                                  reranked=False))
+            self._publish(
+                Results(response.request.query, (), None, response.request.settings, reranked=False)
+            )
             return
         self._pool = response.pool
         self._pool_request = response.request
@@ -233,8 +243,16 @@ class Session(QObject):
         if response.request.settings != self._settings:
             # Sliders moved while the query ran: rank the fresh pool with the newest settings.
             hits = tuple(ranking.rank(response.pool, self._settings))  # type: ignore[arg-type]
-        self._publish(Results(response.request.query, hits, response.pool, self._settings,
-                              reranked=False, seconds=response.seconds))
+        self._publish(
+            Results(
+                response.request.query,
+                hits,
+                response.pool,
+                self._settings,
+                reranked=False,
+                seconds=response.seconds,
+            )
+        )
 
     def _publish(self, results: Results) -> None:
         self._results = results
@@ -282,9 +300,13 @@ class Session(QObject):
             return
         paths = None if self._pending_full else sorted(self._pending_paths)
         model = self._pending_model
-        worker = workers.SyncWorker(self._engine, paths=paths, rebuild=self._pending_rebuild,
-                                    model=None if model is _UNSET else model,
-                                    set_model=model is not _UNSET)
+        worker = workers.SyncWorker(
+            self._engine,
+            paths=paths,
+            rebuild=self._pending_rebuild,
+            model=None if model is _UNSET else model,
+            set_model=model is not _UNSET,
+        )
         self._pending_full = False
         self._pending_rebuild = False
         self._pending_paths = set()
@@ -293,8 +315,9 @@ class Session(QObject):
         worker.finished.connect(self._on_sync_worker_finished)
         worker.failed.connect(self._on_sync_worker_failed)
         self._sync_worker = worker
-        self._sync_thread = workers.start_in_thread(worker, name="memdesk-sync",
-                                                    on_finished=self._on_sync_thread_finished)
+        self._sync_thread = workers.start_in_thread(
+            worker, name="memdesk-sync", on_finished=self._on_sync_thread_finished
+        )
         self.idle_changed.emit(False)
         self.sync_started.emit()
 
@@ -338,8 +361,9 @@ class Session(QObject):
         worker.finished.connect(self._on_build_worker_finished)
         worker.failed.connect(self.model_build_failed)
         self._build_worker = worker  # without a Python reference the worker would be freed
-        self._build_thread = workers.start_in_thread(worker, name="memdesk-model-build",
-                                                     on_finished=self._on_build_thread_finished)
+        self._build_thread = workers.start_in_thread(
+            worker, name="memdesk-model-build", on_finished=self._on_build_thread_finished
+        )
 
     @Slot(object)
     def _on_build_worker_finished(self, path: Path) -> None:
@@ -370,4 +394,3 @@ class Session(QObject):
         self._reader_thread.quit()
         self._reader_thread.wait()
         self._engine.close()
-

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from memdesk.core import workspace as workspace_mod
+from memdesk.core.index import workspace as workspace_mod
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +66,7 @@ class WatchBridge(QObject):
     raw_event = Signal(str)
     paths_changed = Signal(list)
 
-    def __init__(self, root: Path, parent: QObject | None = None, *,
-                 debounce_ms: int = DEBOUNCE_MS) -> None:
+    def __init__(self, root: Path, parent: QObject | None = None, *, debounce_ms: int = DEBOUNCE_MS) -> None:
         super().__init__(parent)
         self._root = Path(root)
         self._real_root = os.path.realpath(self._root)

@@ -17,22 +17,22 @@ import dataclasses
 import logging
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
-from memdesk.core import hits as hits_mod
-from memdesk.core import settings as settings_mod
-from memdesk.core import workspace as workspace_mod
+from memdesk.core.index import workspace as workspace_mod
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import settings as settings_mod
 
 log = logging.getLogger(__name__)
 
 
-def start_in_thread(worker: QObject, *, name: str,
-                    on_finished: Callable[[], None] | None = None) -> QThread:
+def start_in_thread(worker: QObject, *, name: str, on_finished: Callable[[], None] | None = None) -> QThread:
     """Move ``worker`` to a new QThread, start it and return the thread.
 
     The worker must have a ``run`` slot and a ``done`` signal emitted last, whatever
@@ -76,9 +76,15 @@ class SyncWorker(QObject):
     failed = Signal(object)
     done = Signal()
 
-    def __init__(self, engine: engine_mod.Engine, *, paths: list[str] | None = None,
-                 rebuild: bool = False, model: Path | str | None | object = None,
-                 set_model: bool = False) -> None:
+    def __init__(
+        self,
+        engine: engine_mod.Engine,
+        *,
+        paths: list[str] | None = None,
+        rebuild: bool = False,
+        model: Path | str | object | None = None,
+        set_model: bool = False,
+    ) -> None:
         super().__init__()
         self._engine = engine
         self._paths = paths
@@ -107,9 +113,12 @@ class SyncWorker(QObject):
         try:
             if self._set_model:
                 self._engine.set_model(self._model)  # type: ignore[arg-type]
-            report = self._engine.sync(rebuild=self._rebuild, paths=self._paths,
-                                       progress=self._on_progress,
-                                       cancelled=self._cancel.is_set)
+            report = self._engine.sync(
+                rebuild=self._rebuild,
+                paths=self._paths,
+                progress=self._on_progress,
+                cancelled=self._cancel.is_set,
+            )
         except Exception as exc:  # every failure reaches the UI as a value
             if not isinstance(exc, errors.Cancelled):
                 log.exception("sync failed")
@@ -194,8 +203,7 @@ class ReaderWorker(QObject):
     searched = Signal(object)
     snapshot_ready = Signal(object)
 
-    def __init__(self, engine: engine_mod.Engine, *,
-                 rank: Callable[..., list[hits_mod.Hit]]) -> None:
+    def __init__(self, engine: engine_mod.Engine, *, rank: Callable[..., list[hits_mod.Hit]]) -> None:
         super().__init__()
         self._engine = engine
         self._rank = rank
@@ -217,23 +225,25 @@ class ReaderWorker(QObject):
             return  # the user typed on; answering this would only be thrown away
         started = time.perf_counter()
         try:
-            pool = self._engine.fetch_candidates(request.query, request.settings,
-                                                 scope=request.scope)
+            pool = self._engine.fetch_candidates(request.query, request.settings, scope=request.scope)
             hits = tuple(self._rank(pool, request.settings))
         except Exception as exc:
             if not isinstance(exc, errors.MemdeskError):
                 log.exception("search failed for %r", request.query)
             self.searched.emit(SearchResponse(request.request_id, request, None, (), exc))
             return
-        self.searched.emit(SearchResponse(request.request_id, request, pool, hits, None,
-                                          time.perf_counter() - started))
+        self.searched.emit(
+            SearchResponse(request.request_id, request, pool, hits, None, time.perf_counter() - started)
+        )
 
     @Slot(int)
     def snapshot(self, request_id: int) -> None:
         root = self._engine.workspace
         try:
-            files = tuple(workspace_mod.rel_path(root, p)
-                          for p in workspace_mod.list_memory_files(root, self._engine.extra_paths))
+            files = tuple(
+                workspace_mod.rel_path(root, p)
+                for p in workspace_mod.list_memory_files(root, self._engine.extra_paths)
+            )
             states = self._engine.file_states()
             status = self._engine.status()
         except Exception as exc:

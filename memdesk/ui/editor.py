@@ -16,14 +16,33 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from PySide6.QtCore import QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import (QColor, QFont, QFontDatabase, QSyntaxHighlighter, QTextCharFormat,
-                           QTextCursor, QTextDocument, QTextFormat)
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QPlainTextDocumentLayout,
-                               QPlainTextEdit, QPushButton, QTabWidget, QTextBrowser,
-                               QTextEdit, QVBoxLayout, QWidget)
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontDatabase,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextDocumentLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QTextBrowser,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memdesk.core import errors
-from memdesk.core import workspace as workspace_mod
+from memdesk.core.index import workspace as workspace_mod
 from memdesk.ui import errors as ui_errors
 
 log = logging.getLogger(__name__)
@@ -31,8 +50,9 @@ log = logging.getLogger(__name__)
 HIT_LINES_COLOR = QColor(255, 236, 153)
 
 
-def _fmt(color: str, *, bold: bool = False, italic: bool = False,
-         mono: bool = False, background: str | None = None) -> QTextCharFormat:
+def _fmt(
+    color: str, *, bold: bool = False, italic: bool = False, mono: bool = False, background: str | None = None
+) -> QTextCharFormat:
     fmt = QTextCharFormat()
     fmt.setForeground(QColor(color))
     if bold:
@@ -58,8 +78,10 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             (QRegularExpression(r"^\s*([-*+]|\d+[.)])\s"), _fmt("#a0522d", bold=True)),
             (QRegularExpression(r"^\s*>.*$"), _fmt("#5f6b7a", italic=True)),
             (QRegularExpression(r"\*\*[^*]+\*\*|__[^_]+__"), _fmt("#000000", bold=True)),
-            (QRegularExpression(r"(?<![*\w])\*[^*\s][^*]*\*(?!\*)|(?<![_\w])_[^_\s][^_]*_(?!_)"),
-             _fmt("#333333", italic=True)),
+            (
+                QRegularExpression(r"(?<![*\w])\*[^*\s][^*]*\*(?!\*)|(?<![_\w])_[^_\s][^_]*_(?!_)"),
+                _fmt("#333333", italic=True),
+            ),
             (QRegularExpression(r"`[^`]+`"), _fmt("#8b1a5a", mono=True, background="#f3eef2")),
             (QRegularExpression(r"!?\[[^\]]*\]\([^)]*\)"), _fmt("#0b6e4f")),
         ]
@@ -131,12 +153,16 @@ class ConflictDialog(QDialog):
         self._choice = "keep"
         layout = QVBoxLayout(self)
         if theirs is None:
-            message = (f"<b>{rel}</b> was deleted on disk, but you have unsaved edits.<br>"
-                       "Keep yours (saving will recreate the file) or drop them?")
+            message = (
+                f"<b>{rel}</b> was deleted on disk, but you have unsaved edits.<br>"
+                "Keep yours (saving will recreate the file) or drop them?"
+            )
         else:
-            message = (f"<b>{rel}</b> changed on disk, but you have unsaved edits.<br>"
-                       "Reload the disk version (your edits are dropped) or keep yours "
-                       "(saving will overwrite the disk version)?")
+            message = (
+                f"<b>{rel}</b> changed on disk, but you have unsaved edits.<br>"
+                "Reload the disk version (your edits are dropped) or keep yours "
+                "(saving will overwrite the disk version)?"
+            )
         label = QLabel(message)
         label.setWordWrap(True)
         layout.addWidget(label)
@@ -144,9 +170,13 @@ class ConflictDialog(QDialog):
         self._diff.setObjectName("conflictDiff")
         self._diff.setReadOnly(True)
         self._diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        diff = difflib.unified_diff((theirs or "").splitlines(), mine.splitlines(),
-                                    fromfile=f"{rel} (disk)", tofile=f"{rel} (yours)",
-                                    lineterm="")
+        diff = difflib.unified_diff(
+            (theirs or "").splitlines(),
+            mine.splitlines(),
+            fromfile=f"{rel} (disk)",
+            tofile=f"{rel} (yours)",
+            lineterm="",
+        )
         self._diff.setPlainText("\n".join(diff) or "(no differences)")
         self._diff.setVisible(False)
         layout.addWidget(self._diff)
@@ -290,8 +320,7 @@ class NoteEditor(QWidget):
             document.setPlainText(text)
             document.setModified(False)
             MarkdownHighlighter(document)
-            buffer = Buffer(path, rel, document,
-                            workspace_mod.content_hash(text) if path.exists() else None)
+            buffer = Buffer(path, rel, document, workspace_mod.content_hash(text) if path.exists() else None)
             document.modificationChanged.connect(self._on_document_modification_changed)
             document.contentsChanged.connect(self._on_document_contents_changed)
             self._buffers[rel] = buffer
@@ -321,8 +350,7 @@ class NoteEditor(QWidget):
         selection.format.setBackground(HIT_LINES_COLOR)
         selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
         cursor = QTextCursor(first)
-        cursor.setPosition(last.position() + max(0, last.length() - 1),
-                           QTextCursor.MoveMode.KeepAnchor)
+        cursor.setPosition(last.position() + max(0, last.length() - 1), QTextCursor.MoveMode.KeepAnchor)
         selection.cursor = cursor
         self.text_edit.setExtraSelections([selection])
         # Scroll so the end is visible first, then the start: a long hit shows its top.
@@ -390,7 +418,9 @@ class NoteEditor(QWidget):
         return True
 
     def save_all(self) -> bool:
-        return all([self.save_buffer(b) for b in self.dirty_buffers()])
+        # Save every buffer even after one fails, then report whether all were saved.
+        saved = [self.save_buffer(b) for b in self.dirty_buffers()]
+        return all(saved)
 
     def discard_all(self) -> None:
         for buffer in self.dirty_buffers():

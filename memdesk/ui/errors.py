@@ -19,8 +19,9 @@ from memdesk.core import errors
 log = logging.getLogger(__name__)
 
 
-def show_error(parent: QWidget | None, exc: BaseException, *, title: str | None = None,
-               log_file: Path | None = None) -> QMessageBox | None:
+def show_error(
+    parent: QWidget | None, exc: BaseException, *, title: str | None = None, log_file: Path | None = None
+) -> QMessageBox | None:
     """Tell the user about ``exc``; returns the (already open) box, or None if ignored."""
     if isinstance(exc, errors.Cancelled):
         return None  # the user asked for it; nothing to report
@@ -38,8 +39,7 @@ def show_error(parent: QWidget | None, exc: BaseException, *, title: str | None 
         box.setText(f"Something went wrong: {type(exc).__name__}: {exc}")
         if log_file is not None:
             box.setInformativeText(f"Details were written to {log_file}")
-        box.setDetailedText("".join(traceback.format_exception(type(exc), exc,
-                                                               exc.__traceback__)))
+        box.setDetailedText("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.open()
     return box

@@ -7,9 +7,12 @@ from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 
-def draw_item_background(delegate: QStyledItemDelegate, painter: QPainter,
-                         option: QStyleOptionViewItem,
-                         index: QModelIndex | QPersistentModelIndex) -> tuple[QStyleOptionViewItem, str]:
+def draw_item_background(
+    delegate: QStyledItemDelegate,
+    painter: QPainter,
+    option: QStyleOptionViewItem,
+    index: QModelIndex | QPersistentModelIndex,
+) -> tuple[QStyleOptionViewItem, str]:
     """Let the style draw the cell (background, selection, focus, icon) without its text.
 
     Returns the initialised option and the text, for the delegate to draw its own way.

@@ -6,18 +6,29 @@ import datetime as dt
 import logging
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (QFileDialog, QFrame, QHBoxLayout, QInputDialog,
-                               QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton,
-                               QSplitter, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
-from memdesk.core import workspace as workspace_mod
+from memdesk.core.index import workspace as workspace_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
@@ -45,10 +56,16 @@ class MainWindow(QMainWindow):
 
     session_replaced = Signal(object)
 
-    def __init__(self, session: session_mod.Session, prefs: prefs_mod.Preferences, *,
-                 open_session: SessionFactory | None = None,
-                 build_default_model: Callable[[Callable[[object], None]], Path] | None = None,
-                 offer_model_build: bool = False, log_file: Path | None = None) -> None:
+    def __init__(
+        self,
+        session: session_mod.Session,
+        prefs: prefs_mod.Preferences,
+        *,
+        open_session: SessionFactory | None = None,
+        build_default_model: Callable[[Callable[[object], None]], Path] | None = None,
+        offer_model_build: bool = False,
+        log_file: Path | None = None,
+    ) -> None:
         super().__init__()
         self.setObjectName("mainWindow")
         self.session = session
@@ -124,9 +141,11 @@ class MainWindow(QMainWindow):
         banner.setStyleSheet("#modelBanner { background: #fff4ce; border-bottom: 1px solid #e0c97a; }")
         layout = QHBoxLayout(banner)
         layout.setContentsMargins(8, 4, 8, 4)
-        self.banner_label = QLabel("No embedding model yet: searching by keywords only (FTS). "
-                                   "Build the default model (runs offline in the background) "
-                                   "to switch to hybrid search.")
+        self.banner_label = QLabel(
+            "No embedding model yet: searching by keywords only (FTS). "
+            "Build the default model (runs offline in the background) "
+            "to switch to hybrid search."
+        )
         self.banner_label.setWordWrap(True)
         self.build_model_button = QPushButton("Build default model")
         self.build_model_button.setObjectName("buildModelButton")
@@ -165,23 +184,29 @@ class MainWindow(QMainWindow):
 
     def _make_actions(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        self.open_action = self._action(file_menu, "&Open workspace…", self._on_open_action,
-                                        QKeySequence.StandardKey.Open)
+        self.open_action = self._action(
+            file_menu, "&Open workspace…", self._on_open_action, QKeySequence.StandardKey.Open
+        )
         self.recent_menu = file_menu.addMenu("Recent workspaces")
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
         file_menu.addSeparator()
-        self.today_action = self._action(file_menu, "&Today's note", self.open_today_note,
-                                         QKeySequence("Ctrl+N"))
-        self._action(file_menu, "New &topic note…", lambda: self._on_tree_new_note("memory"),
-                     QKeySequence("Ctrl+Shift+N"))
-        self.save_action = self._action(file_menu, "&Save", self.note_editor.save,
-                                        QKeySequence.StandardKey.Save)
+        self.today_action = self._action(
+            file_menu, "&Today's note", self.open_today_note, QKeySequence("Ctrl+N")
+        )
+        self._action(
+            file_menu,
+            "New &topic note…",
+            lambda: self._on_tree_new_note("memory"),
+            QKeySequence("Ctrl+Shift+N"),
+        )
+        self.save_action = self._action(
+            file_menu, "&Save", self.note_editor.save, QKeySequence.StandardKey.Save
+        )
         file_menu.addSeparator()
         self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
 
         index_menu = self.menuBar().addMenu("&Index")
-        self._action(index_menu, "&Sync now", lambda: self.session.request_sync(),
-                     QKeySequence("F5"))
+        self._action(index_menu, "&Sync now", lambda: self.session.request_sync(), QKeySequence("F5"))
         self._action(index_menu, "&Rebuild index", lambda: self.session.request_sync(rebuild=True))
         self._action(index_menu, "&Cancel indexing", lambda: self.session.cancel_sync())
         index_menu.addSeparator()
@@ -190,11 +215,17 @@ class MainWindow(QMainWindow):
         self._action(index_menu, "Use &no model (FTS-only)", lambda: self._switch_model("none"))
 
         search_menu = self.menuBar().addMenu("&Search")
-        self.focus_search_action = self._action(search_menu, "&Find in memory",
-                                                self.focus_search, QKeySequence("Ctrl+K"))
+        self.focus_search_action = self._action(
+            search_menu, "&Find in memory", self.focus_search, QKeySequence("Ctrl+K")
+        )
 
-    def _action(self, menu, text: str, slot: Callable[[], object],  # type: ignore[no-untyped-def]
-                shortcut: QKeySequence | QKeySequence.StandardKey | None = None) -> QAction:
+    def _action(
+        self,
+        menu,
+        text: str,
+        slot: Callable[[], object],  # type: ignore[no-untyped-def]
+        shortcut: QKeySequence | QKeySequence.StandardKey | None = None,
+    ) -> QAction:
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(shortcut)
@@ -313,8 +344,9 @@ class MainWindow(QMainWindow):
 
     def confirm_unsaved(self, count: int) -> str:
         """Ask what to do with ``count`` unsaved notes: "save", "discard" or "cancel"."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved notes",
-                          f"{count} note(s) have unsaved edits.", parent=self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning, "Unsaved notes", f"{count} note(s) have unsaved edits.", parent=self
+        )
         box.setObjectName("unsavedDialog")
         save = box.addButton("Save all", QMessageBox.ButtonRole.AcceptRole)
         discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
@@ -377,8 +409,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_tree_delete_requested(self, rel: str) -> None:
-        answer = QMessageBox.question(self, "Delete note",
-                                      f"Delete {rel} from disk? This cannot be undone.")
+        answer = QMessageBox.question(self, "Delete note", f"Delete {rel} from disk? This cannot be undone.")
         if answer == QMessageBox.StandardButton.Yes:
             self.delete_note(rel)
 
@@ -443,16 +474,22 @@ class MainWindow(QMainWindow):
             summary = ""
         else:
             mode = MODE_LABELS.get(pool.mode, pool.mode) if pool else "—"
-            how = ("re-ranked in memory" if results.reranked
-                   else f"{results.seconds * 1000:.0f} ms")
+            how = "re-ranked in memory" if results.reranked else f"{results.seconds * 1000:.0f} ms"
             size = len(pool.candidates) if pool else 0
-            summary = (f"{len(results.hits)} hits from {size} candidates · {mode} · "
-                       f"{results.settings.profile} profile · {how}")
+            summary = (
+                f"{len(results.hits)} hits from {size} candidates · {mode} · "
+                f"{results.settings.profile} profile · {how}"
+            )
         self._shown_query = results.query
         relevant = self.lab.relevant_for(results.query) if self.lab is not None else ()
-        self.search_panel.show_results(results.hits, terms=pool.query_terms if pool else (),
-                                       settings=results.settings, summary=summary,
-                                       mode=pool.mode if pool else "hybrid", relevant=relevant)
+        self.search_panel.show_results(
+            results.hits,
+            terms=pool.query_terms if pool else (),
+            settings=results.settings,
+            summary=summary,
+            mode=pool.mode if pool else "hybrid",
+            relevant=relevant,
+        )
 
     @Slot(object)
     def _on_session_search_failed(self, exc: BaseException) -> None:
@@ -473,8 +510,9 @@ class MainWindow(QMainWindow):
         if progress.files_total > 0:
             self.progress.setRange(0, progress.files_total)
             self.progress.setValue(progress.files_done)
-            self.progress.setFormat(f"{progress.files_done}/{progress.files_total} files · "
-                                    f"{progress.chunks_done} chunks")
+            self.progress.setFormat(
+                f"{progress.files_done}/{progress.files_total} files · {progress.chunks_done} chunks"
+            )
 
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:
@@ -500,8 +538,9 @@ class MainWindow(QMainWindow):
         self.mode_label.setText(MODE_LABELS.get(status.mode, status.mode))
         self.mode_label.setToolTip(status.fallback_reason or "keyword and vector search combined")
         if status.fallback_reason:
-            self.mode_label.setText(f"{MODE_LABELS.get(status.mode, status.mode)} "
-                                    f"({_short(status.fallback_reason)})")
+            self.mode_label.setText(
+                f"{MODE_LABELS.get(status.mode, status.mode)} ({_short(status.fallback_reason)})"
+            )
         model = status.embedder.get("model") if status.embedder else None
         self.model_label.setText(f"model: {model}" if model else "model: none")
         self.model_label.setToolTip(str(status.embedder or status.fallback_reason or ""))
@@ -541,8 +580,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_open_action(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open memory workspace",
-                                                  str(self.session.workspace))
+        folder = QFileDialog.getExistingDirectory(self, "Open memory workspace", str(self.session.workspace))
         if folder:
             self.open_workspace(Path(folder))
 
@@ -554,8 +592,9 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_choose_model_action(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a GGUF embedding model", "",
-                                              "GGUF models (*.gguf);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Choose a GGUF embedding model", "", "GGUF models (*.gguf);;All files (*)"
+        )
         if path:
             self._switch_model(path)
 
@@ -592,4 +631,3 @@ class MainWindow(QMainWindow):
 
 def _short(reason: str) -> str:
     return reason if len(reason) <= 48 else reason[:45] + "…"
-

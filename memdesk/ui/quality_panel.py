@@ -4,11 +4,19 @@ golden set, live as the sliders move, and auto-tune with an explicit Apply."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtWidgets import (QGridLayout, QHBoxLayout, QLabel, QProgressBar, QPushButton,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from memdesk.core import errors, evaluation
-from memdesk.core import settings as settings_mod
+from memdesk.core import errors
+from memdesk.core.eval import tune as eval_tune
+from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 
 TUNED_FIELDS = ("vector_weight", "text_weight", "half_life_days", "mmr_lambda")
@@ -19,8 +27,7 @@ def _metric(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def describe_changes(before: settings_mod.SearchSettings,
-                     after: settings_mod.SearchSettings) -> list[str]:
+def describe_changes(before: settings_mod.SearchSettings, after: settings_mod.SearchSettings) -> list[str]:
     """One line per tuned setting that differs, e.g. ``Vector weight 0.50 → 0.30``."""
     lines = []
     for name in TUNED_FIELDS:
@@ -47,7 +54,7 @@ class QualityPanel(QWidget):
         self.setObjectName("qualityPanel")
         self._lab: golden_mod.TuningLab | None = None
         self._last: tuple[tuple[int, int, int], float] | None = None
-        self._result: evaluation.TuneResult | None = None
+        self._result: eval_tune.TuneResult | None = None
         self._tuned_from: settings_mod.SearchSettings | None = None
 
         self.ndcg_value = self._big_label("ndcgValue")
@@ -55,8 +62,10 @@ class QualityPanel(QWidget):
         self.ndcg_delta = QLabel("")
         self.ndcg_delta.setObjectName("ndcgDelta")
         ndcg_caption = QLabel("nDCG@10")
-        ndcg_caption.setToolTip("Normalised discounted cumulative gain of the top 10, averaged "
-                                "over the labelled queries (1 = every relevant hit on top)")
+        ndcg_caption.setToolTip(
+            "Normalised discounted cumulative gain of the top 10, averaged "
+            "over the labelled queries (1 = every relevant hit on top)"
+        )
         recall_caption = QLabel("Recall@10")
         recall_caption.setToolTip("Share of each query's labelled items found in its top 10")
         grid = QGridLayout()
@@ -84,9 +93,11 @@ class QualityPanel(QWidget):
 
         self.tune_button = QPushButton("Auto-tune")
         self.tune_button.setObjectName("autoTuneButton")
-        self.tune_button.setToolTip("Search vector weight, MMR λ and half-life for the best mean "
-                                    "nDCG@10 on the labelled queries (runs in the background; "
-                                    "nothing changes until you apply it)")
+        self.tune_button.setToolTip(
+            "Search vector weight, MMR λ and half-life for the best mean "
+            "nDCG@10 on the labelled queries (runs in the background; "
+            "nothing changes until you apply it)"
+        )
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setObjectName("cancelTuneButton")
         self.cancel_button.setVisible(False)
@@ -156,7 +167,7 @@ class QualityPanel(QWidget):
         return self._lab
 
     @property
-    def result(self) -> evaluation.TuneResult | None:
+    def result(self) -> eval_tune.TuneResult | None:
         """The auto-tune proposal on show (None when there is none)."""
         return self._result
 
@@ -174,11 +185,13 @@ class QualityPanel(QWidget):
         self._show_readout(lab.readout)
 
     def _connections(self, lab: golden_mod.TuningLab) -> list:  # type: ignore[type-arg]
-        return [(lab.readout_changed, self._on_lab_readout_changed),
-                (lab.tune_started, self._on_lab_tune_started),
-                (lab.tune_progress, self._on_lab_tune_progress),
-                (lab.tune_finished, self._on_lab_tune_finished),
-                (lab.tune_failed, self._on_lab_tune_failed)]
+        return [
+            (lab.readout_changed, self._on_lab_readout_changed),
+            (lab.tune_started, self._on_lab_tune_started),
+            (lab.tune_progress, self._on_lab_tune_progress),
+            (lab.tune_finished, self._on_lab_tune_finished),
+            (lab.tune_failed, self._on_lab_tune_failed),
+        ]
 
     # readout ---------------------------------------------------------------------------
     def _show_readout(self, readout: golden_mod.Readout | None) -> None:
@@ -187,20 +200,26 @@ class QualityPanel(QWidget):
         self.recall_value.setText(_metric(scores.recall10 if scores else None))
         self._show_delta(readout)
         if readout is None or readout.labelled == 0:
-            self.count_label.setText("No labelled queries yet. Tick ✓ beside the hits that "
-                                     "answer a query to build a golden set.")
+            self.count_label.setText(
+                "No labelled queries yet. Tick ✓ beside the hits that answer a query to build a golden set."
+            )
             self.count_label.setToolTip(f"Saved in the workspace as {golden_mod.GOLDEN_REL}")
         else:
             queries = "query" if readout.labelled == 1 else "queries"
-            self.count_label.setText(f"{readout.labelled} labelled {queries} · "
-                                     f"{readout.items} relevant items")
+            self.count_label.setText(
+                f"{readout.labelled} labelled {queries} · {readout.items} relevant items"
+            )
             self.count_label.setToolTip(f"Saved in the workspace as {golden_mod.GOLDEN_REL}")
         self.status.setText(self._status_text(readout))
-        can_tune = (readout is not None and readout.scored > 0 and self._lab is not None
-                    and not self._lab.is_tuning)
+        can_tune = (
+            readout is not None and readout.scored > 0 and self._lab is not None and not self._lab.is_tuning
+        )
         self.tune_button.setEnabled(can_tune)
-        if (self._result is not None and readout is not None
-                and readout.settings.profile != self._result.settings.profile):
+        if (
+            self._result is not None
+            and readout is not None
+            and readout.settings.profile != self._result.settings.profile
+        ):
             self._clear_result()  # tuned for another profile's pools
 
     @staticmethod
@@ -211,16 +230,20 @@ class QualityPanel(QWidget):
         if readout.error:
             parts.append(readout.error)
         if readout.fetching:
-            parts.append(f"fetching candidates for {readout.fetching} "
-                         f"{'query' if readout.fetching == 1 else 'queries'}…")
+            parts.append(
+                f"fetching candidates for {readout.fetching} "
+                f"{'query' if readout.fetching == 1 else 'queries'}…"
+            )
         elif readout.labelled and readout.scored < readout.labelled:
             parts.append(f"scored on {readout.scored} of {readout.labelled} queries")
         elif readout.scored:
             parts.append("live: re-ranked from cached candidates as you tune")
         settings = readout.settings
         if readout.scored and (settings.max_results < 10 or settings.min_score > 0):
-            parts.append(f"as the agent sees it: at most {settings.max_results} results, "
-                         f"min score {settings.min_score:.2f}")
+            parts.append(
+                f"as the agent sees it: at most {settings.max_results} results, "
+                f"min score {settings.min_score:.2f}"
+            )
         return " · ".join(parts)
 
     def _show_delta(self, readout: golden_mod.Readout | None) -> None:
@@ -249,9 +272,12 @@ class QualityPanel(QWidget):
     def _set_tuning(self, running: bool) -> None:
         self.cancel_button.setVisible(running)
         self.progress.setVisible(running)
-        self.tune_button.setEnabled(not running and self._lab is not None
-                                    and self._lab.readout is not None
-                                    and self._lab.readout.scored > 0)
+        self.tune_button.setEnabled(
+            not running
+            and self._lab is not None
+            and self._lab.readout is not None
+            and self._lab.readout.scored > 0
+        )
 
     def _clear_result(self) -> None:
         self._result = None
@@ -284,16 +310,18 @@ class QualityPanel(QWidget):
         self.progress.setToolTip(f"{done} of {total} settings tried")
 
     @Slot(object)
-    def _on_lab_tune_finished(self, result: evaluation.TuneResult) -> None:
+    def _on_lab_tune_finished(self, result: eval_tune.TuneResult) -> None:
         self._set_tuning(False)
         self._result = result
         before, after = result.before.ndcg10, result.after.ndcg10
         changes = describe_changes(self._tuned_from or result.settings, result.settings)
-        head = (f"<b>nDCG@10 {before:.3f} → {after:.3f}</b> "
-                f"<span style='color:{UP if after > before else 'palette(mid)'}'>"
-                f"({after - before:+.3f})</span><br>"
-                f"Recall@10 {result.before.recall10:.3f} → {result.after.recall10:.3f}<br>"
-                f"<span style='color:palette(mid)'>{result.tried} settings tried</span>")
+        head = (
+            f"<b>nDCG@10 {before:.3f} → {after:.3f}</b> "
+            f"<span style='color:{UP if after > before else 'palette(mid)'}'>"
+            f"({after - before:+.3f})</span><br>"
+            f"Recall@10 {result.before.recall10:.3f} → {result.after.recall10:.3f}<br>"
+            f"<span style='color:palette(mid)'>{result.tried} settings tried</span>"
+        )
         if changes:
             body = "<br>".join(changes)
             self.result_label.setText(f"{head}<br><b>Proposed</b><br>{body}")

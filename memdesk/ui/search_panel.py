@@ -6,20 +6,50 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
-from PySide6.QtCore import (QAbstractItemModel, QEvent, QModelIndex, QPersistentModelIndex, QRect,
-                            QRectF, QSize, Qt, Signal, Slot)
-from PySide6.QtGui import (QAbstractTextDocumentLayout, QColor, QKeyEvent, QMouseEvent, QPainter,
-                           QPalette, QTextDocument)
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QSplitter, QStyle, QStyledItemDelegate,
-                               QStyleOptionViewItem, QTableView, QTextBrowser, QVBoxLayout,
-                               QWidget)
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QRectF,
+    QSize,
+    Qt,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPalette,
+    QTextDocument,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
-from memdesk.core import evaluation
-from memdesk.core import hits as hits_mod
-from memdesk.core import settings as settings_mod
+from memdesk.core.eval import golden as eval_golden
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import settings as settings_mod
 from memdesk.qt import models
 from memdesk.ui import item_paint
 
@@ -40,10 +70,14 @@ class ScoreBarDelegate(QStyledItemDelegate):
             width = max(0.0, min(1.0, float(value))) * rect.width()
             painter.fillRect(QRectF(rect.left(), rect.top(), width, rect.height()), BAR_COLOR)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        painter.setPen(option.palette.color(QPalette.ColorRole.HighlightedText if selected
-                                            else QPalette.ColorRole.Text))
-        painter.drawText(option.rect.adjusted(4, 0, -4, 0),
-                         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+        painter.setPen(
+            option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        )
+        painter.drawText(
+            option.rect.adjusted(4, 0, -4, 0),
+            int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+            text,
+        )
         painter.restore()
 
 
@@ -63,29 +97,38 @@ class CheckDelegate(QStyledItemDelegate):
         size = style.pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth, None, opt.widget)
         box.rect = QRect(0, 0, size, size)
         box.rect.moveCenter(option.rect.center())
-        box.state = (box.state & ~(QStyle.StateFlag.State_On | QStyle.StateFlag.State_Off
-                                   | QStyle.StateFlag.State_NoChange))
-        box.state |= {Qt.CheckState.Checked: QStyle.StateFlag.State_On,
-                      Qt.CheckState.PartiallyChecked: QStyle.StateFlag.State_NoChange
-                      }.get(Qt.CheckState(state) if state is not None else Qt.CheckState.Unchecked,
-                            QStyle.StateFlag.State_Off)
-        style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck, box, painter,
-                            opt.widget)
+        box.state = box.state & ~(
+            QStyle.StateFlag.State_On | QStyle.StateFlag.State_Off | QStyle.StateFlag.State_NoChange
+        )
+        box.state |= {
+            Qt.CheckState.Checked: QStyle.StateFlag.State_On,
+            Qt.CheckState.PartiallyChecked: QStyle.StateFlag.State_NoChange,
+        }.get(
+            Qt.CheckState(state) if state is not None else Qt.CheckState.Unchecked, QStyle.StateFlag.State_Off
+        )
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck, box, painter, opt.widget)
 
-    def editorEvent(self, event: QEvent, model: QAbstractItemModel,  # Qt override
-                    option: QStyleOptionViewItem, index: AnyIndex) -> bool:
+    def editorEvent(
+        self,
+        event: QEvent,
+        model: QAbstractItemModel,  # Qt override
+        option: QStyleOptionViewItem,
+        index: AnyIndex,
+    ) -> bool:
         if not index.flags() & Qt.ItemFlag.ItemIsUserCheckable:
             return False
         kind = event.type()
         if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
             return isinstance(event, QMouseEvent) and event.button() == Qt.MouseButton.LeftButton
         if kind == QEvent.Type.MouseButtonRelease:
-            if not (isinstance(event, QMouseEvent) and event.button() == Qt.MouseButton.LeftButton
-                    and option.rect.contains(event.position().toPoint())):
+            if not (
+                isinstance(event, QMouseEvent)
+                and event.button() == Qt.MouseButton.LeftButton
+                and option.rect.contains(event.position().toPoint())
+            ):
                 return False
         elif kind == QEvent.Type.KeyPress:
-            if not (isinstance(event, QKeyEvent)
-                    and event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Select)):
+            if not (isinstance(event, QKeyEvent) and event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Select)):
                 return False
         else:
             return False
@@ -102,8 +145,9 @@ def highlight_html(text: str, terms: Sequence[str]) -> str:
     if not usable:
         return escaped
     pattern = re.compile("|".join(re.escape(html.escape(t)) for t in usable), re.IGNORECASE)
-    return pattern.sub(lambda m: f'<span style="background:#ffe066;font-weight:600">'
-                                 f"{m.group(0)}</span>", escaped)
+    return pattern.sub(
+        lambda m: f'<span style="background:#ffe066;font-weight:600">{m.group(0)}</span>', escaped
+    )
 
 
 class SnippetDelegate(QStyledItemDelegate):
@@ -126,8 +170,9 @@ class SnippetDelegate(QStyledItemDelegate):
         painter.translate(rect.left(), rect.top() + offset_y)
         context = QAbstractTextDocumentLayout.PaintContext()
         if option.state & QStyle.StateFlag.State_Selected:
-            context.palette.setColor(QPalette.ColorRole.Text,
-                                     option.palette.color(QPalette.ColorRole.HighlightedText))
+            context.palette.setColor(
+                QPalette.ColorRole.Text, option.palette.color(QPalette.ColorRole.HighlightedText)
+            )
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
@@ -136,42 +181,62 @@ class SnippetDelegate(QStyledItemDelegate):
         return QSize(min(hint.width(), 600), hint.height())
 
 
-def explain_hit(hit: hits_mod.Hit, settings: settings_mod.SearchSettings,
-                hits: Sequence[hits_mod.Hit], *, mode: str = "hybrid",
-                today: dt.date | None = None) -> str:
+def explain_hit(
+    hit: hits_mod.Hit,
+    settings: settings_mod.SearchSettings,
+    hits: Sequence[hits_mod.Hit],
+    *,
+    mode: str = "hybrid",
+    today: dt.date | None = None,
+) -> str:
     """HTML explaining how ``hit``'s final score came about."""
     vw, tw = settings.normalized_weights
-    rows = [f"<b>{html.escape(hit.path)}</b> lines {hit.start_line}–{hit.end_line}"
-            f" &nbsp;·&nbsp; rank {hit.rank}"]
+    rows = [
+        f"<b>{html.escape(hit.path)}</b> lines {hit.start_line}–{hit.end_line} &nbsp;·&nbsp; rank {hit.rank}"
+    ]
     if mode == "fts":
-        rows.append(f"<b>Merged</b> = text {_s(hit.text_score)} (keyword-only mode: the "
-                    f"weights do not apply) = <b>{hit.merged_score:.4f}</b>")
+        rows.append(
+            f"<b>Merged</b> = text {_s(hit.text_score)} (keyword-only mode: the "
+            f"weights do not apply) = <b>{hit.merged_score:.4f}</b>"
+        )
     elif mode == "vector":
-        rows.append(f"<b>Merged</b> = vector {_s(hit.vector_score)} (vector-only mode) = "
-                    f"<b>{hit.merged_score:.4f}</b>")
+        rows.append(
+            f"<b>Merged</b> = vector {_s(hit.vector_score)} (vector-only mode) = "
+            f"<b>{hit.merged_score:.4f}</b>"
+        )
     else:
-        rows.append(f"<b>Merged</b> = {vw:.2f} × vector {_s(hit.vector_score)} + {tw:.2f} × "
-                    f"text {_s(hit.text_score)} = <b>{hit.merged_score:.4f}</b>")
+        rows.append(
+            f"<b>Merged</b> = {vw:.2f} × vector {_s(hit.vector_score)} + {tw:.2f} × "
+            f"text {_s(hit.text_score)} = <b>{hit.merged_score:.4f}</b>"
+        )
     if not settings.decay:
         rows.append("<b>Decay</b> off → ×1.000")
     elif hit.date is None:
         rows.append("<b>Decay</b> ×1.000: evergreen note (no date)")
     else:
         age = ((today or dt.date.today()) - hit.date).days
-        rows.append(f"<b>Decay</b> ×{hit.decay:.4f}: dated {hit.date.isoformat()} "
-                    f"({age} days old), half-life {settings.half_life_days} days")
-    rows.append(f"<b>Final</b> = {hit.merged_score:.4f} × {hit.decay:.4f} = "
-                f"<b>{hit.score:.4f}</b>")
+        rows.append(
+            f"<b>Decay</b> ×{hit.decay:.4f}: dated {hit.date.isoformat()} "
+            f"({age} days old), half-life {settings.half_life_days} days"
+        )
+    rows.append(f"<b>Final</b> = {hit.merged_score:.4f} × {hit.decay:.4f} = <b>{hit.score:.4f}</b>")
     if hit.mmr_rank is None:
         rows.append(f"<b>MMR</b> off; rank after decay {hit.pre_mmr_rank}")
     else:
         against = next((h for h in hits if h.chunk_id == hit.mmr_against), None)
-        where = (f"{html.escape(against.path)}:{against.start_line}" if against
-                 else html.escape(hit.mmr_against or "—"))
-        penalty = (f"max similarity {hit.mmr_penalty:.3f} to {where}"
-                   if hit.mmr_against else "first pick, no penalty")
-        rows.append(f"<b>MMR</b> (λ={settings.mmr_lambda:.2f}): rank {hit.pre_mmr_rank} → "
-                    f"{hit.mmr_rank}; {penalty}")
+        where = (
+            f"{html.escape(against.path)}:{against.start_line}"
+            if against
+            else html.escape(hit.mmr_against or "—")
+        )
+        penalty = (
+            f"max similarity {hit.mmr_penalty:.3f} to {where}"
+            if hit.mmr_against
+            else "first pick, no penalty"
+        )
+        rows.append(
+            f"<b>MMR</b> (λ={settings.mmr_lambda:.2f}): rank {hit.pre_mmr_rank} → {hit.mmr_rank}; {penalty}"
+        )
     if settings.min_score > 0:
         rows.append(f"Min score {settings.min_score:.2f} · profile {settings.profile}")
     else:
@@ -211,8 +276,10 @@ class SearchPanel(QWidget):
         self.scope_combo.setObjectName("scopeCombo")
         self.scope_combo.addItem("Private chat: all memory", "all")
         self.scope_combo.addItem("Group chat: no MEMORY.md", "shared")
-        self.scope_combo.setToolTip("Search as the agent would in a private chat (all memory "
-                                    "files) or a group chat (without MEMORY.md / memory.md)")
+        self.scope_combo.setToolTip(
+            "Search as the agent would in a private chat (all memory "
+            "files) or a group chat (without MEMORY.md / memory.md)"
+        )
         self.summary = QLabel("")
         self.summary.setObjectName("searchSummary")
 
@@ -232,8 +299,17 @@ class SearchPanel(QWidget):
         self._snippet_delegate = SnippetDelegate(self.model, self.table)
         self._check_delegate = CheckDelegate(self.table)
         header = self.table.horizontalHeader()
-        widths = {"relevant": 26, "rank": 26, "location": 200, "vector": 54, "text": 54, "decay": 54,
-                  "final": 54, "pre_mmr": 60, "mmr": 42}
+        widths = {
+            "relevant": 26,
+            "rank": 26,
+            "location": 200,
+            "vector": 54,
+            "text": 54,
+            "decay": 54,
+            "final": 54,
+            "pre_mmr": 60,
+            "mmr": 42,
+        }
         for i, column in enumerate(models.COLUMNS):
             if column.kind == "score":
                 self.table.setItemDelegateForColumn(i, self._bar_delegate)
@@ -283,10 +359,16 @@ class SearchPanel(QWidget):
         if index >= 0:
             self.scope_combo.setCurrentIndex(index)
 
-    def show_results(self, hits: Sequence[hits_mod.Hit], *, terms: Sequence[str],
-                     settings: settings_mod.SearchSettings, summary: str,
-                     mode: str = "hybrid",
-                     relevant: Sequence[evaluation.Relevant] | None = None) -> None:
+    def show_results(
+        self,
+        hits: Sequence[hits_mod.Hit],
+        *,
+        terms: Sequence[str],
+        settings: settings_mod.SearchSettings,
+        summary: str,
+        mode: str = "hybrid",
+        relevant: Sequence[eval_golden.Relevant] | None = None,
+    ) -> None:
         """Replace the table's hits, keeping the selected chunk selected if still there.
 
         ``relevant``: the query's golden labels, shown in the check column.
@@ -296,8 +378,9 @@ class SearchPanel(QWidget):
         selected = self.current_hit()
         self.model.set_hits(hits, terms, relevant)
         self.summary.setText(summary)
-        row = next((i for i, h in enumerate(hits)
-                    if selected is not None and h.chunk_id == selected.chunk_id), -1)
+        row = next(
+            (i for i, h in enumerate(hits) if selected is not None and h.chunk_id == selected.chunk_id), -1
+        )
         if row >= 0:
             self.table.selectRow(row)
             self._show_detail(self.model.hit(row))
@@ -312,8 +395,7 @@ class SearchPanel(QWidget):
         if hit is None:
             self.detail.clear()
         else:
-            self.detail.setHtml(explain_hit(hit, self._settings, self.model.hits,
-                                            mode=self._mode))
+            self.detail.setHtml(explain_hit(hit, self._settings, self.model.hits, mode=self._mode))
 
     @Slot()
     def _on_search_input_return_pressed(self) -> None:

@@ -8,10 +8,19 @@ import math
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (QCheckBox, QComboBox, QGridLayout, QHBoxLayout, QLabel,
-                               QPushButton, QSlider, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
 
-from memdesk.core import settings as settings_mod
+from memdesk.core.search import settings as settings_mod
 
 # objectNames tests and automation rely on (issue 4), keyed by settings field.
 SLIDER_NAMES = {
@@ -36,9 +45,9 @@ def to_slider(field: settings_mod.Field, value: float) -> int:
 def from_slider(field: settings_mod.Field, position: int) -> float | int:
     value = field.minimum + position * field.step
     if field.integer:
-        return int(round(value))
+        return round(value)
     # Round away binary noise (0.1 + 0.2) so saved settings and exports read cleanly.
-    decimals = max(0, -int(math.floor(math.log10(field.step))))
+    decimals = max(0, -math.floor(math.log10(field.step)))
     return round(value, decimals)
 
 
@@ -55,8 +64,9 @@ class TuningPanel(QWidget):
 
     settings_changed = Signal(object)
 
-    def __init__(self, settings: settings_mod.SearchSettings | None = None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, settings: settings_mod.SearchSettings | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("tuningPanel")
         self._settings = settings or settings_mod.SearchSettings()
@@ -68,8 +78,10 @@ class TuningPanel(QWidget):
         self.profile_combo.setObjectName("profileCombo")
         for profile in settings_mod.PROFILES:
             self.profile_combo.addItem(profile, profile)
-        self.profile_combo.setToolTip("memdesk: our ranking · openclaw: exactly what OpenClaw "
-                                      "v2026.4.12's builtin memory search would return")
+        self.profile_combo.setToolTip(
+            "memdesk: our ranking · openclaw: exactly what OpenClaw "
+            "v2026.4.12's builtin memory search would return"
+        )
         self.decay_check = QCheckBox("Temporal decay")
         self.decay_check.setObjectName("decayCheck")
         self.mmr_check = QCheckBox("MMR (diversity)")
@@ -168,8 +180,9 @@ class TuningPanel(QWidget):
             name: from_slider(settings_mod.FIELDS[name], slider.value())
             for name, slider in self.sliders.items()
         }
-        return self._settings.replace(decay=self.decay_check.isChecked(),
-                                      mmr=self.mmr_check.isChecked(), **values)
+        return self._settings.replace(
+            decay=self.decay_check.isChecked(), mmr=self.mmr_check.isChecked(), **values
+        )
 
     def _changed(self) -> None:
         if self._updating:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal, Slot
 from PySide6.QtGui import QColor, QPainter, QPalette
-from PySide6.QtWidgets import (QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem,
-                               QTreeView, QWidget)
+from PySide6.QtWidgets import QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView, QWidget
 
 from memdesk.qt import models
 from memdesk.ui import item_paint
 
 AnyIndex = QModelIndex | QPersistentModelIndex
-STATE_COLORS = {"indexed": QColor(46, 160, 67), "pending": QColor(210, 153, 34),
-                "failed": QColor(207, 34, 46)}
+STATE_COLORS = {
+    "indexed": QColor(46, 160, 67),
+    "pending": QColor(210, 153, 34),
+    "failed": QColor(207, 34, 46),
+}
 
 
 class StateDelegate(QStyledItemDelegate):
@@ -33,13 +35,12 @@ class StateDelegate(QStyledItemDelegate):
         painter.setBrush(color)
         painter.drawEllipse(rect.left() + 3, rect.center().y() - size // 2 + 1, size, size)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        painter.setPen(option.palette.color(QPalette.ColorRole.HighlightedText if selected
-                                            else QPalette.ColorRole.Text))
+        painter.setPen(
+            option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        )
         text_rect = rect.adjusted(size + 8, 0, -2, 0)
-        elided = option.fontMetrics.elidedText(text, Qt.TextElideMode.ElideMiddle,
-                                               text_rect.width())
-        painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         elided)
+        elided = option.fontMetrics.elidedText(text, Qt.TextElideMode.ElideMiddle, text_rect.width())
+        painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), elided)
         painter.restore()
 
 

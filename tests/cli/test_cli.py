@@ -10,14 +10,28 @@ from pathlib import Path
 
 import pytest
 
-RESULT_KEYS = {"rank", "path", "start_line", "end_line", "snippet", "vector_score", "text_score",
-               "merged_score", "decay", "score", "pre_mmr_rank", "mmr_rank", "date"}
+RESULT_KEYS = {
+    "rank",
+    "path",
+    "start_line",
+    "end_line",
+    "snippet",
+    "vector_score",
+    "text_score",
+    "merged_score",
+    "decay",
+    "score",
+    "pre_mmr_rank",
+    "mmr_rank",
+    "date",
+}
 
 
 def run(*args: str, home: Path, check: bool = True) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, MEMDESK_HOME=str(home))
-    out = subprocess.run([sys.executable, "-m", "memdesk", *args], capture_output=True, text=True,
-                         env=env, timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-m", "memdesk", *args], capture_output=True, text=True, env=env, timeout=600
+    )
     if check:
         assert out.returncode == 0, out.stderr
     return out
@@ -29,15 +43,29 @@ def test_index_search_status_fts_only(example_workspace: Path, memdesk_home: Pat
     assert set(index) >= {"files", "chunks", "embedded", "cache_hits", "removed", "seconds", "mode"}
     assert index["mode"] == "fts" and index["files"] >= 50 and index["embedded"] == 0
 
-    out = json.loads(run("search", "API鉴权方案", "--workspace", ws, "--model", "none", "--json",
-                         "--now", "2026-12-01", home=memdesk_home).stdout)
+    out = json.loads(
+        run(
+            "search",
+            "API鉴权方案",
+            "--workspace",
+            ws,
+            "--model",
+            "none",
+            "--json",
+            "--now",
+            "2026-12-01",
+            home=memdesk_home,
+        ).stdout
+    )
     assert set(out) == {"query", "mode", "profile", "settings", "timings_ms", "results"}
     assert out["mode"] == "fts" and out["profile"] == "memdesk" and out["results"]
     assert set(out["results"][0]) == RESULT_KEYS
     assert [r["rank"] for r in out["results"]] == list(range(1, len(out["results"]) + 1))
     assert any("鉴权" in r["path"] for r in out["results"][:3])
 
-    status = json.loads(run("status", "--workspace", ws, "--model", "none", "--json", home=memdesk_home).stdout)
+    status = json.loads(
+        run("status", "--workspace", ws, "--model", "none", "--json", home=memdesk_home).stdout
+    )
     assert status["mode"] == "fts" and status["dirty_files"] == [] and status["fts_available"]
     assert "no embedding model" in status["fallback_reason"]
 
@@ -66,34 +94,60 @@ def test_get_and_refusals(example_workspace: Path, memdesk_home: Path) -> None:
     assert len(bad.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("args", [
-    ["search", "x", "--workspace", "/nonexistent/dir"],
-    ["search", "x", "--now", "yesterday", "--model", "none"],
-    ["index", "--model", "/nonexistent/model.gguf", "--workspace", "/nonexistent"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["search", "x", "--workspace", "/nonexistent/dir"],
+        ["search", "x", "--now", "yesterday", "--model", "none"],
+        ["index", "--model", "/nonexistent/model.gguf", "--workspace", "/nonexistent"],
+    ],
+)
 def test_user_errors_are_one_line(args: list[str], memdesk_home: Path, tmp_path: Path) -> None:
     out = run(*args, home=memdesk_home, check=False)
     assert out.returncode == 1
     assert "Traceback" not in out.stderr and out.stderr.startswith("memdesk: error:")
 
 
-def test_bad_model_falls_back_to_fts_with_a_warning(example_workspace: Path, memdesk_home: Path,
-                                                    tmp_path: Path) -> None:
+def test_bad_model_falls_back_to_fts_with_a_warning(
+    example_workspace: Path, memdesk_home: Path, tmp_path: Path
+) -> None:
     fake = tmp_path / "broken.gguf"
     fake.write_bytes(b"GGUF" + b"\x00" * 20)
-    out = run("search", "deploy", "--workspace", str(example_workspace), "--model", str(fake), "--json",
-              home=memdesk_home)
+    out = run(
+        "search",
+        "deploy",
+        "--workspace",
+        str(example_workspace),
+        "--model",
+        str(fake),
+        "--json",
+        home=memdesk_home,
+    )
     assert json.loads(out.stdout)["mode"] == "fts"
     assert "broken.gguf" in out.stderr
 
 
 @pytest.mark.model
-def test_hybrid_search_with_real_model(example_workspace: Path, memdesk_home: Path, minilm_path: Path) -> None:
+def test_hybrid_search_with_real_model(
+    example_workspace: Path, memdesk_home: Path, minilm_path: Path
+) -> None:
     ws = str(example_workspace)
-    rep = json.loads(run("index", "--workspace", ws, "--model", str(minilm_path), "--json", home=memdesk_home).stdout)
+    rep = json.loads(
+        run("index", "--workspace", ws, "--model", str(minilm_path), "--json", home=memdesk_home).stdout
+    )
     assert rep["mode"] == "hybrid" and rep["embedded"] > 0
-    out = json.loads(run("search", "which vector database did we finally pick", "--workspace", ws,
-                         "--model", str(minilm_path), "--json", home=memdesk_home).stdout)
+    out = json.loads(
+        run(
+            "search",
+            "which vector database did we finally pick",
+            "--workspace",
+            ws,
+            "--model",
+            str(minilm_path),
+            "--json",
+            home=memdesk_home,
+        ).stdout
+    )
     assert out["mode"] == "hybrid"
     top = out["results"][0]
     assert top["vector_score"] is not None and top["text_score"] is not None

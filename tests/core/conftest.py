@@ -7,8 +7,8 @@ converter itself is exercised on every run (it takes about a second).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -16,7 +16,7 @@ import pytest
 @pytest.fixture(scope="session")
 def minilm_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """all-MiniLM-L6-v2 converted to an F16 GGUF in a session temp dir."""
-    from memdesk.core.models import minilm
+    from memdesk.core.embed.models import minilm
 
     path = tmp_path_factory.mktemp("minilm") / "all-MiniLM-L6-v2.gguf"
     minilm.build(path, lambda _msg: None)
@@ -26,7 +26,7 @@ def minilm_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def minilm_gguf_f32(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same model with F32 weights (closest to the reference implementation)."""
-    from memdesk.core.models import minilm
+    from memdesk.core.embed.models import minilm
 
     path = tmp_path_factory.mktemp("minilm-f32") / "all-MiniLM-L6-v2-f32.gguf"
     minilm.build(path, lambda _msg: None, dtype="f32")
@@ -36,7 +36,7 @@ def minilm_gguf_f32(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def gguf_embedder(minilm_gguf: Path) -> Iterator[object]:
     """A ``GgufEmbedder`` on the fresh MiniLM build."""
-    from memdesk.core.gguf_embedder import GgufEmbedder
+    from memdesk.core.embed.gguf_embedder import GgufEmbedder
 
     embedder = GgufEmbedder(minilm_gguf)
     yield embedder

@@ -8,10 +8,13 @@ import stat
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings as hyp_settings, strategies as st
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
-from memdesk.core import engine, errors, ranking
-from memdesk.core.settings import SearchSettings
+from memdesk.core import engine, errors
+from memdesk.core.search import ranking
+from memdesk.core.search.settings import SearchSettings
 from tests.fakes import HashEmbedder
 
 MEMDESK = SearchSettings.defaults("memdesk")
@@ -199,8 +202,9 @@ def test_decay_uses_note_dates(small_ws: Path) -> None:
     eng.sync()
     import datetime as dt
 
-    hits = eng.search("决定 decided", MEMDESK.replace(decay=True, half_life_days=30),
-                      now=dt.date(2026, 12, 1)).hits
+    hits = eng.search(
+        "决定 decided", MEMDESK.replace(decay=True, half_life_days=30), now=dt.date(2026, 12, 1)
+    ).hits
     by_path = {h.path: h for h in hits}
     old, new = by_path["memory/2026-05-01.md"], by_path["memory/2026-11-20.md"]
     assert old.date == dt.date(2026, 5, 1) and new.date == dt.date(2026, 11, 20)
@@ -209,9 +213,31 @@ def test_decay_uses_note_dates(small_ws: Path) -> None:
     assert evergreen.path == "MEMORY.md" and evergreen.date is None and evergreen.decay == 1.0
 
 
-HOSTILE = ['"', '""', "NEAR(a b)", "a NEAR/3 b", "*", "-", ":", "col:term", "(((", ")", "a AND", "OR",
-           "NOT", "^start", "🙂🙂", "'; DROP TABLE chunks; --", "\x00", "\\", "a" * 10_000,
-           "鉴权" * 3000, "{x}", "[", "+-*/"]
+HOSTILE = [
+    '"',
+    '""',
+    "NEAR(a b)",
+    "a NEAR/3 b",
+    "*",
+    "-",
+    ":",
+    "col:term",
+    "(((",
+    ")",
+    "a AND",
+    "OR",
+    "NOT",
+    "^start",
+    "🙂🙂",
+    "'; DROP TABLE chunks; --",
+    "\x00",
+    "\\",
+    "a" * 10_000,
+    "鉴权" * 3000,
+    "{x}",
+    "[",
+    "+-*/",
+]
 
 
 @pytest.mark.parametrize("query", HOSTILE)
@@ -248,9 +274,21 @@ def test_hits_carry_every_component(small_ws: Path) -> None:
     eng.sync()
     hit = eng.search("vector store", MEMDESK.replace(mmr=True)).hits[0]
     data = hit.to_json()
-    assert set(data) == {"rank", "path", "start_line", "end_line", "snippet", "vector_score",
-                         "text_score", "merged_score", "decay", "score", "pre_mmr_rank",
-                         "mmr_rank", "date"}
+    assert set(data) == {
+        "rank",
+        "path",
+        "start_line",
+        "end_line",
+        "snippet",
+        "vector_score",
+        "text_score",
+        "merged_score",
+        "decay",
+        "score",
+        "pre_mmr_rank",
+        "mmr_rank",
+        "date",
+    }
     assert hit.mmr_rank is not None and hit.pre_mmr_rank >= 1
     off = eng.search("vector store", MEMDESK.replace(mmr=False)).hits[0]
     assert off.mmr_rank is None
@@ -270,8 +308,9 @@ def test_stale_half_built_index_is_removed(small_ws: Path) -> None:
 
 
 @pytest.mark.parametrize("how", ["no-sqlite-vec", "in-memory"])
-def test_numpy_vector_scan_ranks_like_sqlite_vec(small_ws: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 how: str) -> None:
+def test_numpy_vector_scan_ranks_like_sqlite_vec(
+    small_ws: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
     """Without sqlite-vec (or past the in-memory threshold) the numpy scan gives the same hits."""
     emb = HashEmbedder()
     eng = engine.Engine(small_ws, embedder=emb)

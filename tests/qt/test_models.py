@@ -6,15 +6,29 @@ import datetime as dt
 
 from PySide6.QtCore import Qt
 
-from memdesk.core import hits
+from memdesk.core.search import hits
 from memdesk.qt import models
 
 
 def _hit(rank: int, *, vector: float | None = 0.5, mmr: int | None = 1) -> hits.Hit:
-    return hits.Hit(rank=rank, chunk_id=f"c{rank}", path=f"memory/n{rank}.md", source="memory",
-                    start_line=1, end_line=4, snippet="some  text\nhere", text="some text here",
-                    vector_score=vector, text_score=0.25, merged_score=0.4, decay=0.9,
-                    score=0.36, pre_mmr_rank=rank, mmr_rank=mmr, date=dt.date(2026, 6, 1))
+    return hits.Hit(
+        rank=rank,
+        chunk_id=f"c{rank}",
+        path=f"memory/n{rank}.md",
+        source="memory",
+        start_line=1,
+        end_line=4,
+        snippet="some  text\nhere",
+        text="some text here",
+        vector_score=vector,
+        text_score=0.25,
+        merged_score=0.4,
+        decay=0.9,
+        score=0.36,
+        pre_mmr_rank=rank,
+        mmr_rank=mmr,
+        date=dt.date(2026, 6, 1),
+    )
 
 
 def test_results_model_passes_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]

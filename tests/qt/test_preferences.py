@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memdesk.core import settings
+from memdesk.core.search import settings
 from memdesk.qt import preferences
 
 

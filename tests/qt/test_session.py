@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.core import engine, errors
-from memdesk.core import settings as settings_mod
+from memdesk.core.search import settings as settings_mod
 from memdesk.qt import session as session_mod
 
 
@@ -16,7 +16,8 @@ def _workspace(root: Path, notes: int = 3) -> Path:
     (root / "MEMORY.md").write_text("# Memory\n\nAlpha team prefers tea.\n", encoding="utf-8")
     for i in range(notes):
         (root / "memory" / f"2026-06-{i + 1:02d}.md").write_text(
-            f"# Day {i}\n\nBravo note number {i} about charlie{i}.\n", encoding="utf-8")
+            f"# Day {i}\n\nBravo note number {i} about charlie{i}.\n", encoding="utf-8"
+        )
     return root
 
 
@@ -34,8 +35,9 @@ def test_stale_responses_are_dropped(qtbot, session) -> None:  # type: ignore[no
     """Queries typed in quick succession only ever publish the newest one's results."""
     seen: list[str] = []
     session.results_changed.connect(lambda r: seen.append(r.query))
-    with qtbot.waitSignal(session.results_changed, timeout=10_000,
-                          check_params_cb=lambda r: r.query == "charlie2"):
+    with qtbot.waitSignal(
+        session.results_changed, timeout=10_000, check_params_cb=lambda r: r.query == "charlie2"
+    ):
         for text in ("alpha", "bravo", "charlie1", "charlie2"):
             session.set_query(text, immediate=True)
     assert seen == ["charlie2"]
@@ -83,8 +85,7 @@ def test_sync_requests_are_merged_while_busy(qtbot, session, tmp_path: Path) -> 
 
 def test_cancel_reports_cancelled(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """Cancelling a sync ends it between files with errors.Cancelled, window-safe."""
-    eng = engine.Engine.open(_workspace(tmp_path / "big", notes=400), model=None,
-                             db_path=tmp_path / "big.db")
+    eng = engine.Engine.open(_workspace(tmp_path / "big", notes=400), model=None, db_path=tmp_path / "big.db")
     sess = session_mod.Session(eng, settings=settings_mod.SearchSettings(), watch=False)
     try:
         with qtbot.waitSignal(sess.sync_failed, timeout=30_000) as blocker:

@@ -45,8 +45,9 @@ def test_folder_delete_is_reported(qtbot, tmp_path: Path) -> None:  # type: igno
     bridge = watcher.WatchBridge(tmp_path, debounce_ms=150)
     bridge.start()
     try:
-        with qtbot.waitSignal(bridge.paths_changed, timeout=10_000,
-                              check_params_cb=lambda p: "memory/topics/" in p) as blocker:
+        with qtbot.waitSignal(
+            bridge.paths_changed, timeout=10_000, check_params_cb=lambda p: "memory/topics/" in p
+        ) as blocker:
             shutil.rmtree(tmp_path / "memory" / "topics")
         assert "memory/topics/a.md" in blocker.args[0]
     finally:

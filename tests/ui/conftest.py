@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -27,7 +27,8 @@ def _copy_example(target: Path) -> Path:
         (target / "memory").mkdir(parents=True)
         (target / "MEMORY.md").write_text("# Memory\n\nLin Wei prefers tea.\n", encoding="utf-8")
         (target / "memory" / "2026-06-01.md").write_text(
-            "# 2026-06-01\n\nDecided SQLite for the Atlas database.\n", encoding="utf-8")
+            "# 2026-06-01\n\nDecided SQLite for the Atlas database.\n", encoding="utf-8"
+        )
     return target
 
 
@@ -60,8 +61,13 @@ def make_window(qtbot, tmp_path: Path) -> Callable[..., object]:  # type: ignore
     """Build a main window with ``app.build_window`` and wait for its first index job."""
     from memdesk import app
 
-    def make(workspace: Path, *, model: object = None, wait: bool = True,  # type: ignore[no-untyped-def]
-             seed_index: Path | None = None):
+    def make(
+        workspace: Path,
+        *,
+        model: object = None,
+        wait: bool = True,  # type: ignore[no-untyped-def]
+        seed_index: Path | None = None,
+    ):
         data_dir = tmp_path / "data"
         if seed_index is not None:
             from memdesk.core import paths
@@ -88,8 +94,7 @@ def wait_idle(qtbot, window, timeout: int = SYNC_TIMEOUT_MS) -> None:  # type: i
     """Wait until no index job runs or is queued, and the tree shows the result."""
     session = window.session
     if session.is_syncing:
-        with qtbot.waitSignal(session.idle_changed, timeout=timeout,
-                              check_params_cb=lambda idle: idle):
+        with qtbot.waitSignal(session.idle_changed, timeout=timeout, check_params_cb=lambda idle: idle):
             pass
         # Requested when the job ended; older snapshot answers are dropped as stale.
         with qtbot.waitSignal(session.snapshot_changed, timeout=timeout):
@@ -98,8 +103,9 @@ def wait_idle(qtbot, window, timeout: int = SYNC_TIMEOUT_MS) -> None:  # type: i
 
 def search(qtbot, window, text: str, timeout: int = 30_000):  # type: ignore[no-untyped-def]
     """Type ``text`` into the query box and wait for its results."""
-    with qtbot.waitSignal(window.session.results_changed, timeout=timeout,
-                          check_params_cb=lambda r: r.query == text):
+    with qtbot.waitSignal(
+        window.session.results_changed, timeout=timeout, check_params_cb=lambda r: r.query == text
+    ):
         window.search_input.setText(text)
     return window.session.results
 

@@ -16,16 +16,26 @@ from memdesk.qt import models
 from tests.ui.conftest import search, wait_idle, wait_synced
 
 OBJECT_NAMES = {
-    "workspaceTree": QTreeView, "editor": QPlainTextEdit, "searchInput": QLineEdit,
-    "resultsTable": QTableView, "vectorWeightSlider": QSlider, "textWeightSlider": QSlider,
-    "minScoreSlider": QSlider, "halfLifeSlider": QSlider, "mmrLambdaSlider": QSlider,
+    "workspaceTree": QTreeView,
+    "editor": QPlainTextEdit,
+    "searchInput": QLineEdit,
+    "resultsTable": QTableView,
+    "vectorWeightSlider": QSlider,
+    "textWeightSlider": QSlider,
+    "minScoreSlider": QSlider,
+    "halfLifeSlider": QSlider,
+    "mmrLambdaSlider": QSlider,
     "profileCombo": QComboBox,
 }
 
 
 @pytest.fixture
-def hybrid_window(make_window, workspace: Path, minilm_path: Path,  # type: ignore[no-untyped-def]
-                  hybrid_index: Path):
+def hybrid_window(
+    make_window,
+    workspace: Path,
+    minilm_path: Path,  # type: ignore[no-untyped-def]
+    hybrid_index: Path,
+):
     return make_window(workspace, model=minilm_path, seed_index=hybrid_index)
 
 
@@ -67,18 +77,14 @@ def test_vector_weight_slider_reranks_without_query(qtbot, hybrid_window) -> Non
     fetches = hybrid_window.session.fetch_count
     vector = hybrid_window.findChild(QSlider, "vectorWeightSlider")
     text = hybrid_window.findChild(QSlider, "textWeightSlider")
-    with qtbot.waitSignal(hybrid_window.session.results_changed,
-                          check_params_cb=lambda r: r.reranked):
+    with qtbot.waitSignal(hybrid_window.session.results_changed, check_params_cb=lambda r: r.reranked):
         text.setValue(text.minimum())
-    with qtbot.waitSignal(hybrid_window.session.results_changed,
-                          check_params_cb=lambda r: r.reranked):
+    with qtbot.waitSignal(hybrid_window.session.results_changed, check_params_cb=lambda r: r.reranked):
         vector.setValue(vector.maximum())
     vector_only = [h.chunk_id for h in hybrid_window.search_panel.model.hits]
-    with qtbot.waitSignal(hybrid_window.session.results_changed,
-                          check_params_cb=lambda r: r.reranked):
+    with qtbot.waitSignal(hybrid_window.session.results_changed, check_params_cb=lambda r: r.reranked):
         vector.setValue(vector.minimum())
-    with qtbot.waitSignal(hybrid_window.session.results_changed,
-                          check_params_cb=lambda r: r.reranked):
+    with qtbot.waitSignal(hybrid_window.session.results_changed, check_params_cb=lambda r: r.reranked):
         text.setValue(text.maximum())
     text_only = [h.chunk_id for h in hybrid_window.search_panel.model.hits]
     assert hybrid_window.session.fetch_count == fetches  # no SQLite, no embedder
@@ -95,8 +101,7 @@ def test_decay_slider_reranks_without_query_fts(qtbot, fts_window) -> None:  # t
     decays = [h.decay for h in fts_window.search_panel.model.hits]
     fetches = fts_window.session.fetch_count
     slider = fts_window.findChild(QSlider, "halfLifeSlider")
-    with qtbot.waitSignal(fts_window.session.results_changed,
-                          check_params_cb=lambda r: r.reranked):
+    with qtbot.waitSignal(fts_window.session.results_changed, check_params_cb=lambda r: r.reranked):
         slider.setValue(slider.minimum())
     assert fts_window.session.fetch_count == fetches
     assert [h.decay for h in fts_window.search_panel.model.hits] != decays
@@ -107,8 +112,10 @@ def test_click_hit_lands_on_its_lines(qtbot, hybrid_window) -> None:  # type: ig
     """Clicking a hit opens its note scrolled to its lines, with those lines highlighted."""
     search(qtbot, hybrid_window, "on-call rota owner")
     table = hybrid_window.results_table
-    row = max(range(table.model().rowCount()),
-              key=lambda r: table.model().index(r, 0).data(models.HitRole).start_line)
+    row = max(
+        range(table.model().rowCount()),
+        key=lambda r: table.model().index(r, 0).data(models.HitRole).start_line,
+    )
     hit = table.model().index(row, 0).data(models.HitRole)
     with qtbot.waitSignal(hybrid_window.note_editor.current_changed, raising=False, timeout=2000):
         _click_row(qtbot, table, row)
@@ -184,8 +191,11 @@ def test_delete_on_disk_leaves_tree_and_results(qtbot, fts_window, workspace: Pa
     results = search(qtbot, fts_window, word)
     assert rel in {h.path for h in results.hits}
     assert fts_window.tree.tree_model.index_of(rel).isValid()
-    with qtbot.waitSignal(fts_window.session.results_changed, timeout=20_000,
-                          check_params_cb=lambda r: rel not in {h.path for h in r.hits}):
+    with qtbot.waitSignal(
+        fts_window.session.results_changed,
+        timeout=20_000,
+        check_params_cb=lambda r: rel not in {h.path for h in r.hits},
+    ):
         os.remove(workspace / rel)
     wait_idle(qtbot, fts_window)
     if fts_window.tree.tree_model.index_of(rel).isValid():
@@ -264,8 +274,9 @@ def test_scope_shared_excludes_curated_memory(qtbot, fts_window) -> None:  # typ
 
 
 @pytest.mark.model
-def test_first_run_builds_model_then_goes_hybrid(qtbot, make_window, workspace: Path,
-                                                 minilm_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_first_run_builds_model_then_goes_hybrid(
+    qtbot, make_window, workspace: Path, minilm_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     """Without a built model the window opens FTS-only and offers the build; afterwards hybrid."""
     window = make_window(workspace, model="auto")
     assert window.model_banner.isVisibleTo(window)

@@ -12,11 +12,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QThread, Qt
+from PySide6.QtCore import Qt, QThread
 from PySide6.QtWidgets import QCheckBox, QComboBox, QPushButton, QSlider, QTableView, QWidget
 
-from memdesk.core import errors, evaluation
-from memdesk.core import settings as settings_mod
+from memdesk.core import errors
+from memdesk.core.eval import golden as eval_golden
+from memdesk.core.eval import tune as eval_tune
+from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import models
 from memdesk.ui import tuning_panel
@@ -24,10 +26,12 @@ from tests.ui.conftest import REPO, search, wait_idle
 
 EXAMPLE_GOLDEN = REPO / "examples" / "golden.jsonl"
 # English queries the keyword index answers, so FTS-only scores are meaningful.
-QUERIES = ("why did we switch from pgvector to sqlite-vec",
-           "what day do we deploy now",
-           "who is the Atlas tech lead",
-           "deploy freeze over the holidays")
+QUERIES = (
+    "why did we switch from pgvector to sqlite-vec",
+    "what day do we deploy now",
+    "who is the Atlas tech lead",
+    "deploy freeze over the holidays",
+)
 
 
 def _write_golden(workspace: Path, queries: tuple[str, ...] | None = QUERIES) -> Path:
@@ -41,6 +45,7 @@ def _write_golden(workspace: Path, queries: tuple[str, ...] | None = QUERIES) ->
 
 def _wait_readout(qtbot, lab, scored: int, timeout: int = 30_000):  # type: ignore[no-untyped-def]
     """Wait until every labelled query has its pool and the readout covers ``scored``."""
+
     def ready(readout) -> bool:  # type: ignore[no-untyped-def]
         return readout is not None and readout.fetching == 0 and readout.scored == scored
 
@@ -107,9 +112,10 @@ def test_tick_hit_writes_golden_label(qtbot, fts_window, workspace: Path) -> Non
     with qtbot.waitSignal(fts_window.lab.golden_changed):
         _check_cell(qtbot, table, 0)
     label = f"{first.path}#L{first.start_line}-L{first.end_line}"
-    assert [json.loads(line) for line in golden_file.read_text(encoding="utf-8").splitlines()] \
-        == [{"query": query, "relevant": [label]}]
-    assert evaluation.load_golden(golden_file)[0].relevant == (evaluation.Relevant.parse(label),)
+    assert [json.loads(line) for line in golden_file.read_text(encoding="utf-8").splitlines()] == [
+        {"query": query, "relevant": [label]}
+    ]
+    assert eval_golden.load_golden(golden_file)[0].relevant == (eval_golden.Relevant.parse(label),)
     check = models.column_index("relevant")
     assert model.index(0, check).data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
     assert not list(golden_file.parent.glob(".*.tmp"))  # atomic write left no temp file
@@ -127,8 +133,10 @@ def test_tick_hit_writes_golden_label(qtbot, fts_window, workspace: Path) -> Non
 
     # Another query, then back: the labelled query shows its tick again.
     search(qtbot, fts_window, "deploy")
-    assert all(model.index(r, check).data(Qt.ItemDataRole.CheckStateRole) != Qt.CheckState.Checked
-               for r in range(model.rowCount()))
+    assert all(
+        model.index(r, check).data(Qt.ItemDataRole.CheckStateRole) != Qt.CheckState.Checked
+        for r in range(model.rowCount())
+    )
     search(qtbot, fts_window, query)
     row = next(r for r in range(model.rowCount()) if model.hit(r).chunk_id == first.chunk_id)
     assert model.index(row, check).data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
@@ -160,14 +168,21 @@ def test_partial_tick_for_file_labels(qtbot, golden_window) -> None:  # type: ig
     relevant = golden_window.lab.relevant_for(query)
     model = golden_window.search_panel.model
     check = models.column_index("relevant")
-    states = {h.chunk_id: model.index(r, check).data(Qt.ItemDataRole.CheckStateRole)
-              for r, h in enumerate(results.hits)}
+    states = {
+        h.chunk_id: model.index(r, check).data(Qt.ItemDataRole.CheckStateRole)
+        for r, h in enumerate(results.hits)
+    }
     inside = [h for h in results.hits if any(r.matches(h) for r in relevant)]
     assert inside
     for hit in results.hits:
         own = golden_mod.hit_item(hit) in relevant
-        expected = (Qt.CheckState.Checked if own else Qt.CheckState.PartiallyChecked
-                    if hit in inside else Qt.CheckState.Unchecked)
+        expected = (
+            Qt.CheckState.Checked
+            if own
+            else Qt.CheckState.PartiallyChecked
+            if hit in inside
+            else Qt.CheckState.Unchecked
+        )
         assert states[hit.chunk_id] == expected
 
 
@@ -202,7 +217,7 @@ def test_readout_follows_sliders_without_fetching(qtbot, golden_window, monkeypa
     assert engine_calls == []  # nothing reached SQLite or the embedder
     assert lab.fetch_count == lab_fetches
     assert golden_window.session.fetch_count == session_fetches
-    expected = evaluation.score_golden(lab.pools, lab.golden.queries, golden_window.tuning.settings)
+    expected = eval_golden.score_golden(lab.pools, lab.golden.queries, golden_window.tuning.settings)
     assert lab.readout.scores.ndcg10 == pytest.approx(expected.ndcg10)
 
 
@@ -213,8 +228,8 @@ def test_profile_switch_and_index_change_refetch_pools(qtbot, golden_window, wor
     fetches = lab.fetch_count
     threads: set[str] = set()
     lab._fetcher.fetched.connect(
-        lambda _r: threads.add(QThread.currentThread().objectName()),
-        Qt.ConnectionType.DirectConnection)
+        lambda _r: threads.add(QThread.currentThread().objectName()), Qt.ConnectionType.DirectConnection
+    )
     combo = golden_window.findChild(QComboBox, "profileCombo")
     combo.setCurrentIndex(combo.findData("openclaw"))
     readout = _wait_readout(qtbot, lab, scored=len(QUERIES))
@@ -224,11 +239,14 @@ def test_profile_switch_and_index_change_refetch_pools(qtbot, golden_window, wor
     assert threads == {golden_mod.READER_THREAD_NAME}
 
     fetches = lab.fetch_count
-    with qtbot.waitSignal(lab.readout_changed, timeout=60_000,
-                          check_params_cb=lambda r: lab.fetch_count > fetches and r.fetching == 0):
+    with qtbot.waitSignal(
+        lab.readout_changed,
+        timeout=60_000,
+        check_params_cb=lambda r: lab.fetch_count > fetches and r.fetching == 0,
+    ):
         (workspace / "memory" / "2026-06-03.md").write_text(
-            "# 2026-06-03\n\nThe deploy freeze over the holidays starts Dec 20.\n",
-            encoding="utf-8")
+            "# 2026-06-03\n\nThe deploy freeze over the holidays starts Dec 20.\n", encoding="utf-8"
+        )
     assert lab.fetch_count == fetches + len(QUERIES)
 
 
@@ -245,13 +263,13 @@ def test_auto_tune_in_background_then_apply(qtbot, golden_window, monkeypatch) -
     threads: set[object] = set()
     progress: list[tuple[int, int]] = []
     lab.tune_progress.connect(lambda n, total: progress.append((n, total)))
-    real_auto_tune = evaluation.auto_tune
+    real_auto_tune = eval_tune.auto_tune
 
     def recording_auto_tune(*args, **kwargs):  # type: ignore[no-untyped-def]
         threads.add(threading.current_thread() is threading.main_thread())
         return real_auto_tune(*args, **kwargs)
 
-    monkeypatch.setattr(evaluation, "auto_tune", recording_auto_tune)
+    monkeypatch.setattr(eval_tune, "auto_tune", recording_auto_tune)
     assert panel.tune_button.isEnabled()
     with qtbot.waitSignal(lab.tune_finished, timeout=120_000) as blocker:
         panel.tune_button.click()
@@ -277,8 +295,9 @@ def test_auto_tune_in_background_then_apply(qtbot, golden_window, monkeypatch) -
     assert golden_window.tuning.settings == result.settings
     for name, object_name in tuning_panel.SLIDER_NAMES.items():
         field = settings_mod.FIELDS[name]
-        assert golden_window.findChild(QSlider, object_name).value() == \
-            tuning_panel.to_slider(field, getattr(result.settings, name)), name
+        assert golden_window.findChild(QSlider, object_name).value() == tuning_panel.to_slider(
+            field, getattr(result.settings, name)
+        ), name
     assert golden_window.session.settings == result.settings
     assert lab.readout.scores.ndcg10 == pytest.approx(result.after.ndcg10)
     assert not panel.result_box.isVisibleTo(panel)
@@ -328,14 +347,21 @@ def test_unreadable_golden_file_is_never_overwritten(qtbot, make_window, workspa
         _check_cell(qtbot, window.results_table, 0)
     assert target.read_text(encoding="utf-8").endswith("not json\n")
     check = models.column_index("relevant")
-    assert window.search_panel.model.index(0, check).data(Qt.ItemDataRole.CheckStateRole) \
+    assert (
+        window.search_panel.model.index(0, check).data(Qt.ItemDataRole.CheckStateRole)
         == Qt.CheckState.Unchecked
+    )
 
 
 @pytest.mark.model
-def test_hybrid_readout_follows_vector_weight(qtbot, make_window, workspace: Path,  # type: ignore[no-untyped-def]
-                                              minilm_path: Path, hybrid_index: Path,
-                                              monkeypatch) -> None:
+def test_hybrid_readout_follows_vector_weight(
+    qtbot,
+    make_window,
+    workspace: Path,  # type: ignore[no-untyped-def]
+    minilm_path: Path,
+    hybrid_index: Path,
+    monkeypatch,
+) -> None:
     """With embeddings, the weights move the readout too, still from cached pools only."""
     _write_golden(workspace, None)  # all 20 example queries, Chinese ones included
     window = make_window(workspace, model=minilm_path, seed_index=hybrid_index)

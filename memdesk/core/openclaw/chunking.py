@@ -163,11 +163,7 @@ def split_text_to_utf8_byte_limit(text: str, max_utf8_bytes: int) -> list[str]:
                 high = mid - 1
         if best <= cursor:
             best = min(n, cursor + 1)
-        if (
-            cursor < best < n
-            and _is_high_surrogate(units[best - 1])
-            and _is_low_surrogate(units[best])
-        ):
+        if cursor < best < n and _is_high_surrogate(units[best - 1]) and _is_low_surrogate(units[best]):
             best -= 1
         part = from_utf16_units(units[cursor:best])
         if not part:

@@ -57,7 +57,9 @@ def _get(tree: Mapping[str, Any] | None, *keys: str) -> Any:
     return node
 
 
-def _pick(overrides: Mapping[str, Any] | None, defaults: Mapping[str, Any] | None, fallback: Any, *keys: str) -> Any:
+def _pick(
+    overrides: Mapping[str, Any] | None, defaults: Mapping[str, Any] | None, fallback: Any, *keys: str
+) -> Any:
     value = _get(overrides, *keys)
     if value is None:
         value = _get(defaults, *keys)
@@ -127,13 +129,13 @@ def resolve_memory_search_config(
     total = vw + tw
     vector_weight = vw / total if total > 0 else DEFAULT_VECTOR_WEIGHT
     text_weight = tw / total if total > 0 else DEFAULT_TEXT_WEIGHT
-    multiplier = clamp_int(pick(DEFAULT_CANDIDATE_MULTIPLIER, "query", "hybrid", "candidateMultiplier"), 1, 20)
+    multiplier = clamp_int(
+        pick(DEFAULT_CANDIDATE_MULTIPLIER, "query", "hybrid", "candidateMultiplier"), 1, 20
+    )
     raw_lambda = float(pick(DEFAULT_MMR_LAMBDA, "query", "hybrid", "mmr", "lambda"))
     mmr_lambda = clamp_number(raw_lambda, 0, 1) if math.isfinite(raw_lambda) else DEFAULT_MMR_LAMBDA
     raw_half_life = float(pick(DEFAULT_HALF_LIFE_DAYS, "query", "hybrid", "temporalDecay", "halfLifeDays"))
-    half_life = (
-        max(1, math.floor(raw_half_life)) if math.isfinite(raw_half_life) else DEFAULT_HALF_LIFE_DAYS
-    )
+    half_life = max(1, math.floor(raw_half_life)) if math.isfinite(raw_half_life) else DEFAULT_HALF_LIFE_DAYS
     raw_max_entries = pick(None, "cache", "maxEntries")
     cache_max_entries = (
         max(1, math.floor(float(raw_max_entries)))

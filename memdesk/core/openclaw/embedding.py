@@ -35,7 +35,7 @@ def cosine_similarity(a: Sequence[float], b: Sequence[float]) -> float:
     if not a or not b:
         return 0.0
     dot = norm_a = norm_b = 0.0
-    for av, bv in zip(a, b):
+    for av, bv in zip(a, b, strict=False):  # over min(len) dims, as OpenClaw
         dot += av * bv
         norm_a += av * av
         norm_b += bv * bv

@@ -163,8 +163,6 @@ def hybrid_select(
     relaxed_min = min(min_score, text_weight)
     keys = {(h.source, h.path, h.start_line, h.end_line) for h in keyword}
     relaxed = [
-        r
-        for r in merged
-        if (r.source, r.path, r.start_line, r.end_line) in keys and r.score >= relaxed_min
+        r for r in merged if (r.source, r.path, r.start_line, r.end_line) in keys and r.score >= relaxed_min
     ]
     return relaxed[: int(max_results)]

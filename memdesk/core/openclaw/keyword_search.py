@@ -166,7 +166,12 @@ def fts_only_candidates(
     best: dict[str, KeywordRow] = {}
     for keyword in extract_keywords(cleaned, fts_tokenizer) or [cleaned]:
         for row in search_keyword(
-            conn, keyword, candidates, fts_tokenizer=fts_tokenizer, sources=sources, boost_fallback_ranking=True
+            conn,
+            keyword,
+            candidates,
+            fts_tokenizer=fts_tokenizer,
+            sources=sources,
+            boost_fallback_ranking=True,
         ):
             prev = best.get(row.id)
             if prev is None or row.score > prev.score:
@@ -227,12 +232,12 @@ def insert_fts_row(
 
 
 __all__ = [
-    "KeywordRow",
     "SNIPPET_MAX_CHARS",
+    "KeywordRow",
     "chunks_fts_ddl",
+    "fts_only_candidates",
     "insert_fts_row",
     "score_fallback_keyword_result",
-    "fts_only_candidates",
     "search_fts_only",
     "search_keyword",
 ]

@@ -57,7 +57,13 @@ STOP_WORDS_ZH = frozenset(
     "怎么 为什么 多少 请 帮 帮忙 告诉".split()
 )
 ALL_STOP_WORDS = (
-    STOP_WORDS_EN | STOP_WORDS_ES | STOP_WORDS_PT | STOP_WORDS_AR | STOP_WORDS_ZH | STOP_WORDS_KO | STOP_WORDS_JA
+    STOP_WORDS_EN
+    | STOP_WORDS_ES
+    | STOP_WORDS_PT
+    | STOP_WORDS_AR
+    | STOP_WORDS_ZH
+    | STOP_WORDS_KO
+    | STOP_WORDS_JA
 )
 
 # Longest particle first, so "에서" wins over "서"-less single-syllable ones.

@@ -36,7 +36,7 @@ def tokenize(text: str, *, legacy: bool = False) -> set[str]:
     if legacy:
         return set(tokens)
     cjk = [(i, ch) for i, ch in enumerate(lower) if _CJK_RE.match(ch)]
-    for (i, a), (j, b) in zip(cjk, cjk[1:]):
+    for (i, a), (j, b) in zip(cjk, cjk[1:], strict=False):
         if j == i + 1:
             tokens[a + b] = None
     for _, ch in cjk:

@@ -21,9 +21,7 @@ JS_WHITESPACE = (
 _JS_WS_SET = frozenset(JS_WHITESPACE)
 
 # Weighted-size classes from src/utils/cjk-chars.ts: these code points count 4.
-_CJK_WEIGHT_RE = re.compile(
-    "[\u2e80-\u9fff\ua000-\ua4ff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]"
-)
+_CJK_WEIGHT_RE = re.compile("[\u2e80-\u9fff\ua000-\ua4ff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]")
 CJK_CHAR_WEIGHT = 4
 
 
@@ -94,9 +92,7 @@ def js_utf8(s: str) -> bytes:
         return s.encode("utf-8")
     except UnicodeEncodeError:
         # Only reachable with lone surrogates (a JS string sliced mid-pair).
-        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in s).encode(
-            "utf-8"
-        )
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in s).encode("utf-8")
 
 
 def utf8_byte_length(s: str) -> int:

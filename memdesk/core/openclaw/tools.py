@@ -24,7 +24,9 @@ class DecoratedSnippet:
     citation: str | None
 
 
-def decorate_citations(snippet: str, path: str, start_line: int, end_line: int, include: bool) -> DecoratedSnippet:
+def decorate_citations(
+    snippet: str, path: str, start_line: int, end_line: int, include: bool
+) -> DecoratedSnippet:
     """``decorateCitations`` for one result: ``trim(snippet) + "\\n\\nSource: " + citation``."""
     if not include:
         return DecoratedSnippet(snippet, None)

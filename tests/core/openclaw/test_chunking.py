@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +16,7 @@ from memdesk.core.openclaw.chunking import (
 from memdesk.core.openclaw.text import hash_text, to_utf16_units, utf8_byte_length
 
 line_text = st.text(
-    alphabet=st.sampled_from(list("ab xyz#-") + ["你", "好", "한", "😀", "𠀀", "\r"]),
+    alphabet=st.sampled_from([*list("ab xyz#-"), "你", "好", "한", "😀", "𠀀", "\r"]),
     max_size=120,
 )
 content_st = st.lists(line_text, max_size=30).map("\n".join)
@@ -44,7 +46,7 @@ def test_without_overlap_the_text_is_partitioned(content: str, tokens: int) -> N
     # units must match exactly (coarse slicing may split surrogate pairs, as in JS).
     joined = [u for c in chunks for u in to_utf16_units(c.text) if u != 0x0A]
     assert joined == [u for u in to_utf16_units(content) if u != 0x0A]
-    for prev, cur in zip(chunks, chunks[1:]):
+    for prev, cur in itertools.pairwise(chunks):
         assert cur.start_line >= prev.end_line
 
 
@@ -55,7 +57,10 @@ def test_small_examples() -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(text=st.text(alphabet=st.sampled_from(list("ab") + ["é", "你", "😀"]), max_size=200), limit=st.integers(4, 40))
+@given(
+    text=st.text(alphabet=st.sampled_from([*list("ab"), "é", "你", "😀"]), max_size=200),
+    limit=st.integers(4, 40),
+)
 def test_utf8_split_respects_limit_and_pairs(text: str, limit: int) -> None:
     parts = split_text_to_utf8_byte_limit(text, limit)
     assert "".join(parts) == text

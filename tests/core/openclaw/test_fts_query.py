@@ -13,7 +13,18 @@ from memdesk.core.openclaw.fts_query import build_fts_query, plan_keyword_search
 from memdesk.core.openclaw.keyword_search import chunks_fts_ddl, insert_fts_row, search_keyword
 
 # Bias towards characters FTS5 treats specially, plus CJK/kana/Hangul and astral.
-_SPECIAL = list('"*^:()-+{}[],.;\'\\%_ AND OR NOT NEAR') + ["\u00e9", "\u6210", "\u8bed", "\u3057", "\ud55c", "\U0001f600", "\U00020000", "\n", "\t"]
+_SPECIAL = [
+    *"\"*^:()-+{}[],.;'\\%_ AND OR NOT NEAR",
+    "\u00e9",
+    "\u6210",
+    "\u8bed",
+    "\u3057",
+    "\ud55c",
+    "\U0001f600",
+    "\U00020000",
+    "\n",
+    "\t",
+]
 query_text = st.text(
     alphabet=st.one_of(st.sampled_from(_SPECIAL), st.characters(exclude_categories=("Cs",))),
     max_size=40,
@@ -24,7 +35,9 @@ query_text = st.text(
 def fts(request: pytest.FixtureRequest) -> Iterator[tuple[apsw.Connection, str]]:
     connection = apsw.Connection(":memory:")
     connection.execute(chunks_fts_ddl(request.param))
-    insert_fts_row(connection, id="a", path="memory/a.md", text="Alpha AND beta 成语接龙 \"quoted\" 100% done_ok")
+    insert_fts_row(
+        connection, id="a", path="memory/a.md", text='Alpha AND beta 成语接龙 "quoted" 100% done_ok'
+    )
     insert_fts_row(connection, id="b", path="MEMORY.md", text="NEAR(x y) OR NOT gamma; café")
     yield connection, request.param
     connection.close()

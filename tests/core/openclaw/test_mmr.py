@@ -54,7 +54,11 @@ def test_mmr_select_steps_are_consistent(items: list[MMRItem], lam: float) -> No
 
 
 def test_disabled_and_diversity() -> None:
-    items = [MMRItem("1", 1.0, "identical content"), MMRItem("2", 0.9, "identical content"), MMRItem("3", 0.8, "different stuff")]
+    items = [
+        MMRItem("1", 1.0, "identical content"),
+        MMRItem("2", 0.9, "identical content"),
+        MMRItem("3", 0.8, "different stuff"),
+    ]
     assert [i.id for i in mmr_rerank(items, False, 0.5)] == ["1", "2", "3"]
     assert [i.id for i in mmr_rerank(items, True, 0.5)] == ["1", "3", "2"]
 

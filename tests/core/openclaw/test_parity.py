@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.parity import ADAPTERS, compare, run_vectors
+from memdesk.core.openclaw.parity import ADAPTERS, compare, run_vectors
 
 REPO_ROOT = Path(__file__).parents[3]
 DEV_VECTORS = REPO_ROOT.parent / "shared/parity/openclaw-dev.json"

@@ -51,7 +51,11 @@ def test_candidate_pool_bounds() -> None:
 def test_config_precedence_and_normalisation() -> None:
     cfg = resolve_memory_search_config(
         {"query": {"hybrid": {"vectorWeight": 3, "textWeight": 1}}, "extraPaths": [" a ", "b"]},
-        {"query": {"hybrid": {"textWeight": 0.25}}, "extraPaths": ["a", "c"], "chunking": {"tokens": 10, "overlap": 99}},
+        {
+            "query": {"hybrid": {"textWeight": 0.25}},
+            "extraPaths": ["a", "c"],
+            "chunking": {"tokens": 10, "overlap": 99},
+        },
     )
     assert cfg.vector_weight == 1 / 1.25 and cfg.text_weight == 0.25 / 1.25
     assert cfg.extra_paths == ("a", "b", "c")

@@ -1,0 +1,82 @@
+"""Helpers every ``memdesk`` command shares: workspace and model arguments, output, progress."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import paths
+
+
+def add_common(p: argparse.ArgumentParser, *, model: bool = True) -> None:
+    p.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="memory workspace (default: ~/.openclaw/workspace, else the current folder)",
+    )
+    if model:
+        p.add_argument(
+            "--model",
+            metavar="PATH|none",
+            help="GGUF embedding model, or 'none' for keyword-only (default: the built default)",
+        )
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def workspace_arg(value: str | None) -> Path:
+    if value:
+        return Path(value).expanduser()
+    env = os.environ.get("MEMDESK_WORKSPACE")
+    if env:
+        return Path(env).expanduser()
+    default = paths.default_workspace()
+    if default.is_dir():
+        return default
+    return Path.cwd()
+
+
+def model_arg(value: str | None) -> str | Path | None:
+    if value is None:
+        return "auto"
+    if value.lower() == "none":
+        return None
+    return Path(value)
+
+
+def emit(obj: Any, as_json: bool, text: str) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
+    else:
+        sys.stdout.write(text.rstrip("\n") + "\n")
+
+
+def open_engine(args: argparse.Namespace) -> Any:
+    from memdesk.core import engine
+
+    eng = engine.Engine.open(workspace_arg(args.workspace), model=model_arg(getattr(args, "model", None)))
+    if eng.fallback_reason and getattr(args, "model", None) not in (None, "none", "None"):
+        # An explicitly named model that cannot load is worth a warning line.
+        sys.stderr.write(f"memdesk: warning: {eng.fallback_reason}; using keyword search only\n")
+    return eng
+
+
+def progress_printer(enabled: bool) -> Any:
+    last = [0.0]
+
+    def report(p: Any) -> None:
+        now = time.monotonic()
+        if enabled and (now - last[0] > 0.2 or p.phase == "finish"):
+            last[0] = now
+            sys.stderr.write(
+                f"\rindexing {p.files_done}/{p.files_total} files, {p.chunks_done} chunks {p.path[:50]:<50}"
+            )
+            if p.phase == "finish":
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    return report

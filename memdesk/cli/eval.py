@@ -1,0 +1,71 @@
+"""``memdesk eval``: retrieval quality of a BEIR dataset or a golden file, as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import errors
+from memdesk.core.eval.report import format_table
+from memdesk.core.eval.runner import MODES, evaluate_dataset, evaluate_golden
+
+
+def run_cli(args: Any) -> int:
+    """``memdesk eval``: see the CLI help."""
+    profiles = ["memdesk", "openclaw"] if args.profile == "both" else [args.profile]
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    for m in modes:
+        if m not in MODES:
+            raise errors.EvalError(f"unknown mode {m!r} (one of {', '.join(MODES)})")
+    model: Any = Path(args.model) if args.model else "auto"
+    if args.model and args.model.lower() == "none":
+        model = None
+
+    def progress(msg: str) -> None:
+        sys.stderr.write(msg + "\n")
+        sys.stderr.flush()
+
+    if args.golden:
+        if not args.workspace:
+            raise errors.EvalError("--golden needs --workspace DIR")
+        report = evaluate_golden(
+            Path(args.workspace).expanduser(),
+            Path(args.golden),
+            profiles=profiles,
+            modes=modes,
+            model=model,
+            progress=progress,
+        )
+    elif args.dataset:
+        report = evaluate_dataset(
+            Path(args.dataset),
+            split=args.split,
+            profiles=profiles,
+            modes=modes,
+            model=model,
+            limit=args.limit,
+            progress=progress,
+        )
+    else:
+        raise errors.EvalError("give --dataset DIR (BEIR layout) or --workspace DIR --golden FILE")
+    if args.json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(format_table(report) + "\n")
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("eval", help="measure retrieval quality (BEIR dataset or golden file)")
+    p.add_argument("--dataset", metavar="DIR")
+    p.add_argument("--split", default="dev")
+    p.add_argument("--profile", choices=("memdesk", "openclaw", "both"), default="both")
+    p.add_argument("--modes", default="fts,vector,hybrid,hybrid+mmr")
+    p.add_argument("--model", metavar="PATH")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--golden", metavar="FILE")
+    p.add_argument("--limit", type=int, help="only the first N queries (quick runs)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_cli)

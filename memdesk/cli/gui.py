@@ -1,0 +1,25 @@
+"""``memdesk gui``: start the desktop app."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from memdesk import app
+
+    workspace = Path(args.workspace).expanduser() if args.workspace else None
+    return app.run_gui(workspace, args.model, args.query, Path(args.screenshot) if args.screenshot else None)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("gui", help="start the desktop app")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--model", metavar="PATH|none")
+    p.add_argument("--query", help="search this at start")
+    p.add_argument(
+        "--screenshot", metavar="OUT.png", help="wait for indexing and results, save a screenshot, exit"
+    )
+    p.set_defaults(func=cmd_gui)

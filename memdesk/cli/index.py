@@ -1,0 +1,74 @@
+"""``memdesk index`` and ``memdesk status``: build the index, report its health."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from memdesk.cli import common
+
+
+def cmd_index(args: argparse.Namespace) -> int:
+    eng = common.open_engine(args)
+    try:
+        report = eng.sync(
+            rebuild=args.rebuild, progress=common.progress_printer(sys.stderr.isatty() and not args.json)
+        )
+    finally:
+        eng.close()
+    data = report.to_json()
+    failures = "".join(f"\n  skipped {f.path}: {f.reason}" for f in report.failures)
+    common.emit(
+        data,
+        args.json,
+        f"{report.files} files, {report.chunks} chunks; embedded {report.embedded}, "
+        f"cache hits {report.cache_hits}, removed {report.removed} in {report.seconds:.2f}s "
+        f"[{report.mode}]{failures}",
+    )
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    eng = common.open_engine(args)
+    try:
+        st = eng.status()
+    finally:
+        eng.close()
+    data = {
+        "workspace": st.workspace,
+        "files": st.files,
+        "chunks": st.chunks,
+        "dirty_files": list(st.dirty_files),
+        "db_path": st.db_path,
+        "db_bytes": st.db_bytes,
+        "embedder": st.embedder,
+        "dims": st.dims,
+        "fts_available": st.fts_available,
+        "vector_available": st.vector_available,
+        "mode": st.mode,
+        "fallback_reason": st.fallback_reason,
+        "failures": [{"path": f.path, "reason": f.reason} for f in st.failures],
+    }
+    model = st.embedder["model"] if st.embedder else "none"
+    text = (
+        f"workspace  {st.workspace}\nindex      {st.db_path} ({st.db_bytes / 1024:.0f} KiB)\n"
+        f"files      {st.files} indexed, {len(st.dirty_files)} dirty\nchunks     {st.chunks}\n"
+        f"embedder   {model}" + (f" ({st.dims} dims)" if st.dims else "") + "\n"
+        f"fts        {'yes' if st.fts_available else 'no'}\n"
+        f"sqlite-vec {'yes' if st.vector_available else 'no (numpy scan)'}\n"
+        f"mode       {st.mode}" + (f" — {st.fallback_reason}" if st.fallback_reason else "")
+    )
+    common.emit(data, args.json, text)
+    return 0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("index", help="index the workspace (incremental)")
+    common.add_common(p)
+    p.add_argument("--rebuild", action="store_true", help="rebuild the index from scratch")
+    p.set_defaults(func=cmd_index)
+
+    p = sub.add_parser("status", help="index health, mode and why")
+    common.add_common(p)
+    p.set_defaults(func=cmd_status)

@@ -1,0 +1,105 @@
+"""``memdesk search``: search the workspace as the agent would."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import time
+from typing import Any
+
+from memdesk.cli import common
+from memdesk.core import errors
+from memdesk.core.search import settings as settings_mod
+
+
+def _settings_from(args: argparse.Namespace) -> settings_mod.SearchSettings:
+    base = settings_mod.SearchSettings.defaults(args.profile)
+    changes: dict[str, Any] = {}
+    for name in (
+        "max_results",
+        "min_score",
+        "vector_weight",
+        "text_weight",
+        "candidate_multiplier",
+        "half_life_days",
+        "mmr_lambda",
+    ):
+        value = getattr(args, name, None)
+        if value is not None:
+            changes[name] = value
+    if args.decay is not None:
+        changes["decay"] = args.decay
+    if args.mmr is not None:
+        changes["mmr"] = args.mmr
+    return base.replace(**changes)
+
+
+def _parse_now(value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise errors.MemdeskError(f"--now {value!r}: expected a date as YYYY-MM-DD") from None
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    now = _parse_now(args.now)
+    settings = _settings_from(args)
+    eng = common.open_engine(args)
+    try:
+        if not args.no_sync:
+            eng.sync()
+        t0 = time.perf_counter()
+        result = eng.search(args.query, settings, scope=args.scope, now=now)
+        total_ms = (time.perf_counter() - t0) * 1000
+    finally:
+        eng.close()
+    timings = {k: round(v, 3) for k, v in result.pool.timings_ms.items() if k != "pool_size"}
+    timings["total_ms"] = round(total_ms, 3)
+    data = {
+        "query": args.query,
+        "mode": result.pool.mode,
+        "profile": settings.profile,
+        "settings": settings.to_json(),
+        "timings_ms": timings,
+        "results": [h.to_json() for h in result.hits],
+    }
+    lines = []
+    for h in result.hits:
+        lines.append(
+            f"{h.score:.3f} {h.path}:{h.start_line}-{h.end_line}  "
+            f"(vec {_fmt(h.vector_score)} txt {_fmt(h.text_score)} decay {h.decay:.3f})"
+        )
+        lines.append("    " + " ".join(h.snippet.split())[:160])
+    common.emit(data, args.json, "\n".join(lines) if lines else "No matches.")
+    return 0
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("search", help="search the workspace as the agent would")
+    p.add_argument("query")
+    common.add_common(p)
+    p.add_argument("--profile", choices=settings_mod.PROFILES, default="memdesk")
+    p.add_argument("--max-results", type=int, dest="max_results")
+    p.add_argument("--min-score", type=float, dest="min_score")
+    p.add_argument("--vector-weight", type=float, dest="vector_weight")
+    p.add_argument("--text-weight", type=float, dest="text_weight")
+    p.add_argument("--candidate-multiplier", type=int, dest="candidate_multiplier")
+    p.add_argument("--decay", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--half-life", type=int, dest="half_life_days", metavar="DAYS")
+    p.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--mmr-lambda", type=float, dest="mmr_lambda")
+    p.add_argument("--now", metavar="YYYY-MM-DD", help="fix the clock for temporal decay")
+    p.add_argument(
+        "--scope",
+        choices=("all", "shared"),
+        default="all",
+        help="'shared' searches as in a group chat (no MEMORY.md / memory.md)",
+    )
+    p.add_argument("--no-sync", action="store_true", help="search without syncing a dirty index")
+    p.set_defaults(func=cmd_search)

@@ -1,0 +1,1 @@
+"""Text → vectors: the ``Embedder`` protocol, the GGUF embedder and the offline model builders."""

@@ -1,0 +1,653 @@
+"""Local text embeddings from a GGUF model file through llama.cpp (llama-cpp-python).
+
+Two rules keep the desktop process alive whatever the user points us at:
+
+1. A file is parsed and checked in pure Python (``inspect_gguf``) before llama.cpp
+   ever opens it: magic, version, every metadata entry, every tensor's bounds
+   against the file size, an embedding architecture, a tokenizer. Anything odd
+   raises ``EmbedderUnavailable`` naming the file.
+2. llama.cpp never receives a sequence longer than the model's trained context
+   (it would ``GGML_ASSERT`` and abort the whole process), nor a batch larger than
+   its physical batch (the encoder asserts ``n_ubatch >= n_tokens``).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import dataclasses
+import hashlib
+import logging
+import os
+import struct
+import threading
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from memdesk.core.embed.embedder import EmbedderIdentity
+from memdesk.core.errors import EmbedderUnavailable
+
+logger = logging.getLogger(__name__)
+_llama_logger = logging.getLogger(__name__ + ".llama")
+
+GGUF_MAGIC = b"GGUF"
+# Architectures llama.cpp runs as (non-causal) text encoders with pooling.
+EMBEDDING_ARCHITECTURES = frozenset(
+    {"bert", "nomic-bert", "nomic-bert-moe", "jina-bert-v2", "jina-bert-v3", "modern-bert", "neo-bert"}
+)
+POOLING_NAMES = {0: "none", 1: "mean", 2: "cls", 3: "last", 4: "rank"}
+_SUPPORTED_POOLING = {1: "mean", 2: "cls", 3: "last"}
+
+# Known families' instruction prefixes, used when the file does not carry memdesk.* keys.
+_FAMILY_PREFIXES: tuple[tuple[str, str, str], ...] = (
+    ("e5", "query: ", "passage: "),
+    ("nomic", "search_query: ", "search_document: "),
+)
+
+# Packing budget per llama.cpp call (a longer single sequence still goes alone,
+# up to the trained context). Non-causal attention over a packed batch is
+# O(batch²) — sequences are masked, not skipped — so packing many short texts
+# into one big batch wastes work: measured on 2 cores with ~200 note chunks of
+# 50-300 tokens, 128 beat 256 (~5%), 512 (~1.5-2.5x) and 1024 (~3x).
+DEFAULT_BATCH_TOKENS = 128
+# Longest text embedded in full: beyond this many windows, windows are sampled
+# evenly (a 2 MB single line would otherwise take minutes to embed).
+DEFAULT_MAX_WINDOWS = 64
+
+# --------------------------------------------------------------------------- GGUF header
+
+_SCALAR_FORMATS = {
+    0: "<B",
+    1: "<b",
+    2: "<H",
+    3: "<h",
+    4: "<I",
+    5: "<i",
+    6: "<f",
+    7: "<?",
+    10: "<Q",
+    11: "<q",
+    12: "<d",
+}
+_STRING, _ARRAY = 8, 9
+_MAX_COUNT = 1 << 24  # no real model has 16M metadata entries, tensors or array items
+
+
+class _BadFile(Exception):
+    """Internal: the header is malformed; turned into EmbedderUnavailable."""
+
+
+@dataclasses.dataclass(frozen=True)
+class GgufInfo:
+    """What ``inspect_gguf`` learnt from a file's header."""
+
+    path: Path
+    version: int
+    architecture: str
+    metadata: dict[str, Any]  # scalars and strings only; arrays as their length
+    n_tensors: int
+    file_size: int
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.metadata.get(key, default)
+
+    def arch_key(self, suffix: str, default: Any = None) -> Any:
+        return self.metadata.get(f"{self.architecture}.{suffix}", default)
+
+    @property
+    def context_length(self) -> int:
+        return int(self.arch_key("context_length", 0))
+
+    @property
+    def embedding_length(self) -> int:
+        return int(self.arch_key("embedding_length", 0))
+
+    @property
+    def pooling_type(self) -> int:
+        return int(self.arch_key("pooling_type", 0))
+
+    @property
+    def model_name(self) -> str:
+        name = self.get("memdesk.model_name") or self.get("general.name") or self.path.stem
+        return str(name)
+
+
+class _Reader:
+    def __init__(self, handle: BinaryIO, size: int) -> None:
+        self.handle = handle
+        self.size = size
+
+    def read(self, n: int) -> bytes:
+        if n < 0 or self.handle.tell() + n > self.size:
+            raise _BadFile("truncated header")
+        data = self.handle.read(n)
+        if len(data) != n:
+            raise _BadFile("truncated header")
+        return data
+
+    def unpack(self, fmt: str) -> Any:
+        return struct.unpack(fmt, self.read(struct.calcsize(fmt)))[0]
+
+    def count(self) -> int:
+        n = int(self.unpack("<Q"))
+        if n > _MAX_COUNT:
+            raise _BadFile(f"implausible count {n}")
+        return n
+
+    def string(self) -> str:
+        n = int(self.unpack("<Q"))
+        if n > self.size:
+            raise _BadFile("string longer than the file")
+        try:
+            return self.read(n).decode("utf-8")
+        except UnicodeDecodeError:
+            raise _BadFile("metadata string is not UTF-8") from None
+
+    def skip_string(self) -> None:
+        n = int(self.unpack("<Q"))
+        if n > self.size or self.handle.tell() + n > self.size:
+            raise _BadFile("truncated header")
+        self.handle.seek(n, os.SEEK_CUR)
+
+    def value(self, vtype: int) -> Any:
+        if vtype in _SCALAR_FORMATS:
+            return self.unpack(_SCALAR_FORMATS[vtype])
+        if vtype == _STRING:
+            return self.string()
+        if vtype == _ARRAY:
+            item_type = int(self.unpack("<I"))
+            n = self.count()
+            if item_type in _SCALAR_FORMATS:
+                self.read(n * struct.calcsize(_SCALAR_FORMATS[item_type]))
+            elif item_type == _STRING:
+                for _ in range(n):
+                    self.skip_string()
+            else:
+                # Nested arrays are legal GGUF but never used by text models.
+                raise _BadFile(f"unsupported array item type {item_type}")
+            return n
+        raise _BadFile(f"unknown metadata type {vtype}")
+
+
+def inspect_gguf(path: Path) -> GgufInfo:
+    """Parse and sanity-check a GGUF header without llama.cpp.
+
+    Raises ``EmbedderUnavailable("<path>: <reason>")`` for a missing, unreadable,
+    truncated or non-GGUF file, or one that is not a supported embedding model.
+    """
+    path = Path(path)
+
+    def fail(reason: str) -> EmbedderUnavailable:
+        return EmbedderUnavailable(f"Embedding model {path}: {reason}")
+
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise fail("not a regular file")
+        # Opened here so that open errors get the one-line message below; `with handle` closes it.
+        handle = open(path, "rb")  # noqa: SIM115
+    except FileNotFoundError:
+        raise fail("file not found") from None
+    except OSError as exc:
+        raise fail(f"cannot be read ({exc.strerror or exc})") from None
+    with handle:
+        if handle.read(4) != GGUF_MAGIC:
+            raise fail("not a GGUF file (bad magic)")
+        try:
+            info, tensors, data_start = _parse(_Reader(handle, size), path, size)
+        except _BadFile as exc:
+            raise fail(f"corrupt or truncated GGUF ({exc})") from None
+        except (struct.error, OSError) as exc:
+            raise fail(f"corrupt or truncated GGUF ({exc})") from None
+    _check_tensors(info, tensors, data_start, fail)
+    _check_embedding_model(info, fail)
+    return info
+
+
+def _parse(
+    reader: _Reader, path: Path, size: int
+) -> tuple[GgufInfo, list[tuple[str, list[int], int, int]], int]:
+    version = int(reader.unpack("<I"))
+    if version not in (2, 3):
+        raise _BadFile(f"unsupported GGUF version {version}")
+    n_tensors = reader.count()
+    n_kv = reader.count()
+    metadata: dict[str, Any] = {}
+    for _ in range(n_kv):
+        key = reader.string()
+        vtype = int(reader.unpack("<I"))
+        metadata[key] = reader.value(vtype)
+    tensors: list[tuple[str, list[int], int, int]] = []
+    for _ in range(n_tensors):
+        name = reader.string()
+        n_dims = int(reader.unpack("<I"))
+        if not 1 <= n_dims <= 4:
+            raise _BadFile(f"tensor {name!r} has {n_dims} dimensions")
+        dims = [int(reader.unpack("<Q")) for _ in range(n_dims)]
+        ggml_type = int(reader.unpack("<I"))
+        offset = int(reader.unpack("<Q"))
+        tensors.append((name, dims, ggml_type, offset))
+    alignment = int(metadata.get("general.alignment", 32))
+    if alignment <= 0 or alignment & (alignment - 1):
+        raise _BadFile(f"bad alignment {alignment}")
+    pos = reader.handle.tell()
+    data_start = (pos + alignment - 1) // alignment * alignment
+    arch = metadata.get("general.architecture")
+    if not isinstance(arch, str):
+        raise _BadFile("no general.architecture")
+    info = GgufInfo(
+        path=path, version=version, architecture=arch, metadata=metadata, n_tensors=n_tensors, file_size=size
+    )
+    return info, tensors, data_start
+
+
+def _check_tensors(
+    info: GgufInfo, tensors: list[tuple[str, list[int], int, int]], data_start: int, fail: Any
+) -> None:
+    from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
+
+    if not tensors:
+        raise fail("the file holds no tensors")
+    for name, dims, ggml_type, offset in tensors:
+        try:
+            block_size, type_size = GGML_QUANT_SIZES[GGMLQuantizationType(ggml_type)]
+        except (ValueError, KeyError):
+            raise fail(f"tensor {name!r} has unknown type {ggml_type}") from None
+        n_elements = 1
+        for dim in dims:
+            if dim <= 0 or dim > _MAX_COUNT * 64:
+                raise fail(f"tensor {name!r} has an implausible shape {dims}")
+            n_elements *= dim
+        if dims[0] % block_size:
+            raise fail(f"tensor {name!r} row is not a multiple of its block size")
+        end = data_start + offset + n_elements // block_size * type_size
+        if end > info.file_size:
+            raise fail(f"truncated: tensor {name!r} ends at byte {end} but the file has {info.file_size}")
+
+
+def _check_embedding_model(info: GgufInfo, fail: Any) -> None:
+    if info.architecture not in EMBEDDING_ARCHITECTURES:
+        raise fail(f"architecture {info.architecture!r} is not a supported embedding model")
+    if not isinstance(info.get("tokenizer.ggml.model"), str) or not info.get("tokenizer.ggml.tokens"):
+        raise fail("the file has no tokenizer")
+    if info.context_length <= 0 or info.embedding_length <= 0:
+        raise fail("the file lacks context_length/embedding_length")
+    pooling = info.pooling_type
+    if pooling not in _SUPPORTED_POOLING:
+        raise fail(f"pooling type {POOLING_NAMES.get(pooling, pooling)} is not supported for embeddings")
+
+
+# --------------------------------------------------------------------------- helpers
+
+_sha_cache: dict[tuple[str, int, int], str] = {}
+_sha_lock = threading.Lock()
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a model file, cached by (realpath, size, mtime_ns) for the process."""
+    real = os.path.realpath(path)
+    st = os.stat(real)
+    key = (real, st.st_size, st.st_mtime_ns)
+    with _sha_lock:
+        cached = _sha_cache.get(key)
+    if cached is not None:
+        return cached
+    digest = hashlib.sha256()
+    with open(real, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    value = digest.hexdigest()
+    with _sha_lock:
+        _sha_cache[key] = value
+    return value
+
+
+def physical_cores() -> int:
+    """Physical CPU cores (hyper-threads share a core's FPU, so llama.cpp gains nothing)."""
+    try:
+        cores: set[tuple[str, str]] = set()
+        physical = core = ""
+        with open("/proc/cpuinfo", encoding="utf-8") as handle:
+            for line in handle:
+                if line.startswith("physical id"):
+                    physical = line.split(":", 1)[1].strip()
+                elif line.startswith("core id"):
+                    core = line.split(":", 1)[1].strip()
+                elif not line.strip():
+                    if core:
+                        cores.add((physical, core))
+                    physical = core = ""
+        if core:
+            cores.add((physical, core))
+        if cores:
+            return len(cores)
+    except OSError:
+        pass
+    return max(1, os.cpu_count() or 1)
+
+
+def family_prefixes(name: str) -> tuple[str, str]:
+    """(query, document) prefixes of known model families by name, else empty."""
+    lowered = name.lower()
+    for family, query, document in _FAMILY_PREFIXES:
+        if family in lowered:
+            return query, document
+    return "", ""
+
+
+def _prefer_passive_openmp() -> None:
+    """Make llama.cpp's OpenMP threads sleep at barriers instead of spinning.
+
+    ggml (built with OpenMP) synchronises its threads at every graph node. With
+    libgomp's default spin-waiting, one descheduled thread stalls the others
+    while they burn their time slices: on 2 busy cores MiniLM fell from ~5,000
+    to ~600 tok/s; with ``OMP_WAIT_POLICY=PASSIVE`` it kept ~1,800-2,400. It
+    must be set before libgomp loads (at ``import llama_cpp``); an explicit
+    user setting wins.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+_log_callback: Any = None
+
+
+def _silence_llama_logging(llama_cpp: Any) -> None:
+    """Route llama.cpp's log output to Python logging instead of stderr.
+
+    llama-cpp-python installs a callback printing errors to stderr; the CLI must
+    stay clean, so everything goes to the ``memdesk.core.gguf_embedder.llama``
+    logger below WARNING (Python's last-resort handler would print WARNING+).
+    """
+    global _log_callback
+    if _log_callback is not None:
+        return
+
+    @llama_cpp.llama_log_callback  # type: ignore[misc]
+    def _callback(level: int, text: bytes, _user_data: ctypes.c_void_p) -> None:
+        try:
+            message = text.decode("utf-8", "replace").rstrip()
+        except Exception:
+            return
+        if message:
+            _llama_logger.log(logging.INFO if level == 3 else logging.DEBUG, "%s", message)
+
+    _log_callback = _callback  # keep a reference: C holds only a raw pointer
+    llama_cpp.llama_log_set(_callback, ctypes.c_void_p(0))
+
+
+# --------------------------------------------------------------------------- embedder
+
+
+class GgufEmbedder:
+    """The ``Embedder`` protocol on a local GGUF embedding model via llama.cpp.
+
+    Long inputs: a text whose tokenization (prefix and special tokens included)
+    exceeds ``max_input_tokens`` (the trained context, 512 for MiniLM/E5) is
+    split into windows of consecutive body tokens; each window is re-wrapped as
+    ``[special head] + prefix tokens + window + [special tail]`` so it fits
+    exactly. Every window is embedded; the text's vector is the average of the
+    windows' pooled (un-normalised) vectors weighted by each window's token
+    count, then L2-normalised — i.e. mean pooling over the whole text, with
+    attention limited to each window. Beyond ``max_windows`` windows, that many
+    windows are sampled evenly across the text (still weighted by token count).
+    Empty strings are embedded as the bare special tokens.
+
+    Throughput: sequences are sorted by length and packed into llama.cpp
+    batches of at most ``batch_tokens`` tokens (``n_batch == n_ubatch``, since a
+    non-causal encoder must see a whole batch at once).
+    """
+
+    def __init__(
+        self,
+        model_path: Path | str,
+        *,
+        n_threads: int | None = None,
+        batch_tokens: int | None = None,
+        max_windows: int = DEFAULT_MAX_WINDOWS,
+    ) -> None:
+        self._path = Path(model_path)
+        info = inspect_gguf(self._path)
+        self._info = info
+        _prefer_passive_openmp()
+        try:
+            import llama_cpp
+        except ImportError as exc:
+            raise EmbedderUnavailable(f"llama-cpp-python is not installed or broken: {exc}") from None
+        self._llama_cpp = llama_cpp
+        _silence_llama_logging(llama_cpp)
+
+        self._n_ctx = info.context_length
+        # Packing budget per llama.cpp call; a single sequence may still use the
+        # whole context, so the context itself is sized for max(budget, n_ctx).
+        self._batch_tokens = max(1, int(batch_tokens or DEFAULT_BATCH_TOKENS))
+        self._ctx_tokens = max(self._n_ctx, self._batch_tokens)
+        self._n_threads = n_threads or physical_cores()
+        self._max_windows = max(1, int(max_windows))
+        self._lock = threading.Lock()  # a llama context is not thread-safe
+        try:
+            self._llm = llama_cpp.Llama(
+                model_path=str(self._path),
+                embedding=True,
+                pooling_type=info.pooling_type,
+                n_ctx=self._ctx_tokens,
+                n_batch=self._ctx_tokens,
+                n_ubatch=self._ctx_tokens,
+                n_threads=self._n_threads,
+                n_threads_batch=self._n_threads,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise EmbedderUnavailable(
+                f"Embedding model {self._path}: llama.cpp could not load it ({exc})"
+            ) from None
+        _silence_llama_logging(llama_cpp)  # Llama() may have reinstalled its own callback
+
+        self._dims = int(self._llm.n_embd())
+        self._n_seq_max = int(self._llm.context_params.n_seq_max)
+        if self._dims != info.embedding_length:
+            raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
+
+        query_prefix = info.get("memdesk.query_prefix")
+        document_prefix = info.get("memdesk.document_prefix")
+        if not isinstance(query_prefix, str) or not isinstance(document_prefix, str):
+            query_prefix, document_prefix = family_prefixes(info.model_name + " " + self._path.name)
+        self._query_prefix = query_prefix
+        self._document_prefix = document_prefix
+
+        # llama.cpp's WPM normaliser does not decompose Hangul syllables (HF's NFD
+        # does), so Korean would tokenize differently from the original model;
+        # decomposing in Python first makes llama.cpp's own NFD a no-op.
+        strip_accents = info.get(
+            "tokenizer.ggml.normalizer.strip_accents", info.get("tokenizer.ggml.normalizer.lowercase", True)
+        )
+        self._pre_nfd = info.get("tokenizer.ggml.model") == "bert" and bool(strip_accents)
+
+        # Learn how the tokenizer wraps a body in special tokens (e.g. [CLS] … [SEP]).
+        probe_body = self._tokenize("memdesk", special=False)
+        probe_full = self._tokenize("memdesk", special=True)
+        self._head, self._tail = _split_specials(probe_full, probe_body)
+        self._identity: EmbedderIdentity | None = None
+
+    # ------------------------------------------------------------------ protocol
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def info(self) -> GgufInfo:
+        return self._info
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+    @property
+    def max_input_tokens(self) -> int:
+        return self._n_ctx
+
+    @property
+    def query_prefix(self) -> str:
+        return self._query_prefix
+
+    @property
+    def document_prefix(self) -> str:
+        return self._document_prefix
+
+    @property
+    def identity(self) -> EmbedderIdentity:
+        if self._identity is None:
+            self._identity = EmbedderIdentity(
+                provider="gguf",
+                model=self._info.model_name,
+                dims=self._dims,
+                pooling=_SUPPORTED_POOLING[self._info.pooling_type],
+                query_prefix=self._query_prefix,
+                document_prefix=self._document_prefix,
+                file_sha256=file_sha256(self._path),
+            )
+        return self._identity
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``document_prefix + text`` with the model's special tokens."""
+        return len(self._tokenize(self._document_prefix + text, special=True))
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Shape (len(texts), dims), float32, rows L2-normalised; long texts windowed."""
+        return self._embed([self._document_prefix] * len(texts), list(texts))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Shape (dims,), float32, L2-normalised."""
+        return self._embed([self._query_prefix], [text])[0]
+
+    # ------------------------------------------------------------------ windows
+
+    def token_windows(self, text: str, prefix: str | None = None) -> list[list[int]]:
+        """The token sequences ``text`` is embedded as (one unless it is too long).
+
+        Each has at most ``max_input_tokens`` tokens; see the class docstring.
+        Not subsampled: ``max_windows`` applies at embedding time.
+        """
+        prefix = self._document_prefix if prefix is None else prefix
+        full = self._tokenize(prefix + text, special=True)
+        if len(full) <= self._n_ctx:
+            return [full or self._fallback_tokens()]
+        # rstrip: a SentencePiece tokenizer would turn the prefix's trailing space
+        # into a lone "▁" token, while the body gets its own leading "▁" anyway.
+        prefix_ids = self._tokenize(prefix.rstrip(), special=False) if prefix.strip() else []
+        body = self._tokenize(text, special=False)
+        wrap = len(self._head) + len(prefix_ids) + len(self._tail)
+        room = self._n_ctx - wrap
+        if room <= 0:
+            raise EmbedderUnavailable(f"Embedding model {self._path}: context too small for its prefix")
+        return [
+            self._head + prefix_ids + body[start : start + room] + self._tail
+            for start in range(0, len(body), room)
+        ]
+
+    def _fallback_tokens(self) -> list[int]:
+        # Only for tokenizers that add nothing to an empty string: encode needs >= 1 token.
+        return (self._head + self._tail) or [0]
+
+    def _tokenize(self, text: str, *, special: bool) -> list[int]:
+        if self._pre_nfd and not text.isascii():
+            text = unicodedata.normalize("NFD", text)
+        # Lone surrogates cannot be UTF-8 encoded; invalid UTF-8 must never reach C++.
+        data = text.encode("utf-8", "replace")
+        # special=False: literal "[CLS]" in a note is text, not a control token.
+        return list(self._llm.tokenize(data, add_bos=special, special=False))
+
+    # ------------------------------------------------------------------ embedding
+
+    def _embed(self, prefixes: list[str], texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self._dims), dtype=np.float32)
+        if not texts:
+            return out
+        with self._lock:
+            sequences: list[tuple[int, list[int]]] = []  # (text index, tokens)
+            for index, (prefix, text) in enumerate(zip(prefixes, texts, strict=True)):
+                windows = self.token_windows(text, prefix)
+                if len(windows) > self._max_windows:
+                    picks = np.linspace(0, len(windows) - 1, self._max_windows).round().astype(int)
+                    windows = [windows[i] for i in sorted(set(picks.tolist()))]
+                sequences.extend((index, w) for w in windows)
+            pooled = self._encode_sequences([tokens for _, tokens in sequences])
+        sums = np.zeros((len(texts), self._dims), dtype=np.float64)
+        for (index, tokens), vector in zip(sequences, pooled, strict=True):
+            sums[index] += vector.astype(np.float64) * len(tokens)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        out[:] = (sums / norms).astype(np.float32)
+        return out
+
+    def _encode_sequences(self, sequences: list[list[int]]) -> np.ndarray:
+        """Pooled vectors of token sequences (each <= n_ctx), packed into batches."""
+        lc = self._llama_cpp
+        result = np.zeros((len(sequences), self._dims), dtype=np.float32)
+        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]), reverse=True)
+        batch = lc.llama_batch_init(self._ctx_tokens, 0, self._n_seq_max)
+        ctx = self._llm.ctx
+        try:
+            pending: list[int] = []
+            used = 0
+            for i in order:
+                n = len(sequences[i])
+                if n > self._n_ctx or n > self._ctx_tokens:
+                    raise AssertionError("sequence longer than the context reached the encoder")
+                if pending and (used + n > self._batch_tokens or len(pending) >= self._n_seq_max):
+                    self._run_batch(batch, ctx, [sequences[j] for j in pending], result, pending)
+                    pending, used = [], 0
+                pending.append(i)
+                used += n
+            if pending:
+                self._run_batch(batch, ctx, [sequences[j] for j in pending], result, pending)
+        finally:
+            lc.llama_batch_free(batch)
+        return result
+
+    def _run_batch(
+        self, batch: Any, ctx: Any, seqs: list[list[int]], result: np.ndarray, targets: list[int]
+    ) -> None:
+        lc = self._llama_cpp
+        k = 0
+        for seq_index, tokens in enumerate(seqs):
+            for pos, token in enumerate(tokens):
+                batch.token[k] = token
+                batch.pos[k] = pos
+                batch.n_seq_id[k] = 1
+                batch.seq_id[k][0] = seq_index
+                batch.logits[k] = 1
+                k += 1
+        batch.n_tokens = k
+        memory = lc.llama_get_memory(ctx)
+        if memory:
+            lc.llama_memory_clear(memory, True)
+        rc = lc.llama_encode(ctx, batch)
+        if rc != 0:
+            raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp encode failed ({rc})")
+        for seq_index, target in enumerate(targets):
+            ptr = lc.llama_get_embeddings_seq(ctx, seq_index)
+            if not ptr:
+                raise EmbedderUnavailable(f"Embedding model {self._path}: no pooled embedding returned")
+            result[target] = np.ctypeslib.as_array(ptr, shape=(self._dims,))
+
+    def close(self) -> None:
+        """Free the llama.cpp model and context now rather than at garbage collection."""
+        llm = getattr(self, "_llm", None)
+        if llm is not None:
+            llm.close()
+            self._llm = None
+
+
+def _split_specials(full: list[int], body: list[int]) -> tuple[list[int], list[int]]:
+    """(head, tail) special tokens around ``body`` inside ``full``."""
+    n = len(body)
+    for start in range(len(full) - n + 1):
+        if full[start : start + n] == body:
+            return full[:start], full[start + n :]
+    # Tokenizers that merge specials into the body are not BERT-like; assume none.
+    logger.warning("could not locate the body inside the special-token wrapping")
+    return [], []

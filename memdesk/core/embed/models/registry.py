@@ -1,0 +1,211 @@
+"""The embedding models memdesk can build, where their GGUF files live, and building them.
+
+Each model has a converter module exposing
+``build(out_path: Path, progress: Callable[[str], None]) -> None`` and, optionally,
+``SOURCE`` (a ``wheels.SourcePackage``) or ``SOURCE_SHA256`` plus
+``CONVERTER_VERSION``. Converters are imported lazily: they pull in numpy,
+safetensors or sentencepiece, which listing models must not need.
+
+A sidecar ``<file>.build.json`` records what a file was built from, so
+``build_model`` can skip work when the file is already up to date.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+
+from memdesk.core.errors import ModelBuildError
+
+logger = logging.getLogger(__name__)
+
+MODEL_NAMES: tuple[str, ...] = ("minilm", "e5-small")
+# Until measured on the eval set: the multilingual model handles Chinese notes.
+DEFAULT_MODEL = "e5-small"
+
+Progress = Callable[[str], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelSpec:
+    """Static facts about one buildable model."""
+
+    name: str
+    display_name: str
+    file_name: str
+    module: str
+    description: str
+
+
+SPECS: dict[str, ModelSpec] = {
+    "minilm": ModelSpec(
+        name="minilm",
+        display_name="all-MiniLM-L6-v2",
+        file_name="all-MiniLM-L6-v2.gguf",
+        module="memdesk.core.embed.models.minilm",
+        description="English, 384 dims, 22M parameters; fastest.",
+    ),
+    "e5-small": ModelSpec(
+        name="e5-small",
+        display_name="multilingual-e5-small",
+        file_name="multilingual-e5-small.gguf",
+        module="memdesk.core.embed.models.e5",
+        description="Multilingual (incl. Chinese), 384 dims, 118M parameters.",
+    ),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelInfo:
+    """One row of ``memdesk model list``."""
+
+    name: str
+    display_name: str
+    path: Path
+    built: bool
+    size: int | None  # bytes of the GGUF file when built
+    source_sha256: str | None  # digest of the pinned source package, None if unknown
+    up_to_date: bool  # built from the current source and converter
+    description: str
+
+
+def _spec(name: str) -> ModelSpec:
+    try:
+        return SPECS[name]
+    except KeyError:
+        raise ModelBuildError(f"Unknown model {name!r}; choose one of: {', '.join(MODEL_NAMES)}") from None
+
+
+def model_file(name: str, models_dir: Path) -> Path:
+    """Where model ``name``'s GGUF file lives (whether built or not)."""
+    return Path(models_dir) / _spec(name).file_name
+
+
+def _stamp_file(path: Path) -> Path:
+    return path.with_name(path.name + ".build.json")
+
+
+def _load_module(spec: ModelSpec) -> ModuleType | None:
+    try:
+        return importlib.import_module(spec.module)
+    except ModuleNotFoundError as exc:
+        # Only "this converter does not exist (yet)"; a converter's own missing
+        # dependency is a real error and must surface.
+        if exc.name == spec.module:
+            return None
+        raise
+
+
+def _source_sha256(module: ModuleType | None) -> str | None:
+    if module is None:
+        return None
+    source = getattr(module, "SOURCE", None)
+    digest = getattr(source, "digest", None)
+    if isinstance(digest, str):
+        return digest
+    value = getattr(module, "SOURCE_SHA256", None)
+    return value if isinstance(value, str) else None
+
+
+def _expected_stamp(spec: ModelSpec, module: ModuleType | None) -> dict[str, object]:
+    return {
+        "model": spec.name,
+        "source_sha256": _source_sha256(module),
+        "converter_version": getattr(module, "CONVERTER_VERSION", 0) if module else None,
+    }
+
+
+def _is_up_to_date(path: Path, expected: dict[str, object]) -> bool:
+    try:
+        stamp = json.loads(_stamp_file(path).read_text(encoding="utf-8"))
+        size = path.stat().st_size
+    except (OSError, ValueError):
+        return False
+    if not isinstance(stamp, dict) or stamp.get("size") != size:
+        return False
+    return all(stamp.get(key) == value for key, value in expected.items())
+
+
+def build_model(
+    name: str, models_dir: Path, progress: Progress | None = None, *, force: bool = False
+) -> Path:
+    """Build model ``name`` into ``models_dir`` and return the file's path.
+
+    Skips the work when the file exists and its build stamp matches the current
+    source package and converter version (unless ``force``). Raises
+    ``ModelBuildError`` for an unknown model, a converter not shipped in this
+    version, or a missing source package (the message has the pip command).
+    """
+    spec = _spec(name)
+    say = progress or (lambda _msg: None)
+    path = model_file(name, models_dir)
+    module = _load_module(spec)
+    if module is None or not callable(getattr(module, "build", None)):
+        raise ModelBuildError(f"Model {name!r} cannot be built by this version of memdesk")
+    expected = _expected_stamp(spec, module)
+    if not force and _is_up_to_date(path, expected):
+        logger.info("%s is up to date", path)
+        say(f"{path} is up to date")
+        return path
+    Path(models_dir).mkdir(parents=True, exist_ok=True)
+    logger.info("building %s into %s", name, path)
+    module.build(path, say)
+    if not path.is_file():
+        raise ModelBuildError(f"The {name} converter finished without writing {path}")
+    stamp = dict(expected, size=path.stat().st_size)
+    tmp = _stamp_file(path).with_suffix(".tmp")
+    tmp.write_text(json.dumps(stamp, indent=2, sort_keys=True), encoding="utf-8")
+    os.replace(tmp, _stamp_file(path))
+    return path
+
+
+def list_models(models_dir: Path) -> list[ModelInfo]:
+    """Every known model with its file's state, in ``MODEL_NAMES`` order."""
+    rows: list[ModelInfo] = []
+    for name in MODEL_NAMES:
+        spec = SPECS[name]
+        path = model_file(name, models_dir)
+        try:
+            module = _load_module(spec)
+        except ImportError:
+            module = None
+        try:
+            size: int | None = path.stat().st_size if path.is_file() else None
+        except OSError:
+            size = None
+        rows.append(
+            ModelInfo(
+                name=name,
+                display_name=spec.display_name,
+                path=path,
+                built=size is not None,
+                size=size,
+                source_sha256=_source_sha256(module),
+                up_to_date=size is not None and _is_up_to_date(path, _expected_stamp(spec, module)),
+                description=spec.description,
+            )
+        )
+    return rows
+
+
+def find_default_model(models_dir: Path) -> Path | None:
+    """The default model's file if built, else the first built model, else ``None``."""
+    for name in (DEFAULT_MODEL, *MODEL_NAMES):
+        path = model_file(name, models_dir)
+        if path.is_file():
+            return path
+    return None
+
+
+def model_info_json(info: ModelInfo) -> dict[str, object]:
+    """``ModelInfo`` as JSON-ready data (for ``memdesk model list --json``)."""
+    data = dataclasses.asdict(info)
+    data["path"] = str(info.path)
+    data["default"] = info.name == DEFAULT_MODEL
+    return data

@@ -1,0 +1,1 @@
+"""Retrieval quality: metrics, golden sets, BEIR datasets, auto-tune, evaluation runs, reports."""

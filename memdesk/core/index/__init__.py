@@ -1,0 +1,1 @@
+"""The index path: workspace discovery, the indexer (sync) and the SQLite store."""

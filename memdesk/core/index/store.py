@@ -1,0 +1,452 @@
+"""The SQLite index (apsw): schema, ordered migrations, sqlite-vec loading, row I/O.
+
+Tables follow OpenClaw's (``meta``, ``files``, ``chunks``, ``chunks_fts``,
+``chunks_vec``, ``embedding_cache``) plus ``chunks_fts_seg``, memdesk's
+CJK-segmented keyword index. ``chunks.rid`` is the rowid shared by the FTS and
+vec0 tables, so a chunk's rows are found without joins on text ids.
+
+The index is disposable: anything that looks corrupt raises ``IndexCorrupt`` and
+the engine rebuilds from the Markdown files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import apsw
+import numpy as np
+
+from memdesk.core import errors
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 3
+META_KEY = "memdesk_index_meta_v1"
+SEG_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+# Ordered migrations: index i brings the schema from version i to i+1. Virtual
+# tables live here too so that a fresh database and a migrated one are identical.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        """CREATE TABLE IF NOT EXISTS files (
+            path TEXT PRIMARY KEY, source TEXT NOT NULL DEFAULT 'memory', hash TEXT NOT NULL,
+            mtime INTEGER NOT NULL, size INTEGER NOT NULL)""",
+        """CREATE TABLE IF NOT EXISTS chunks (
+            rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
+            source TEXT NOT NULL DEFAULT 'memory', start_line INTEGER NOT NULL,
+            end_line INTEGER NOT NULL, hash TEXT NOT NULL, model TEXT NOT NULL,
+            text TEXT NOT NULL, updated_at INTEGER NOT NULL)""",
+        "CREATE INDEX IF NOT EXISTS idx_chunks_path ON chunks(path)",
+        "CREATE INDEX IF NOT EXISTS idx_chunks_source ON chunks(source)",
+        """CREATE TABLE IF NOT EXISTS embedding_cache (
+            provider TEXT NOT NULL, model TEXT NOT NULL, provider_key TEXT NOT NULL,
+            hash TEXT NOT NULL, embedding BLOB NOT NULL, dims INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL, PRIMARY KEY (provider, model, provider_key, hash))""",
+        "CREATE INDEX IF NOT EXISTS idx_embedding_cache_updated_at ON embedding_cache(updated_at)",
+        """CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+            text, id UNINDEXED, path UNINDEXED, source UNINDEXED, model UNINDEXED,
+            start_line UNINDEXED, end_line UNINDEXED)""",
+    ),
+    (
+        # v2: per-file index status, so failed files show why and are retried only
+        # when they change; and the CJK-segmented keyword index.
+        "ALTER TABLE files ADD COLUMN status TEXT NOT NULL DEFAULT 'indexed'",
+        "ALTER TABLE files ADD COLUMN reason TEXT",
+        f"""CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_seg USING fts5(
+            text, tokenize='{SEG_TOKENIZER}', content='', contentless_delete=1)""",
+    ),
+    (
+        # v3: document frequencies of the segmented index, to drop query terms whose
+        # BM25 idf FTS5 clamps to ~0 (they cost time and cannot change the ranking).
+        "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_seg_vocab USING fts5vocab(chunks_fts_seg, row)",
+    ),
+)
+assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+def _vec_extension_path() -> str | None:
+    try:
+        import sqlite_vec
+    except ImportError:
+        return None
+    return str(sqlite_vec.loadable_path())
+
+
+class Store:
+    """One connection to a workspace index. Create one per thread that uses it."""
+
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        self.vec_error: str | None = None
+        self._seg_table: Any = None
+        if not readonly and not self.path.exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            # Private memories: the file is created owner-only before SQLite opens it
+            # (SQLite gives -wal/-shm the same permissions).
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        flags = (
+            apsw.SQLITE_OPEN_READONLY if readonly else (apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
+        )
+        try:
+            self.conn = apsw.Connection(str(self.path), flags=flags)
+        except apsw.Error as exc:
+            raise errors.IndexCorrupt(f"{self.path}: cannot open index ({exc})") from exc
+        self.conn.setbusytimeout(5000)
+        self.vec_available = self._load_vec()
+        try:
+            if not readonly:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=NORMAL")
+                self._migrate()
+            self.conn.execute("SELECT count(*) FROM meta").fetchall()
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            self.close()
+            raise errors.IndexCorrupt(f"{self.path}: index is corrupt ({exc})") from exc
+        except apsw.SQLError as exc:
+            self.close()
+            raise errors.IndexCorrupt(f"{self.path}: index schema is damaged ({exc})") from exc
+
+    # -- setup ---------------------------------------------------------------
+    def _load_vec(self) -> bool:
+        if os.environ.get("MEMDESK_DISABLE_SQLITE_VEC"):
+            self.vec_error = "disabled by MEMDESK_DISABLE_SQLITE_VEC"
+            return False
+        ext = _vec_extension_path()
+        if ext is None:
+            self.vec_error = "the sqlite-vec package is not installed"
+            return False
+        try:
+            self.conn.enable_load_extension(True)
+            self.conn.load_extension(ext)
+            self.conn.enable_load_extension(False)
+        except apsw.Error as exc:
+            self.vec_error = f"sqlite-vec failed to load: {exc}"
+            log.warning("%s; vector search falls back to a numpy scan", self.vec_error)
+            return False
+        return True
+
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchall()[0][0]
+        if version > SCHEMA_VERSION:
+            raise errors.IndexCorrupt(
+                f"{self.path}: index schema v{version} is newer than this memdesk (v{SCHEMA_VERSION})"
+            )
+        for target in range(version, SCHEMA_VERSION):
+            with self.conn:
+                for statement in MIGRATIONS[target]:
+                    self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {target + 1}")
+            log.info("migrated %s to schema v%d", self.path.name, target + 1)
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self.conn:
+            yield
+
+    # -- meta -----------------------------------------------------------------
+    def get_meta(self) -> dict[str, Any] | None:
+        rows = self.conn.execute("SELECT value FROM meta WHERE key = ?", (META_KEY,)).fetchall()
+        if not rows:
+            return None
+        try:
+            value = json.loads(rows[0][0])
+        except json.JSONDecodeError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def set_meta(self, meta: dict[str, Any]) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+            (META_KEY, json.dumps(meta, sort_keys=True)),
+        )
+
+    # -- files ----------------------------------------------------------------
+    def file_rows(self) -> dict[str, tuple[str, int, int, str, str | None]]:
+        """path -> (hash, mtime_ns, size, status, reason)."""
+        return {
+            row[0]: (row[1], row[2], row[3], row[4], row[5])
+            for row in self.conn.execute("SELECT path, hash, mtime, size, status, reason FROM files")
+        }
+
+    def upsert_file(
+        self,
+        path: str,
+        *,
+        hash: str,
+        mtime: int,
+        size: int,
+        status: str = "indexed",
+        reason: str | None = None,
+        source: str = "memory",
+    ) -> None:
+        self.conn.execute(
+            "INSERT OR REPLACE INTO files(path, source, hash, mtime, size, status, reason) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (path, source, hash, mtime, size, status, reason),
+        )
+
+    def delete_file(self, path: str) -> None:
+        self.delete_chunks_of(path)
+        self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
+
+    # -- chunks ---------------------------------------------------------------
+    def delete_chunks_of(self, path: str) -> int:
+        rids = [r[0] for r in self.conn.execute("SELECT rid FROM chunks WHERE path = ?", (path,))]
+        for rid in rids:
+            self.conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (rid,))
+            self.conn.execute("DELETE FROM chunks_fts_seg WHERE rowid = ?", (rid,))
+            if self.has_vec_table():
+                self.conn.execute("DELETE FROM chunks_vec WHERE rowid = ?", (rid,))
+        self.conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        return len(rids)
+
+    def insert_chunk(
+        self,
+        *,
+        chunk_id: str,
+        path: str,
+        source: str,
+        start_line: int,
+        end_line: int,
+        hash: str,
+        model: str,
+        text: str,
+        segmented: str,
+        embedding: np.ndarray | None,
+        shared: bool,
+    ) -> int:
+        now = int(time.time() * 1000)
+        self.conn.execute(
+            "INSERT OR REPLACE INTO chunks(id, path, source, start_line, end_line, hash, model, text,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (chunk_id, path, source, start_line, end_line, hash, model, text, now),
+        )
+        rid = self.conn.last_insert_rowid()
+        self.conn.execute(
+            "INSERT INTO chunks_fts(rowid, text, id, path, source, model, start_line, end_line) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (rid, text, chunk_id, path, source, model, start_line, end_line),
+        )
+        self.conn.execute("INSERT INTO chunks_fts_seg(rowid, text) VALUES (?, ?)", (rid, segmented))
+        if embedding is not None and self.vec_available:
+            self.ensure_vec_table(int(embedding.shape[0]))
+            self.conn.execute(
+                "INSERT INTO chunks_vec(rowid, embedding, shared) VALUES (?, ?, ?)",
+                (rid, np.ascontiguousarray(embedding, dtype=np.float32).tobytes(), 1 if shared else 0),
+            )
+        return rid
+
+    def counts(self) -> tuple[int, int]:
+        files = self.conn.execute("SELECT count(*) FROM files WHERE status = 'indexed'").fetchall()[0][0]
+        chunks = self.conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0]
+        return int(files), int(chunks)
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits: a cheap "has the index changed?"."""
+        return int(self.conn.execute("PRAGMA data_version").fetchall()[0][0])
+
+    def chunk_count_bound(self) -> int:
+        """An upper bound of the chunk count from the rowid index (count(*) scans)."""
+        return int(self.conn.execute("SELECT coalesce(max(rid), 0) FROM chunks").fetchall()[0][0])
+
+    def chunk_rows(self, rids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
+        """rid -> (id, path, source, start_line, end_line, text)."""
+        out: dict[int, tuple[Any, ...]] = {}
+        for start in range(0, len(rids), 500):
+            part = list(rids[start : start + 500])
+            marks = ",".join("?" * len(part))
+            for row in self.conn.execute(
+                f"SELECT rid, id, path, source, start_line, end_line, text FROM chunks "
+                f"WHERE rid IN ({marks})",
+                part,
+            ):
+                out[row[0]] = row[1:]
+        return out
+
+    # -- vectors ----------------------------------------------------------------
+    def has_vec_table(self) -> bool:
+        return bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'").fetchall())
+
+    def ensure_vec_table(self, dims: int) -> None:
+        if self.has_vec_table():
+            return
+        # Brute-force exact KNN over cosine distance, like OpenClaw's vec_distance_cosine
+        # scan; `shared` is a metadata column so group-chat scope filters inside the scan.
+        self.conn.execute(
+            f"CREATE VIRTUAL TABLE chunks_vec USING vec0("
+            f"embedding float[{int(dims)}] distance_metric=cosine, shared integer)"
+        )
+
+    def vector_search(self, query: np.ndarray, k: int, *, shared_only: bool) -> list[tuple[int, float]]:
+        """(rid, cosine similarity) of the k nearest chunks (sqlite-vec)."""
+        if not self.has_vec_table() or k <= 0:
+            return []
+        blob = np.ascontiguousarray(query, dtype=np.float32).tobytes()
+        sql = "SELECT rowid, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?"
+        if shared_only:
+            sql += " AND shared = 1"
+        return [(int(r), 1.0 - float(d)) for r, d in self.conn.execute(sql, (blob, int(k)))]
+
+    def vec_table_vectors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rids, shared flags, matrix) read from sqlite-vec, for the in-memory scan."""
+        if not self.has_vec_table():
+            return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
+        rows = self.conn.execute("SELECT rowid, shared, embedding FROM chunks_vec").fetchall()
+        if not rows:
+            return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
+        rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        shared = np.fromiter((bool(r[1]) for r in rows), dtype=bool, count=len(rows))
+        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        return rids, shared, matrix
+
+    def cached_vectors_for(
+        self, rids: Sequence[int], provider: str, model: str, provider_key: str
+    ) -> dict[int, np.ndarray]:
+        """rid -> embedding from the embedding cache (one indexed join; the indexer
+        always writes the cache, so this covers every embedded chunk)."""
+        out: dict[int, np.ndarray] = {}
+        for start in range(0, len(rids), 500):
+            part = [int(r) for r in rids[start : start + 500]]
+            marks = ",".join("?" * len(part))
+            for rid, blob in self.conn.execute(
+                f"SELECT c.rid, e.embedding FROM chunks c JOIN embedding_cache e "
+                f"ON e.provider = ? AND e.model = ? AND e.provider_key = ? AND e.hash = c.hash "
+                f"WHERE c.rid IN ({marks})",
+                (provider, model, provider_key, *part),
+            ):
+                out[int(rid)] = np.frombuffer(blob, dtype=np.float32)
+        return out
+
+    def document_frequencies(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """(chunk count, term -> number of chunks containing it) in the segmented index.
+
+        Terms are run through the index's own tokenizer first (porter stemming), and
+        a term that tokenizes to several tokens reports its rarest one.
+        """
+        import apsw.fts5
+
+        if self._seg_table is None:
+            self._seg_table = apsw.fts5.Table(self.conn, "chunks_fts_seg")
+        table = self._seg_table
+        total = int(self.conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
+        out: dict[str, int] = {}
+        for term in terms:
+            tokens = table.tokenize(term.encode("utf-8"), include_offsets=False, include_colocated=False)
+            counts = []
+            for token in tokens:
+                row = self.conn.execute(
+                    "SELECT doc FROM chunks_fts_seg_vocab WHERE term = ?", (token,)
+                ).fetchall()
+                counts.append(int(row[0][0]) if row else 0)
+            out[term] = min(counts) if counts else 0
+        return total, out
+
+    def all_vectors(
+        self, provider: str, model: str, provider_key: str
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rids, shared flags, matrix) for the numpy fallback scan, from the cache."""
+        rows = self.conn.execute(
+            "SELECT c.rid, c.path, e.embedding FROM chunks c JOIN embedding_cache e "
+            "ON e.hash = c.hash AND e.provider = ? AND e.model = ? AND e.provider_key = ?",
+            (provider, model, provider_key),
+        ).fetchall()
+        if not rows:
+            return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
+        rids = np.array([r[0] for r in rows], dtype=np.int64)
+        shared = np.array([r[1] not in ("MEMORY.md", "memory.md") for r in rows], dtype=bool)
+        matrix = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
+        return rids, shared, matrix
+
+    # -- embedding cache ------------------------------------------------------------
+    def cached_embeddings(
+        self, provider: str, model: str, provider_key: str, hashes: Sequence[str]
+    ) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(hashes))
+        for start in range(0, len(unique), 400):  # OpenClaw's look-up group size
+            part = unique[start : start + 400]
+            marks = ",".join("?" * len(part))
+            for h, blob in self.conn.execute(
+                f"SELECT hash, embedding FROM embedding_cache WHERE provider = ? AND model = ? "
+                f"AND provider_key = ? AND hash IN ({marks})",
+                (provider, model, provider_key, *part),
+            ):
+                out[h] = np.frombuffer(blob, dtype=np.float32).copy()
+        return out
+
+    def put_embeddings(
+        self, provider: str, model: str, provider_key: str, items: dict[str, np.ndarray]
+    ) -> None:
+        now = int(time.time() * 1000)
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO embedding_cache(provider, model, provider_key, hash, embedding,"
+            " dims, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    provider,
+                    model,
+                    provider_key,
+                    h,
+                    np.ascontiguousarray(v, np.float32).tobytes(),
+                    int(v.shape[0]),
+                    now,
+                )
+                for h, v in items.items()
+            ],
+        )
+
+    def copy_cache_from(self, other: Path) -> int:
+        """Seed this index's embedding cache from another index file (safe rebuild)."""
+        if not other.exists():
+            return 0
+        try:
+            self.conn.execute("ATTACH DATABASE ? AS old", (str(other),))
+        except apsw.Error:
+            return 0
+        try:
+            with self.conn:
+                self.conn.execute("INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache")
+            return int(self.conn.changes())
+        except apsw.Error as exc:
+            log.warning("could not reuse the embedding cache of %s: %s", other, exc)
+            return 0
+        finally:
+            with contextlib.suppress(apsw.Error):
+                self.conn.execute("DETACH DATABASE old")
+
+    def size_bytes(self) -> int:
+        total = 0
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                total += os.path.getsize(str(self.path) + suffix)
+        return total
+
+
+def remove_index_files(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(path) + suffix)
+
+
+def swap_in(new: Path, target: Path) -> None:
+    """Replace ``target`` by the finished ``new`` index (both closed, WAL checkpointed)."""
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(target) + suffix)
+    os.replace(new, target)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(new) + suffix)

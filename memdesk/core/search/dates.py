@@ -1,0 +1,87 @@
+"""Which date a note's score decays from, under each ranking profile.
+
+OpenClaw only dates ``memory/YYYY-MM-DD.md``; its own session hook writes
+``memory/YYYY-MM-DD-slug.md`` and people file notes in ``memory/2026-01/`` or
+``memory/2026/01/11.md``, all of which OpenClaw treats as evergreen (never
+decaying). memdesk dates those too.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from pathlib import Path
+
+from memdesk.core.openclaw import decay as oc_decay
+
+# A date at the start of the file name: 2026-01-11.md, 2026-01-11-vendor-pitch.md, 2026_01_11.md
+_NAME_DATE = re.compile(r"^(\d{4})[-_.](\d{2})[-_.](\d{2})(?:[-_. ].*)?\.md$")
+# Date in folders: memory/2026/01/11.md or memory/2026/01/11-slug.md
+_FOLDER_DATE = re.compile(r"(?:^|/)(\d{4})/(\d{2})/(\d{2})(?:[-_. ][^/]*)?\.md$")
+
+
+def _valid(y: str, m: str, d: str) -> dt.date | None:
+    try:
+        date = dt.date(int(y), int(m), int(d))
+    except ValueError:
+        return None
+    return date if date.year >= 1970 else None
+
+
+def memdesk_path_date(rel: str) -> dt.date | None:
+    """The date a memory path names, if any (memdesk profile rules)."""
+    rel = rel.replace("\\", "/")
+    if not (rel.startswith("memory/") or "/memory/" in rel):
+        return None
+    match = _NAME_DATE.match(rel.rsplit("/", 1)[-1])
+    if match:
+        return _valid(*match.groups())
+    match = _FOLDER_DATE.search(rel)
+    if match:
+        return _valid(*match.groups())
+    return None
+
+
+def _mtime_date(workspace: Path, rel: str) -> dt.date | None:
+    try:
+        mtime = os.stat(workspace / rel).st_mtime
+    except OSError:
+        return None
+    return dt.datetime.fromtimestamp(mtime, tz=dt.UTC).date()
+
+
+def decay_date(rel: str, *, profile: str, workspace: Path, source: str = "memory") -> dt.date | None:
+    """The date decay counts from, or None for an evergreen note.
+
+    Both profiles: root ``MEMORY.md``/``memory.md`` and undated ``memory/`` notes are
+    evergreen; files from extra paths decay from their modification time.
+    """
+    if profile == "openclaw":
+        date = oc_decay.dated_path_date(rel)
+        if date is not None:
+            return date
+        if oc_decay.is_evergreen_memory_path(rel, source):
+            return None
+        return _mtime_date(workspace, rel)
+    date = memdesk_path_date(rel)
+    if date is not None:
+        return date
+    if rel in ("MEMORY.md", "memory.md") or rel.startswith("memory/"):
+        return None
+    return _mtime_date(workspace, rel)
+
+
+def age_days(date: dt.date, now: dt.datetime) -> float:
+    """Fractional days from UTC midnight of ``date`` to ``now`` (OpenClaw's definition)."""
+    midnight = dt.datetime(date.year, date.month, date.day, tzinfo=dt.UTC)
+    return (now - midnight).total_seconds() / 86400.0
+
+
+def as_utc_datetime(now: dt.date | dt.datetime | None) -> dt.datetime:
+    """``None`` = the current time; a date means its UTC midnight (``--now YYYY-MM-DD``)."""
+    if now is None:
+        return dt.datetime.now(dt.UTC)
+    if isinstance(now, dt.datetime):
+        return now if now.tzinfo else now.replace(tzinfo=dt.UTC)
+    return dt.datetime(now.year, now.month, now.day, tzinfo=dt.UTC)

@@ -1,0 +1,218 @@
+"""Re-ranking a fetched candidate pool: merge → temporal decay → sort → MMR → cut.
+
+Everything here is pure (no SQLite, no embedder), so the GUI re-runs it on every
+slider move. Under the ``openclaw`` profile it follows OpenClaw v2026.4.12's
+``mergeHybridResults`` and manager ``search`` exactly; under ``memdesk`` it uses
+memdesk's MMR tokens (whole chunk text, any script) with the same arithmetic.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as dt
+import functools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from memdesk.core.openclaw import decay as oc_decay
+from memdesk.core.openclaw import mmr as oc_mmr
+from memdesk.core.search import dates, lexical, mmr_fast
+from memdesk.core.search.hits import Candidate, CandidatePool, Hit
+from memdesk.core.search.settings import SearchSettings
+
+
+@dataclasses.dataclass
+class _Scored:
+    cand: Candidate
+    merged: float
+    decay: float = 1.0
+    score: float = 0.0
+    pre_mmr_rank: int = 0
+    mmr_rank: int | None = None
+    mmr_penalty: float = 0.0
+    mmr_against: str | None = None
+
+
+def pool_satisfies(pool: CandidatePool, settings: SearchSettings) -> bool:
+    """False when ``settings`` ask for more candidates than ``pool`` was fetched with
+    (or another profile), so the caller must fetch again instead of re-ranking."""
+    fetched = pool.timings_ms.get("pool_size", 0.0)
+    return pool.profile == settings.profile and settings.candidate_pool_size <= fetched
+
+
+def _tokens(cand: Candidate, profile: str) -> frozenset[str]:
+    if profile == "openclaw":
+        # OpenClaw runs MMR on the (≤700 UTF-16 unit) snippet with its ASCII+CJK tokenizer.
+        return _oc_tokens(cand.snippet)
+    return lexical.mmr_tokens(cand.text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _oc_tokens(text: str) -> frozenset[str]:
+    return frozenset(oc_mmr.tokenize(text))
+
+
+# Similarity matrices of recent pools: a slider move re-ranks the same pool, so
+# the matrix is computed once per pool and re-indexed for the new order.
+_SIM_CACHE: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
+_SIM_CACHE_SIZE = 64  # golden-set auto-tune cycles through every labelled query
+
+
+def _similarity(items: Sequence[_Scored], profile: str) -> np.ndarray:
+    ids = tuple(sorted(i.cand.chunk_id for i in items))
+    key = (profile, ids)
+    matrix = _SIM_CACHE.get(key)
+    by_id = {i.cand.chunk_id: i for i in items}
+    if matrix is None:
+        matrix = mmr_fast.jaccard_matrix([_tokens(by_id[c].cand, profile) for c in ids])
+        if len(_SIM_CACHE) >= _SIM_CACHE_SIZE:
+            # Ranked on several threads at once (GUI re-ranks, reader, auto-tune): another
+            # thread may evict or insert between these steps, so evicting is best effort.
+            with contextlib.suppress(StopIteration, RuntimeError):
+                _SIM_CACHE.pop(next(iter(_SIM_CACHE)), None)
+        _SIM_CACHE[key] = matrix
+    position = {c: k for k, c in enumerate(ids)}
+    order = [position[i.cand.chunk_id] for i in items]
+    return matrix[np.ix_(order, order)]
+
+
+def _apply_decay(items: list[_Scored], settings: SearchSettings, now: dt.datetime) -> None:
+    for item in items:
+        if settings.decay and item.cand.date is not None:
+            age = dates.age_days(item.cand.date, now)
+            item.decay = oc_decay.calculate_decay_multiplier(age, settings.half_life_days)
+        else:
+            item.decay = 1.0
+        item.score = item.merged * item.decay
+
+
+def _decay_and_sort(items: list[_Scored], settings: SearchSettings, now: dt.datetime) -> None:
+    """Apply decay, stable-sort by final score and record each item's pre-MMR rank."""
+    _apply_decay(items, settings, now)
+    items.sort(key=lambda i: -i.score)
+    for pos, item in enumerate(items, 1):
+        item.pre_mmr_rank = pos
+
+
+def _apply_mmr(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
+    if not settings.mmr or len(items) <= 1:
+        return items
+    if profile != "openclaw":
+        # memdesk diversifies the head of the ranking only: an item below
+        # 3 x max_results cannot climb into the shown results on diversity alone
+        # at any sensible lambda, and the window keeps slider moves cheap.
+        window = max(20, 3 * settings.max_results)
+        if len(items) > window:
+            head = _apply_mmr_all(items[:window], settings, profile)
+            tail = items[window:]
+            for pos, item in enumerate(tail, len(head) + 1):
+                item.mmr_rank = pos
+            return head + tail
+    return _apply_mmr_all(items, settings, profile)
+
+
+def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
+    lam = oc_mmr.clamp_lambda(settings.mmr_lambda)
+    if math.isnan(lam):
+        lam = 0.7
+    if lam == 1.0:
+        # OpenClaw's shortcut: lambda 1 is a plain sort by score (already sorted).
+        for pos, item in enumerate(items, 1):
+            item.mmr_rank = pos
+        return items
+    scores = [i.score for i in items]
+    if any(math.isnan(x) for x in scores):
+        # NaN scores follow OpenClaw's reference loop (which may stop early).
+        steps = oc_mmr.mmr_select(scores, [_tokens(i.cand, profile) for i in items], lam)
+    else:
+        steps = mmr_fast.mmr_select(scores, _similarity(items, profile), lam)
+    ordered: list[_Scored] = []
+    for pos, step in enumerate(steps, 1):
+        item = items[step.index]
+        item.mmr_rank = pos
+        item.mmr_penalty = step.max_sim
+        item.mmr_against = items[step.against].cand.chunk_id if step.against is not None else None
+        ordered.append(item)
+    return ordered
+
+
+def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
+    return [
+        Hit(
+            rank=pos,
+            chunk_id=i.cand.chunk_id,
+            path=i.cand.path,
+            source=i.cand.source,
+            start_line=i.cand.start_line,
+            end_line=i.cand.end_line,
+            snippet=i.cand.snippet,
+            text=i.cand.text,
+            vector_score=i.cand.vector_score,
+            text_score=i.cand.text_score,
+            merged_score=i.merged,
+            decay=i.decay,
+            score=i.score,
+            pre_mmr_rank=i.pre_mmr_rank,
+            mmr_rank=i.mmr_rank,
+            date=i.cand.date,
+            mmr_penalty=i.mmr_penalty,
+            mmr_against=i.mmr_against,
+        )
+        for pos, i in enumerate(items, 1)
+    ]
+
+
+def rank(
+    pool: CandidatePool, settings: SearchSettings, *, now: dt.date | dt.datetime | None = None
+) -> list[Hit]:
+    """Rank ``pool`` under ``settings``; every hit carries each component of its score."""
+    settings = settings.clamped()
+    clock = dates.as_utc_datetime(now)
+    vw, tw = settings.normalized_weights
+    profile = pool.profile
+    cands = pool.candidates
+
+    if pool.mode == "vector":
+        # No keyword leg (no FTS): OpenClaw returns cosine hits as they are, with
+        # neither decay nor MMR; memdesk keeps decay and MMR on the cosine score.
+        items = [_Scored(c, c.vector_score or 0.0) for c in cands]
+        items.sort(key=lambda i: -i.merged)
+        if profile == "openclaw":
+            for pos, item in enumerate(items, 1):
+                item.score, item.pre_mmr_rank = item.merged, pos
+            kept = [i for i in items if i.score >= settings.min_score]
+            return _to_hits(kept[: settings.max_results])
+        _decay_and_sort(items, settings, clock)
+        items = _apply_mmr(items, settings, profile)
+        kept = [i for i in items if i.score >= settings.min_score]
+        return _to_hits(kept[: settings.max_results])
+
+    if pool.mode == "fts":
+        # Keyword-only: the text score is the whole score. OpenClaw applies decay,
+        # no MMR, and if nothing clears minScore returns the top maxResults anyway.
+        items = [_Scored(c, c.text_score or 0.0) for c in cands]
+        _decay_and_sort(items, settings, clock)
+        if profile != "openclaw":
+            items = _apply_mmr(items, settings, profile)
+        kept = [i for i in items if i.score >= settings.min_score]
+        if not kept and profile == "openclaw":
+            kept = items
+        return _to_hits(kept[: settings.max_results])
+
+    # Hybrid: vector hits first, then keyword-only hits (pool order), so that the
+    # stable sort breaks ties the way OpenClaw's Map insertion order does.
+    items = [_Scored(c, vw * (c.vector_score or 0.0) + tw * (c.text_score or 0.0)) for c in cands]
+    _decay_and_sort(items, settings, clock)
+    items = _apply_mmr(items, settings, profile)
+    strict = [i for i in items if i.score >= settings.min_score]
+    keyword_hits = [i for i in items if i.cand.text_score is not None]
+    if strict or not keyword_hits or profile != "openclaw":
+        return _to_hits(strict[: settings.max_results])
+    # OpenClaw's "relaxed" pass for keyword hits the vector leg missed (dead code
+    # upstream since the bm25 fix, kept for parity).
+    relaxed_min = min(settings.min_score, tw)
+    relaxed = [i for i in keyword_hits if i.score >= relaxed_min]
+    return _to_hits(relaxed[: settings.max_results])

@@ -1,0 +1,224 @@
+"""GgufEmbedder on a real MiniLM GGUF through real llama.cpp.
+
+Covers the protocol contract, the long-input windowing rule (llama.cpp aborts
+the process on a sequence longer than its context, so these tests would crash
+the run rather than fail if the rule broke), and refusing bad files before
+llama.cpp sees them.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
+from memdesk.core.embed.gguf_embedder import GgufEmbedder, family_prefixes, file_sha256, inspect_gguf
+from memdesk.core.errors import EmbedderUnavailable
+
+pytestmark = pytest.mark.model
+
+_WORDS = (
+    "memory note meeting project deadline agent search vector index retrieval "
+    "alice bob friday coffee preference decision 用户 项目 记忆 会议"
+).split()
+
+
+def _paragraph(n_words: int, seed: int) -> str:
+    rng = random.Random(seed)
+    return " ".join(rng.choice(_WORDS) for _ in range(n_words))
+
+
+def _assert_unit_rows(vectors: np.ndarray) -> None:
+    assert vectors.dtype == np.float32
+    assert np.all(np.isfinite(vectors))
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=-1), 1.0, atol=1e-5)
+
+
+# --------------------------------------------------------------------------- contract
+
+
+def test_implements_protocol(gguf_embedder: GgufEmbedder) -> None:
+    assert isinstance(gguf_embedder, Embedder)
+    assert gguf_embedder.dims == 384
+    assert gguf_embedder.max_input_tokens == 512
+
+
+def test_identity(gguf_embedder: GgufEmbedder, minilm_gguf: Path) -> None:
+    ident = gguf_embedder.identity
+    assert isinstance(ident, EmbedderIdentity)
+    assert ident.provider == "gguf"
+    assert ident.model == "all-MiniLM-L6-v2"
+    assert (ident.dims, ident.pooling) == (384, "mean")
+    assert (ident.query_prefix, ident.document_prefix) == ("", "")
+    assert ident.file_sha256 == file_sha256(minilm_gguf)
+    assert len(ident.provider_key) == 64
+
+
+def test_shapes_and_normalisation(gguf_embedder: GgufEmbedder) -> None:
+    docs = gguf_embedder.embed_documents(["alpha", "", "Beta gamma.", "北京"])
+    assert docs.shape == (4, 384)
+    _assert_unit_rows(docs)
+    query = gguf_embedder.embed_query("alpha")
+    assert query.shape == (384,)
+    _assert_unit_rows(query)
+    # No prefixes for MiniLM: a query is embedded exactly like a document.
+    assert float(query @ docs[0]) > 0.9999
+    assert gguf_embedder.embed_documents([]).shape == (0, 384)
+
+
+def test_semantic_sanity(gguf_embedder: GgufEmbedder) -> None:
+    docs = gguf_embedder.embed_documents(
+        ["I drink coffee every morning.", "The quarterly budget meeting moved to Friday."]
+    )
+    query = gguf_embedder.embed_query("What do I like to drink?")
+    assert float(query @ docs[0]) > float(query @ docs[1])
+
+
+def test_odd_text_does_not_crash(gguf_embedder: GgufEmbedder) -> None:
+    texts = ["\x00nul\x00", "lone \ud800 surrogate", "[CLS] [SEP] [MASK]", "\u200b" * 10, " \n\t "]
+    _assert_unit_rows(gguf_embedder.embed_documents(texts))
+
+
+def test_count_tokens_includes_special_tokens(gguf_embedder: GgufEmbedder) -> None:
+    assert gguf_embedder.count_tokens("") == 2  # [CLS] [SEP]
+    assert gguf_embedder.count_tokens("hello world") == 4
+    # Literal special-token text in a note is text, not control tokens.
+    assert gguf_embedder.count_tokens("[CLS]") > 3  # "[", "cl", "##s", "]", not one [CLS]
+
+
+def test_family_prefixes() -> None:
+    assert family_prefixes("multilingual-e5-small") == ("query: ", "passage: ")
+    assert family_prefixes("nomic-embed-text-v1.5") == ("search_query: ", "search_document: ")
+    assert family_prefixes("all-MiniLM-L6-v2") == ("", "")
+
+
+def test_file_sha256_is_cached_by_size_and_mtime(tmp_path: Path) -> None:
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"one")
+    first = file_sha256(path)
+    assert file_sha256(path) == first
+    path.write_bytes(b"two!")
+    assert file_sha256(path) != first
+
+
+# --------------------------------------------------------------------------- long input
+
+
+def test_windows_at_the_context_boundary(gguf_embedder: GgufEmbedder) -> None:
+    limit = gguf_embedder.max_input_tokens
+    # "memory" is one token: n words -> n + 2 tokens.
+    fits = " ".join(["memory"] * (limit - 2))
+    over = " ".join(["memory"] * (limit - 1))
+    assert gguf_embedder.count_tokens(fits) == limit
+    assert len(gguf_embedder.token_windows(fits)) == 1
+    assert gguf_embedder.count_tokens(over) == limit + 1
+    windows = gguf_embedder.token_windows(over)
+    assert [len(w) for w in windows] == [limit, 3]
+    _assert_unit_rows(gguf_embedder.embed_documents([fits, over]))
+
+
+def test_20k_token_paragraph(gguf_embedder: GgufEmbedder) -> None:
+    text = _paragraph(20_000, seed=1)
+    n_tokens = gguf_embedder.count_tokens(text)
+    assert n_tokens >= 20_000
+    windows = gguf_embedder.token_windows(text)
+    limit = gguf_embedder.max_input_tokens
+    wrap = 2  # [CLS] ... [SEP] around every window, no prefix for MiniLM
+    assert all(len(w) <= limit for w in windows)
+    assert len(windows) == math.ceil((n_tokens - wrap) / (limit - wrap))
+    # The split rule loses and duplicates nothing: windows' bodies tile the text.
+    assert sum(len(w) - wrap for w in windows) == n_tokens - wrap
+    body = gguf_embedder._tokenize(text, special=False)
+    assert [t for w in windows for t in w[1:-1]] == body
+    vector = gguf_embedder.embed_documents([text])
+    _assert_unit_rows(vector)
+    # Mean pooling over windows stays on topic: close to a single-window sample of it.
+    sample = gguf_embedder.embed_documents([_paragraph(300, seed=1)])
+    assert float(vector[0] @ sample[0]) > 0.8
+
+
+def test_2mb_single_line(gguf_embedder: GgufEmbedder) -> None:
+    text = _paragraph(400_000, seed=2)[: 2 * 1024 * 1024]
+    assert "\n" not in text and len(text.encode()) >= 2_000_000
+    n_tokens = gguf_embedder.count_tokens(text)
+    windows = gguf_embedder.token_windows(text)
+    assert len(windows) == math.ceil((n_tokens - 2) / 510)
+    assert max(len(w) for w in windows) <= gguf_embedder.max_input_tokens
+    vectors = gguf_embedder.embed_documents([text, "short"])
+    _assert_unit_rows(vectors)
+
+
+def test_long_text_mixed_with_short_ones(gguf_embedder: GgufEmbedder) -> None:
+    texts = ["a", _paragraph(3_000, seed=3), "", "b c d"]
+    together = gguf_embedder.embed_documents(texts)
+    _assert_unit_rows(together)
+    for text, row in zip(texts, together, strict=True):
+        assert float(gguf_embedder.embed_documents([text])[0] @ row) > 0.99999
+
+
+# --------------------------------------------------------------------------- bad files
+
+
+def _bad_files(tmp_path: Path, real: Path) -> dict[str, Path]:
+    files = {
+        "missing": tmp_path / "missing.gguf",
+        "truncated": tmp_path / "truncated.gguf",
+        "truncated_data": tmp_path / "truncated-data.gguf",
+        "random": tmp_path / "random.gguf",
+        "text": tmp_path / "notes.gguf",
+        "empty": tmp_path / "empty.gguf",
+        "directory": tmp_path / "dir.gguf",
+    }
+    data = real.read_bytes()
+    files["truncated"].write_bytes(data[:1024])
+    files["truncated_data"].write_bytes(data[: len(data) * 9 // 10])
+    files["random"].write_bytes(os.urandom(64 * 1024))
+    files["text"].write_text("# My notes\n\nNot a model at all.\n", encoding="utf-8")
+    files["empty"].write_bytes(b"")
+    files["directory"].mkdir()
+    return files
+
+
+@pytest.mark.parametrize(
+    "kind", ["missing", "truncated", "truncated_data", "random", "text", "empty", "directory"]
+)
+def test_bad_files_are_refused(tmp_path: Path, minilm_gguf: Path, kind: str) -> None:
+    path = _bad_files(tmp_path, minilm_gguf)[kind]
+    with pytest.raises(EmbedderUnavailable) as info:
+        GgufEmbedder(path)
+    assert str(path) in str(info.value)
+
+
+def test_garbage_after_magic_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "magic.gguf"
+    path.write_bytes(b"GGUF" + os.urandom(4096))
+    with pytest.raises(EmbedderUnavailable, match=r"magic\.gguf"):
+        inspect_gguf(path)
+
+
+def test_non_embedding_architecture_is_refused(tmp_path: Path) -> None:
+    import gguf
+
+    path = tmp_path / "llama.gguf"
+    writer = gguf.GGUFWriter(path, arch="llama")
+    writer.add_context_length(64)
+    writer.add_embedding_length(8)
+    writer.add_tensor("token_embd.weight", np.zeros((4, 8), dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    with pytest.raises(EmbedderUnavailable, match="not a supported embedding model"):
+        GgufEmbedder(path)
+
+
+def test_real_file_passes_inspection(minilm_gguf: Path) -> None:
+    info = inspect_gguf(minilm_gguf)
+    assert info.architecture == "bert"
+    assert (info.context_length, info.embedding_length, info.pooling_type) == (512, 384, 1)
+    assert info.model_name == "all-MiniLM-L6-v2"
