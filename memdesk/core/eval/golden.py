@@ -55,8 +55,11 @@ class Relevant:
 
 @dataclasses.dataclass(frozen=True)
 class GoldenQuery:
+    """A labelled query; ``anchors`` maps a label to the hash of its lines (``anchors.py``)."""
+
     query: str
     relevant: tuple[Relevant, ...]
+    anchors: tuple[tuple[str, str], ...] = ()
 
 
 def load_golden(path: Path) -> list[GoldenQuery]:
@@ -73,28 +76,75 @@ def load_golden(path: Path) -> list[GoldenQuery]:
             obj = json.loads(line)
             query = str(obj["query"])
             rel = tuple(Relevant.parse(str(r)) for r in obj["relevant"])
-        except (json.JSONDecodeError, KeyError, TypeError):
+            anchors = tuple((str(k), str(v)) for k, v in dict(obj.get("anchors") or {}).items())
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
             raise errors.EvalError(
                 f'{path}:{number}: expected {{"query": ..., "relevant": [...]}} ({{exc}})'
             ) from None
-        out.append(GoldenQuery(query, rel))
+        out.append(GoldenQuery(query, rel, anchors))
     return out
 
 
 def save_golden(path: Path, queries: Sequence[GoldenQuery]) -> None:
-    text = "".join(
-        json.dumps({"query": q.query, "relevant": [r.label() for r in q.relevant]}, ensure_ascii=False) + "\n"
-        for q in queries
-    )
+    def line(q: GoldenQuery) -> dict[str, Any]:
+        obj: dict[str, Any] = {"query": q.query, "relevant": [r.label() for r in q.relevant]}
+        if q.anchors:
+            obj["anchors"] = dict(q.anchors)
+        return obj
+
+    text = "".join(json.dumps(line(q), ensure_ascii=False) + "\n" for q in queries)
     workspace.write_note_atomic(path, text)
 
 
+def assign_labels(hits: Sequence[Hit], relevant: Sequence[Relevant]) -> list[Relevant | None]:
+    """The labelled item each hit counts as, ``None`` for a hit that counts as none.
+
+    Each label is claimed once, and only by a hit it matches: first every hit whose
+    own line range is labelled takes its label (so two ticked chunks of one note
+    count twice, as ticked), then, in rank order, the remaining hits take the first
+    unclaimed label they overlap (whole-file labels and hand-written ranges).
+    """
+    out: list[Relevant | None] = [None] * len(hits)
+    claimed: set[Relevant] = set()
+    wanted = set(relevant)
+    for i, hit in enumerate(hits):
+        own = Relevant(hit.path, hit.start_line, hit.end_line)
+        if own in wanted and own not in claimed:
+            out[i] = own
+            claimed.add(own)
+    for i, hit in enumerate(hits):
+        if out[i] is None:
+            label = next((r for r in relevant if r not in claimed and r.matches(hit)), None)
+            if label is not None:
+                out[i] = label
+                claimed.add(label)
+    return out
+
+
 def hit_labels(hits: Sequence[Hit], relevant: Sequence[Relevant]) -> list[str]:
-    """Each hit as the label of the relevant item it matches, else its chunk id."""
-    out = []
-    for hit in hits:
-        label = next((r.label() for r in relevant if r.matches(hit)), None)
-        out.append(label if label is not None else "chunk:" + hit.chunk_id)
+    """Each hit as the label it counts as (see ``assign_labels``), else its chunk id."""
+    return [
+        label.label() if label is not None else "chunk:" + hit.chunk_id
+        for hit, label in zip(hits, assign_labels(hits, relevant), strict=True)
+    ]
+
+
+def score_golden_queries(
+    pools: Mapping[str, CandidatePool],
+    golden: Sequence[GoldenQuery],
+    settings: SearchSettings,
+    *,
+    now: Any = None,
+) -> dict[str, Scores]:
+    """Each golden query's scores (queries without a pool are left out), no I/O."""
+    out: dict[str, Scores] = {}
+    for item in golden:
+        pool = pools.get(item.query)
+        if pool is None:
+            continue
+        hits = ranking.rank(pool, settings, now=now)
+        labels = hit_labels(hits, item.relevant)
+        out[item.query] = score_ranking(labels, {r.label() for r in item.relevant})
     return out
 
 
@@ -106,12 +156,4 @@ def score_golden(
     now: Any = None,
 ) -> Scores:
     """Mean scores of the golden set, re-ranking cached pools only (no I/O)."""
-    per_query = []
-    for item in golden:
-        pool = pools.get(item.query)
-        if pool is None:
-            continue
-        hits = ranking.rank(pool, settings, now=now)
-        labels = hit_labels(hits, item.relevant)
-        per_query.append(score_ranking(labels, {r.label() for r in item.relevant}))
-    return Scores.mean(per_query)
+    return Scores.mean(list(score_golden_queries(pools, golden, settings, now=now).values()))

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from memdesk.core import errors
-from memdesk.core.eval.golden import GoldenQuery, score_golden
+from memdesk.core.eval.golden import GoldenQuery, score_golden, score_golden_queries
 from memdesk.core.eval.metrics import Scores
 from memdesk.core.search.hits import CandidatePool
 from memdesk.core.search.settings import SearchSettings
@@ -19,10 +19,13 @@ log = logging.getLogger(__name__)
 
 @dataclasses.dataclass(frozen=True)
 class TuneResult:
+    """Auto-tune's proposal; ``per_query`` holds (query, before, after) for each query."""
+
     before: Scores
     after: Scores
     settings: SearchSettings
     tried: int
+    per_query: tuple[tuple[str, Scores, Scores], ...] = ()
 
 
 def auto_tune(
@@ -56,4 +59,7 @@ def auto_tune(
             best, best_scores = trial, scores
         if progress is not None:
             progress(n, len(grid))
-    return TuneResult(before, best_scores, best, len(grid))
+    first = score_golden_queries(pools, golden, settings, now=now)
+    last = score_golden_queries(pools, golden, best, now=now)
+    per_query = tuple((q, first[q], last[q]) for q in first if q in last)
+    return TuneResult(before, best_scores, best, len(grid), per_query)

@@ -1,0 +1,57 @@
+"""Match spans come from the keyword leg's own tokenizer; excerpts centre on them."""
+
+from __future__ import annotations
+
+from memdesk.core.search import highlight
+
+
+def _marked(text: str, query: str, profile: str = "memdesk") -> list[str]:
+    terms = highlight.KeywordTerms.for_query(query, profile)
+    return [text[s:e] for s, e in highlight.match_spans(text, terms)]
+
+
+def test_whole_stemmed_words_not_substrings() -> None:
+    """Porter stemming matches word forms; a term inside another word never matches."""
+    text = "We deployed before the holiday; deploys are frozen. Zhou Hang lives in Shanghai."
+    assert _marked(text, "deploy") == ["deployed", "deploys"]
+    assert _marked(text, "Zhou Hang") == ["Zhou", "Hang"]
+    assert _marked(text, "day") == []
+
+
+def test_stop_words_are_not_marked() -> None:
+    """The keyword leg drops stop words when content words are left; so does the highlight."""
+    assert _marked("what is the deploy day", "what is the deploy day") == ["deploy", "day"]
+
+
+def test_cjk_bigrams_inside_longer_runs() -> None:
+    """memdesk indexes CJK as characters and bigrams: ``鉴权`` matches inside ``API鉴权方案``."""
+    text = "API鉴权方案：用 token 处理"
+    assert _marked(text, "鉴权") == ["鉴权"]
+    assert _marked(text, "鉴权方案") == ["鉴权方案"]  # overlapping bigrams merge into one span
+    assert _marked(text, "API") == ["API"]  # glued to Han characters, still its own word
+
+
+def test_openclaw_profile_matches_whole_unicode61_tokens() -> None:
+    """OpenClaw's unicode61 index has no stemming and keeps Han runs whole."""
+    text = "deploys deploy API鉴权方案"
+    assert _marked(text, "deploy", "openclaw") == ["deploy"]
+    assert _marked(text, "鉴权", "openclaw") == []
+
+
+def test_excerpt_centres_on_the_densest_matches() -> None:
+    """A match far into a chunk is shown from its line's start, with ellipsis flags."""
+    text = "intro words here\n" + "filler " * 80 + "\nThe quokka rollout slipped.\n" + "tail " * 80
+    terms = highlight.KeywordTerms.for_query("quokka rollout")
+    shown = highlight.excerpt(text, highlight.match_spans(text, terms), width=100)
+    assert shown.text.startswith("The quokka rollout")
+    assert shown.clipped_start and shown.clipped_end
+    assert [shown.text[s:e] for s, e in shown.spans] == ["quokka", "rollout"]
+    assert shown.first_line == 2
+    short = highlight.excerpt("short text", [], width=100)
+    assert (short.text, short.clipped_start, short.clipped_end) == ("short text", False, False)
+
+
+def test_matched_lines() -> None:
+    text = "a\nquokka here\nb\nquokka again"
+    spans = highlight.match_spans(text, highlight.KeywordTerms.for_query("quokka"))
+    assert highlight.matched_lines(text, spans) == [1, 3]
