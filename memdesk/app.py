@@ -149,7 +149,15 @@ class _Screenshooter:
         self._app.exit(0 if ok else 1)
 
 
-def run_gui(workspace: Path | None, model: str | None, query: str | None, screenshot: Path | None) -> int:
+def run_gui(
+    workspace: Path | None,
+    model: str | None,
+    query: str | None,
+    screenshot: Path | None,
+    *,
+    verbose: bool = False,
+    theme: str = "system",
+) -> int:
     """``memdesk gui``: run the app (or, with ``screenshot``, shoot it and exit)."""
     if (
         screenshot is not None
@@ -161,8 +169,15 @@ def run_gui(workspace: Path | None, model: str | None, query: str | None, screen
     compat.apply_refcount_workaround()
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("memdesk")
+    if theme in ("light", "dark"):
+        # The system palette is followed by default; a forced theme uses Fusion, whose
+        # drawing honours every palette role on every platform.
+        from memdesk.ui import theme as theme_mod
+
+        app.setStyle("Fusion")
+        app.setPalette(theme_mod.dark_palette() if theme == "dark" else app.style().standardPalette())
     data = paths.data_dir()
-    log_file = logs.setup_logging(data)
+    log_file = logs.setup_logging(data, verbose=verbose)
     prefs = prefs_mod.Preferences(data / "memdesk.ini")
     chosen = workspace if workspace is not None else _pick_workspace(prefs)
     model_spec: str | None = model if model is not None else (prefs.model_choice() or "auto")
@@ -174,7 +189,7 @@ def run_gui(workspace: Path | None, model: str | None, query: str | None, screen
         return 2
     log.info("memdesk gui on %s (model %s); log at %s", chosen, model_spec, log_file)
     if screenshot is not None:
-        window.resize(*SCREENSHOT_SIZE)
+        window.set_window_size(*SCREENSHOT_SIZE)
         shooter = _Screenshooter(app, window, query=query, out=Path(screenshot))
         QTimer.singleShot(SCREENSHOT_TIMEOUT_MS, lambda: app.exit(1))
     else:

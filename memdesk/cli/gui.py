@@ -11,7 +11,14 @@ def cmd_gui(args: argparse.Namespace) -> int:
     from memdesk import app
 
     workspace = Path(args.workspace).expanduser() if args.workspace else None
-    return app.run_gui(workspace, args.model, args.query, Path(args.screenshot) if args.screenshot else None)
+    return app.run_gui(
+        workspace,
+        args.model,
+        args.query,
+        Path(args.screenshot) if args.screenshot else None,
+        verbose=bool(getattr(args, "verbose", False)),
+        theme=args.theme,
+    )
 
 
 def register(sub: Any) -> None:
@@ -21,5 +28,11 @@ def register(sub: Any) -> None:
     p.add_argument("--query", help="search this at start")
     p.add_argument(
         "--screenshot", metavar="OUT.png", help="wait for indexing and results, save a screenshot, exit"
+    )
+    p.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        default="system",
+        help="colour theme (default: follow the system)",
     )
     p.set_defaults(func=cmd_gui)

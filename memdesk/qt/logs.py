@@ -28,10 +28,11 @@ def _on_qt_message(mode: QtMsgType, context: object, message: str) -> None:
     _qt_log.log(level, "%s", message)
 
 
-def setup_logging(data_dir: Path, *, level: int = logging.INFO) -> Path:
+def setup_logging(data_dir: Path, *, level: int = logging.INFO, verbose: bool = False) -> Path:
     """Send the root logger (and Qt's own messages) to ``<data dir>/logs/memdesk.log``.
 
-    Called only by entry points; ``MEMDESK_LOG_TO_STDERR=1`` mirrors records to stderr.
+    Called only by entry points. The terminal stays quiet (warnings and errors only)
+    unless ``verbose`` (``memdesk -v``) or ``MEMDESK_LOG_TO_STDERR=1`` asks for details.
     """
     path = log_path(data_dir)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -41,8 +42,14 @@ def setup_logging(data_dir: Path, *, level: int = logging.INFO) -> Path:
     )
     root = logging.getLogger()
     root.setLevel(level)
+    loud = verbose or bool(os.environ.get("MEMDESK_LOG_TO_STDERR"))
+    for existing in root.handlers:  # e.g. the CLI's basicConfig stderr handler
+        if type(existing) is logging.StreamHandler:
+            existing.setLevel(logging.NOTSET if loud else logging.WARNING)
     root.addHandler(handler)
-    if os.environ.get("MEMDESK_LOG_TO_STDERR"):
+    if os.environ.get("MEMDESK_LOG_TO_STDERR") and not any(
+        type(h) is logging.StreamHandler for h in root.handlers
+    ):
         root.addHandler(logging.StreamHandler())
     logging.captureWarnings(True)
     qInstallMessageHandler(_on_qt_message)

@@ -8,12 +8,14 @@ are defined in one place.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -22,6 +24,7 @@ from PySide6.QtCore import (
 )
 
 from memdesk.core.eval import golden as eval_golden
+from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
 
 HitRole = Qt.ItemDataRole.UserRole  # the whole ``Hit``
@@ -29,8 +32,14 @@ ScoreRole = Qt.ItemDataRole.UserRole + 1  # float in [0, 1] for the bar, or None
 KindRole = Qt.ItemDataRole.UserRole + 2  # Column.kind, read by delegates
 PathRole = Qt.ItemDataRole.UserRole + 3  # workspace-relative path of a tree node
 StateRole = Qt.ItemDataRole.UserRole + 4  # "indexed" | "pending" | "failed" | "" for folders
+SpansRole = Qt.ItemDataRole.UserRole + 5  # matched (start, end) ranges of the snippet text
+FolderRole = Qt.ItemDataRole.UserRole + 6  # the real folder of a tree node (new notes go there)
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ResultsModel", text)
 
 
 def _fmt_score(value: float | None) -> str:
@@ -51,32 +60,34 @@ class Column:
 
 RELEVANCE_WORDS = {  # the check column's text (screen readers, copy); the delegate draws a box
     Qt.CheckState.Checked: "relevant",
-    Qt.CheckState.PartiallyChecked: "overlaps a labelled range",
+    Qt.CheckState.PartiallyChecked: "counts as relevant: overlaps a labelled range",
     Qt.CheckState.Unchecked: "not labelled",
 }
 
+# Header tooltips say in plain words what each number is (translated when shown).
 COLUMNS: tuple[Column, ...] = (
     Column(
         "relevant",
         "\u2713",
         lambda h: "",
-        "Relevant to this query: tick to add the hit to the "
-        "golden set (.memdesk/golden.jsonl); a half tick means it overlaps a labelled range "
-        "and already counts as relevant",
+        "Relevant to this query: tick to add the hit to "
+        "the golden set (.memdesk/golden.jsonl). A half tick means the hit itself is not "
+        "labelled but overlaps a labelled line range, so it counts as relevant",
         kind="check",
     ),
-    Column("rank", "#", lambda h: str(h.rank), "Final position", kind="number"),
+    Column("rank", "#", lambda h: str(h.rank), "Position in the results", kind="number"),
     Column(
         "location",
         "File:lines",
         lambda h: f"{h.path}:{h.start_line}-{h.end_line}",
-        "Note and line range of the chunk",
+        "The note and the lines of the matching chunk",
     ),
     Column(
         "vector",
         "Vector",
         lambda h: _fmt_score(h.vector_score),
-        "Cosine similarity of query and chunk embeddings (— = not a vector hit)",
+        "How close the meaning is: cosine similarity of the query's and the chunk's "
+        "embeddings (1 = same meaning; — = no vector score)",
         kind="score",
         score=lambda h: h.vector_score,
     ),
@@ -84,7 +95,8 @@ COLUMNS: tuple[Column, ...] = (
         "text",
         "Text",
         lambda h: _fmt_score(h.text_score),
-        "Keyword (BM25) score in [0, 1] (— = not a keyword hit)",
+        "How well the words match: the keyword (BM25) score in [0, 1]; rarer words and "
+        "more of them score higher (— = no keyword match)",
         kind="score",
         score=lambda h: h.text_score,
     ),
@@ -92,7 +104,8 @@ COLUMNS: tuple[Column, ...] = (
         "decay",
         "Decay",
         lambda h: f"{h.decay:.3f}",
-        "Temporal decay multiplier (1 = evergreen or decay off)",
+        "Age penalty: the score is multiplied by this (1 = undated note, or decay off; "
+        "0.5 = the note is one half-life old)",
         kind="score",
         score=lambda h: h.decay,
     ),
@@ -100,7 +113,8 @@ COLUMNS: tuple[Column, ...] = (
         "final",
         "Final",
         lambda h: f"{h.score:.3f}",
-        "Final score: weighted merge x decay",
+        "Final score: vector and text combined with the slider weights, times decay. "
+        "With MMR on, rows are in MMR order, so this column need not descend",
         kind="score",
         score=lambda h: h.score,
     ),
@@ -108,21 +122,22 @@ COLUMNS: tuple[Column, ...] = (
         "pre_mmr",
         "Pre-MMR",
         lambda h: str(h.pre_mmr_rank),
-        "Rank after decay, before MMR re-ordering",
+        "Rank by final score, before MMR re-ordered for diversity",
         kind="number",
     ),
     Column(
         "mmr",
         "MMR",
         lambda h: "—" if h.mmr_rank is None else str(h.mmr_rank),
-        "Rank chosen by maximal marginal relevance (— = MMR off)",
+        "Rank chosen by maximal marginal relevance, which pushes near-duplicates down (— = MMR off)",
         kind="number",
     ),
     Column(
         "snippet",
         "Snippet",
         lambda h: " ".join(h.snippet.split()),
-        "The chunk's text; matched terms are highlighted",
+        "The part of the chunk that matched, with the query's terms highlighted "
+        "(the whole chunk is in the tooltip)",
         kind="snippet",
     ),
 )
@@ -135,10 +150,15 @@ def column_index(key: str) -> int:
 class ResultsModel(QAbstractTableModel):
     """The hits of the current query; reset as a whole on each new ranking.
 
-    The ``relevant`` column shows the query's golden labels: checked when the hit's
-    own ``path#Lstart-Lend`` is labelled, partially checked when it only overlaps a
-    labelled item (it still counts as relevant when scoring). Ticking a box does not
-    change the model: it asks, and whoever owns the labels calls ``set_relevant``.
+    The ``relevant`` column shows the query's golden labels exactly as the quality
+    readout counts them (``eval_golden.assign_labels``): checked when the hit's own
+    ``path#Lstart-Lend`` is labelled, half-checked when the hit counts for a label it
+    only overlaps (a whole-file label, or one whose text moved), empty otherwise.
+    Ticking a box does not change the model: it asks, and whoever owns the labels
+    calls ``set_relevant``.
+
+    The snippet column shows an excerpt of each chunk centred on its matches, with
+    the matched ranges (``SpansRole``) from the keyword leg's own tokenizer.
 
     Signals:
         relevance_toggled(object, bool): the user ticked (True) or unticked a ``Hit``.
@@ -149,8 +169,12 @@ class ResultsModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._hits: tuple[hits_mod.Hit, ...] = ()
-        self._terms: tuple[str, ...] = ()
+        self._terms = highlight.KeywordTerms(())
         self._relevant: tuple[eval_golden.Relevant, ...] = ()
+        self._claims: list[eval_golden.Relevant | None] = []
+        self._excerpts: dict[int, highlight.Excerpt] = {}
+        self._spans: dict[int, list[tuple[int, int]]] = {}
+        self.excerpt_chars = 240
 
     @property
     def hits(self) -> tuple[hits_mod.Hit, ...]:
@@ -158,6 +182,10 @@ class ResultsModel(QAbstractTableModel):
 
     @property
     def query_terms(self) -> tuple[str, ...]:
+        return self._terms.terms
+
+    @property
+    def keyword_terms(self) -> highlight.KeywordTerms:
         return self._terms
 
     @property
@@ -167,14 +195,19 @@ class ResultsModel(QAbstractTableModel):
     def set_hits(
         self,
         hits: Sequence[hits_mod.Hit],
-        terms: Sequence[str] = (),
+        terms: highlight.KeywordTerms | Sequence[str] = (),
         relevant: Sequence[eval_golden.Relevant] | None = None,
     ) -> None:
         self.beginResetModel()
         self._hits = tuple(hits)
-        self._terms = tuple(terms)
+        self._terms = (
+            terms if isinstance(terms, highlight.KeywordTerms) else highlight.KeywordTerms(tuple(terms))
+        )
+        self._excerpts = {}
+        self._spans = {}
         if relevant is not None:
             self._relevant = tuple(relevant)
+        self._claims = eval_golden.assign_labels(self._hits, self._relevant)
         self.endResetModel()
 
     def set_relevant(self, relevant: Sequence[eval_golden.Relevant]) -> None:
@@ -183,6 +216,7 @@ class ResultsModel(QAbstractTableModel):
         if relevant == self._relevant:
             return
         self._relevant = relevant
+        self._claims = eval_golden.assign_labels(self._hits, self._relevant)
         if self._hits:
             column = column_index("relevant")
             self.dataChanged.emit(
@@ -192,12 +226,31 @@ class ResultsModel(QAbstractTableModel):
             )
 
     def check_state(self, hit: hits_mod.Hit) -> Qt.CheckState:
-        own = eval_golden.Relevant(hit.path, hit.start_line, hit.end_line)
-        if own in self._relevant:
+        row = next((i for i, h in enumerate(self._hits) if h.chunk_id == hit.chunk_id), -1)
+        claim = self._claims[row] if 0 <= row < len(self._claims) else None
+        if claim is None:
+            return Qt.CheckState.Unchecked
+        if claim == eval_golden.Relevant(hit.path, hit.start_line, hit.end_line):
             return Qt.CheckState.Checked
-        if any(r.matches(hit) for r in self._relevant):
-            return Qt.CheckState.PartiallyChecked
-        return Qt.CheckState.Unchecked
+        return Qt.CheckState.PartiallyChecked
+
+    def claimed_label(self, row: int) -> eval_golden.Relevant | None:
+        return self._claims[row] if 0 <= row < len(self._claims) else None
+
+    def match_spans(self, row: int) -> list[tuple[int, int]]:
+        """Matched ranges of the whole chunk text of ``row`` (cached)."""
+        if row not in self._spans:
+            hit = self.hit(row)
+            self._spans[row] = highlight.match_spans(hit.text, self._terms) if hit else []
+        return self._spans[row]
+
+    def excerpt(self, row: int) -> highlight.Excerpt | None:
+        hit = self.hit(row)
+        if hit is None:
+            return None
+        if row not in self._excerpts:
+            self._excerpts[row] = highlight.excerpt(hit.text, self.match_spans(row), width=self.excerpt_chars)
+        return self._excerpts[row]
 
     def flags(self, index: AnyIndex) -> Qt.ItemFlag:
         flags = super().flags(index)
@@ -241,9 +294,9 @@ class ResultsModel(QAbstractTableModel):
             return None
         column = COLUMNS[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            return column.header
+            return _tr(column.header)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return column.tooltip
+            return _tr(column.tooltip)
         return None
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -256,20 +309,36 @@ class ResultsModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.CheckStateRole:
                 return state
             if role == Qt.ItemDataRole.DisplayRole:
-                return RELEVANCE_WORDS[state]
+                return _tr(RELEVANCE_WORDS[state])
             if role == Qt.ItemDataRole.ToolTipRole:
+                claim = self.claimed_label(index.row())
+                why = (
+                    _tr("counts for the label {0}").format(claim.label())
+                    if state == Qt.CheckState.PartiallyChecked and claim
+                    else ""
+                )
                 return (
-                    f"{column.tooltip}\n{hit.path}#L{hit.start_line}-L{hit.end_line}: "
-                    f"{RELEVANCE_WORDS[state]}"
+                    f"{_tr(column.tooltip)}\n{hit.path}#L{hit.start_line}-L{hit.end_line}: "
+                    f"{_tr(RELEVANCE_WORDS[state])}" + (f" ({why})" if why else "")
                 )
             if role == Qt.ItemDataRole.TextAlignmentRole:
                 return int(Qt.AlignmentFlag.AlignCenter)
+        if column.kind == "snippet" and role in (Qt.ItemDataRole.DisplayRole, SpansRole):
+            shown = self.excerpt(index.row())
+            if shown is None:
+                return None
+            if role == SpansRole:  # offsets into the DisplayRole text, after its "… "
+                lead = 2 if shown.clipped_start else 0
+                return [(start + lead, end + lead) for start, end in shown.spans]
+            return ("… " if shown.clipped_start else "") + shown.text + (" …" if shown.clipped_end else "")
         if role == Qt.ItemDataRole.DisplayRole:
             return column.text(hit)
         if role == Qt.ItemDataRole.ToolTipRole:
             if column.kind == "snippet":
-                return hit.snippet
-            return f"{column.tooltip}\n{column.text(hit)}"
+                return hit.text if len(hit.text) <= 2000 else hit.text[:2000] + " …"
+            if column.key == "location":
+                return f"{hit.path}\n" + _tr("lines {0}–{1}").format(hit.start_line, hit.end_line)
+            return f"{_tr(column.tooltip)}\n{column.text(hit)}"
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if column.kind in ("number", "score"):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -286,13 +355,22 @@ class ResultsModel(QAbstractTableModel):
 @dataclasses.dataclass(eq=False)
 class _Node:
     name: str
-    path: str  # workspace-relative; folders too ("memory/projects")
+    path: str  # workspace-relative; folders too ("memory/projects"); "#…" for date groups
     is_dir: bool
     parent: _Node | None
     children: list[_Node] = dataclasses.field(default_factory=list)
+    folder: str = ""  # the real folder a new note made here goes to
 
     def row(self) -> int:
         return self.parent.children.index(self) if self.parent else 0
+
+
+GROUP_DATED_OVER = 100  # a folder with more dated notes than this groups them by year/month
+_DATED = re.compile(r"^(\d{4})-(\d{2})-\d{2}")
+
+
+def _is_group(node: _Node) -> bool:
+    return node.is_dir and node.path.rpartition("/")[2].startswith("#")
 
 
 class WorkspaceTreeModel(QAbstractItemModel):
@@ -300,7 +378,9 @@ class WorkspaceTreeModel(QAbstractItemModel):
 
     Not a ``QFileSystemModel``: that one loads folders lazily on its own thread and
     knows neither extra paths outside the workspace nor indexing states, while this
-    tree is exactly the file list the index sees.
+    tree is exactly the file list the index sees. A folder of many daily notes
+    (``YYYY-MM-DD*.md``) shows them under year and month groups, newest first; a
+    filter keeps only the notes whose path holds every word of it.
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -309,32 +389,96 @@ class WorkspaceTreeModel(QAbstractItemModel):
         self._files: tuple[str, ...] = ()
         self._states: dict[str, tuple[str, str]] = {}
         self._by_path: dict[str, _Node] = {}
+        self._filter: tuple[str, ...] = ()
 
     @property
     def files(self) -> tuple[str, ...]:
         return self._files
+
+    @property
+    def filtering(self) -> bool:
+        return bool(self._filter)
+
+    @property
+    def shown_files(self) -> list[str]:
+        """The notes the tree shows now (after the filter), in tree order."""
+        out: list[str] = []
+        stack = list(reversed(self._root.children))
+        while stack:
+            node = stack.pop()
+            if node.is_dir:
+                stack.extend(reversed(node.children))
+            else:
+                out.append(node.path)
+        return out
 
     def set_files(self, files: Sequence[str]) -> None:
         """Rebuild the tree if the file set changed (states are kept)."""
         files = tuple(files)
         if set(files) == set(self._files):
             return
-        self.beginResetModel()
         self._files = files
+        self._rebuild()
+
+    def set_filter(self, text: str) -> None:
+        words = tuple(text.lower().split())
+        if words != self._filter:
+            self._filter = words
+            self._rebuild()
+
+    def _rebuild(self) -> None:
+        self.beginResetModel()
         self._root = _Node("", "", True, None)
         self._by_path = {}
-        for rel in sorted(files, key=self._sort_key):
-            parent = self._root
+        shown = [f for f in self._files if all(w in f.lower() for w in self._filter)]
+        dated: dict[str, int] = {}
+        for rel in shown:
+            folder, _, name = rel.rpartition("/")
+            if folder and _DATED.match(name):
+                dated[folder] = dated.get(folder, 0) + 1
+        grouped = {folder for folder, count in dated.items() if count > GROUP_DATED_OVER}
+        for rel in sorted(shown, key=self._sort_key):
             parts = rel.split("/")
-            for depth, part in enumerate(parts):
-                sub = "/".join(parts[: depth + 1])
-                node = self._by_path.get(sub)
-                if node is None:
-                    node = _Node(part, sub, depth < len(parts) - 1, parent)
-                    parent.children.append(node)
-                    self._by_path[sub] = node
-                parent = node
+            folder_parts, name = parts[:-1], parts[-1]
+            parent = self._root
+            for depth, part in enumerate(folder_parts):
+                parent = self._child(parent, part, "/".join(parts[: depth + 1]), True)
+            folder = "/".join(folder_parts)
+            match = _DATED.match(name)
+            if folder in grouped and match:
+                year, month = match.group(1), f"{match.group(1)}-{match.group(2)}"
+                parent = self._child(parent, year, f"{folder}/#{year}", True, folder=folder)
+                parent = self._child(parent, month, f"{folder}/#{month}", True, folder=folder)
+            self._child(parent, name, rel, False, folder=folder)
+        for node in self._by_path.values():
+            if _is_group(node):  # newest first inside a date group
+                node.children.sort(key=lambda c: c.name, reverse=True)
+            elif any(_is_group(c) for c in node.children):
+                groups = sorted(
+                    (c for c in node.children if _is_group(c)), key=lambda c: c.name, reverse=True
+                )
+                node.children = (
+                    [c for c in node.children if c.is_dir and not _is_group(c)]
+                    + groups
+                    + [c for c in node.children if not c.is_dir]
+                )
         self.endResetModel()
+
+    def _child(
+        self, parent: _Node, name: str, path: str, is_dir: bool, *, folder: str | None = None
+    ) -> _Node:
+        node = self._by_path.get(path)
+        if node is None:
+            node = _Node(
+                name,
+                path,
+                is_dir,
+                parent,
+                folder=folder if folder is not None else (path if is_dir else path.rpartition("/")[0]),
+            )
+            parent.children.append(node)
+            self._by_path[path] = node
+        return node
 
     @staticmethod
     def _sort_key(rel: str) -> tuple[int, str]:
@@ -345,11 +489,16 @@ class WorkspaceTreeModel(QAbstractItemModel):
         if states == self._states:
             return
         self._states = dict(states)
-        if self._root.children:
-            # One signal for the whole top level: views repaint their whole viewport on a
-            # multi-row dataChanged, and thousands of per-file signals would stall the GUI.
-            last = self.index(len(self._root.children) - 1, 0)
-            self.dataChanged.emit(self.index(0, 0), last)
+        # One signal per folder (children included): views repaint their whole viewport
+        # on a multi-row dataChanged, and thousands of per-file signals would stall the GUI.
+        for node in [self._root, *self._by_path.values()]:
+            if node.is_dir and node.children:
+                parent = QModelIndex() if node is self._root else self.createIndex(node.row(), 0, node)
+                self.dataChanged.emit(
+                    self.index(0, 0, parent),
+                    self.index(len(node.children) - 1, 0, parent),
+                    [StateRole, Qt.ItemDataRole.ToolTipRole],
+                )
 
     def state(self, rel: str) -> tuple[str, str]:
         return self._states.get(rel, ("pending", "not indexed yet"))
@@ -398,11 +547,13 @@ class WorkspaceTreeModel(QAbstractItemModel):
             return node.name
         if role == PathRole:
             return node.path
+        if role == FolderRole:
+            return node.folder
         if node.is_dir:
             if role == StateRole:
                 return ""
             if role == Qt.ItemDataRole.ToolTipRole:
-                return node.path
+                return f"{node.folder}/{node.name}" if _is_group(node) else node.path
             return None
         state, reason = self.state(node.path)
         if role == StateRole:

@@ -35,29 +35,78 @@ class Preferences:
         self._qs.sync()
 
     # search settings ---------------------------------------------------------------
-    def search_settings(self) -> settings_mod.SearchSettings:
-        raw = self._qs.value("search/overrides", "")
-        try:
-            data: dict[str, Any] = json.loads(raw) if raw else {}
-        except (TypeError, ValueError):
-            log.warning("ignoring unreadable saved search settings %r", raw)
-            data = {}
-        profile = data.pop("profile", "memdesk")
+    # The current profile is "search/profile"; each profile's tuned values (only those
+    # that differ from its defaults) are "search/tuned/<profile>", so switching
+    # profile never throws tuned values away.
+    def search_settings(self, profile: str | None = None) -> settings_mod.SearchSettings:
+        """The saved settings of ``profile`` (default: the profile last used)."""
+        if profile is None:
+            profile = self.current_profile()
         if profile not in settings_mod.PROFILES:
             profile = "memdesk"
-        base = settings_mod.SearchSettings.defaults(profile)
+        raw = self._qs.value(f"search/tuned/{profile}", "")
+        if not raw:
+            legacy = self._read_json("search/overrides")  # before profiles kept their own
+            raw = json.dumps(legacy) if legacy.get("profile", "memdesk") == profile else ""
+        data = self._read_json_text(raw)
+        data.pop("profile", None)
+        base = settings_mod.SearchSettings.defaults(profile)  # type: ignore[arg-type]
         known = {k: v for k, v in data.items() if hasattr(base, k)}
         try:
             return base.replace(**known)
         except (TypeError, ValueError):
             return base
 
+    def current_profile(self) -> str:
+        profile = str(self._qs.value("search/profile", ""))
+        if profile not in settings_mod.PROFILES:
+            profile = str(self._read_json("search/overrides").get("profile", "memdesk"))
+        return profile if profile in settings_mod.PROFILES else "memdesk"
+
     def set_search_settings(self, settings: settings_mod.SearchSettings) -> None:
         overrides = settings.overrides()
-        if overrides == {"profile": "memdesk"}:
+        overrides.pop("profile", None)
+        legacy = self._read_json("search/overrides")
+        if legacy:  # move the old single entry to its profile's key
+            old = str(legacy.pop("profile", "memdesk"))
+            if old in settings_mod.PROFILES and not self._qs.value(f"search/tuned/{old}", ""):
+                self._qs.setValue(f"search/tuned/{old}", json.dumps(legacy, sort_keys=True))
             self._qs.remove("search/overrides")
+        key = f"search/tuned/{settings.profile}"
+        if overrides:
+            self._qs.setValue(key, json.dumps(overrides, sort_keys=True))
         else:
-            self._qs.setValue("search/overrides", json.dumps(overrides, sort_keys=True))
+            self._qs.remove(key)
+        if settings.profile == "memdesk":
+            self._qs.remove("search/profile")
+        else:
+            self._qs.setValue("search/profile", settings.profile)
+
+    def _read_json(self, key: str) -> dict[str, Any]:
+        return self._read_json_text(self._qs.value(key, ""))
+
+    @staticmethod
+    def _read_json_text(raw: Any) -> dict[str, Any]:
+        if not raw:
+            return {}
+        try:
+            data = json.loads(raw)
+        except (TypeError, ValueError):
+            log.warning("ignoring unreadable saved search settings %r", raw)
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    # view ----------------------------------------------------------------------------
+    def zoom(self, key: str) -> float | None:
+        """A remembered font point size ("editor", "results"), None when never zoomed."""
+        try:
+            value = float(self._qs.value(f"view/{key}_point_size", 0) or 0)
+        except (TypeError, ValueError):
+            return None
+        return value if value > 0 else None
+
+    def set_zoom(self, key: str, size: float) -> None:
+        self._qs.setValue(f"view/{key}_point_size", round(float(size), 2))
 
     def scope(self) -> str:
         value = str(self._qs.value("search/scope", "all"))

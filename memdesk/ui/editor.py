@@ -11,11 +11,12 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
-from PySide6.QtCore import QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -43,11 +44,10 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import errors
 from memdesk.core.index import workspace as workspace_mod
+from memdesk.ui import code_editor, markdown_view, theme
 from memdesk.ui import errors as ui_errors
 
 log = logging.getLogger(__name__)
-
-HIT_LINES_COLOR = QColor(255, 236, 153)
 
 
 def _fmt(
@@ -66,26 +66,53 @@ def _fmt(
     return fmt
 
 
+# Markdown colours for light and dark bases (each readable on its own kind of base).
+_LIGHT_COLORS = {
+    "heading": "#1f4e8c",
+    "list": "#a0522d",
+    "quote": "#5f6b7a",
+    "code": "#8b1a5a",
+    "code_bg": "#f3eef2",
+    "link": "#0b6e4f",
+    "fence_bg": "#f6f3f5",
+}
+_DARK_COLORS = {
+    "heading": "#7fb2f0",
+    "list": "#e0a070",
+    "quote": "#a3adba",
+    "code": "#f0a0c8",
+    "code_bg": "#3a2f36",
+    "link": "#6fd3a8",
+    "fence_bg": "#2f2a2e",
+}
+
+
 class MarkdownHighlighter(QSyntaxHighlighter):
-    """Headings, emphasis, code, links, lists and quotes; fenced code spans blocks."""
+    """Headings, emphasis, code, links, lists and quotes; fenced code spans blocks.
+
+    Colours come in a light and a dark set, picked from the palette's base colour.
+    """
 
     _IN_FENCE = 1
 
-    def __init__(self, document: QTextDocument) -> None:
+    def __init__(self, document: QTextDocument, *, dark: bool = False) -> None:
         super().__init__(document)
+        self.dark = dark
+        c = _DARK_COLORS if dark else _LIGHT_COLORS
+        strong = QTextCharFormat()
+        strong.setFontWeight(QFont.Weight.Bold)
+        em = QTextCharFormat()
+        em.setFontItalic(True)
         self._rules: list[tuple[QRegularExpression, QTextCharFormat]] = [
-            (QRegularExpression(r"^#{1,6}\s.*$"), _fmt("#1f4e8c", bold=True)),
-            (QRegularExpression(r"^\s*([-*+]|\d+[.)])\s"), _fmt("#a0522d", bold=True)),
-            (QRegularExpression(r"^\s*>.*$"), _fmt("#5f6b7a", italic=True)),
-            (QRegularExpression(r"\*\*[^*]+\*\*|__[^_]+__"), _fmt("#000000", bold=True)),
-            (
-                QRegularExpression(r"(?<![*\w])\*[^*\s][^*]*\*(?!\*)|(?<![_\w])_[^_\s][^_]*_(?!_)"),
-                _fmt("#333333", italic=True),
-            ),
-            (QRegularExpression(r"`[^`]+`"), _fmt("#8b1a5a", mono=True, background="#f3eef2")),
-            (QRegularExpression(r"!?\[[^\]]*\]\([^)]*\)"), _fmt("#0b6e4f")),
+            (QRegularExpression(r"^#{1,6}\s.*$"), _fmt(c["heading"], bold=True)),
+            (QRegularExpression(r"^\s*([-*+]|\d+[.)])\s"), _fmt(c["list"], bold=True)),
+            (QRegularExpression(r"^\s*>.*$"), _fmt(c["quote"], italic=True)),
+            (QRegularExpression(r"\*\*[^*]+\*\*|__[^_]+__"), strong),
+            (QRegularExpression(r"(?<![*\w])\*[^*\s][^*]*\*(?!\*)|(?<![_\w])_[^_\s][^_]*_(?!_)"), em),
+            (QRegularExpression(r"`[^`]+`"), _fmt(c["code"], mono=True, background=c["code_bg"])),
+            (QRegularExpression(r"!?\[[^\]]*\]\([^)]*\)"), _fmt(c["link"])),
         ]
-        self._fence = _fmt("#8b1a5a", mono=True, background="#f6f3f5")
+        self._fence = _fmt(c["code"], mono=True, background=c["fence_bg"])
 
     def highlightBlock(self, text: str) -> None:  # Qt override
         is_fence_line = text.lstrip().startswith(("```", "~~~"))
@@ -116,6 +143,7 @@ class SafePreview(QTextBrowser):
         return None  # images and style sheets stay unloaded, whatever their scheme
 
     def show_markdown(self, md: MarkdownIt, text: str) -> None:
+        self.document().setDefaultStyleSheet(markdown_view.style_sheet(self.palette()))
         self.setHtml(md.render(text))
 
 
@@ -241,32 +269,43 @@ class NoteEditor(QWidget):
         self._buffers: dict[str, Buffer] = {}
         self._current: Buffer | None = None
         self._dialogs: dict[str, ConflictDialog] = {}
-        self._md = MarkdownIt("commonmark", {"html": False}).enable("table")
+        self._highlighters: dict[str, MarkdownHighlighter] = {}
+        self._md = markdown_view.make_renderer()
+        self._hit_lines: tuple[int, int] | None = None  # the opened hit's lines, until cleared
+        self._matched: tuple[int, ...] = ()
 
-        self.title = QLabel("No note open")
+        self.title = QLabel(self.tr("No note open"))
         self.title.setObjectName("editorTitle")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
-        self.save_button = QPushButton("Save")
+        self.save_button = QPushButton(self.tr("Save"))
         self.save_button.setObjectName("saveButton")
-        self.save_button.setToolTip("Save atomically (Ctrl+S)")
+        self.save_button.setToolTip(self.tr("Save atomically (Ctrl+S)"))
         self.save_button.setEnabled(False)
         self.save_button.clicked.connect(self.save)
 
-        self.text_edit = QPlainTextEdit()
+        self.text_edit = code_editor.CodeEditor()
         self.text_edit.setObjectName("editor")
         self.text_edit.setReadOnly(True)
-        self.text_edit.setPlaceholderText("Open a note from the tree or a search hit.")
+        self.text_edit.setPlaceholderText(self.tr("Open a note from the tree or a search hit."))
         font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         font.setPointSizeF(max(font.pointSizeF(), 10.0))
         self.text_edit.setFont(font)
         self.text_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.find_bar = code_editor.FindBar(self.text_edit)
         self.preview = SafePreview()
 
+        edit_page = QWidget()
+        edit_layout = QVBoxLayout(edit_page)
+        edit_layout.setContentsMargins(0, 0, 0, 0)
+        edit_layout.setSpacing(0)
+        edit_layout.addWidget(self.text_edit, 1)
+        edit_layout.addWidget(self.find_bar)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("editorTabs")
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.text_edit, "Edit")
-        self.tabs.addTab(self.preview, "Preview")
+        self.tabs.addTab(edit_page, self.tr("Edit"))
+        self.tabs.addTab(self.preview, self.tr("Preview"))
+        self._edit_page = edit_page
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
 
         header = QHBoxLayout()
@@ -284,6 +323,24 @@ class NoteEditor(QWidget):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(300)
         self._preview_timer.timeout.connect(self._render_preview)
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # Light and dark themes need different Markdown colours: re-highlight.
+            dark = theme.is_dark(self.palette())
+            for rel, buffer in self._buffers.items():
+                old = self._highlighters.get(rel)
+                if old is None or old.dark != dark:
+                    if old is not None:
+                        old.setDocument(None)
+                        old.deleteLater()
+                    self._highlighters[rel] = MarkdownHighlighter(buffer.document, dark=dark)
+            if self._current is not None and self._hit_lines is not None:
+                self.show_lines(*self._hit_lines, matched=self._matched)
+
+    def highlighter_for(self, rel: str) -> MarkdownHighlighter | None:
+        return self._highlighters.get(rel)
 
     # queries -------------------------------------------------------------------------
     @property
@@ -304,8 +361,14 @@ class NoteEditor(QWidget):
         return self._dialogs.get(rel)
 
     # opening -------------------------------------------------------------------------
-    def open_note(self, rel: str, *, lines: tuple[int, int] | None = None) -> bool:
-        """Show ``rel`` (reusing its buffer, unsaved edits and all); False if unreadable."""
+    def open_note(
+        self, rel: str, *, lines: tuple[int, int] | None = None, matched: Sequence[int] = ()
+    ) -> bool:
+        """Show ``rel`` (reusing its buffer, unsaved edits and all); False if unreadable.
+
+        ``lines``: a hit's 1-based line range, marked in the gutter; ``matched``: the
+        1-based lines in it that hold the query's words, highlighted and scrolled to.
+        """
         buffer = self._buffers.get(rel)
         if buffer is None:
             path = self._root / rel
@@ -319,7 +382,7 @@ class NoteEditor(QWidget):
             document.setDefaultFont(self.text_edit.font())
             document.setPlainText(text)
             document.setModified(False)
-            MarkdownHighlighter(document)
+            self._highlighters[rel] = MarkdownHighlighter(document, dark=theme.is_dark(self.palette()))
             buffer = Buffer(path, rel, document, workspace_mod.content_hash(text) if path.exists() else None)
             document.modificationChanged.connect(self._on_document_modification_changed)
             document.contentsChanged.connect(self._on_document_contents_changed)
@@ -332,39 +395,75 @@ class NoteEditor(QWidget):
             self._render_preview()
             self.current_changed.emit(rel)
         if lines is not None:
-            self.show_lines(*lines)
+            self.show_lines(*lines, matched=matched)
         else:
-            self.text_edit.setExtraSelections([])
+            self.clear_hit_marks()
         return True
 
-    def show_lines(self, start: int, end: int) -> None:
-        """Scroll to 1-based ``start`` and highlight ``start..end`` (a hit's lines)."""
+    @property
+    def hit_lines(self) -> tuple[int, int] | None:
+        """The opened hit's line range still marked (None once cleared)."""
+        return self._hit_lines
+
+    def matched_line_numbers(self) -> list[int]:
+        """1-based lines currently highlighted as matched (tests, automation)."""
+        return [sel.cursor.blockNumber() + 1 for sel in self.text_edit.extraSelections()]
+
+    def show_lines(self, start: int, end: int, *, matched: Sequence[int] = ()) -> None:
+        """Mark a hit's lines ``start..end`` in the gutter, highlight its ``matched``
+        lines (all of it when none matched: a hit found by meaning) and scroll there."""
         document = self.text_edit.document()
         first = document.findBlockByNumber(max(0, start - 1))
-        last = document.findBlockByNumber(max(0, end - 1))
         if not first.isValid():
             return
-        if not last.isValid():
-            last = document.lastBlock()
-        selection = QTextEdit.ExtraSelection()
-        selection.format.setBackground(HIT_LINES_COLOR)
-        selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-        cursor = QTextCursor(first)
-        cursor.setPosition(last.position() + max(0, last.length() - 1), QTextCursor.MoveMode.KeepAnchor)
-        selection.cursor = cursor
-        self.text_edit.setExtraSelections([selection])
-        # Scroll so the end is visible first, then the start: a long hit shows its top.
-        self.text_edit.setTextCursor(QTextCursor(last))
-        self.text_edit.ensureCursorVisible()
-        self.text_edit.setTextCursor(QTextCursor(first))
+        end = min(end, document.blockCount())
+        targets = sorted({n for n in matched if start <= n <= end}) or list(range(start, end + 1))
+        strong = bool(matched) and len(targets) < end - start + 1
+        color = (
+            theme.matched_line_background(self.palette())
+            if strong
+            else theme.hit_lines_background(self.palette())
+        )
+        selections = []
+        for number in targets:
+            block = document.findBlockByNumber(number - 1)
+            if not block.isValid():
+                continue
+            selection = QTextEdit.ExtraSelection()
+            selection.format.setBackground(color)
+            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            selection.cursor = QTextCursor(block)
+            selections.append(selection)
+        self.text_edit.setExtraSelections(selections)
+        self.text_edit.mark_lines((start, end))
+        self._hit_lines = (start, end)
+        self._matched = tuple(matched)
+        self.tabs.setCurrentWidget(self._edit_page)
+        # Show the chunk's end first, then its first matched line centred.
+        last = document.findBlockByNumber(end - 1)
+        if last.isValid():
+            self.text_edit.setTextCursor(QTextCursor(last))
+            self.text_edit.ensureCursorVisible()
+        target = document.findBlockByNumber(targets[0] - 1)
+        self.text_edit.setTextCursor(QTextCursor(target if target.isValid() else first))
         self.text_edit.centerCursor()
-        self.tabs.setCurrentWidget(self.text_edit)
+
+    def clear_hit_marks(self) -> None:
+        """Forget the opened hit's highlight (a new query was typed)."""
+        self.text_edit.setExtraSelections([])
+        self.text_edit.mark_lines(None)
+        self._hit_lines = None
+
+    def open_find(self) -> None:
+        self.tabs.setCurrentWidget(self._edit_page)
+        self.find_bar.open_bar()
 
     def close_note(self, rel: str) -> None:
         """Forget ``rel``'s buffer (after a delete or rename, or when the user drops edits)."""
         buffer = self._buffers.pop(rel, None)
         if buffer is None:
             return
+        self._highlighters.pop(rel, None)
         if buffer is self._current:
             self._current = None
             placeholder = QTextDocument(self)
@@ -389,6 +488,8 @@ class NoteEditor(QWidget):
         buffer.rel = new
         buffer.path = self._root / new
         self._buffers[new] = buffer
+        if old in self._highlighters:
+            self._highlighters[new] = self._highlighters.pop(old)
         if buffer is self._current:
             self._update_title()
             self.current_changed.emit(new)
@@ -509,11 +610,11 @@ class NoteEditor(QWidget):
     def _update_title(self) -> None:
         buffer = self._current
         if buffer is None:
-            self.title.setText("No note open")
+            self.title.setText(self.tr("No note open"))
             self.save_button.setEnabled(False)
             return
         others = sum(1 for b in self._buffers.values() if b.modified and b is not buffer)
-        suffix = f"   ({others} other unsaved)" if others else ""
+        suffix = "   " + self.tr("({0} other unsaved)").format(others) if others else ""
         self.title.setText(f"{buffer.rel}{' ●' if buffer.modified else ''}{suffix}")
         self.save_button.setEnabled(buffer.modified)
 

@@ -3,39 +3,52 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import logging
 import os
 import re
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+import send2trash
+from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QInputDialog,
     QLabel,
+    QLineEdit,
     QMainWindow,
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
+    QStackedWidget,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
 
 from memdesk.core import engine as engine_mod
-from memdesk.core import errors
+from memdesk.core import errors, paths
 from memdesk.core.index import workspace as workspace_mod
+from memdesk.core.search import highlight
+from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
+from memdesk.ui import code_editor, theme
 from memdesk.ui import editor as editor_mod
+from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
+from memdesk.ui import help as help_mod
 from memdesk.ui import quality_panel as quality_mod
+from memdesk.ui import quick_open as quick_open_mod
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import tuning_panel as tuning_mod
 from memdesk.ui import workspace_tree as tree_mod
@@ -43,6 +56,8 @@ from memdesk.ui import workspace_tree as tree_mod
 log = logging.getLogger(__name__)
 
 MODE_LABELS = {"hybrid": "Hybrid", "fts": "FTS-only", "vector": "Vector-only"}
+UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
+DEFAULT_SIZE = (1280, 800)
 SessionFactory = Callable[[Path], session_mod.Session]
 _NOTE_NAME = re.compile(r"[^\w\- .]+", re.UNICODE)
 
@@ -74,11 +89,25 @@ class MainWindow(QMainWindow):
         self._build_default_model = build_default_model
         self._log_file = log_file
         self._closing_confirmed = False
+        self._fitted = False
 
         self.tree = tree_mod.WorkspaceTree()
+        self.tree_filter = QLineEdit()
+        self.tree_filter.setObjectName("treeFilter")
+        self.tree_filter.setPlaceholderText(self.tr("Filter notes"))
+        self.tree_filter.setClearButtonEnabled(True)
+        self.empty_state = empty_mod.EmptyWorkspace()
+        self._trashed: tuple[str, bytes] | None = None  # the last note moved to the trash
+        self._undo_timer = QTimer(self)
+        self._undo_timer.setObjectName("undo-delete-timer")
+        self._undo_timer.setSingleShot(True)
+        self._undo_timer.setInterval(UNDO_DELETE_MS)
         self.search_panel = search_mod.SearchPanel()
         self.note_editor = editor_mod.NoteEditor(session.workspace)
         self.tuning = tuning_mod.TuningPanel(session.settings)
+        for profile in settings_mod.PROFILES:  # each profile comes back with its own values
+            if profile != session.settings.profile:
+                self.tuning.remember_profile(prefs.search_settings(profile))
         self.quality = quality_mod.QualityPanel()
         self.lab: golden_mod.TuningLab | None = None
         self._shown_query = ""  # the query whose hits the table shows (labels go to it)
@@ -98,15 +127,33 @@ class MainWindow(QMainWindow):
         center.setStretchFactor(0, 1)
         center.setStretchFactor(1, 1)
         center.setSizes([380, 320])
-        right = QWidget()
-        right_layout = QVBoxLayout(right)
+        right_body = QWidget()
+        right_layout = QVBoxLayout(right_body)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.tuning)
         right_layout.addWidget(self.quality)
         right_layout.addStretch(1)
+        # Scrolls rather than forcing a window taller than a small or scaled screen.
+        right = QScrollArea()
+        right.setObjectName("rightPane")
+        right.setWidget(right_body)
+        right.setWidgetResizable(True)
+        right.setFrameShape(QFrame.Shape.NoFrame)
+        right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        right.setMinimumWidth(right_body.sizeHint().width())
+        tree_page = QWidget()
+        tree_layout = QVBoxLayout(tree_page)
+        tree_layout.setContentsMargins(0, 4, 0, 0)
+        tree_layout.setSpacing(2)
+        tree_layout.addWidget(self.tree_filter)
+        tree_layout.addWidget(self.tree, 1)
+        self.left = QStackedWidget()
+        self.left.setObjectName("leftPane")
+        self.left.addWidget(tree_page)
+        self.left.addWidget(self.empty_state)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(self.tree)
+        self.splitter.addWidget(self.left)
         self.splitter.addWidget(center)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
@@ -126,37 +173,58 @@ class MainWindow(QMainWindow):
         self.search_panel.set_scope(session.scope)
         self._wire_static()
         self._attach(session)
-        self.resize(1280, 800)
-        geometry = prefs.geometry("geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-        splitter_state = prefs.geometry("splitter")
-        if splitter_state is not None:
-            self.splitter.restoreState(splitter_state)
+        self._restore_view()
 
     # construction --------------------------------------------------------------------
+    def eventFilter(self, obj, event) -> bool:  # type: ignore[no-untyped-def]  # Qt override
+        if obj is self.tree_filter and event.type() == QEvent.Type.KeyPress:
+            if event.key() == Qt.Key.Key_Down:
+                self.tree.setFocus(Qt.FocusReason.OtherFocusReason)
+                shown = self.tree.tree_model.shown_files
+                if shown:
+                    self.tree.select_note(shown[0])
+                return True
+            if event.key() == Qt.Key.Key_Escape:
+                self.tree_filter.clear()
+                self.tree.setFocus(Qt.FocusReason.OtherFocusReason)
+                return True
+        return super().eventFilter(obj, event)
+
     def _make_model_banner(self) -> QFrame:
         banner = QFrame()
         banner.setObjectName("modelBanner")
-        banner.setStyleSheet("#modelBanner { background: #fff4ce; border-bottom: 1px solid #e0c97a; }")
+        self._style_banner(banner)
         layout = QHBoxLayout(banner)
         layout.setContentsMargins(8, 4, 8, 4)
         self.banner_label = QLabel(
-            "No embedding model yet: searching by keywords only (FTS). "
-            "Build the default model (runs offline in the background) "
-            "to switch to hybrid search."
+            self.tr(
+                "No embedding model yet: searching by keywords only (FTS). Build the default model "
+                "(runs offline in the background) to switch to hybrid search."
+            )
         )
         self.banner_label.setWordWrap(True)
-        self.build_model_button = QPushButton("Build default model")
+        self.build_model_button = QPushButton(self.tr("Build default model"))
         self.build_model_button.setObjectName("buildModelButton")
         self.build_model_button.clicked.connect(self.start_model_build)
-        dismiss = QPushButton("Not now")
+        dismiss = QPushButton(self.tr("Not now"))
         dismiss.setObjectName("dismissBannerButton")
         dismiss.clicked.connect(lambda: banner.setVisible(False))
         layout.addWidget(self.banner_label, 1)
         layout.addWidget(self.build_model_button)
         layout.addWidget(dismiss)
         return banner
+
+    def _style_banner(self, banner: QFrame) -> None:
+        palette = self.palette()
+        banner.setStyleSheet(
+            f"#modelBanner {{ background: {theme.banner_background(palette).name()};"
+            f" border-bottom: 1px solid {theme.muted_text(palette).name()}; }}"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "model_banner"):
+            self._style_banner(self.model_banner)
 
     def _make_status_bar(self) -> None:
         bar = self.statusBar()
@@ -173,51 +241,120 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(True)
         self.progress.setVisible(False)
-        self.cancel_button = QPushButton("Cancel")
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.undo_button.setObjectName("undoDeleteButton")
+        self.undo_button.setVisible(False)
+        self.undo_button.clicked.connect(self.undo_delete)
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("cancelIndexButton")
         self.cancel_button.setVisible(False)
         self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
         for widget in (self.mode_label, self.model_label, self.counts_label, self.freshness_label):
             bar.addWidget(widget)
+        bar.addPermanentWidget(self.undo_button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
 
     def _make_actions(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
+        file_menu = self.menuBar().addMenu(self.tr("&File"))
         self.open_action = self._action(
-            file_menu, "&Open workspace…", self._on_open_action, QKeySequence.StandardKey.Open
+            file_menu, self.tr("&Open workspace…"), self._on_open_action, QKeySequence.StandardKey.Open
         )
-        self.recent_menu = file_menu.addMenu("Recent workspaces")
+        self.recent_menu = file_menu.addMenu(self.tr("Recent workspaces"))
         self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
+        self.quick_open_action = self._action(
+            file_menu, self.tr("Open &note by name…"), self.quick_open, QKeySequence("Ctrl+P")
+        )
         file_menu.addSeparator()
         self.today_action = self._action(
-            file_menu, "&Today's note", self.open_today_note, QKeySequence("Ctrl+N")
+            file_menu, self.tr("&Today's note"), self.open_today_note, QKeySequence("Ctrl+N")
         )
         self._action(
             file_menu,
-            "New &topic note…",
+            self.tr("New &topic note…"),
             lambda: self._on_tree_new_note("memory"),
             QKeySequence("Ctrl+Shift+N"),
         )
         self.save_action = self._action(
-            file_menu, "&Save", self.note_editor.save, QKeySequence.StandardKey.Save
+            file_menu, self.tr("&Save"), self.note_editor.save, QKeySequence.StandardKey.Save
         )
+        self.trash_action = self._action(file_menu, self.tr("Move note to tras&h"), self._on_trash_action)
         file_menu.addSeparator()
-        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
 
-        index_menu = self.menuBar().addMenu("&Index")
-        self._action(index_menu, "&Sync now", lambda: self.session.request_sync(), QKeySequence("F5"))
-        self._action(index_menu, "&Rebuild index", lambda: self.session.request_sync(rebuild=True))
-        self._action(index_menu, "&Cancel indexing", lambda: self.session.cancel_sync())
-        index_menu.addSeparator()
-        self._action(index_menu, "Choose &embedding model (GGUF)…", self._on_choose_model_action)
-        self._action(index_menu, "Build &default model", self.start_model_build)
-        self._action(index_menu, "Use &no model (FTS-only)", lambda: self._switch_model("none"))
-
-        search_menu = self.menuBar().addMenu("&Search")
-        self.focus_search_action = self._action(
-            search_menu, "&Find in memory", self.focus_search, QKeySequence("Ctrl+K")
+        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
+        # Text widgets take their own standard keys first (ShortcutOverride); the menu
+        # entries act on whichever text widget has focus.
+        for text, name, key in (
+            (self.tr("&Undo"), "undo", QKeySequence.StandardKey.Undo),
+            (self.tr("&Redo"), "redo", QKeySequence.StandardKey.Redo),
+            (self.tr("Cu&t"), "cut", QKeySequence.StandardKey.Cut),
+            (self.tr("&Copy"), "copy", QKeySequence.StandardKey.Copy),
+            (self.tr("&Paste"), "paste", QKeySequence.StandardKey.Paste),
+            (self.tr("Select &all"), "selectAll", QKeySequence.StandardKey.SelectAll),
+        ):
+            self._action(edit_menu, text, lambda name=name: self._edit_focused(name), key)
+        edit_menu.addSeparator()
+        self.undo_delete_action = self._action(edit_menu, self.tr("Undo move to trash"), self.undo_delete)
+        self.undo_delete_action.setEnabled(False)
+        edit_menu.addSeparator()
+        self.find_action = self._action(
+            edit_menu, self.tr("&Find in note…"), self.note_editor.open_find, QKeySequence.StandardKey.Find
         )
+        self._action(
+            edit_menu,
+            self.tr("Find &next"),
+            self.note_editor.find_bar.find_next,
+            QKeySequence.StandardKey.FindNext,
+        )
+        self._action(
+            edit_menu,
+            self.tr("Find pre&vious"),
+            self.note_editor.find_bar.find_previous,
+            QKeySequence.StandardKey.FindPrevious,
+        )
+
+        view_menu = self.menuBar().addMenu(self.tr("&View"))
+        self.zoom_in_action = self._action(
+            view_menu, self.tr("Zoom &in"), lambda: self.zoom(1), QKeySequence("Ctrl+=")
+        )
+        self.zoom_in_action.setShortcuts(list(code_editor.zoom_keys()))
+        self.zoom_out_action = self._action(
+            view_menu, self.tr("Zoom &out"), lambda: self.zoom(-1), QKeySequence("Ctrl+-")
+        )
+        self._action(view_menu, self.tr("&Reset zoom"), self.reset_zoom, QKeySequence("Ctrl+0"))
+        view_menu.addSeparator()
+        self._action(
+            view_menu, self.tr("&Filter notes"), self.focus_tree_filter, QKeySequence("Ctrl+Shift+F")
+        )
+        self._action(view_menu, self.tr("&Preview"), self._toggle_preview, QKeySequence("Ctrl+Shift+P"))
+
+        index_menu = self.menuBar().addMenu(self.tr("&Index"))
+        self._action(
+            index_menu, self.tr("&Sync now"), lambda: self.session.request_sync(), QKeySequence("F5")
+        )
+        self._action(index_menu, self.tr("&Rebuild index"), lambda: self.session.request_sync(rebuild=True))
+        self._action(index_menu, self.tr("&Cancel indexing"), lambda: self.session.cancel_sync())
+        index_menu.addSeparator()
+        self._action(index_menu, self.tr("Choose &embedding model (GGUF)…"), self._on_choose_model_action)
+        self._action(index_menu, self.tr("Build &default model"), self.start_model_build)
+        self._action(index_menu, self.tr("Use &no model (FTS-only)"), lambda: self._switch_model("none"))
+
+        search_menu = self.menuBar().addMenu(self.tr("&Search"))
+        self.focus_search_action = self._action(
+            search_menu, self.tr("&Find in memory"), self.focus_search, QKeySequence("Ctrl+K")
+        )
+
+        help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self.shortcuts_action = self._action(
+            help_menu,
+            self.tr("&Keyboard shortcuts"),
+            self.show_shortcuts,
+            QKeySequence.StandardKey.HelpContents,
+        )
+        self.open_log_action = self._action(help_menu, self.tr("Open &log"), self.open_log)
+        help_menu.addSeparator()
+        self.about_action = self._action(help_menu, self.tr("&About memdesk"), self.show_about)
 
     def _action(
         self,
@@ -237,6 +374,14 @@ class MainWindow(QMainWindow):
         return action
 
     def _wire_static(self) -> None:
+        self.tree_filter.textChanged.connect(self.tree.set_filter)
+        self.tree_filter.installEventFilter(self)
+        self.empty_state.create_memory_requested.connect(self._on_empty_create_memory)
+        self.empty_state.create_today_requested.connect(self.open_today_note)
+        self.empty_state.open_folder_requested.connect(self._on_open_action)
+        self._undo_timer.timeout.connect(self._on_undo_timer_timeout)
+        self.note_editor.text_edit.zoom_changed.connect(lambda size: self.prefs.set_zoom("editor", size))
+        self.search_panel.zoom_changed.connect(lambda size: self.prefs.set_zoom("results", size))
         self.tree.note_activated.connect(self._on_tree_note_activated)
         self.tree.new_note_requested.connect(self._on_tree_new_note)
         self.tree.rename_requested.connect(self._on_tree_rename_requested)
@@ -277,13 +422,158 @@ class MainWindow(QMainWindow):
         self.quality.set_lab(lab)
         self._shown_query = ""
 
+    def _restore_view(self) -> None:
+        """Saved geometry and zoom; a first window fits the screen's available area."""
+        available = self._available_geometry()
+        width, height = DEFAULT_SIZE
+        if available is not None:
+            # Leave room for the window manager's frame and title bar.
+            title = self.style().pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight) + 12
+            width = min(width, available.width() - 8)
+            height = min(height, available.height() - title)
+        self.resize(width, height)
+        geometry = self.prefs.geometry("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+            if available is not None and (
+                self.width() > available.width() or self.height() > available.height()
+            ):
+                self.resize(min(self.width(), available.width()), min(self.height(), available.height()))
+        splitter_state = self.prefs.geometry("splitter")
+        if splitter_state is not None:
+            self.splitter.restoreState(splitter_state)
+        else:
+            self._share_width(width)
+        for key, widget in (("editor", self.note_editor.text_edit), ("results", self.search_panel)):
+            size = self.prefs.zoom(key)
+            if size is not None:
+                widget.set_point_size(size)
+
+    def _share_width(self, width: int) -> None:
+        right = self.splitter.widget(2).minimumWidth()
+        left = max(150, width * 14 // 100)
+        self.splitter.setSizes([left, max(300, width - left - right), right])
+
+    def set_window_size(self, width: int, height: int) -> None:
+        """A fixed size (screenshots): no fitting to the screen, panes shared anew."""
+        self._fitted = True
+        self.resize(width, height)
+        self._share_width(width)
+
+    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # Qt override
+        super().showEvent(event)
+        if not self._fitted:
+            self._fitted = True
+            QTimer.singleShot(250, self.fit_to_screen)  # once the frame is known
+
+    def fit_to_screen(self) -> None:
+        """Keep the whole window, frame and title bar included, on the available screen."""
+        available = self._available_geometry()
+        if available is None or self.isMaximized() or self.isFullScreen():
+            return
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        width = min(self.width(), available.width() - extra_w)
+        height = min(self.height(), available.height() - extra_h)
+        if (width, height) != (self.width(), self.height()):
+            self.resize(width, height)
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), available.x()), available.right() - frame.width() + 1)
+        y = min(max(frame.y(), available.y()), available.bottom() - frame.height() + 1)
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
+
+    def _available_geometry(self):  # type: ignore[no-untyped-def]
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        return screen.availableGeometry() if screen is not None else None
+
     # public actions ------------------------------------------------------------------
+    def quick_open(self) -> quick_open_mod.QuickOpen:
+        """Ctrl+P: pick a note by typing part of its name."""
+        dialog = quick_open_mod.QuickOpen(self.tree.tree_model.files, self)
+        dialog.note_chosen.connect(self._on_tree_note_activated)
+        dialog.finished.connect(dialog.deleteLater)
+        self._quick_open = dialog
+        dialog.open()
+        return dialog
+
+    def zoom(self, steps: int) -> None:
+        """Ctrl+= / Ctrl+-: the editor and the results grow or shrink together."""
+        self.note_editor.text_edit.zoom(steps)
+        self.search_panel.zoom(steps)
+
+    def reset_zoom(self) -> None:
+        base = QApplication.font().pointSizeF()
+        self.note_editor.text_edit.set_point_size(max(base, 10.0))
+        self.search_panel.set_point_size(base)
+
+    def focus_tree_filter(self) -> None:
+        self.tree_filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.tree_filter.selectAll()
+
+    def _toggle_preview(self) -> None:
+        tabs = self.note_editor.tabs
+        tabs.setCurrentIndex(1 - tabs.currentIndex())
+
+    def _edit_focused(self, name: str) -> None:
+        widget = QApplication.focusWidget()
+        method = getattr(widget, name, None)
+        if callable(method):
+            method()
+        elif name == "undo" and self._trashed is not None:
+            self.undo_delete()
+
+    def show_shortcuts(self) -> help_mod.ShortcutsDialog:
+        dialog = help_mod.ShortcutsDialog(self.actions(), self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def about_text(self) -> str:
+        status = self.session.snapshot.status if self.session.snapshot else None
+        embedder = status.embedder if status is not None else None
+        model = (
+            str(embedder.get("model"))
+            if embedder and embedder.get("model")
+            else self.tr("none (keyword search only)")
+        )
+        try:
+            from importlib import metadata
+
+            version = metadata.version("memdesk")
+        except Exception:  # not installed as a distribution (a source checkout)
+            version = "?"
+        db = getattr(self.session.engine, "db_path", None)
+        return help_mod.about_html(
+            version=version,
+            model=model,
+            index_path=str(db) if db else "?",
+            data_dir=str(self._log_file.parent.parent if self._log_file else paths.data_dir()),
+            log_file=str(self._log_file or ""),
+        )
+
+    def show_about(self) -> help_mod.AboutDialog:
+        dialog = help_mod.AboutDialog(self.about_text(), self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
+    def open_log(self) -> bool:
+        """Open the log file in the desktop's viewer (it is created if missing)."""
+        if self._log_file is None:
+            return False
+        self._log_file.parent.mkdir(parents=True, exist_ok=True)
+        self._log_file.touch(exist_ok=True)
+        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._log_file)))
+
     def focus_search(self) -> None:
         self.search_input.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.search_input.selectAll()
 
-    def open_note(self, rel: str, *, lines: tuple[int, int] | None = None) -> bool:
-        return self.note_editor.open_note(rel, lines=lines)
+    def open_note(
+        self, rel: str, *, lines: tuple[int, int] | None = None, matched: tuple[int, ...] = ()
+    ) -> bool:
+        return self.note_editor.open_note(rel, lines=lines, matched=matched)
 
     def open_today_note(self) -> None:
         """Ctrl+N: open ``memory/YYYY-MM-DD.md``, creating it if it does not exist yet."""
@@ -325,14 +615,77 @@ class MainWindow(QMainWindow):
         return True
 
     def delete_note(self, rel: str) -> bool:
+        """Move ``rel`` to the system trash; Undo (status bar, Edit menu) brings it back."""
+        path = self.session.workspace / rel
         try:
-            (self.session.workspace / rel).unlink()
-        except OSError as exc:
-            ui_errors.show_error(self, errors.MemdeskError(f"Cannot delete {rel}: {exc}"))
+            content = path.read_bytes()
+            send2trash.send2trash(str(path))
+        except (OSError, send2trash.TrashPermissionError) as exc:
+            ui_errors.show_error(
+                self, errors.MemdeskError(self.tr("Cannot move {0} to the trash: {1}").format(rel, exc))
+            )
             return False
         self.note_editor.close_note(rel)
         self.session.request_sync([rel])
+        self._trashed = (rel, content)
+        self.undo_button.setVisible(True)
+        self.undo_delete_action.setEnabled(True)
+        self.undo_delete_action.setText(self.tr("Undo move to trash of {0}").format(rel))
+        self.statusBar().showMessage(self.tr("Moved {0} to the trash").format(rel), UNDO_DELETE_MS)
+        self._undo_timer.start()
         return True
+
+    def undo_delete(self) -> bool:
+        """Put the note last moved to the trash back where it was."""
+        if self._trashed is None:
+            return False
+        rel, content = self._trashed
+        path = self.session.workspace / rel
+        if path.exists():
+            ui_errors.show_error(
+                self,
+                errors.MemdeskError(
+                    self.tr("{0} exists again; the trashed copy stays in the trash").format(rel)
+                ),
+            )
+            self._end_undo()
+            return False
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            workspace_mod.write_note_atomic(path, content.decode("utf-8", errors="surrogateescape"))
+        except (OSError, UnicodeError) as exc:
+            ui_errors.show_error(
+                self, errors.MemdeskError(self.tr("Cannot restore {0}: {1}").format(rel, exc))
+            )
+            return False
+        self._end_undo()
+        self.session.request_sync([rel])
+        self.session.request_snapshot()
+        self.statusBar().showMessage(self.tr("Restored {0}").format(rel), 5000)
+        self.open_note(rel)
+        return True
+
+    def _end_undo(self) -> None:
+        self._trashed = None
+        self._undo_timer.stop()
+        self.undo_button.setVisible(False)
+        self.undo_delete_action.setEnabled(False)
+        self.undo_delete_action.setText(self.tr("Undo move to trash"))
+
+    @Slot()
+    def _on_undo_timer_timeout(self) -> None:
+        self.undo_button.setVisible(False)  # the Edit menu entry stays until the next delete
+
+    @Slot()
+    def _on_trash_action(self) -> None:
+        rel = self.tree.current_note() or self.note_editor.current_rel
+        if rel:
+            self._on_tree_delete_requested(rel)
+
+    @Slot()
+    def _on_empty_create_memory(self) -> None:
+        if self.create_note("MEMORY.md", "# Memory\n\n"):
+            self.open_note("MEMORY.md")
 
     def start_model_build(self) -> None:
         if self._build_default_model is None or self.session.is_building_model:
@@ -342,18 +695,29 @@ class MainWindow(QMainWindow):
         self.model_banner.setVisible(True)
         self.session.build_model(self._build_default_model)
 
-    def confirm_unsaved(self, count: int) -> str:
-        """Ask what to do with ``count`` unsaved notes: "save", "discard" or "cancel"."""
-        box = QMessageBox(
-            QMessageBox.Icon.Warning, "Unsaved notes", f"{count} note(s) have unsaved edits.", parent=self
-        )
-        box.setObjectName("unsavedDialog")
-        save = box.addButton("Save all", QMessageBox.ButtonRole.AcceptRole)
-        discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
+    def confirm_unsaved(self, names: list[str]) -> str:
+        """Ask what to do with the unsaved ``names``: "save", "discard" or "cancel"."""
+        box = self.unsaved_box(names)
+        save, discard = box.buttons()[:2]
         box.exec()
         clicked = box.clickedButton()
         return "save" if clicked is save else "discard" if clicked is discard else "cancel"
+
+    def unsaved_box(self, names: list[str]) -> QMessageBox:
+        """The quit/switch question naming every unsaved note (Save all is the default)."""
+        shown = names[:12] + ([self.tr("… and {0} more").format(len(names) - 12)] if len(names) > 12 else [])
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Unsaved notes"),
+            self.tr("These notes have unsaved edits:") + "\n\n" + "\n".join(f"  • {name}" for name in shown),
+            parent=self,
+        )
+        box.setObjectName("unsavedDialog")
+        save = box.addButton(self.tr("Save all"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(self.tr("Discard changes"), QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(save)
+        return box
 
     def open_workspace(self, path: Path) -> None:
         if self._open_session is None:
@@ -389,7 +753,9 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_tree_new_note(self, folder: str) -> None:
-        name, ok = QInputDialog.getText(self, "New topic note", f"Name of the note in {folder}/:")
+        name, ok = QInputDialog.getText(
+            self, self.tr("New topic note"), self.tr("Name of the note in {0}/:").format(folder)
+        )
         name = _NOTE_NAME.sub("-", name).strip(" .-") if ok else ""
         if not name:
             return
@@ -400,7 +766,7 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_tree_rename_requested(self, rel: str) -> None:
         folder, _, name = rel.rpartition("/")
-        new_name, ok = QInputDialog.getText(self, "Rename note", "New name:", text=name)
+        new_name, ok = QInputDialog.getText(self, self.tr("Rename note"), self.tr("New name:"), text=name)
         new_name = _NOTE_NAME.sub("-", new_name).strip(" .-") if ok else ""
         if new_name and new_name != name:
             if not new_name.endswith(".md"):
@@ -409,9 +775,19 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_tree_delete_requested(self, rel: str) -> None:
-        answer = QMessageBox.question(self, "Delete note", f"Delete {rel} from disk? This cannot be undone.")
-        if answer == QMessageBox.StandardButton.Yes:
-            self.delete_note(rel)
+        # No question first: the note goes to the system trash and Undo brings it back.
+        buffer = self.note_editor.buffer(rel)
+        if buffer is not None and buffer.modified:
+            answer = QMessageBox.question(
+                self,
+                self.tr("Move to trash"),
+                self.tr("{0} has unsaved edits. Move it to the trash and drop them?").format(rel),
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.delete_note(rel)
 
     # slots: search and tuning --------------------------------------------------------
     @Slot(str)
@@ -425,7 +801,12 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_search_panel_hit_activated(self, hit: object) -> None:
-        self.open_note(hit.path, lines=(hit.start_line, hit.end_line))  # type: ignore[attr-defined]
+        model = self.search_panel.model
+        row = next((i for i, h in enumerate(model.hits) if h is hit), -1)
+        text = hit.text  # type: ignore[attr-defined]
+        start = hit.start_line  # type: ignore[attr-defined]
+        matched = tuple(sorted({start + text.count("\n", 0, s) for s, _e in model.match_spans(row)}))
+        self.open_note(hit.path, lines=(start, hit.end_line), matched=matched)  # type: ignore[attr-defined]
         self.tree.select_note(hit.path)  # type: ignore[attr-defined]
 
     @Slot(object)
@@ -470,25 +851,38 @@ class MainWindow(QMainWindow):
         if results.query != self.search_input.text():
             return  # a response to text the box no longer holds
         pool = results.pool
+        if results.query.strip() != self._shown_query.strip():
+            self.note_editor.clear_hit_marks()  # the old query's highlight would mislead
         if not results.query.strip():
             summary = ""
         else:
             mode = MODE_LABELS.get(pool.mode, pool.mode) if pool else "—"
-            how = "re-ranked in memory" if results.reranked else f"{results.seconds * 1000:.0f} ms"
-            size = len(pool.candidates) if pool else 0
-            summary = (
-                f"{len(results.hits)} hits from {size} candidates · {mode} · "
-                f"{results.settings.profile} profile · {how}"
+            how = (
+                self.tr("re-ranked in memory")
+                if results.reranked
+                else self.tr("{0} ms").format(f"{results.seconds * 1000:.0f}")
             )
+            size = len(pool.candidates) if pool else 0
+            summary = self.tr("{0} hits from {1} candidates · {2} · {3} profile · {4}").format(
+                len(results.hits), size, self.tr(mode), results.settings.profile, how
+            )
+            scores = [h.score for h in results.hits]
+            if results.settings.mmr and any(a < b for a, b in itertools.pairwise(scores)):
+                summary += " · " + self.tr("in MMR order (diversity): Final need not descend")
         self._shown_query = results.query
         relevant = self.lab.relevant_for(results.query) if self.lab is not None else ()
+        terms = highlight.KeywordTerms.for_query(
+            results.query, pool.profile if pool else results.settings.profile
+        )
         self.search_panel.show_results(
             results.hits,
-            terms=pool.query_terms if pool else (),
+            terms=terms,
             settings=results.settings,
             summary=summary,
             mode=pool.mode if pool else "hybrid",
             relevant=relevant,
+            pool=pool,
+            query=results.query,
         )
 
     @Slot(object)
@@ -532,6 +926,10 @@ class MainWindow(QMainWindow):
             self.freshness_label.setText(f"status unavailable: {snapshot.error}")
             return
         self.tree.set_files(snapshot.files, snapshot.states)
+        empty = not snapshot.files
+        if empty:
+            self.empty_state.set_workspace(self.session.workspace.name or str(self.session.workspace))
+        self.left.setCurrentWidget(self.empty_state if empty else self.left.widget(0))
         status = snapshot.status
         if status is None:
             return
@@ -607,7 +1005,7 @@ class MainWindow(QMainWindow):
         dirty = self.note_editor.dirty_buffers()
         if not dirty:
             return True
-        choice = self.confirm_unsaved(len(dirty))
+        choice = self.confirm_unsaved([b.rel for b in dirty])
         if choice == "save":
             return self.note_editor.save_all()
         if choice == "discard":

@@ -3,13 +3,18 @@ golden set, live as the sliders move, and auto-tune with an explicit Apply."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QGridLayout,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -20,6 +25,7 @@ from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 
 TUNED_FIELDS = ("vector_weight", "text_weight", "half_life_days", "mmr_lambda")
+FEW_QUERIES = 10  # below this many labelled queries a tuned result rarely generalises
 UP, DOWN = "#2f8132", "#b3261e"
 
 
@@ -117,6 +123,26 @@ class QualityPanel(QWidget):
         self.result_label.setObjectName("tuneResultLabel")
         self.result_label.setWordWrap(True)
         self.result_label.setTextFormat(Qt.TextFormat.RichText)
+        self.warning_label = QLabel("")
+        self.warning_label.setObjectName("tuneWarning")
+        self.warning_label.setWordWrap(True)
+        self.tune_table = QTableWidget(0, 4)
+        self.tune_table.setObjectName("tuneTable")
+        self.tune_table.setHorizontalHeaderLabels(
+            [self.tr("Query"), self.tr("Before"), self.tr("After"), "Δ"]
+        )
+        self.tune_table.verticalHeader().setVisible(False)
+        self.tune_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.tune_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.tune_table.setWordWrap(False)
+        self.tune_table.setToolTip(
+            self.tr("nDCG@10 of each labelled query before and after the proposed settings")
+        )
+        header = self.tune_table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2, 3):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.tune_table.setMaximumHeight(180)
         self.apply_button = QPushButton("Apply")
         self.apply_button.setObjectName("applyTuneButton")
         self.apply_button.setToolTip("Move the sliders to the proposed settings")
@@ -130,6 +156,8 @@ class QualityPanel(QWidget):
         result_layout = QVBoxLayout(self.result_box)
         result_layout.setContentsMargins(0, 4, 0, 0)
         result_layout.addWidget(self.result_label)
+        result_layout.addWidget(self.warning_label)
+        result_layout.addWidget(self.tune_table)
         result_layout.addLayout(result_buttons)
         self.result_box.setVisible(False)
 
@@ -229,6 +257,13 @@ class QualityPanel(QWidget):
         parts = []
         if readout.error:
             parts.append(readout.error)
+        if readout.lost:
+            parts.append(
+                QCoreApplication.translate(
+                    "QualityPanel",
+                    "⚠ {0} label(s) lost their text (edited away): {1}; tick the hits again or untick them",
+                ).format(len(readout.lost), ", ".join(readout.lost[:3]))
+            )
         if readout.fetching:
             parts.append(
                 f"fetching candidates for {readout.fetching} "
@@ -322,6 +357,19 @@ class QualityPanel(QWidget):
             f"Recall@10 {result.before.recall10:.3f} → {result.after.recall10:.3f}<br>"
             f"<span style='color:palette(mid)'>{result.tried} settings tried</span>"
         )
+        self._fill_tune_table(result)
+        queries = len(result.per_query)
+        if queries < FEW_QUERIES:
+            self.warning_label.setText(
+                self.tr(
+                    "⚠ Only {0} labelled queries back this result: settings tuned on so few often "
+                    "do worse on other questions. Label at least {1}."
+                ).format(queries, FEW_QUERIES)
+            )
+            self.warning_label.setStyleSheet(f"color: {DOWN};")
+            self.warning_label.setVisible(True)
+        else:
+            self.warning_label.setVisible(False)
         if changes:
             body = "<br>".join(changes)
             self.result_label.setText(f"{head}<br><b>Proposed</b><br>{body}")
@@ -330,6 +378,29 @@ class QualityPanel(QWidget):
             self.result_label.setText(f"{head}<br>No setting scores higher: keep yours.")
             self.apply_button.setEnabled(False)
         self.result_box.setVisible(True)
+
+    def _fill_tune_table(self, result: eval_tune.TuneResult) -> None:
+        rows = sorted(result.per_query, key=lambda r: r[2].ndcg10 - r[1].ndcg10)
+        self.tune_table.setRowCount(len(rows))
+        for row, (query, before, after) in enumerate(rows):
+            diff = after.ndcg10 - before.ndcg10
+            cells = [query, f"{before.ndcg10:.3f}", f"{after.ndcg10:.3f}", f"{diff:+.3f}"]
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column == 0:
+                    item.setToolTip(query)
+                else:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if column == 3 and abs(diff) >= 0.0005:
+                    item.setForeground(QColor(UP if diff > 0 else DOWN))
+                self.tune_table.setItem(row, column, item)
+
+    def tune_rows(self) -> list[tuple[str, str, str, str]]:
+        """The per-query table's text (tests, automation)."""
+        return [
+            tuple(self.tune_table.item(r, c).text() for c in range(4))  # type: ignore[misc]
+            for r in range(self.tune_table.rowCount())
+        ]
 
     @Slot(object)
     def _on_lab_tune_failed(self, exc: BaseException) -> None:

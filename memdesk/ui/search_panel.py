@@ -3,15 +3,14 @@ snippets, and a detail pane that explains the selected hit's score."""
 
 from __future__ import annotations
 
-import datetime as dt
 import html
-import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
     QAbstractItemModel,
     QEvent,
     QModelIndex,
+    QObject,
     QPersistentModelIndex,
     QRect,
     QRectF,
@@ -23,6 +22,7 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
+    QFontMetrics,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -48,13 +48,14 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.eval import golden as eval_golden
+from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import models
-from memdesk.ui import item_paint
+from memdesk.ui import explain as explain_mod
+from memdesk.ui import item_paint, theme
 
 AnyIndex = QModelIndex | QPersistentModelIndex
-BAR_COLOR = QColor(86, 140, 214, 110)
 
 
 class ScoreBarDelegate(QStyledItemDelegate):
@@ -68,7 +69,9 @@ class ScoreBarDelegate(QStyledItemDelegate):
         if isinstance(value, (int, float)):
             rect = option.rect.adjusted(3, 5, -3, -5)
             width = max(0.0, min(1.0, float(value))) * rect.width()
-            painter.fillRect(QRectF(rect.left(), rect.top(), width, rect.height()), BAR_COLOR)
+            painter.fillRect(
+                QRectF(rect.left(), rect.top(), width, rect.height()), theme.score_bar(option.palette)
+            )
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.setPen(
             option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
@@ -138,20 +141,60 @@ class CheckDelegate(QStyledItemDelegate):
         return model.setData(index, new, Qt.ItemDataRole.CheckStateRole)
 
 
-def highlight_html(text: str, terms: Sequence[str]) -> str:
-    """``text`` escaped, with each query term (case-insensitive) in a marked span."""
-    escaped = html.escape(text)
-    usable = sorted({t for t in terms if t and t.strip()}, key=len, reverse=True)
-    if not usable:
-        return escaped
-    pattern = re.compile("|".join(re.escape(html.escape(t)) for t in usable), re.IGNORECASE)
-    return pattern.sub(
-        lambda m: f'<span style="background:#ffe066;font-weight:600">{m.group(0)}</span>', escaped
-    )
+def spans_html(
+    text: str, spans: Sequence[tuple[int, int]], *, background: QColor, foreground: QColor | None = None
+) -> str:
+    """``text`` escaped, each matched ``(start, end)`` range on a highlight background."""
+    style = f"background-color:{background.name()};font-weight:600"
+    if foreground is not None:
+        style += f";color:{foreground.name()}"
+    out: list[str] = []
+    pos = 0
+    for start, end in sorted(spans):
+        if start < pos or end <= start:
+            continue
+        out.append(html.escape(text[pos:start]))
+        out.append(f'<span style="{style}">{html.escape(text[start:end])}</span>')
+        pos = end
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
+
+
+def elide_location(text: str, width: int, metrics: QFontMetrics) -> str:
+    """``folder/name.md:5-9`` to fit ``width``: the folders go first, then the name's start."""
+    if metrics.horizontalAdvance(text) <= width:
+        return text
+    _folder, slash, name = text.rpartition("/")
+    if slash:
+        short = f"…/{name}"
+        if metrics.horizontalAdvance(short) <= width:
+            return short
+        text = name
+    return metrics.elidedText(text, Qt.TextElideMode.ElideLeft, width)
+
+
+class LocationDelegate(QStyledItemDelegate):
+    """File and lines with the folders elided first, so a narrow column keeps the name
+    (the full path is in the tooltip)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        opt, text = item_paint.draw_item_background(self, painter, option, index)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        rect = option.rect.adjusted(4, 0, -4, 0)
+        painter.save()
+        painter.setPen(
+            option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        )
+        painter.drawText(
+            rect,
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+            elide_location(text, rect.width(), opt.fontMetrics),
+        )
+        painter.restore()
 
 
 class SnippetDelegate(QStyledItemDelegate):
-    """One line of snippet text with the query's terms highlighted."""
+    """The excerpt around a hit's matches, wrapped to the row's lines, matches marked."""
 
     def __init__(self, model: models.ResultsModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -159,20 +202,40 @@ class SnippetDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         opt, text = item_paint.draw_item_background(self, painter, option, index)
+        palette = option.palette
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         doc = QTextDocument()
         doc.setDefaultFont(opt.font)
         doc.setDocumentMargin(2)
-        doc.setHtml(highlight_html(text, self._model.query_terms))
-        painter.save()
-        rect = option.rect.adjusted(2, 0, -2, 0)
-        painter.setClipRect(rect)
-        offset_y = max(0.0, (rect.height() - doc.size().height()) / 2)
-        painter.translate(rect.left(), rect.top() + offset_y)
-        context = QAbstractTextDocumentLayout.PaintContext()
-        if option.state & QStyle.StateFlag.State_Selected:
-            context.palette.setColor(
-                QPalette.ColorRole.Text, option.palette.color(QPalette.ColorRole.HighlightedText)
+        rect = option.rect.adjusted(2, 2, -2, -2)
+        doc.setTextWidth(rect.width())
+        spans = index.data(models.SpansRole) or []
+        doc.setHtml(
+            spans_html(
+                text,
+                spans,
+                background=theme.match_background(palette),
+                foreground=theme.match_foreground(palette),
             )
+        )
+        painter.save()
+        # Whole lines only: clip below the last laid-out line that fits the row.
+        bottom = 0.0
+        doc.size()  # lays the document out, so its lines have positions
+        layout = doc.firstBlock().layout()
+        for i in range(layout.lineCount() if layout is not None else 0):
+            line = layout.lineAt(i)
+            line_bottom = layout.position().y() + line.y() + line.height()
+            if line_bottom > rect.height() and bottom > 0:
+                break
+            bottom = line_bottom
+        painter.setClipRect(QRectF(rect.left(), rect.top(), rect.width(), bottom or rect.height()))
+        painter.translate(rect.left(), rect.top())
+        context = QAbstractTextDocumentLayout.PaintContext()
+        context.palette.setColor(
+            QPalette.ColorRole.Text,
+            palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text),
+        )
         doc.documentLayout().draw(painter, context)
         painter.restore()
 
@@ -181,75 +244,11 @@ class SnippetDelegate(QStyledItemDelegate):
         return QSize(min(hint.width(), 600), hint.height())
 
 
-def explain_hit(
-    hit: hits_mod.Hit,
-    settings: settings_mod.SearchSettings,
-    hits: Sequence[hits_mod.Hit],
-    *,
-    mode: str = "hybrid",
-    today: dt.date | None = None,
-) -> str:
-    """HTML explaining how ``hit``'s final score came about."""
-    vw, tw = settings.normalized_weights
-    rows = [
-        f"<b>{html.escape(hit.path)}</b> lines {hit.start_line}–{hit.end_line} &nbsp;·&nbsp; rank {hit.rank}"
-    ]
-    if mode == "fts":
-        rows.append(
-            f"<b>Merged</b> = text {_s(hit.text_score)} (keyword-only mode: the "
-            f"weights do not apply) = <b>{hit.merged_score:.4f}</b>"
-        )
-    elif mode == "vector":
-        rows.append(
-            f"<b>Merged</b> = vector {_s(hit.vector_score)} (vector-only mode) = "
-            f"<b>{hit.merged_score:.4f}</b>"
-        )
-    else:
-        rows.append(
-            f"<b>Merged</b> = {vw:.2f} × vector {_s(hit.vector_score)} + {tw:.2f} × "
-            f"text {_s(hit.text_score)} = <b>{hit.merged_score:.4f}</b>"
-        )
-    if not settings.decay:
-        rows.append("<b>Decay</b> off → ×1.000")
-    elif hit.date is None:
-        rows.append("<b>Decay</b> ×1.000: evergreen note (no date)")
-    else:
-        age = ((today or dt.date.today()) - hit.date).days
-        rows.append(
-            f"<b>Decay</b> ×{hit.decay:.4f}: dated {hit.date.isoformat()} "
-            f"({age} days old), half-life {settings.half_life_days} days"
-        )
-    rows.append(f"<b>Final</b> = {hit.merged_score:.4f} × {hit.decay:.4f} = <b>{hit.score:.4f}</b>")
-    if hit.mmr_rank is None:
-        rows.append(f"<b>MMR</b> off; rank after decay {hit.pre_mmr_rank}")
-    else:
-        against = next((h for h in hits if h.chunk_id == hit.mmr_against), None)
-        where = (
-            f"{html.escape(against.path)}:{against.start_line}"
-            if against
-            else html.escape(hit.mmr_against or "—")
-        )
-        penalty = (
-            f"max similarity {hit.mmr_penalty:.3f} to {where}"
-            if hit.mmr_against
-            else "first pick, no penalty"
-        )
-        rows.append(
-            f"<b>MMR</b> (λ={settings.mmr_lambda:.2f}): rank {hit.pre_mmr_rank} → {hit.mmr_rank}; {penalty}"
-        )
-    if settings.min_score > 0:
-        rows.append(f"Min score {settings.min_score:.2f} · profile {settings.profile}")
-    else:
-        rows.append(f"Profile {settings.profile}")
-    return "<br>".join(rows)
-
-
-def _s(value: float | None) -> str:
-    return "—" if value is None else f"{value:.4f}"
-
-
 class SearchPanel(QWidget):
     """Query box, scope selector, results table and detail pane.
+
+    Keyboard: Down in the query box moves into the results; Enter opens the selected
+    hit from any column; Esc in the results goes back to the query box.
 
     Signals:
         query_changed(str): the text in the query box changed.
@@ -257,31 +256,39 @@ class SearchPanel(QWidget):
         hit_activated(object): the user picked a ``Hit`` (click or Enter).
         relevance_toggled(object, bool): the user ticked (True) or unticked a ``Hit`` as
             relevant to the query on show.
+        zoom_changed(float): the results' font point size changed.
     """
 
     query_changed = Signal(str)
     scope_changed = Signal(str)
     hit_activated = Signal(object)
     relevance_toggled = Signal(object, bool)
+    zoom_changed = Signal(float)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._settings = settings_mod.SearchSettings()
         self._mode = "hybrid"
+        self._pool: hits_mod.CandidatePool | None = None
+        self._query = ""
         self.search_input = QLineEdit()
         self.search_input.setObjectName("searchInput")
-        self.search_input.setPlaceholderText("Search memory as the agent would  (Ctrl+K)")
+        self.search_input.setPlaceholderText(self.tr("Search memory as the agent would  (Ctrl+K)"))
         self.search_input.setClearButtonEnabled(True)
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("scopeCombo")
-        self.scope_combo.addItem("Private chat: all memory", "all")
-        self.scope_combo.addItem("Group chat: no MEMORY.md", "shared")
+        self.scope_combo.addItem(self.tr("Private chat: all memory"), "all")
+        self.scope_combo.addItem(self.tr("Group chat: no MEMORY.md"), "shared")
         self.scope_combo.setToolTip(
-            "Search as the agent would in a private chat (all memory "
-            "files) or a group chat (without MEMORY.md / memory.md)"
+            self.tr(
+                "Search as the agent would in a private chat (all "
+                "memory files) or a group chat (without MEMORY.md / "
+                "memory.md)"
+            )
         )
         self.summary = QLabel("")
         self.summary.setObjectName("searchSummary")
+        self.summary.setWordWrap(True)
 
         self.model = models.ResultsModel(self)
         self.table = QTableView()
@@ -292,24 +299,12 @@ class SearchPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # keep file names and lines
+        self.table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(24)
         self._bar_delegate = ScoreBarDelegate(self.table)
         self._snippet_delegate = SnippetDelegate(self.model, self.table)
         self._check_delegate = CheckDelegate(self.table)
-        header = self.table.horizontalHeader()
-        widths = {
-            "relevant": 26,
-            "rank": 26,
-            "location": 200,
-            "vector": 54,
-            "text": 54,
-            "decay": 54,
-            "final": 54,
-            "pre_mmr": 60,
-            "mmr": 42,
-        }
+        self._location_delegate = LocationDelegate(self.table)
         for i, column in enumerate(models.COLUMNS):
             if column.kind == "score":
                 self.table.setItemDelegateForColumn(i, self._bar_delegate)
@@ -317,16 +312,20 @@ class SearchPanel(QWidget):
                 self.table.setItemDelegateForColumn(i, self._snippet_delegate)
             elif column.kind == "check":
                 self.table.setItemDelegateForColumn(i, self._check_delegate)
-            if column.key in widths:
-                header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
-                header.resizeSection(i, widths[column.key])
+            elif column.key == "location":
+                self.table.setItemDelegateForColumn(i, self._location_delegate)
+        header = self.table.horizontalHeader()
         header.setStretchLastSection(True)
-        header.setMinimumSectionSize(28)
+        header.setMinimumSectionSize(24)
+        header.setHighlightSections(False)
+        self._layout_columns()
+        self.table.installEventFilter(self)
+        self.search_input.installEventFilter(self)
 
         self.detail = QTextBrowser()
         self.detail.setObjectName("hitDetail")
         self.detail.setOpenLinks(False)
-        self.detail.setPlaceholderText("Select a hit to see how its score was computed.")
+        self.detail.setPlaceholderText(self.tr("Select a hit to see how its score was computed."))
 
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
@@ -337,8 +336,9 @@ class SearchPanel(QWidget):
         splitter.addWidget(self.table)
         splitter.addWidget(self.detail)
         splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 1)
-        splitter.setSizes([260, 110])
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([250, 150])
+        self.results_splitter = splitter
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 0)
         layout.setSpacing(4)
@@ -350,10 +350,70 @@ class SearchPanel(QWidget):
         self.search_input.returnPressed.connect(self._on_search_input_return_pressed)
         self.scope_combo.currentIndexChanged.connect(self._on_scope_combo_current_index_changed)
         self.table.clicked.connect(self._on_table_clicked)
-        self.table.activated.connect(self._on_table_clicked)
+        self.table.doubleClicked.connect(self._on_table_clicked)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
         self.model.relevance_toggled.connect(self.relevance_toggled)
 
+    # layout --------------------------------------------------------------------------
+    def _layout_columns(self) -> None:
+        """Numbers fit their header and values; the location gets room for a file name
+        and lines; the snippet takes the rest, on two lines per row."""
+        header = self.table.horizontalHeader()
+        metrics = self.table.fontMetrics()
+        header_metrics = header.fontMetrics()
+        pad = 12  # cell margins plus the header's separator
+        for i, column in enumerate(models.COLUMNS):
+            if column.kind == "snippet":
+                continue
+            if column.key == "location":
+                width = metrics.horizontalAdvance("2026-06-08.md:120-140") + pad
+            elif column.kind == "check":
+                width = max(26, header_metrics.horizontalAdvance(column.header) + pad)
+            else:
+                sample = "0.000" if column.kind == "score" else "100"
+                width = (
+                    max(
+                        metrics.horizontalAdvance(sample),
+                        header_metrics.horizontalAdvance(self.model.headerData(i, Qt.Orientation.Horizontal)),
+                    )
+                    + pad
+                )
+            header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(i, width)
+        # Two lines of snippet, measured with the fallback fonts CJK text and emoji use
+        # (taller than the table font's own line spacing).
+        sample = QTextDocument()
+        sample.setDefaultFont(self.table.font())
+        sample.setDocumentMargin(0)
+        sample.setHtml("<b>Ag</b> 鉴权 ✅")
+        sample.size()
+        layout = sample.firstBlock().layout()
+        line = (
+            layout.lineAt(0).height() if layout is not None and layout.lineCount() else metrics.lineSpacing()
+        )
+        self.table.verticalHeader().setDefaultSectionSize(
+            max(metrics.lineSpacing() * 2, round(line * 2)) + 10
+        )
+        self.model.excerpt_chars = 320
+
+    def point_size(self) -> float:
+        return self.table.font().pointSizeF()
+
+    def set_point_size(self, size: float) -> None:
+        size = max(6.0, min(40.0, float(size)))
+        if abs(size - self.point_size()) < 0.01:
+            return
+        font = self.table.font()
+        font.setPointSizeF(size)
+        self.table.setFont(font)
+        self.detail.setFont(font)
+        self._layout_columns()
+        self.zoom_changed.emit(size)
+
+    def zoom(self, steps: int) -> None:
+        self.set_point_size(self.point_size() + steps)
+
+    # results -------------------------------------------------------------------------
     def set_scope(self, scope: str) -> None:
         index = self.scope_combo.findData(scope)
         if index >= 0:
@@ -363,19 +423,26 @@ class SearchPanel(QWidget):
         self,
         hits: Sequence[hits_mod.Hit],
         *,
-        terms: Sequence[str],
+        terms: highlight.KeywordTerms | Sequence[str],
         settings: settings_mod.SearchSettings,
         summary: str,
         mode: str = "hybrid",
         relevant: Sequence[eval_golden.Relevant] | None = None,
+        pool: hits_mod.CandidatePool | None = None,
+        query: str | None = None,
     ) -> None:
         """Replace the table's hits, keeping the selected chunk selected if still there.
 
-        ``relevant``: the query's golden labels, shown in the check column.
+        ``relevant``: the query's golden labels, shown in the check column. A new
+        ``query`` (not a re-ranking of the same one) scrolls back to the top.
         """
         self._settings = settings
         self._mode = mode
-        selected = self.current_hit()
+        self._pool = pool
+        new_query = query is not None and query != self._query
+        if query is not None:
+            self._query = query
+        selected = None if new_query else self.current_hit()
         self.model.set_hits(hits, terms, relevant)
         self.summary.setText(summary)
         row = next(
@@ -386,6 +453,8 @@ class SearchPanel(QWidget):
             self._show_detail(self.model.hit(row))
         else:
             self.detail.clear()
+        if new_query or row < 0:
+            self.table.scrollToTop()
 
     def current_hit(self) -> hits_mod.Hit | None:
         index = self.table.currentIndex()
@@ -395,7 +464,56 @@ class SearchPanel(QWidget):
         if hit is None:
             self.detail.clear()
         else:
-            self.detail.setHtml(explain_hit(hit, self._settings, self.model.hits, mode=self._mode))
+            self.detail.setHtml(
+                explain_mod.explanation_html(
+                    hit,
+                    self._settings,
+                    mode=self._mode,
+                    hits=self.model.hits,
+                    pool=self._pool,
+                    terms=self.model.keyword_terms,
+                )
+            )
+
+    # keyboard ------------------------------------------------------------------------
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() != QEvent.Type.KeyPress or not isinstance(event, QKeyEvent):
+            return super().eventFilter(obj, event)
+        key = event.key()
+        if (
+            obj is self.search_input
+            and key in (Qt.Key.Key_Down, Qt.Key.Key_PageDown)
+            and self.model.rowCount() > 0
+        ):
+            row = max(0, self.table.currentIndex().row())
+            self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.table.setCurrentIndex(self.model.index(row, models.column_index("rank")))
+            return True
+        if obj is self.table:
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                hit = self.current_hit()
+                if hit is not None:
+                    self._show_detail(hit)
+                    self.hit_activated.emit(hit)
+                return True
+            if key == Qt.Key.Key_Escape:
+                self.search_input.setFocus(Qt.FocusReason.OtherFocusReason)
+                return True
+            if key == Qt.Key.Key_Space and self.table.currentIndex().isValid():
+                # Space ticks the row's relevance from any column, as the ✓ box does.
+                row = self.table.currentIndex().row()
+                index = self.model.index(row, models.column_index("relevant"))
+                checked = index.data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked
+                self.model.setData(
+                    index,
+                    Qt.CheckState.Unchecked if checked else Qt.CheckState.Checked,
+                    Qt.ItemDataRole.CheckStateRole,
+                )
+                return True
+            if key == Qt.Key.Key_Up and self.table.currentIndex().row() <= 0:
+                self.search_input.setFocus(Qt.FocusReason.OtherFocusReason)
+                return True
+        return super().eventFilter(obj, event)
 
     @Slot()
     def _on_search_input_return_pressed(self) -> None:
@@ -410,7 +528,7 @@ class SearchPanel(QWidget):
     @Slot(QModelIndex)
     def _on_table_clicked(self, index: QModelIndex) -> None:
         if models.COLUMNS[index.column()].kind == "check":
-            return  # ticking relevance is not opening the note
+            return  # ticking relevance with the mouse is not opening the note
         hit = self.model.hit(index.row())
         if hit is not None:
             self._show_detail(hit)

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSlider,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -34,15 +35,29 @@ SLIDER_NAMES = {
 }
 
 
+LOG_FIELDS = frozenset({"half_life_days"})  # spans three decades: a linear slider is unusable
+LOG_STEPS = 1000
+
+
 def slider_steps(field: settings_mod.Field) -> int:
+    if field.name in LOG_FIELDS:
+        return LOG_STEPS
     return round((field.maximum - field.minimum) / field.step)
 
 
 def to_slider(field: settings_mod.Field, value: float) -> int:
+    if field.name in LOG_FIELDS:
+        low, high = math.log(field.minimum), math.log(field.maximum)
+        clamped = min(field.maximum, max(field.minimum, float(value)))
+        return round((math.log(clamped) - low) / (high - low) * LOG_STEPS)
     return round((float(value) - field.minimum) / field.step)
 
 
 def from_slider(field: settings_mod.Field, position: int) -> float | int:
+    if field.name in LOG_FIELDS:
+        low, high = math.log(field.minimum), math.log(field.maximum)
+        value = math.exp(low + (high - low) * position / LOG_STEPS)
+        return round(value) if field.integer else value
     value = field.minimum + position * field.step
     if field.integer:
         return round(value)
@@ -58,6 +73,11 @@ def fmt_value(field: settings_mod.Field, value: float) -> str:
 class TuningPanel(QWidget):
     """Edits a ``SearchSettings``; every change is emitted at once (re-ranking is cheap).
 
+    Each profile keeps its own tuned values: switching profile puts the current
+    values aside and brings back the other profile's (its defaults the first time);
+    Reset returns the current profile to its defaults. The half-life slider is
+    logarithmic, with a spin box for exact days.
+
     Signals:
         settings_changed(object): the new ``SearchSettings``.
     """
@@ -70,8 +90,10 @@ class TuningPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("tuningPanel")
         self._settings = settings or settings_mod.SearchSettings()
+        self._per_profile: dict[str, settings_mod.SearchSettings] = {self._settings.profile: self._settings}
         self._updating = False
         self.sliders: dict[str, QSlider] = {}
+        self.spins: dict[str, QSpinBox] = {}
         self._values: dict[str, QLabel] = {}
 
         self.profile_combo = QComboBox()
@@ -115,19 +137,30 @@ class TuningPanel(QWidget):
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             grid.addWidget(label, row, 0)
             grid.addWidget(slider, row, 1)
-            grid.addWidget(value, row, 2)
+            if name in LOG_FIELDS:
+                spin = QSpinBox()
+                spin.setObjectName(f"{object_name}Spin")
+                spin.setRange(int(field.minimum), int(field.maximum))
+                spin.setToolTip(field.description)
+                spin.setKeyboardTracking(False)
+                spin.valueChanged.connect(lambda v, n=name: self._on_spin_changed(n, v))
+                self.spins[name] = spin
+                grid.addWidget(spin, row, 2)
+                value.setVisible(False)
+            else:
+                grid.addWidget(value, row, 2)
             self.sliders[name] = slider
             self._values[name] = value
             slider.valueChanged.connect(self._on_slider_value_changed)
             row += 1
         grid.setColumnStretch(1, 1)
 
-        self.reset_button = QPushButton("Reset")
-        self.reset_button.setToolTip("Reset to the profile's defaults")
+        self.reset_button = QPushButton(self.tr("Reset"))
+        self.reset_button.setToolTip(self.tr("Reset this profile to its defaults"))
         self.reset_button.setObjectName("resetButton")
-        self.copy_button = QPushButton("Copy as OpenClaw config")
+        self.copy_button = QPushButton(self.tr("Copy as OpenClaw config"))
         self.copy_button.setObjectName("copyConfigButton")
-        self.copy_button.setToolTip("Copy agents.defaults.memorySearch JSON to the clipboard")
+        self.copy_button.setToolTip(self.tr("Copy agents.defaults.memorySearch JSON to the clipboard"))
         self.status = QLabel("")
         self.status.setObjectName("tuningStatus")
         buttons = QHBoxLayout()
@@ -153,8 +186,17 @@ class TuningPanel(QWidget):
     def settings(self) -> settings_mod.SearchSettings:
         return self._settings
 
+    def profile_settings(self, profile: str) -> settings_mod.SearchSettings:
+        """The values ``profile`` would come back with (its defaults if never tuned)."""
+        return self._per_profile.get(profile) or settings_mod.SearchSettings.defaults(profile)  # type: ignore[arg-type]
+
+    def remember_profile(self, settings: settings_mod.SearchSettings) -> None:
+        """Keep ``settings`` as the tuned values of its profile (e.g. loaded from disk)."""
+        self._per_profile[settings.profile] = settings
+
     def set_settings(self, settings: settings_mod.SearchSettings, *, emit: bool = True) -> None:
         self._settings = settings
+        self._per_profile[settings.profile] = settings
         self._show(settings)
         if emit:
             self.settings_changed.emit(settings)
@@ -168,9 +210,12 @@ class TuningPanel(QWidget):
                 value = getattr(settings, name)
                 slider.setValue(to_slider(field, value))
                 self._values[name].setText(fmt_value(field, value))
+                if name in self.spins:
+                    self.spins[name].setValue(int(value))
             self.decay_check.setChecked(settings.decay)
             self.mmr_check.setChecked(settings.mmr)
             self.sliders["half_life_days"].setEnabled(settings.decay)
+            self.spins["half_life_days"].setEnabled(settings.decay)
             self.sliders["mmr_lambda"].setEnabled(settings.mmr)
         finally:
             self._updating = False
@@ -180,6 +225,13 @@ class TuningPanel(QWidget):
             name: from_slider(settings_mod.FIELDS[name], slider.value())
             for name, slider in self.sliders.items()
         }
+        for name in self.spins:
+            # The log slider cannot land on every day: a value it only rounds to stays.
+            if (
+                to_slider(settings_mod.FIELDS[name], getattr(self._settings, name))
+                == self.sliders[name].value()
+            ):
+                values[name] = getattr(self._settings, name)
         return self._settings.replace(
             decay=self.decay_check.isChecked(), mmr=self.mmr_check.isChecked(), **values
         )
@@ -193,6 +245,10 @@ class TuningPanel(QWidget):
     def _on_slider_value_changed(self, _value: int) -> None:
         self._changed()
 
+    def _on_spin_changed(self, name: str, value: int) -> None:
+        if not self._updating:
+            self.set_settings(self._read().replace(**{name: value}))
+
     @Slot(bool)
     def _on_check_toggled(self, _on: bool) -> None:
         self._changed()
@@ -201,8 +257,9 @@ class TuningPanel(QWidget):
     def _on_profile_combo_changed(self, _index: int) -> None:
         if self._updating:
             return
-        # A profile is a set of defaults: switching loads them (OpenClaw's are the parity point).
-        self.set_settings(settings_mod.SearchSettings.defaults(self.profile_combo.currentData()))
+        # Each profile keeps its own values; an untuned one starts at its defaults
+        # (OpenClaw's are the parity point).
+        self.set_settings(self.profile_settings(self.profile_combo.currentData()))
 
     @Slot()
     def _on_reset_button_clicked(self) -> None:

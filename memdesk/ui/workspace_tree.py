@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView, QWidget
 
 from memdesk.qt import models
@@ -14,7 +14,7 @@ STATE_COLORS = {
     "indexed": QColor(46, 160, 67),
     "pending": QColor(210, 153, 34),
     "failed": QColor(207, 34, 46),
-}
+}  # mid tones: they read on light and dark bases
 
 
 class StateDelegate(QStyledItemDelegate):
@@ -78,6 +78,14 @@ class WorkspaceTree(QTreeView):
         self.tree_model.set_states(states)
         self.tree_model.set_files(files)
 
+    def set_filter(self, text: str) -> None:
+        """Show only notes whose path holds every word of ``text`` (all folders open)."""
+        if not self.tree_model.filtering:
+            self._remember_expanded()
+        self.tree_model.set_filter(text)
+        if text.strip():
+            self.expandAll()
+
     def select_note(self, rel: str) -> None:
         index = self.tree_model.index_of(rel)
         if index.isValid():
@@ -101,6 +109,9 @@ class WorkspaceTree(QTreeView):
 
     @Slot()
     def _on_model_reset(self) -> None:
+        if self.tree_model.filtering:
+            self.expandAll()
+            return
         for path in sorted(self._expanded):
             index = self.tree_model.index_of(path)
             if index.isValid():
@@ -116,12 +127,22 @@ class WorkspaceTree(QTreeView):
         index = self.indexAt(pos)
         path = index.data(models.PathRole) if index.isValid() else ""
         is_file = bool(path) and not self.tree_model.hasChildren(index)
-        folder = path.rsplit("/", 1)[0] if is_file and "/" in path else (path or "memory")
-        if is_file and "/" not in path:
-            folder = "memory"
+        folder = (index.data(models.FolderRole) if index.isValid() else "") or "memory"
         menu = QMenu(self)
-        menu.addAction("New topic note…", lambda: self.new_note_requested.emit(folder))
+        menu.addAction(self.tr("New topic note…"), lambda: self.new_note_requested.emit(folder))
         if is_file:
-            menu.addAction("Rename…", lambda: self.rename_requested.emit(path))
-            menu.addAction("Delete…", lambda: self.delete_requested.emit(path))
+            menu.addAction(self.tr("Rename…"), lambda: self.rename_requested.emit(path))
+            menu.addAction(self.tr("Move to trash"), lambda: self.delete_requested.emit(path))
         menu.popup(self.viewport().mapToGlobal(pos))
+
+    def current_note(self) -> str:
+        index = self.currentIndex()
+        if index.isValid() and not self.tree_model.hasChildren(index):
+            return str(index.data(models.PathRole))
+        return ""
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # Qt override
+        if event.key() == Qt.Key.Key_Delete and self.current_note():
+            self.delete_requested.emit(self.current_note())
+            return
+        super().keyPressEvent(event)

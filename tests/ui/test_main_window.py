@@ -225,15 +225,15 @@ def test_unsaved_buffers_survive_switching_and_prompt_on_quit(qtbot, fts_window)
     assert not fts_window.note_editor.current_buffer.modified
     fts_window.open_note("MEMORY.md")
     assert fts_window.editor.toPlainText().startswith("draft line\n")
-    asked: list[int] = []
+    asked: list[list[str]] = []
 
-    def confirm(count: int) -> str:
-        asked.append(count)
+    def confirm(names: list[str]) -> str:
+        asked.append(names)
         return "cancel"
 
     fts_window.confirm_unsaved = confirm
     fts_window.close()
-    assert asked == [1] and fts_window.isVisible()  # cancel keeps the window and the edits
+    assert asked == [["MEMORY.md"]] and fts_window.isVisible()  # cancel keeps window and edits
     fts_window.confirm_unsaved = lambda count: "discard"
 
 

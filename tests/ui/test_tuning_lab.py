@@ -112,9 +112,9 @@ def test_tick_hit_writes_golden_label(qtbot, fts_window, workspace: Path) -> Non
     with qtbot.waitSignal(fts_window.lab.golden_changed):
         _check_cell(qtbot, table, 0)
     label = f"{first.path}#L{first.start_line}-L{first.end_line}"
-    assert [json.loads(line) for line in golden_file.read_text(encoding="utf-8").splitlines()] == [
-        {"query": query, "relevant": [label]}
-    ]
+    (saved,) = [json.loads(line) for line in golden_file.read_text(encoding="utf-8").splitlines()]
+    assert (saved["query"], saved["relevant"]) == (query, [label])
+    assert list(saved["anchors"]) == [label]  # the label is tied to the text it labels
     assert eval_golden.load_golden(golden_file)[0].relevant == (eval_golden.Relevant.parse(label),)
     check = models.column_index("relevant")
     assert model.index(0, check).data(Qt.ItemDataRole.CheckStateRole) == Qt.CheckState.Checked

@@ -1,0 +1,195 @@
+"""The results table shows the match: centred snippets with whole-term highlights, fitted
+headers and paths, plain-words explanations, and keyboard flow. Real window, real index."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QSlider
+
+from memdesk.core.search import highlight
+from memdesk.qt import models
+from memdesk.ui import search_panel
+from tests.ui.conftest import search
+
+
+@pytest.fixture
+def fts_window(make_window, workspace: Path):  # type: ignore[no-untyped-def]
+    return make_window(workspace, model=None)
+
+
+def _snippet(window, row: int) -> tuple[str, list[tuple[int, int]]]:  # type: ignore[no-untyped-def]
+    index = window.search_panel.model.index(row, models.column_index("snippet"))
+    return index.data(), index.data(models.SpansRole)
+
+
+def test_snippet_is_centred_on_the_match(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """A match deep inside a long chunk is what the snippet shows, highlighted."""
+    filler = " ".join(f"filler{i}" for i in range(160))
+    (workspace / "memory" / "topics" / "long-note.md").write_text(
+        f"# Long note\n\n{filler}\n\nThe quokkaberry rollout moved to March.\n", encoding="utf-8"
+    )
+    fts_window.session.request_sync(["memory/topics/long-note.md"])
+    qtbot.waitUntil(lambda: not fts_window.session.is_syncing, timeout=30_000)
+    results = search(qtbot, fts_window, "quokkaberry rollout")
+    row = next(i for i, h in enumerate(results.hits) if h.path.endswith("long-note.md"))
+    assert results.hits[row].snippet.startswith("# Long note")  # the stored snippet is the start
+    text, spans = _snippet(fts_window, row)
+    assert text.startswith("… ")
+    assert "quokkaberry" in text and "filler0 " not in text
+    assert {text[s:e].lower() for s, e in spans} == {"quokkaberry", "rollout"}
+
+
+def test_highlights_whole_terms_only(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """``deploy`` marks deploy/deploys/deployed, never "holiday"; ``Zhou Hang`` never "Shanghai"."""
+    results = search(qtbot, fts_window, "deploy freeze holidays")
+    marked: set[str] = set()
+    for row in range(len(results.hits)):
+        text, spans = _snippet(fts_window, row)
+        marked |= {text[s:e].lower() for s, e in spans}
+    assert marked and marked <= {
+        "deploy",
+        "deploys",
+        "deployed",
+        "deployment",
+        "freeze",
+        "holiday",
+        "holidays",
+    }
+    search(qtbot, fts_window, "Zhou Hang Shanghai office")
+    terms = fts_window.search_panel.model.keyword_terms
+    sample = "Zhou Hang flew from Shanghai; hang on."
+    marked = [sample[s:e] for s, e in highlight.match_spans(sample, terms)]
+    assert marked == ["Zhou", "Hang", "Shanghai", "hang"]
+    assert highlight.match_spans("Shanghai", highlight.KeywordTerms.for_query("Zhou Hang")) == []
+
+
+def test_cjk_terms_highlight_as_the_index_matched(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """A two-character Chinese query lights up inside a longer run, as its bigram matched."""
+    results = search(qtbot, fts_window, "鉴权")
+    assert results.hits
+    found = False
+    for row in range(len(results.hits)):
+        text, spans = _snippet(fts_window, row)
+        assert all(text[s:e] in ("鉴权",) for s, e in spans), [text[s:e] for s, e in spans]
+        found |= bool(spans)
+    assert found
+
+
+def test_paths_elide_with_tooltip_and_headers_fit(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """Folders elide before the file name; every header's text fits its column."""
+    metrics = QFontMetrics(fts_window.results_table.font())
+    text = "memory/decisions/deploy-cadence.md:1-20"
+    short = search_panel.elide_location(text, metrics.horizontalAdvance("deploy-cadence.md:1-20…/"), metrics)
+    assert short == "…/deploy-cadence.md:1-20"
+    results = search(qtbot, fts_window, "deploy cadence")
+    model = fts_window.search_panel.model
+    tip = model.index(0, models.column_index("location")).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith(results.hits[0].path)
+    header = fts_window.results_table.horizontalHeader()
+    header_metrics = header.fontMetrics()
+    for i, column in enumerate(models.COLUMNS[:-1]):
+        label = model.headerData(i, Qt.Orientation.Horizontal)
+        assert header.sectionSize(i) >= header_metrics.horizontalAdvance(label) + 8, column.key
+
+
+def test_new_results_scroll_to_top(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """After scrolling down, a new query's first row is fully visible at the top."""
+    table = fts_window.results_table
+    search(qtbot, fts_window, "Atlas")
+    bar = table.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)  # laid out: the rows overflow
+    bar.setValue(bar.maximum())
+    assert bar.value() > 0
+    search(qtbot, fts_window, "Atlas database")
+    assert table.verticalScrollBar().value() == 0
+    assert table.visualRect(table.model().index(0, 1)).top() >= 0
+
+
+def test_explanation_in_plain_words(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """The pane says which words matched where, the weights as on the sliders, decay in days,
+    and the rank without MMR and without decay."""
+    fts_window.tuning.set_settings(fts_window.tuning.settings.replace(decay=True, half_life_days=90))
+    results = search(qtbot, fts_window, "deploy freeze")
+    fts_window.results_table.selectRow(0)
+    text = fts_window.search_panel.detail.toPlainText()
+    hit = results.hits[0]
+    assert "Words matched" in text and "“" in text and "line" in text
+    assert "keyword-only mode" in text  # no model: the weights do not apply, and it says so
+    if hit.date is not None:
+        assert "days old, half-life 90 days" in text
+    assert "without decay: rank" in text and f"without MMR: rank {hit.pre_mmr_rank}" in text
+
+
+def test_weights_shown_as_on_the_sliders(
+    qtbot,
+    make_window,
+    workspace: Path,
+    minilm_path: Path,  # type: ignore[no-untyped-def]
+    hybrid_index: Path,
+) -> None:
+    """In hybrid mode the formula uses the slider values, and their sum when it is not 1."""
+    window = make_window(workspace, model=minilm_path, seed_index=hybrid_index)
+    window.findChild(QSlider, "vectorWeightSlider").setValue(16)  # 0.80 with text 0.40
+    search(qtbot, window, "which database did we choose")
+    window.results_table.selectRow(0)
+    text = window.search_panel.detail.toPlainText()
+    assert "0.80 × vector" in text and "0.40 × text" in text and "÷ 1.20" in text
+    assert "how close the meaning is" in text
+
+
+def test_score_columns_explain_themselves(fts_window) -> None:  # type: ignore[no-untyped-def]
+    """Each score column's header tooltip says in words what the number is."""
+    model = fts_window.search_panel.model
+    words = {
+        "vector": "meaning",
+        "text": "words match",
+        "decay": "Age",
+        "final": "MMR order",
+        "pre_mmr": "before MMR",
+        "mmr": "near-duplicates",
+    }
+    for key, word in words.items():
+        tip = model.headerData(
+            models.column_index(key), Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole
+        )
+        assert word in tip, key
+
+
+def test_mmr_order_is_explained_in_the_summary(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """When MMR puts a lower final score above a higher one, the summary line says why."""
+    settings = fts_window.tuning.settings.replace(mmr=True, mmr_lambda=0.3)
+    fts_window.tuning.set_settings(settings)
+    for query in ("Atlas deploy", "deploy Wednesday", "Atlas database SQLite", "Mara Lin Wei"):
+        results = search(qtbot, fts_window, query)
+        scores = [h.score for h in results.hits]
+        disordered = any(a < b for a, b in itertools.pairwise(scores))
+        assert ("MMR order" in fts_window.search_panel.summary.text()) == disordered
+        if disordered:
+            return
+    pytest.fail("no query produced an MMR re-ordering to check")
+
+
+def test_keyboard_flow_between_search_and_results(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """Down enters the results, Enter opens the hit even from the ✓ column, Esc goes back."""
+    results = search(qtbot, fts_window, "deploy cadence")
+    fts_window.activateWindow()
+    fts_window.search_input.setFocus()
+    qtbot.keyClick(fts_window.search_input, Qt.Key.Key_Down)
+    table = fts_window.results_table
+    assert table.hasFocus() and table.currentIndex().row() == 0
+    table.setCurrentIndex(table.model().index(1, models.column_index("relevant")))
+    with qtbot.waitSignal(fts_window.search_panel.hit_activated) as opened:
+        qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert opened.args[0].chunk_id == results.hits[1].chunk_id
+    assert fts_window.note_editor.current_rel == results.hits[1].path
+    table.setCurrentIndex(table.model().index(0, models.column_index("final")))
+    with qtbot.waitSignal(fts_window.search_panel.relevance_toggled) as ticked:
+        qtbot.keyClick(table, Qt.Key.Key_Space)  # ticks from any column
+    assert ticked.args == [results.hits[0], True]
+    qtbot.keyClick(table, Qt.Key.Key_Escape)
+    assert fts_window.search_input.hasFocus()
