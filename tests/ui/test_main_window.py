@@ -109,7 +109,8 @@ def test_decay_slider_reranks_without_query_fts(qtbot, fts_window) -> None:  # t
 
 @pytest.mark.model
 def test_click_hit_lands_on_its_lines(qtbot, hybrid_window) -> None:  # type: ignore[no-untyped-def]
-    """Clicking a hit opens its note scrolled to its lines, with those lines highlighted."""
+    """Clicking a hit opens its note scrolled to its lines: the chunk's range is marked in
+    the gutter and the lines in it that hold the query's words are highlighted."""
     search(qtbot, hybrid_window, "on-call rota owner")
     table = hybrid_window.results_table
     row = max(
@@ -121,14 +122,13 @@ def test_click_hit_lands_on_its_lines(qtbot, hybrid_window) -> None:  # type: ig
         _click_row(qtbot, table, row)
     assert hybrid_window.note_editor.current_rel == hit.path
     editor = hybrid_window.editor
-    assert editor.textCursor().blockNumber() + 1 == hit.start_line
-    (selection,) = editor.extraSelections()
-    first = selection.cursor.document().findBlock(selection.cursor.selectionStart())
-    last = selection.cursor.document().findBlock(selection.cursor.selectionEnd())
-    assert (first.blockNumber() + 1, last.blockNumber() + 1) == (hit.start_line, hit.end_line)
+    assert editor.marked_lines == (hit.start_line, hit.end_line)
+    lines = hybrid_window.note_editor.matched_line_numbers()
+    assert lines and all(hit.start_line <= n <= hit.end_line for n in lines)
+    assert editor.textCursor().blockNumber() + 1 == lines[0]
     cursor_rect = editor.cursorRect()
     assert editor.viewport().rect().contains(cursor_rect.center())
-    assert "Merged" in hybrid_window.search_panel.detail.toPlainText()
+    assert "Combined" in hybrid_window.search_panel.detail.toPlainText()
 
 
 def test_edit_save_then_find_new_text(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
