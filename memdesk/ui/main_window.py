@@ -491,11 +491,17 @@ class MainWindow(QMainWindow):
     def quick_open(self) -> quick_open_mod.QuickOpen:
         """Ctrl+P: pick a note by typing part of its name."""
         dialog = quick_open_mod.QuickOpen(self.tree.tree_model.files, self)
-        dialog.note_chosen.connect(self._on_tree_note_activated)
+        dialog.note_chosen.connect(self._on_quick_open_note_chosen)
         dialog.finished.connect(dialog.deleteLater)
         self._quick_open = dialog
         dialog.open()
         return dialog
+
+    @Slot(str)
+    def _on_quick_open_note_chosen(self, rel: str) -> None:
+        if self.open_note(rel):
+            self.tree.select_note(rel)
+            self.editor.setFocus(Qt.FocusReason.OtherFocusReason)  # ready to read or type
 
     def zoom(self, steps: int) -> None:
         """Ctrl+= / Ctrl+-: the editor and the results grow or shrink together."""

@@ -110,6 +110,12 @@ class CheckDelegate(QStyledItemDelegate):
             Qt.CheckState(state) if state is not None else Qt.CheckState.Unchecked, QStyle.StateFlag.State_Off
         )
         style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck, box, painter, opt.widget)
+        # Some styles draw the box outline in a tone close to a dark base: outline it in
+        # a palette-derived colour so the box reads in light and dark themes alike.
+        painter.save()
+        painter.setPen(theme.muted_text(option.palette))
+        painter.drawRect(box.rect.adjusted(0, 0, -1, -1))
+        painter.restore()
 
     def editorEvent(
         self,

@@ -21,7 +21,7 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
 def match_background(palette: QPalette) -> QColor:
     """Behind a matched term: amber, deep on dark bases and pale on light ones."""
     base = palette.color(QPalette.ColorRole.Base)
-    return _mix(base, QColor(255, 196, 0), 0.35 if is_dark(palette) else 0.6)
+    return _mix(base, QColor(255, 196, 0), 0.3 if is_dark(palette) else 0.6)
 
 
 def match_foreground(palette: QPalette) -> QColor:
@@ -92,12 +92,14 @@ def contrast(a: QColor, b: QColor) -> float:
 def dark_palette() -> QPalette:
     """A dark palette for screenshots and tests (Fusion-like)."""
     p = QPalette()
-    window, base, text = QColor(45, 45, 48), QColor(30, 30, 32), QColor(230, 230, 230)
+    # Base a little lighter than the window: Fusion outlines check boxes with a darker
+    # window tone, which vanishes on a base darker than the window.
+    window, base, text = QColor(40, 40, 43), QColor(50, 50, 54), QColor(230, 230, 230)
     for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
         p.setColor(group, QPalette.ColorRole.Window, window)
         p.setColor(group, QPalette.ColorRole.WindowText, text)
         p.setColor(group, QPalette.ColorRole.Base, base)
-        p.setColor(group, QPalette.ColorRole.AlternateBase, QColor(38, 38, 41))
+        p.setColor(group, QPalette.ColorRole.AlternateBase, QColor(57, 57, 61))
         p.setColor(group, QPalette.ColorRole.Text, text)
         p.setColor(group, QPalette.ColorRole.Button, window)
         p.setColor(group, QPalette.ColorRole.ButtonText, text)

@@ -110,6 +110,8 @@ def test_quick_open_by_file_name(qtbot, fts_window) -> None:  # type: ignore[no-
     assert dialog.shown_paths()[0] == "memory/decisions/deploy-cadence.md"
     qtbot.keyClick(dialog.input, Qt.Key.Key_Return)
     assert fts_window.note_editor.current_rel == "memory/decisions/deploy-cadence.md"
+    assert fts_window.tree.current_note() == "memory/decisions/deploy-cadence.md"
+    qtbot.waitUntil(fts_window.editor.hasFocus, timeout=2000)
 
 
 def test_tree_filter(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
