@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
     QAbstractItemModel,
     QAbstractTableModel,
     QCoreApplication,
@@ -38,6 +39,9 @@ FolderRole = Qt.ItemDataRole.UserRole + 6  # the real folder of a tree node (new
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
+_N = QT_TRANSLATE_NOOP  # marks a string for lupdate; translated where it is shown
+
+
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ResultsModel", text)
 
@@ -59,85 +63,112 @@ class Column:
 
 
 RELEVANCE_WORDS = {  # the check column's text (screen readers, copy); the delegate draws a box
-    Qt.CheckState.Checked: "relevant",
-    Qt.CheckState.PartiallyChecked: "counts as relevant: overlaps a labelled range",
-    Qt.CheckState.Unchecked: "not labelled",
+    Qt.CheckState.Checked: _N("ResultsModel", "relevant"),
+    Qt.CheckState.PartiallyChecked: _N("ResultsModel", "counts as relevant: overlaps a labelled range"),
+    Qt.CheckState.Unchecked: _N("ResultsModel", "not labelled"),
 }
 
 # Header tooltips say in plain words what each number is (translated when shown).
 COLUMNS: tuple[Column, ...] = (
     Column(
         "relevant",
-        "\u2713",
+        _N("ResultsModel", "\u2713"),
         lambda h: "",
-        "Relevant to this query: tick to add the hit to "
-        "the golden set (.memdesk/golden.jsonl). A half tick means the hit itself is not "
-        "labelled but overlaps a labelled line range, so it counts as relevant",
+        _N(
+            "ResultsModel",
+            "Relevant to this query: tick to add the hit to "
+            "the golden set (.memdesk/golden.jsonl). A half tick means the hit itself is not "
+            "labelled but overlaps a labelled line range, so it counts as relevant",
+        ),
         kind="check",
     ),
-    Column("rank", "#", lambda h: str(h.rank), "Position in the results", kind="number"),
+    Column(
+        "rank",
+        _N("ResultsModel", "#"),
+        lambda h: str(h.rank),
+        _N("ResultsModel", "Position in the results"),
+        kind="number",
+    ),
     Column(
         "location",
-        "File:lines",
+        _N("ResultsModel", "File:lines"),
         lambda h: f"{h.path}:{h.start_line}-{h.end_line}",
-        "The note and the lines of the matching chunk",
+        _N("ResultsModel", "The note and the lines of the matching chunk"),
     ),
     Column(
         "vector",
-        "Vector",
+        _N("ResultsModel", "Vector"),
         lambda h: _fmt_score(h.vector_score),
-        "How close the meaning is: cosine similarity of the query's and the chunk's "
-        "embeddings (1 = same meaning; — = no vector score)",
+        _N(
+            "ResultsModel",
+            "How close the meaning is: cosine similarity of the query's and the chunk's "
+            "embeddings (1 = same meaning; — = no vector score)",
+        ),
         kind="score",
         score=lambda h: h.vector_score,
     ),
     Column(
         "text",
-        "Text",
+        _N("ResultsModel", "Text"),
         lambda h: _fmt_score(h.text_score),
-        "How well the words match: the keyword (BM25) score in [0, 1]; rarer words and "
-        "more of them score higher (— = no keyword match)",
+        _N(
+            "ResultsModel",
+            "How well the words match: the keyword (BM25) score in [0, 1]; rarer words and "
+            "more of them score higher (— = no keyword match)",
+        ),
         kind="score",
         score=lambda h: h.text_score,
     ),
     Column(
         "decay",
-        "Decay",
+        _N("ResultsModel", "Decay"),
         lambda h: f"{h.decay:.3f}",
-        "Age penalty: the score is multiplied by this (1 = undated note, or decay off; "
-        "0.5 = the note is one half-life old)",
+        _N(
+            "ResultsModel",
+            "Age penalty: the score is multiplied by this (1 = undated note, or decay off; "
+            "0.5 = the note is one half-life old)",
+        ),
         kind="score",
         score=lambda h: h.decay,
     ),
     Column(
         "final",
-        "Final",
+        _N("ResultsModel", "Final"),
         lambda h: f"{h.score:.3f}",
-        "Final score: vector and text combined with the slider weights, times decay. "
-        "With MMR on, rows are in MMR order, so this column need not descend",
+        _N(
+            "ResultsModel",
+            "Final score: vector and text combined with the slider weights, times decay. "
+            "With MMR on, rows are in MMR order, so this column need not descend",
+        ),
         kind="score",
         score=lambda h: h.score,
     ),
     Column(
         "pre_mmr",
-        "Pre-MMR",
+        _N("ResultsModel", "Pre-MMR"),
         lambda h: str(h.pre_mmr_rank),
-        "Rank by final score, before MMR re-ordered for diversity",
+        _N("ResultsModel", "Rank by final score, before MMR re-ordered for diversity"),
         kind="number",
     ),
     Column(
         "mmr",
-        "MMR",
+        _N("ResultsModel", "MMR"),
         lambda h: "—" if h.mmr_rank is None else str(h.mmr_rank),
-        "Rank chosen by maximal marginal relevance, which pushes near-duplicates down (— = MMR off)",
+        _N(
+            "ResultsModel",
+            "Rank chosen by maximal marginal relevance, which pushes near-duplicates down (— = MMR off)",
+        ),
         kind="number",
     ),
     Column(
         "snippet",
-        "Snippet",
+        _N("ResultsModel", "Snippet"),
         lambda h: " ".join(h.snippet.split()),
-        "The part of the chunk that matched, with the query's terms highlighted "
-        "(the whole chunk is in the tooltip)",
+        _N(
+            "ResultsModel",
+            "The part of the chunk that matched, with the query's terms highlighted "
+            "(the whole chunk is in the tooltip)",
+        ),
         kind="snippet",
     ),
 )
@@ -313,7 +344,9 @@ class ResultsModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.ToolTipRole:
                 claim = self.claimed_label(index.row())
                 why = (
-                    _tr("counts for the label {0}").format(claim.label())
+                    QCoreApplication.translate("ResultsModel", "counts for the label {0}").format(
+                        claim.label()
+                    )
                     if state == Qt.CheckState.PartiallyChecked and claim
                     else ""
                 )
@@ -337,7 +370,9 @@ class ResultsModel(QAbstractTableModel):
             if column.kind == "snippet":
                 return hit.text if len(hit.text) <= 2000 else hit.text[:2000] + " …"
             if column.key == "location":
-                return f"{hit.path}\n" + _tr("lines {0}–{1}").format(hit.start_line, hit.end_line)
+                return f"{hit.path}\n" + QCoreApplication.translate("ResultsModel", "lines {0}–{1}").format(
+                    hit.start_line, hit.end_line
+                )
             return f"{_tr(column.tooltip)}\n{column.text(hit)}"
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if column.kind in ("number", "score"):

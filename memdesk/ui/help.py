@@ -20,19 +20,33 @@ from PySide6.QtWidgets import (
 )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("help", text)
-
-
 def extra_keys() -> list[tuple[str, str]]:
     """Keys that belong to widgets rather than menu actions."""
     return [
-        (_tr("Down (in the search box)"), _tr("Move into the results")),
-        (_tr("Enter (in the results)"), _tr("Open the selected hit")),
-        (_tr("Space (in the results)"), _tr("Tick / untick the hit as relevant")),
-        (_tr("Esc (in the results or editor)"), _tr("Back to the search box")),
-        (_tr("Enter / Shift+Enter (in Find)"), _tr("Next / previous match")),
-        (_tr("Ctrl+wheel"), _tr("Zoom the editor or the results")),
+        (
+            QCoreApplication.translate("help", "Down (in the search box)"),
+            QCoreApplication.translate("help", "Move into the results"),
+        ),
+        (
+            QCoreApplication.translate("help", "Enter (in the results)"),
+            QCoreApplication.translate("help", "Open the selected hit"),
+        ),
+        (
+            QCoreApplication.translate("help", "Space (in the results)"),
+            QCoreApplication.translate("help", "Tick / untick the hit as relevant"),
+        ),
+        (
+            QCoreApplication.translate("help", "Esc (in the results or editor)"),
+            QCoreApplication.translate("help", "Back to the search box"),
+        ),
+        (
+            QCoreApplication.translate("help", "Enter / Shift+Enter (in Find)"),
+            QCoreApplication.translate("help", "Next / previous match"),
+        ),
+        (
+            QCoreApplication.translate("help", "Ctrl+wheel"),
+            QCoreApplication.translate("help", "Zoom the editor or the results"),
+        ),
     ]
 
 
@@ -78,15 +92,15 @@ class ShortcutsDialog(QDialog):
 
 def about_html(*, version: str, model: str, index_path: str, data_dir: str, log_file: str) -> str:
     rows = [
-        (_tr("Version"), version),
-        (_tr("Embedding model"), model),
-        (_tr("Index"), index_path),
-        (_tr("Data folder"), data_dir),
-        (_tr("Log"), log_file),
+        (QCoreApplication.translate("help", "Version"), version),
+        (QCoreApplication.translate("help", "Embedding model"), model),
+        (QCoreApplication.translate("help", "Index"), index_path),
+        (QCoreApplication.translate("help", "Data folder"), data_dir),
+        (QCoreApplication.translate("help", "Log"), log_file),
     ]
     body = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in rows)
     return (
-        f"<h3>memdesk</h3><p>{html.escape(_tr('Browse, search and tune an agent’s Markdown memory, offline.'))}</p>"
+        f"<h3>memdesk</h3><p>{html.escape(QCoreApplication.translate('help', 'Browse, search and tune an agent’s Markdown memory, offline.'))}</p>"
         f"<table cellspacing='4'>{body}</table>"
     )
 

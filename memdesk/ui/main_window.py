@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import send2trash
-from PySide6.QtCore import QEvent, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -55,7 +55,11 @@ from memdesk.ui import workspace_tree as tree_mod
 
 log = logging.getLogger(__name__)
 
-MODE_LABELS = {"hybrid": "Hybrid", "fts": "FTS-only", "vector": "Vector-only"}
+MODE_LABELS = {  # translated where shown
+    "hybrid": QT_TRANSLATE_NOOP("MainWindow", "Hybrid"),
+    "fts": QT_TRANSLATE_NOOP("MainWindow", "FTS-only"),
+    "vector": QT_TRANSLATE_NOOP("MainWindow", "Vector-only"),
+}
 UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
 DEFAULT_SIZE = (1280, 800)
 SessionFactory = Callable[[Path], session_mod.Session]
