@@ -1,0 +1,134 @@
+"""How one hit's score came about, as plain data the UI puts into words.
+
+Every number is one the ranking used. The weights are the settings' own (as the
+sliders show them) with their sum, since the merge divides by it; the ranks the hit
+would have without decay and without MMR come from re-ranking the cached pool,
+which is pure and cheap.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from typing import Literal
+
+from memdesk.core.search import highlight, ranking
+from memdesk.core.search.hits import CandidatePool, Hit
+from memdesk.core.search.settings import SearchSettings
+
+DecayState = Literal["off", "evergreen", "dated"]
+
+
+@dataclasses.dataclass(frozen=True)
+class MatchedTerm:
+    """A query word as written in the chunk, how often it matched and on which lines."""
+
+    text: str
+    count: int
+    lines: tuple[int, ...]  # 1-based note lines
+
+
+@dataclasses.dataclass(frozen=True)
+class Explanation:
+    """The parts of one hit's score, in the order the ranking applies them."""
+
+    path: str
+    start_line: int
+    end_line: int
+    rank: int
+    mode: str  # "hybrid" | "fts" | "vector"
+    matched: tuple[MatchedTerm, ...]
+    vector: float | None
+    text: float | None
+    vector_weight: float  # as set (the slider), not normalised
+    text_weight: float
+    merged: float
+    decay_state: DecayState
+    decay: float
+    age_days: int | None
+    half_life_days: int
+    final: float
+    mmr_lambda: float | None  # None when MMR is off
+    pre_mmr_rank: int
+    mmr_rank: int | None
+    mmr_against: tuple[str, int] | None  # (path, start line) of the most similar hit above
+    mmr_similarity: float
+    mmr_first_pick: bool  # nothing was selected before it, so no similarity penalty
+    rank_without_decay: int | None  # None when decay is off or the hit would drop out
+    dropped_without_decay: bool
+    rank_without_mmr: int | None  # None when MMR is off
+    min_score: float
+
+    @property
+    def weight_sum(self) -> float:
+        return self.vector_weight + self.text_weight
+
+
+def matched_terms(text: str, spans: Sequence[tuple[int, int]], start_line: int) -> tuple[MatchedTerm, ...]:
+    """Each matched word of a chunk (case folded together), with its count and lines."""
+    seen: dict[str, tuple[str, int, list[int]]] = {}
+    for start, end in spans:
+        word = text[start:end]
+        line = start_line + text.count("\n", 0, start)
+        shown, count, lines = seen.get(word.lower(), (word, 0, []))
+        if line not in lines:
+            lines.append(line)
+        seen[word.lower()] = (shown, count + 1, lines)
+    return tuple(MatchedTerm(word, count, tuple(lines)) for word, count, lines in seen.values())
+
+
+def explain(
+    hit: Hit,
+    settings: SearchSettings,
+    mode: str,
+    *,
+    hits: Sequence[Hit] = (),
+    pool: CandidatePool | None = None,
+    terms: highlight.KeywordTerms | None = None,
+    today: dt.date | None = None,
+) -> Explanation:
+    """Explain ``hit`` as ranked under ``settings`` (``hits``: the list it is in)."""
+    spans = highlight.match_spans(hit.text, terms) if terms is not None else []
+    if not settings.decay:
+        state: DecayState = "off"
+    elif hit.date is None:
+        state = "evergreen"
+    else:
+        state = "dated"
+    age = ((today or dt.date.today()) - hit.date).days if hit.date is not None else None
+    against = next((h for h in hits if h.chunk_id == hit.mmr_against), None) if hit.mmr_against else None
+    rank_without_decay: int | None = None
+    dropped = False
+    if pool is not None and settings.decay:
+        plain = ranking.rank(pool, settings.replace(decay=False), now=today)
+        rank_without_decay = next((h.rank for h in plain if h.chunk_id == hit.chunk_id), None)
+        dropped = rank_without_decay is None
+    return Explanation(
+        path=hit.path,
+        start_line=hit.start_line,
+        end_line=hit.end_line,
+        rank=hit.rank,
+        mode=mode,
+        matched=matched_terms(hit.text, spans, hit.start_line),
+        vector=hit.vector_score,
+        text=hit.text_score,
+        vector_weight=settings.vector_weight,
+        text_weight=settings.text_weight,
+        merged=hit.merged_score,
+        decay_state=state,
+        decay=hit.decay,
+        age_days=age,
+        half_life_days=settings.half_life_days,
+        final=hit.score,
+        mmr_lambda=settings.mmr_lambda if hit.mmr_rank is not None else None,
+        pre_mmr_rank=hit.pre_mmr_rank,
+        mmr_rank=hit.mmr_rank,
+        mmr_against=(against.path, against.start_line) if against is not None else None,
+        mmr_similarity=hit.mmr_penalty,
+        mmr_first_pick=hit.mmr_against is None,
+        rank_without_decay=rank_without_decay,
+        dropped_without_decay=dropped,
+        rank_without_mmr=hit.pre_mmr_rank if hit.mmr_rank is not None else None,
+        min_score=settings.min_score,
+    )
