@@ -1,16 +1,23 @@
-"""Embedding throughput: memdesk's GGUF models under llama.cpp vs sentence-transformers.
+"""Embedding throughput against the machine's own float32 GEMM ceiling, measured in one run.
 
-A fixed, deterministic corpus of ~200 bilingual memory-note chunks (50-300
-MiniLM tokens each) is embedded by every GGUF model that can be built (MiniLM,
-multilingual-e5-small) and, when torch + sentence-transformers are importable,
-by the same MiniLM under sentence-transformers on CPU as a yardstick. Each
-figure is the best of ``--repeats`` timed runs after a warm-up (best-of, since
-other processes on a shared machine only ever make a run slower).
+Engines, each fed the same deterministic bilingual note chunks of ~290 MiniLM
+tokens (260-320), 8 chunks per call as the indexer sends them:
 
-Tokens are counted with each model's own tokenizer, special tokens and prefixes
-included; the MiniLM figures of both engines use the same count.
+* memdesk's ``GgufEmbedder`` on every buildable model (all-MiniLM-L6-v2,
+  multilingual-e5-small), with the settings memdesk indexes with;
+* sentence-transformers + torch (CPU, float32) on the same MiniLM weights,
+  when both are importable (``pip install torch sentence-transformers``);
+* the ceiling: numpy's float32 GEMM (2048³, OpenBLAS) on the same thread count,
+  in a child process so its thread pool cannot disturb the others.
 
-Usage: python benchmarks/embed_throughput.py [--models-dir DIR] [--repeats N] [--tune]
+The engines and the ceiling run interleaved, round after round (``--rounds``),
+so a burst of load from other processes hits them alike; each figure is the
+best round (other processes only ever make a run slower) and the median.
+A model's work per token is counted from its header: per layer
+``2n(4h² + 2h·ff) + 4n²h`` FLOPs for a sequence of n tokens (projections, FFN,
+attention scores and mix); share = achieved FLOP/s / ceiling FLOP/s.
+
+Usage: python benchmarks/embed_throughput.py [--rounds 5] [--chunks 48] [--threads N]
 The last line of output is one JSON object with every figure.
 """
 
@@ -20,8 +27,9 @@ import argparse
 import json
 import os
 import random
+import statistics
+import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -35,81 +43,28 @@ from memdesk.core.embed import gguf_embedder
 from memdesk.core.embed.models import registry, wheels
 from memdesk.core.errors import MemdeskError
 
-N_CHUNKS = 200
+# The checkout's own builds (like the tests' .cache/test-models): the user's models dir
+# may hold files of another memdesk version.
+BENCH_MODELS = Path(__file__).resolve().parents[1] / ".cache" / "bench-models"
+PER_CALL = 8  # chunks per embed_documents call, as the indexer sends them
 
-_EN_SUBJECTS = [
-    "The user",
-    "Alice",
-    "Bob",
-    "The agent",
-    "Our team",
-    "The build",
-    "The indexer",
-    "My manager",
-    "The customer",
-    "The nightly job",
-]
-_EN_VERBS = [
-    "prefers",
-    "decided to use",
-    "asked about",
-    "reported a bug in",
-    "postponed",
-    "reviewed",
-    "wants to migrate",
-    "benchmarked",
-    "documented",
-    "rolled back",
-]
-_EN_OBJECTS = [
-    "dark mode in the editor",
-    "the SQLite index",
-    "vector search with hybrid BM25",
-    "the Friday release",
-    "Python 3.11",
-    "weekly status emails",
-    "the GPU server",
-    "OpenClaw memory files",
-    "the quarterly budget",
-    "a new embedding model",
-    "Markdown front matter",
-    "the retry policy",
-    "coffee without sugar",
-]
-_EN_TAILS = [
-    "because latency matters",
-    "after the incident on Tuesday",
-    "for the demo",
-    "until the next sprint",
-    "as discussed in the standup",
-    "with no objections",
-    "pending legal review",
-    "to reduce cost",
-    "per the design doc",
-]
+_EN_SUBJECTS = ["The user", "Alice", "Bob", "The agent", "Our team", "The build", "The indexer",
+                "My manager", "The customer", "The nightly job"]  # fmt: skip
+_EN_VERBS = ["prefers", "decided to use", "asked about", "reported a bug in", "postponed",
+             "reviewed", "wants to migrate", "benchmarked", "documented", "rolled back"]  # fmt: skip
+_EN_OBJECTS = ["dark mode in the editor", "the SQLite index", "vector search with hybrid BM25",
+               "the Friday release", "Python 3.11", "weekly status emails", "the GPU server",
+               "OpenClaw memory files", "the quarterly budget", "a new embedding model",
+               "Markdown front matter", "the retry policy", "coffee without sugar"]  # fmt: skip
+_EN_TAILS = ["because latency matters", "after the incident on Tuesday", "for the demo",
+             "until the next sprint", "as discussed in the standup", "with no objections",
+             "pending legal review", "to reduce cost", "per the design doc"]  # fmt: skip
 _ZH_SUBJECTS = ["用户", "我们团队", "产品经理", "张三", "李四", "客户", "运维同学", "这个代理"]
 _ZH_VERBS = ["更喜欢", "决定采用", "询问了", "推迟了", "评审了", "希望迁移", "记录了", "回滚了"]
-_ZH_OBJECTS = [
-    "深色主题",
-    "向量检索",
-    "周五的发布",
-    "数据库索引",
-    "每周例会",
-    "新的嵌入模型",
-    "季度预算",
-    "重试策略",
-    "中文分词",
-    "备份方案",
-]
-_ZH_TAILS = [
-    "因为延迟很重要",
-    "在周二的事故之后",
-    "为了演示",
-    "直到下一个迭代",
-    "按照设计文档",
-    "以降低成本",
-    "会议上没有异议",
-]
+_ZH_OBJECTS = ["深色主题", "向量检索", "周五的发布", "数据库索引", "每周例会", "新的嵌入模型",
+               "季度预算", "重试策略", "中文分词", "备份方案"]  # fmt: skip
+_ZH_TAILS = ["因为延迟很重要", "在周二的事故之后", "为了演示", "直到下一个迭代", "按照设计文档",
+             "以降低成本", "会议上没有异议"]  # fmt: skip
 
 
 def _sentence(rng: random.Random) -> str:
@@ -125,14 +80,13 @@ def _sentence(rng: random.Random) -> str:
     )
 
 
-def make_corpus(count_tokens: Callable[[str], int], n: int = N_CHUNKS, seed: int = 20260401) -> list[str]:
-    """Deterministic note-like chunks, each grown to a target of 50-300 tokens."""
+def make_corpus(count_tokens: Callable[[str], int], n: int, seed: int = 20260401) -> list[str]:
+    """Deterministic note-like chunks of 260-320 tokens (the indexer's ~290 on average)."""
     rng = random.Random(seed)
     chunks: list[str] = []
     for i in range(n):
-        target = rng.randint(50, 300)
-        heading = f"## {rng.choice(['Decisions', 'Preferences', 'Meeting', '决定', '偏好', 'Notes'])} {i}\n"
-        text = heading
+        target = rng.randint(260, 320)
+        text = f"## {rng.choice(['Decisions', 'Preferences', 'Meeting', '决定', '偏好', 'Notes'])} {i}\n"
         while True:
             candidate = text + ("- " if rng.random() < 0.3 else "") + _sentence(rng) + " "
             if count_tokens(candidate) > target:
@@ -142,148 +96,170 @@ def make_corpus(count_tokens: Callable[[str], int], n: int = N_CHUNKS, seed: int
     return chunks
 
 
-def best_time(fn: Callable[[], Any], repeats: int) -> float:
-    fn()  # warm-up: page in weights, allocate buffers
-    times = []
-    for _ in range(repeats):
+def flops_per_sequence(n: int, *, layers: int, hidden: int, ff: int) -> float:
+    """Multiply-adds x2 of one BERT encoder pass over n tokens."""
+    return layers * (2.0 * n * (4 * hidden * hidden + 2 * hidden * ff) + 4.0 * n * n * hidden)
+
+
+_GEMM = r"""
+import sys, time
+import numpy as np
+n = int(sys.argv[1])
+rng = np.random.default_rng(0)
+a = rng.standard_normal((n, n), dtype=np.float32)
+b = rng.standard_normal((n, n), dtype=np.float32)
+a @ b
+best = min((lambda t: (a @ b, time.perf_counter() - t)[1])(time.perf_counter()) for _ in range(4))
+print(2.0 * n ** 3 / best)
+"""
+
+
+def gemm_flops(threads: int, n: int = 2048) -> float:
+    """float32 GEMM FLOP/s of numpy (OpenBLAS) on ``threads`` threads, in a child process."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads),
+               MKL_NUM_THREADS=str(threads))  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", _GEMM, str(n)], env=env, capture_output=True,
+                         text=True, check=True)  # fmt: skip
+    return float(out.stdout.strip())
+
+
+class Engine:
+    """One thing that embeds: a name, a call per group of chunks, its token count and work."""
+
+    def __init__(self, name: str, embed: Callable[[Sequence[str]], np.ndarray], tokens: int,
+                 flops: float) -> None:  # fmt: skip
+        self.name = name
+        self.embed = embed
+        self.tokens = tokens
+        self.flops = flops
+        self.seconds: list[float] = []
+        self.vectors: np.ndarray | None = None
+
+    def run(self, texts: Sequence[str]) -> None:
         start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        parts = [self.embed(texts[i : i + PER_CALL]) for i in range(0, len(texts), PER_CALL)]
+        self.seconds.append(time.perf_counter() - start)
+        self.vectors = np.concatenate(parts, axis=0)
 
 
-def bench_gguf(
-    path: Path, texts: Sequence[str], repeats: int, **kwargs: Any
-) -> tuple[float, int, np.ndarray]:
-    emb = gguf_embedder.GgufEmbedder(path, **kwargs)
-    try:
-        tokens = sum(emb.count_tokens(t) for t in texts)
-        vectors = emb.embed_documents(texts)
-        seconds = best_time(lambda: emb.embed_documents(texts), repeats)
-    finally:
-        emb.close()
-    return tokens / seconds, tokens, vectors
+def gguf_engine(name: str, path: Path, texts: Sequence[str], threads: int) -> tuple[Engine, Any]:
+    emb = gguf_embedder.GgufEmbedder(path, n_threads=threads)
+    info = emb.info
+    layers, hidden = int(info.arch_key("block_count")), int(info.embedding_length)
+    ff = int(info.arch_key("feed_forward_length"))
+    lengths = [len(w) for t in texts for w in emb.token_windows(t)]
+    flops = sum(flops_per_sequence(n, layers=layers, hidden=hidden, ff=ff) for n in lengths)
+    return Engine(name, emb.embed_documents, sum(lengths), flops), emb
 
 
-def bench_sentence_transformers(
-    texts: Sequence[str], repeats: int, threads: int
-) -> tuple[float, np.ndarray] | None:
+def st_engine(texts: Sequence[str], threads: int, tokens: int, flops: float) -> Engine | None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     try:
         import torch
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
+        print(f"sentence-transformers yardstick skipped (not importable: {exc})")
+        return None
+    try:
+        model_dir = wheels.locate(wheels.MINILM_SOURCE)
+    except MemdeskError as exc:
         print(f"sentence-transformers yardstick skipped: {exc}")
         return None
     torch.set_num_threads(threads)
-    model_dir = wheels.locate(wheels.MINILM_SOURCE)
     model = SentenceTransformer(str(model_dir), device="cpu")
-    # Its config truncates at 256; embed the same full texts as llama.cpp does.
-    model.max_seq_length = 512
+    model.max_seq_length = 512  # its config truncates at 256; embed the same full texts
 
-    def run() -> np.ndarray:
+    def embed(group: Sequence[str]) -> np.ndarray:
         with torch.inference_mode():
-            return model.encode(
-                list(texts),
-                batch_size=32,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            return np.asarray(model.encode(list(group), batch_size=PER_CALL, normalize_embeddings=True,
+                                           convert_to_numpy=True, show_progress_bar=False))  # fmt: skip
 
-    vectors = run()
-    seconds = best_time(run, repeats)
-    return seconds, vectors
+    return Engine(f"minilm sentence-transformers {torch.__version__}", embed, tokens, flops)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--models-dir",
-        type=Path,
-        default=None,
-        help="where to build/find the GGUF files (default: a temp dir)",
-    )
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument(
-        "--tune", action="store_true", help="also sweep batch_tokens and n_threads for MiniLM"
-    )
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--chunks", type=int, default=48)
+    parser.add_argument("--threads", type=int, default=gguf_embedder.physical_cores())
+    parser.add_argument("--models-dir", type=Path, default=BENCH_MODELS,
+                        help="where to build/find the GGUF files (default: .cache/bench-models)")  # fmt: skip
     args = parser.parse_args(argv)
-
-    tmp = None
-    models_dir = args.models_dir
-    if models_dir is None:
-        tmp = tempfile.TemporaryDirectory(prefix="memdesk-bench-")
-        models_dir = Path(tmp.name)
-    threads = gguf_embedder.physical_cores()
-    results: dict[str, Any] = {
-        "threads": threads,
-        "repeats": args.repeats,
-        "batch_tokens": gguf_embedder.DEFAULT_BATCH_TOKENS,
-    }
-
-    paths: dict[str, Path] = {}
+    threads = args.threads
+    paths_by_name: dict[str, Path] = {}
     for name in registry.MODEL_NAMES:
         try:
-            paths[name] = registry.build_model(name, models_dir)
+            paths_by_name[name] = registry.build_model(name, args.models_dir)
         except MemdeskError as exc:
             print(f"{name}: not built ({exc})")
-    if "minilm" not in paths:
-        print(json.dumps(results))
+    if "minilm" not in paths_by_name:
+        print(json.dumps({"benchmark": "embed_throughput", "error": "MiniLM could not be built"}))
         return 1
 
-    counter = gguf_embedder.GgufEmbedder(paths["minilm"])
-    texts = make_corpus(counter.count_tokens)
-    lengths = [counter.count_tokens(t) for t in texts]
+    load = os.getloadavg()[0]
+    counter = gguf_embedder.GgufEmbedder(paths_by_name["minilm"], n_threads=threads)
+    texts = make_corpus(counter.count_tokens, args.chunks)
     counter.close()
-    results["corpus"] = {
-        "chunks": len(texts),
-        "minilm_tokens": int(sum(lengths)),
-        "min_tokens": min(lengths),
-        "max_tokens": max(lengths),
-    }
-    print(
-        f"corpus: {len(texts)} chunks, {sum(lengths)} MiniLM tokens ({min(lengths)}-{max(lengths)} per chunk)"
-    )
-
-    rate, tokens, minilm_vectors = bench_gguf(paths["minilm"], texts, args.repeats)
-    results["minilm_gguf_tok_s"] = round(rate)
-    print(f"minilm   GGUF/llama.cpp: {rate:8.0f} tok/s  ({tokens} tokens)")
-
-    if "e5-small" in paths:
-        rate, tokens, _ = bench_gguf(paths["e5-small"], texts, args.repeats)
-        results["e5_small_gguf_tok_s"] = round(rate)
-        results["e5_small_tokens"] = tokens
-        print(f"e5-small GGUF/llama.cpp: {rate:8.0f} tok/s  ({tokens} tokens)")
-
-    if args.tune:
-        tuning: dict[str, int] = {}
-        for n_threads in sorted({1, threads}):
-            for batch_tokens in (128, 256, 512, 1024):
-                rate, _, _ = bench_gguf(
-                    paths["minilm"], texts, args.repeats, n_threads=n_threads, batch_tokens=batch_tokens
-                )
-                tuning[f"threads={n_threads},batch={batch_tokens}"] = round(rate)
-                print(f"  tune minilm threads={n_threads} batch_tokens={batch_tokens}: {rate:8.0f} tok/s")
-        results["tuning_minilm_tok_s"] = tuning
-
-    st = bench_sentence_transformers(texts, args.repeats, threads)
+    engines: list[Engine] = []
+    embedders: list[Any] = []
+    for name in ("minilm", "e5-small"):
+        if name in paths_by_name:
+            engine, emb = gguf_engine(f"{name} memdesk GGUF", paths_by_name[name], texts, threads)
+            engines.append(engine)
+            embedders.append(emb)
+    minilm = engines[0]
+    st = st_engine(texts, threads, minilm.tokens, minilm.flops)
     if st is not None:
-        seconds, st_vectors = st
-        st_rate = sum(lengths) / seconds
-        results["minilm_sentence_transformers_tok_s"] = round(st_rate)
-        results["ratio_gguf_over_st"] = round(results["minilm_gguf_tok_s"] / st_rate, 3)
-        cosines = np.sum(st_vectors * minilm_vectors, axis=1)
-        results["cosine_gguf_vs_st_min"] = round(float(cosines.min()), 6)
-        print(f"minilm   sentence-transformers (torch CPU): {st_rate:8.0f} tok/s")
-        print(
-            f"ratio GGUF / sentence-transformers: {results['ratio_gguf_over_st']:.2f}x; "
-            f"min cosine between the two: {cosines.min():.6f}"
+        engines.append(st)
+    print(f"corpus: {len(texts)} chunks, {minilm.tokens} MiniLM tokens "
+          f"({minilm.tokens / len(texts):.0f} per chunk), {PER_CALL} per call; {threads} threads; "
+          f"load average {load:.1f}")  # fmt: skip
+
+    for engine in engines:  # warm-up: page weights in, allocate buffers
+        engine.embed(texts[:PER_CALL])
+    ceilings: list[float] = []
+    for _ in range(args.rounds):
+        ceilings.append(gemm_flops(threads))
+        for engine in engines:
+            engine.run(texts)
+    ceiling = max(ceilings)
+    print(f"ceiling: numpy float32 GEMM on {threads} threads, best {ceiling / 1e9:.1f} GFLOP/s "
+          f"(rounds: {', '.join(f'{c / 1e9:.0f}' for c in ceilings)})")  # fmt: skip
+
+    results: dict[str, Any] = {}
+    for engine in engines:
+        best, median = min(engine.seconds), statistics.median(engine.seconds)
+        figures = {
+            "tok_s_best": round(engine.tokens / best),
+            "tok_s_median": round(engine.tokens / median),
+            "mflop_per_token": round(engine.flops / engine.tokens / 1e6, 2),
+            "gflop_s_best": round(engine.flops / best / 1e9, 1),
+            "share_of_ceiling_best": round(engine.flops / best / ceiling, 3),
+            "share_of_ceiling_median": round(engine.flops / median / statistics.median(ceilings), 3),
+        }
+        results[engine.name] = figures
+        print(f"{engine.name:<40} {figures['tok_s_best']:>6} tok/s best, {figures['tok_s_median']:>6} "
+              f"median; {figures['gflop_s_best']:5.1f} GFLOP/s = {figures['share_of_ceiling_best']:.0%} "
+              f"of the ceiling")  # fmt: skip
+    summary: dict[str, Any] = {
+        "benchmark": "embed_throughput", "threads": threads, "chunks": len(texts),
+        "per_call": PER_CALL, "rounds": args.rounds, "load_average_1m_at_start": round(load, 2),
+        "ceiling_gflop_s_best": round(ceiling / 1e9, 1),
+        "ceiling_gflop_s_rounds": [round(c / 1e9, 1) for c in ceilings], "engines": results,
+    }  # fmt: skip
+    if st is not None and minilm.vectors is not None and st.vectors is not None:
+        cosines = np.sum(st.vectors * minilm.vectors, axis=1)
+        summary["minilm_ratio_gguf_over_st_best"] = round(min(st.seconds) / min(minilm.seconds), 3)
+        summary["minilm_ratio_gguf_over_st_median"] = round(
+            statistics.median(st.seconds) / statistics.median(minilm.seconds), 3
         )
-    if tmp is not None:
-        tmp.cleanup()
-    print(json.dumps(results, sort_keys=True))
+        summary["minilm_cosine_gguf_vs_st_min"] = round(float(cosines.min()), 6)
+        print(f"MiniLM GGUF / sentence-transformers: {summary['minilm_ratio_gguf_over_st_best']:.2f}x best, "
+              f"{summary['minilm_ratio_gguf_over_st_median']:.2f}x median; min cosine {cosines.min():.6f}")  # fmt: skip
+    for emb in embedders:
+        emb.close()
+    print(json.dumps(summary, sort_keys=True))
     return 0
 
 

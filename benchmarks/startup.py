@@ -41,6 +41,7 @@ GUI_TIMEOUT_S = 3600.0
 
 # --------------------------------------------------------------------------- child side
 
+
 def _status_kb(field: str) -> int:
     with open("/proc/self/status", encoding="ascii") as handle:
         for line in handle:
@@ -75,8 +76,11 @@ def child_gui(t0: float, workspace: Path, rest_s: float, stop_after: str) -> int
     state = {"synced": False}
 
     def finish() -> None:
-        emit("rest", rss_mb=round(_status_kb("VmRSS") / 1024, 1),
-             peak_rss_mb=round(_status_kb("VmHWM") / 1024, 1))
+        emit(
+            "rest",
+            rss_mb=round(_status_kb("VmRSS") / 1024, 1),
+            peak_rss_mb=round(_status_kb("VmHWM") / 1024, 1),
+        )
         retry.stop()
         window.confirm_unsaved = lambda count: "discard"  # type: ignore[method-assign]
         window.close()
@@ -95,8 +99,11 @@ def child_gui(t0: float, workspace: Path, rest_s: float, stop_after: str) -> int
     def on_sync_finished(report: Any) -> None:
         if not state["synced"]:
             state["synced"] = True
-            emit("index_complete", chunks=getattr(report, "chunks", None),
-                 peak_rss_mb=round(_status_kb("VmHWM") / 1024, 1))
+            emit(
+                "index_complete",
+                chunks=getattr(report, "chunks", None),
+                peak_rss_mb=round(_status_kb("VmHWM") / 1024, 1),
+            )
             maybe_done()
 
     def resend() -> None:
@@ -118,8 +125,10 @@ def child_gui(t0: float, workspace: Path, rest_s: float, stop_after: str) -> int
 
 # --------------------------------------------------------------------------- parent side
 
-def _popen_rusage(cmd: list[str], env: dict[str, str], stdout: int | None = subprocess.PIPE
-                  ) -> tuple[float, float, str, int]:
+
+def _popen_rusage(
+    cmd: list[str], env: dict[str, str], stdout: int | None = subprocess.PIPE
+) -> tuple[float, float, str, int]:
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.DEVNULL, text=True)
     out = proc.stdout.read() if proc.stdout is not None else ""
@@ -131,16 +140,30 @@ def _popen_rusage(cmd: list[str], env: dict[str, str], stdout: int | None = subp
 
 def _gui(workspace: Path, env: dict[str, str], rest_s: float, stop_after: str) -> dict[str, Any]:
     t0 = time.time()
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child-gui", str(workspace),
-           "--t0", repr(t0), "--rest", str(rest_s), "--stop-after", stop_after]
+    cmd = [
+        sys.executable,
+        str(Path(__file__).resolve()),
+        "--child-gui",
+        str(workspace),
+        "--t0",
+        repr(t0),
+        "--rest",
+        str(rest_s),
+        "--stop-after",
+        stop_after,
+    ]
     wall, rss, out, code = _popen_rusage(cmd, env)
     events: dict[str, Any] = {}
     for line in out.splitlines():
         if line.startswith("{"):
             data = json.loads(line)
             events[data.pop("event")] = data
-    return {"events": events, "process_peak_rss_mb": round(rss, 1), "exit_code": code,
-            "wall_s": round(wall, 2)}
+    return {
+        "events": events,
+        "process_peak_rss_mb": round(rss, 1),
+        "exit_code": code,
+        "wall_s": round(wall, 2),
+    }
 
 
 def _cli(args: list[str], env: dict[str, str], repeats: int) -> dict[str, Any]:
@@ -155,23 +178,27 @@ def _cli(args: list[str], env: dict[str, str], repeats: int) -> dict[str, Any]:
             modes.append(json.loads(out).get("mode"))
         except json.JSONDecodeError:
             modes.append(None)
-    return {"wall_s_median": round(statistics.median(walls), 3), "wall_s_min": round(min(walls), 3),
-            "peak_rss_mb": round(max(rss), 1), "mode": modes[-1]}
+    return {
+        "wall_s_median": round(statistics.median(walls), 3),
+        "wall_s_min": round(min(walls), 3),
+        "peak_rss_mb": round(max(rss), 1),
+        "mode": modes[-1],
+    }
 
 
 def _link_models(home: Path) -> str | None:
-    """Reuse the user's built models in the benchmark's data dir (no rebuild)."""
-    from memdesk.core import paths
-    from memdesk.core.models import registry
+    """The checkout's own model builds (``.cache/bench-models``, built once) in the data dir."""
+    from memdesk.core.embed.models import registry
 
-    source = paths.models_dir()
+    source = ROOT / ".cache" / "bench-models"
+    registry.build_model(registry.DEFAULT_MODEL, source)
     found = registry.find_default_model(source)
     if found is None:
         return None
     target = home / "models"
     target.mkdir(parents=True, exist_ok=True)
     for item in source.iterdir():
-        if item.is_file() and (item.suffix == ".gguf" or item.name.endswith(".build.json")):
+        if item.is_file() and item.name.endswith((".gguf", ".build.json", ".sha256")):
             (target / item.name).symlink_to(item)
     return found.name
 
@@ -198,25 +225,35 @@ def main(argv: list[str] | None = None) -> int:
         workspace = tmp / "workspace"
         generate(workspace, args.notes)
         (workspace / "memory" / "topics" / "zz-last.md").write_text(
-            f"# Last note\n\n- The {MARKER} marker lives only here.\n", encoding="utf-8")
-        env = dict(os.environ, MEMDESK_HOME=str(home), QT_QPA_PLATFORM="offscreen",
-                   PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+            f"# Last note\n\n- The {MARKER} marker lives only here.\n", encoding="utf-8"
+        )
+        env = dict(
+            os.environ,
+            MEMDESK_HOME=str(home),
+            QT_QPA_PLATFORM="offscreen",
+            PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        )
         env.pop("DISPLAY", None)
         load = os.getloadavg()
-        print(f"workspace: {args.notes + 1} notes; model: {model}; load average {load[0]:.1f}",
-              flush=True)
+        print(f"workspace: {args.notes + 1} notes; model: {model}; load average {load[0]:.1f}", flush=True)
 
         first = _gui(workspace, env, args.rest, "index")
         ev = first["events"]
-        print(f"first launch: window {ev.get('window_shown', {}).get('t')} s, keyword results "
-              f"{ev.get('first_results', {}).get('t')} s ({ev.get('first_results', {}).get('mode')}), "
-              f"index complete {ev.get('index_complete', {}).get('t')} s, "
-              f"peak RSS {first['process_peak_rss_mb']} MB", flush=True)
+        print(
+            f"first launch: window {ev.get('window_shown', {}).get('t')} s, keyword results "
+            f"{ev.get('first_results', {}).get('t')} s ({ev.get('first_results', {}).get('mode')}), "
+            f"index complete {ev.get('index_complete', {}).get('t')} s, "
+            f"peak RSS {first['process_peak_rss_mb']} MB",
+            flush=True,
+        )
         second = _gui(workspace, env, args.rest, "results")
         ev2 = second["events"]
-        print(f"second launch: window {ev2.get('window_shown', {}).get('t')} s, results "
-              f"{ev2.get('first_results', {}).get('t')} s ({ev2.get('first_results', {}).get('mode')}), "
-              f"RSS at rest {ev2.get('rest', {}).get('rss_mb')} MB", flush=True)
+        print(
+            f"second launch: window {ev2.get('window_shown', {}).get('t')} s, results "
+            f"{ev2.get('first_results', {}).get('t')} s ({ev2.get('first_results', {}).get('mode')}), "
+            f"RSS at rest {ev2.get('rest', {}).get('rss_mb')} MB",
+            flush=True,
+        )
         ws = ["--workspace", str(workspace), "--json"]
         cli = {
             "status": _cli(["status", *ws], env, args.repeats),
@@ -226,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, figures in cli.items():
             print(f"cli {name}: {figures}", flush=True)
         summary = {
-            "benchmark": "startup", "notes": args.notes + 1, "model": model,
+            "benchmark": "startup",
+            "notes": args.notes + 1,
+            "model": model,
             "load_average_1m_at_start": round(load[0], 2),
             "first_launch": {
                 "window_shown_s": ev.get("window_shown", {}).get("t"),
@@ -244,8 +283,7 @@ def main(argv: list[str] | None = None) -> int:
                 "peak_rss_mb": second["process_peak_rss_mb"],
             },
             "cli": cli,
-            "targets": {"window_shown_s": 2.0, "all_notes_keyword_searchable_s": 10.0,
-                        "peak_rss_mb": 400},
+            "targets": {"window_shown_s": 2.0, "all_notes_keyword_searchable_s": 10.0, "peak_rss_mb": 400},
         }
         print(json.dumps(summary))
     finally:

@@ -13,9 +13,11 @@ Two rules keep the desktop process alive whatever the user points us at:
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import dataclasses
 import hashlib
+import json
 import logging
 import os
 import struct
@@ -52,7 +54,7 @@ _FAMILY_PREFIXES: tuple[tuple[str, str, str], ...] = (
 # O(batch²) — sequences are masked, not skipped — so packing many short texts
 # into one big batch wastes work: measured on 2 cores with ~200 note chunks of
 # 50-300 tokens, 128 beat 256 (~5%), 512 (~1.5-2.5x) and 1024 (~3x).
-DEFAULT_BATCH_TOKENS = 128
+DEFAULT_BATCH_TOKENS = 512
 # Longest text embedded in full: beyond this many windows, windows are sampled
 # evenly (a 2 MB single line would otherwise take minutes to embed).
 DEFAULT_MAX_WINDOWS = 64
@@ -287,7 +289,11 @@ _sha_lock = threading.Lock()
 
 
 def file_sha256(path: Path) -> str:
-    """sha256 of a model file, cached by (realpath, size, mtime_ns) for the process."""
+    """sha256 of a model file, cached by (realpath, size, mtime_ns).
+
+    Cached for the process and in a ``<file>.sha256`` sidecar (when the folder is
+    writable), so a CLI call does not hash 100 MB of weights every time.
+    """
     real = os.path.realpath(path)
     st = os.stat(real)
     key = (real, st.st_size, st.st_mtime_ns)
@@ -295,14 +301,46 @@ def file_sha256(path: Path) -> str:
         cached = _sha_cache.get(key)
     if cached is not None:
         return cached
-    digest = hashlib.sha256()
-    with open(real, "rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
-    value = digest.hexdigest()
+    sidecar = real + ".sha256"
+    value = _read_sha_sidecar(sidecar, st)
+    if value is None:
+        digest = hashlib.sha256()
+        with open(real, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+        value = digest.hexdigest()
+        _write_sha_sidecar(sidecar, st, value)
     with _sha_lock:
         _sha_cache[key] = value
     return value
+
+
+def _read_sha_sidecar(sidecar: str, st: os.stat_result) -> str | None:
+    try:
+        with open(sidecar, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if (
+        isinstance(data, dict)
+        and data.get("size") == st.st_size
+        and data.get("mtime_ns") == st.st_mtime_ns
+        and isinstance(data.get("sha256"), str)
+        and len(data["sha256"]) == 64
+    ):
+        return str(data["sha256"])
+    return None
+
+
+def _write_sha_sidecar(sidecar: str, st: os.stat_result, value: str) -> None:
+    tmp = f"{sidecar}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "w", encoding="utf-8") as handle:
+            json.dump({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": value}, handle)
+        os.replace(tmp, sidecar)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def physical_cores() -> int:
@@ -378,11 +416,41 @@ def _silence_llama_logging(llama_cpp: Any) -> None:
     llama_cpp.llama_log_set(_callback, ctypes.c_void_p(0))
 
 
+_backend_lock = threading.Lock()
+_backend_ready = False
+
+
+def _llama_cpp() -> Any:
+    """llama-cpp-python's low-level module, imported and initialised once per process.
+
+    The high-level ``llama_cpp.Llama`` is not used: it allocates a logits buffer
+    of ``n_batch x vocabulary`` floats (250k tokens for e5: 0.5 GB) that an
+    embedding model never needs.
+    """
+    global _backend_ready
+    _prefer_passive_openmp()
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise EmbedderUnavailable(f"llama-cpp-python is not installed or broken: {exc}") from None
+    with _backend_lock:
+        if not _backend_ready:
+            _silence_llama_logging(llama_cpp)
+            llama_cpp.llama_backend_init()
+            _backend_ready = True
+    return llama_cpp
+
+
 # --------------------------------------------------------------------------- embedder
 
 
 class GgufEmbedder:
     """The ``Embedder`` protocol on a local GGUF embedding model via llama.cpp.
+
+    Cheap to construct: the header is checked and the identity (name, dims,
+    pooling, prefixes, file digest) is known at once, but llama.cpp loads the
+    weights only on first use (or an explicit ``load()``, e.g. from a background
+    thread), so commands that never embed never pay for it.
 
     Long inputs: a text whose tokenization (prefix and special tokens included)
     exceeds ``max_input_tokens`` (the trained context, 512 for MiniLM/E5) is
@@ -397,7 +465,8 @@ class GgufEmbedder:
 
     Throughput: sequences are sorted by length and packed into llama.cpp
     batches of at most ``batch_tokens`` tokens (``n_batch == n_ubatch``, since a
-    non-causal encoder must see a whole batch at once).
+    non-causal encoder must see a whole batch at once), with flash attention,
+    whose CPU kernel skips the masked pairs between packed sequences.
     """
 
     def __init__(
@@ -407,48 +476,31 @@ class GgufEmbedder:
         n_threads: int | None = None,
         batch_tokens: int | None = None,
         max_windows: int = DEFAULT_MAX_WINDOWS,
+        flash_attention: bool = True,
+        lazy: bool = False,
     ) -> None:
         self._path = Path(model_path)
         info = inspect_gguf(self._path)
         self._info = info
-        _prefer_passive_openmp()
-        try:
-            import llama_cpp
-        except ImportError as exc:
-            raise EmbedderUnavailable(f"llama-cpp-python is not installed or broken: {exc}") from None
-        self._llama_cpp = llama_cpp
-        _silence_llama_logging(llama_cpp)
-
         self._n_ctx = info.context_length
+        self._dims = info.embedding_length
         # Packing budget per llama.cpp call; a single sequence may still use the
         # whole context, so the context itself is sized for max(budget, n_ctx).
         self._batch_tokens = max(1, int(batch_tokens or DEFAULT_BATCH_TOKENS))
         self._ctx_tokens = max(self._n_ctx, self._batch_tokens)
         self._n_threads = n_threads or physical_cores()
         self._max_windows = max(1, int(max_windows))
+        self._flash_attention = flash_attention
         self._lock = threading.Lock()  # a llama context is not thread-safe
-        try:
-            self._llm = llama_cpp.Llama(
-                model_path=str(self._path),
-                embedding=True,
-                pooling_type=info.pooling_type,
-                n_ctx=self._ctx_tokens,
-                n_batch=self._ctx_tokens,
-                n_ubatch=self._ctx_tokens,
-                n_threads=self._n_threads,
-                n_threads_batch=self._n_threads,
-                verbose=False,
-            )
-        except (ValueError, RuntimeError, OSError) as exc:
-            raise EmbedderUnavailable(
-                f"Embedding model {self._path}: llama.cpp could not load it ({exc})"
-            ) from None
-        _silence_llama_logging(llama_cpp)  # Llama() may have reinstalled its own callback
-
-        self._dims = int(self._llm.n_embd())
-        self._n_seq_max = int(self._llm.context_params.n_seq_max)
-        if self._dims != info.embedding_length:
-            raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
+        self._load_lock = threading.Lock()
+        self._lc: Any = None
+        self._model: Any = None
+        self._ctx: Any = None
+        self._vocab: Any = None
+        self._batch: Any = None
+        self._n_seq_max = 1
+        self._head: list[int] = []
+        self._tail: list[int] = []
 
         query_prefix = info.get("memdesk.query_prefix")
         document_prefix = info.get("memdesk.document_prefix")
@@ -464,12 +516,70 @@ class GgufEmbedder:
             "tokenizer.ggml.normalizer.strip_accents", info.get("tokenizer.ggml.normalizer.lowercase", True)
         )
         self._pre_nfd = info.get("tokenizer.ggml.model") == "bert" and bool(strip_accents)
-
-        # Learn how the tokenizer wraps a body in special tokens (e.g. [CLS] … [SEP]).
-        probe_body = self._tokenize("memdesk", special=False)
-        probe_full = self._tokenize("memdesk", special=True)
-        self._head, self._tail = _split_specials(probe_full, probe_body)
         self._identity: EmbedderIdentity | None = None
+        if not lazy:
+            self.load()
+
+    # ------------------------------------------------------------------ loading
+
+    @property
+    def loaded(self) -> bool:
+        """True once llama.cpp holds the weights (``load`` has returned)."""
+        return self._ctx is not None
+
+    def load(self) -> None:
+        """Load the weights into llama.cpp now (idempotent, thread-safe).
+
+        Raises ``EmbedderUnavailable`` when llama.cpp cannot load the file.
+        """
+        if self._ctx is not None:
+            return
+        with self._load_lock:
+            if self._ctx is not None:
+                return
+            lc = _llama_cpp()
+            mparams = lc.llama_model_default_params()
+            model = lc.llama_model_load_from_file(str(self._path).encode("utf-8"), mparams)
+            if not model:
+                raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp could not load it")
+            cparams = lc.llama_context_default_params()
+            cparams.n_ctx = self._ctx_tokens
+            cparams.n_batch = self._ctx_tokens
+            cparams.n_ubatch = self._ctx_tokens
+            # One sequence per token at most; llama.cpp caps parallel sequences.
+            cparams.n_seq_max = max(1, min(self._batch_tokens, int(lc.llama_max_parallel_sequences())))
+            cparams.embeddings = True
+            cparams.pooling_type = self._info.pooling_type
+            cparams.n_threads = self._n_threads
+            cparams.n_threads_batch = self._n_threads
+            cparams.flash_attn_type = (
+                lc.LLAMA_FLASH_ATTN_TYPE_ENABLED
+                if self._flash_attention
+                else lc.LLAMA_FLASH_ATTN_TYPE_DISABLED
+            )
+            cparams.no_perf = True
+            ctx = lc.llama_init_from_model(model, cparams)
+            if not ctx:
+                lc.llama_model_free(model)
+                raise EmbedderUnavailable(
+                    f"Embedding model {self._path}: llama.cpp could not create a context"
+                )
+            dims = int(lc.llama_model_n_embd(model))
+            if dims != self._info.embedding_length:
+                lc.llama_free(ctx)
+                lc.llama_model_free(model)
+                raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
+            self._lc = lc
+            self._model = model
+            self._vocab = lc.llama_model_get_vocab(model)
+            self._n_seq_max = int(lc.llama_n_seq_max(ctx))
+            self._batch = lc.llama_batch_init(self._ctx_tokens, 0, self._n_seq_max)
+            # Learn how the tokenizer wraps a body in special tokens (e.g. [CLS] … [SEP]).
+            probe_body = self._tokenize_loaded("memdesk", special=False)
+            probe_full = self._tokenize_loaded("memdesk", special=True)
+            self._head, self._tail = _split_specials(probe_full, probe_body)
+            self._ctx = ctx  # last: ``loaded`` turns True only when everything is ready
+        logger.info("loaded %s (%d threads)", self._path.name, self._n_threads)
 
     # ------------------------------------------------------------------ protocol
 
@@ -553,12 +663,23 @@ class GgufEmbedder:
         return (self._head + self._tail) or [0]
 
     def _tokenize(self, text: str, *, special: bool) -> list[int]:
+        self.load()
+        return self._tokenize_loaded(text, special=special)
+
+    def _tokenize_loaded(self, text: str, *, special: bool) -> list[int]:
         if self._pre_nfd and not text.isascii():
             text = unicodedata.normalize("NFD", text)
         # Lone surrogates cannot be UTF-8 encoded; invalid UTF-8 must never reach C++.
         data = text.encode("utf-8", "replace")
-        # special=False: literal "[CLS]" in a note is text, not a control token.
-        return list(self._llm.tokenize(data, add_bos=special, special=False))
+        lc = self._lc
+        size = len(data) + 8  # a token covers at least one byte, plus the specials
+        while True:
+            buf = (lc.llama_token * size)()
+            # parse_special=False: literal "[CLS]" in a note is text, not a control token.
+            n = int(lc.llama_tokenize(self._vocab, data, len(data), buf, size, special, False))
+            if n >= 0:
+                return buf[:n]
+            size = -n
 
     # ------------------------------------------------------------------ embedding
 
@@ -566,7 +687,10 @@ class GgufEmbedder:
         out = np.zeros((len(texts), self._dims), dtype=np.float32)
         if not texts:
             return out
+        self.load()
         with self._lock:
+            if self._ctx is None:
+                raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
             sequences: list[tuple[int, list[int]]] = []  # (text index, tokens)
             for index, (prefix, text) in enumerate(zip(prefixes, texts, strict=True)):
                 windows = self.token_windows(text, prefix)
@@ -585,43 +709,42 @@ class GgufEmbedder:
 
     def _encode_sequences(self, sequences: list[list[int]]) -> np.ndarray:
         """Pooled vectors of token sequences (each <= n_ctx), packed into batches."""
-        lc = self._llama_cpp
         result = np.zeros((len(sequences), self._dims), dtype=np.float32)
         order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]), reverse=True)
-        batch = lc.llama_batch_init(self._ctx_tokens, 0, self._n_seq_max)
-        ctx = self._llm.ctx
-        try:
-            pending: list[int] = []
-            used = 0
-            for i in order:
-                n = len(sequences[i])
-                if n > self._n_ctx or n > self._ctx_tokens:
-                    raise AssertionError("sequence longer than the context reached the encoder")
-                if pending and (used + n > self._batch_tokens or len(pending) >= self._n_seq_max):
-                    self._run_batch(batch, ctx, [sequences[j] for j in pending], result, pending)
-                    pending, used = [], 0
-                pending.append(i)
-                used += n
-            if pending:
-                self._run_batch(batch, ctx, [sequences[j] for j in pending], result, pending)
-        finally:
-            lc.llama_batch_free(batch)
+        pending: list[int] = []
+        used = 0
+        for i in order:
+            n = len(sequences[i])
+            if n > self._n_ctx or n > self._ctx_tokens:
+                raise AssertionError("sequence longer than the context reached the encoder")
+            if pending and (used + n > self._batch_tokens or len(pending) >= self._n_seq_max):
+                self._run_batch([sequences[j] for j in pending], result, pending)
+                pending, used = [], 0
+            pending.append(i)
+            used += n
+        if pending:
+            self._run_batch([sequences[j] for j in pending], result, pending)
         return result
 
-    def _run_batch(
-        self, batch: Any, ctx: Any, seqs: list[list[int]], result: np.ndarray, targets: list[int]
-    ) -> None:
-        lc = self._llama_cpp
+    def _run_batch(self, seqs: list[list[int]], result: np.ndarray, targets: list[int]) -> None:
+        lc = self._lc
+        batch, ctx = self._batch, self._ctx
+        total = sum(len(s) for s in seqs)
+        tokens = np.ctypeslib.as_array(batch.token, shape=(self._ctx_tokens,))
+        positions = np.ctypeslib.as_array(batch.pos, shape=(self._ctx_tokens,))
+        n_seq_id = np.ctypeslib.as_array(batch.n_seq_id, shape=(self._ctx_tokens,))
+        logits = np.ctypeslib.as_array(batch.logits, shape=(self._ctx_tokens,))
         k = 0
-        for seq_index, tokens in enumerate(seqs):
-            for pos, token in enumerate(tokens):
-                batch.token[k] = token
-                batch.pos[k] = pos
-                batch.n_seq_id[k] = 1
-                batch.seq_id[k][0] = seq_index
-                batch.logits[k] = 1
-                k += 1
-        batch.n_tokens = k
+        for seq_index, seq in enumerate(seqs):
+            n = len(seq)
+            tokens[k : k + n] = seq
+            positions[k : k + n] = np.arange(n)
+            for j in range(k, k + n):
+                batch.seq_id[j][0] = seq_index
+            k += n
+        n_seq_id[:total] = 1
+        logits[:total] = 1
+        batch.n_tokens = total
         memory = lc.llama_get_memory(ctx)
         if memory:
             lc.llama_memory_clear(memory, True)
@@ -636,10 +759,22 @@ class GgufEmbedder:
 
     def close(self) -> None:
         """Free the llama.cpp model and context now rather than at garbage collection."""
-        llm = getattr(self, "_llm", None)
-        if llm is not None:
-            llm.close()
-            self._llm = None
+        with self._load_lock, self._lock:
+            lc = self._lc
+            if self._batch is not None:
+                lc.llama_batch_free(self._batch)
+                self._batch = None
+            if self._ctx is not None:
+                lc.llama_free(self._ctx)
+                self._ctx = None
+            if self._model is not None:
+                lc.llama_model_free(self._model)
+                self._model = None
+
+    def __del__(self) -> None:
+        # At interpreter shutdown the ctypes module may already be gone.
+        with contextlib.suppress(Exception):
+            self.close()
 
 
 def _split_specials(full: list[int], body: list[int]) -> tuple[list[int], list[int]]:

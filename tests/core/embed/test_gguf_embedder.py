@@ -222,3 +222,72 @@ def test_real_file_passes_inspection(minilm_gguf: Path) -> None:
     assert info.architecture == "bert"
     assert (info.context_length, info.embedding_length, info.pooling_type) == (512, 384, 1)
     assert info.model_name == "all-MiniLM-L6-v2"
+
+
+# --------------------------------------------------------------------------- lazy loading
+
+
+def test_lazy_embedder_knows_its_identity_without_loading(
+    minilm_gguf: Path, gguf_embedder: GgufEmbedder
+) -> None:
+    """Opening a workspace needs the identity (for the index meta) but not the weights."""
+    lazy = GgufEmbedder(minilm_gguf, lazy=True)
+    try:
+        assert not lazy.loaded
+        assert lazy.identity == gguf_embedder.identity
+        assert (lazy.dims, lazy.max_input_tokens) == (384, 512)
+        assert not lazy.loaded
+        vector = lazy.embed_query("coffee without sugar")
+        assert lazy.loaded
+        np.testing.assert_allclose(vector, gguf_embedder.embed_query("coffee without sugar"), atol=1e-6)
+    finally:
+        lazy.close()
+    assert not lazy.loaded
+
+
+def test_digest_sidecar_is_reused_and_checked(tmp_path: Path, minilm_gguf: Path) -> None:
+    """A second process reads the digest from the sidecar; a changed file is hashed again."""
+    import hashlib
+    import json
+    import shutil
+
+    from memdesk.core.embed import gguf_embedder as module
+
+    copy = tmp_path / "model.gguf"
+    shutil.copy(minilm_gguf, copy)
+    real = hashlib.sha256(copy.read_bytes()).hexdigest()
+    assert file_sha256(copy) == real
+    sidecar = tmp_path / "model.gguf.sha256"
+    assert json.loads(sidecar.read_text())["sha256"] == real
+    module._sha_cache.clear()  # as in a new process
+    stamp = json.loads(sidecar.read_text())
+    sidecar.write_text(json.dumps(stamp | {"sha256": "f" * 64}))
+    assert file_sha256(copy) == "f" * 64  # trusted while size and mtime match
+    module._sha_cache.clear()
+    with open(copy, "ab") as handle:
+        handle.write(b"\0" * 32)
+    assert file_sha256(copy) == hashlib.sha256(copy.read_bytes()).hexdigest()
+
+
+def test_lazy_load_failure_is_a_clear_error(tmp_path: Path, minilm_gguf: Path) -> None:
+    """A file whose header passes but that llama.cpp refuses fails at first use, cleanly."""
+    import gguf
+
+    path = tmp_path / "no-weights.gguf"
+    reader = gguf.GGUFReader(minilm_gguf)
+    writer = gguf.GGUFWriter(path, arch="bert")
+    for field in reader.fields.values():
+        if field.name.startswith(("bert.", "tokenizer.", "memdesk.")) and field.types:
+            if field.types[0] == gguf.GGUFValueType.ARRAY:
+                writer.add_array(field.name, list(field.contents()))
+            else:
+                writer.add_key_value(field.name, field.contents(), field.types[0])
+    writer.add_tensor("token_embd.weight", np.zeros((8, 384), dtype=np.float32))
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    lazy = GgufEmbedder(path, lazy=True)
+    with pytest.raises(EmbedderUnavailable, match=r"no-weights\.gguf"):
+        lazy.embed_query("x")
+    assert not lazy.loaded
