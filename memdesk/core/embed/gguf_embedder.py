@@ -444,6 +444,17 @@ def _llama_cpp() -> Any:
 # --------------------------------------------------------------------------- embedder
 
 
+@dataclasses.dataclass
+class _Context:
+    """One llama.cpp context with its batch; used by one thread at a time (``lock``)."""
+
+    ctx: Any
+    batch: Any
+    tokens: int  # n_ctx == n_batch == n_ubatch
+    n_seq_max: int
+    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+
+
 class GgufEmbedder:
     """The ``Embedder`` protocol on a local GGUF embedding model via llama.cpp.
 
@@ -491,14 +502,14 @@ class GgufEmbedder:
         self._n_threads = n_threads or physical_cores()
         self._max_windows = max(1, int(max_windows))
         self._flash_attention = flash_attention
-        self._lock = threading.Lock()  # a llama context is not thread-safe
         self._load_lock = threading.Lock()
         self._lc: Any = None
         self._model: Any = None
-        self._ctx: Any = None
         self._vocab: Any = None
-        self._batch: Any = None
-        self._n_seq_max = 1
+        # Two contexts over one copy of the weights: documents (the indexer) and
+        # queries, so a search never queues behind a batch of chunks being indexed.
+        self._documents: _Context | None = None
+        self._queries: _Context | None = None
         self._head: list[int] = []
         self._tail: list[int] = []
 
@@ -525,61 +536,72 @@ class GgufEmbedder:
     @property
     def loaded(self) -> bool:
         """True once llama.cpp holds the weights (``load`` has returned)."""
-        return self._ctx is not None
+        return self._queries is not None
 
     def load(self) -> None:
         """Load the weights into llama.cpp now (idempotent, thread-safe).
 
         Raises ``EmbedderUnavailable`` when llama.cpp cannot load the file.
         """
-        if self._ctx is not None:
+        if self._queries is not None:
             return
         with self._load_lock:
-            if self._ctx is not None:
+            if self._queries is not None:
                 return
             lc = _llama_cpp()
             mparams = lc.llama_model_default_params()
             model = lc.llama_model_load_from_file(str(self._path).encode("utf-8"), mparams)
             if not model:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp could not load it")
-            cparams = lc.llama_context_default_params()
-            cparams.n_ctx = self._ctx_tokens
-            cparams.n_batch = self._ctx_tokens
-            cparams.n_ubatch = self._ctx_tokens
-            # One sequence per token at most; llama.cpp caps parallel sequences.
-            cparams.n_seq_max = max(1, min(self._batch_tokens, int(lc.llama_max_parallel_sequences())))
-            cparams.embeddings = True
-            cparams.pooling_type = self._info.pooling_type
-            cparams.n_threads = self._n_threads
-            cparams.n_threads_batch = self._n_threads
-            cparams.flash_attn_type = (
-                lc.LLAMA_FLASH_ATTN_TYPE_ENABLED
-                if self._flash_attention
-                else lc.LLAMA_FLASH_ATTN_TYPE_DISABLED
-            )
-            cparams.no_perf = True
-            ctx = lc.llama_init_from_model(model, cparams)
-            if not ctx:
+            try:
+                if int(lc.llama_model_n_embd(model)) != self._info.embedding_length:
+                    raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
+                self._lc = lc
+                documents = self._new_context(model, self._ctx_tokens, self._batch_tokens)
+                try:
+                    queries = self._new_context(model, self._n_ctx, 1)
+                except BaseException:
+                    self._free_context(documents)
+                    raise
+            except BaseException:
                 lc.llama_model_free(model)
-                raise EmbedderUnavailable(
-                    f"Embedding model {self._path}: llama.cpp could not create a context"
-                )
-            dims = int(lc.llama_model_n_embd(model))
-            if dims != self._info.embedding_length:
-                lc.llama_free(ctx)
-                lc.llama_model_free(model)
-                raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
-            self._lc = lc
+                raise
             self._model = model
             self._vocab = lc.llama_model_get_vocab(model)
-            self._n_seq_max = int(lc.llama_n_seq_max(ctx))
-            self._batch = lc.llama_batch_init(self._ctx_tokens, 0, self._n_seq_max)
             # Learn how the tokenizer wraps a body in special tokens (e.g. [CLS] … [SEP]).
             probe_body = self._tokenize_loaded("memdesk", special=False)
             probe_full = self._tokenize_loaded("memdesk", special=True)
             self._head, self._tail = _split_specials(probe_full, probe_body)
-            self._ctx = ctx  # last: ``loaded`` turns True only when everything is ready
+            self._documents = documents
+            self._queries = queries  # last: ``loaded`` turns True only when everything is ready
         logger.info("loaded %s (%d threads)", self._path.name, self._n_threads)
+
+    def _new_context(self, model: Any, tokens: int, max_sequences: int) -> _Context:
+        lc = self._lc
+        cparams = lc.llama_context_default_params()
+        cparams.n_ctx = tokens
+        cparams.n_batch = tokens
+        cparams.n_ubatch = tokens
+        cparams.n_seq_max = max(1, min(max_sequences, int(lc.llama_max_parallel_sequences())))
+        cparams.embeddings = True
+        cparams.pooling_type = self._info.pooling_type
+        cparams.n_threads = self._n_threads
+        cparams.n_threads_batch = self._n_threads
+        cparams.flash_attn_type = (
+            lc.LLAMA_FLASH_ATTN_TYPE_ENABLED if self._flash_attention else lc.LLAMA_FLASH_ATTN_TYPE_DISABLED
+        )
+        cparams.no_perf = True
+        ctx = lc.llama_init_from_model(model, cparams)
+        if not ctx:
+            raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp could not create a context")
+        n_seq_max = int(lc.llama_n_seq_max(ctx))
+        return _Context(ctx, lc.llama_batch_init(tokens, 0, n_seq_max), tokens, n_seq_max)
+
+    def _free_context(self, context: _Context) -> None:
+        with context.lock:
+            self._lc.llama_batch_free(context.batch)
+            self._lc.llama_free(context.ctx)
+            context.ctx = context.batch = None
 
     # ------------------------------------------------------------------ protocol
 
@@ -627,11 +649,12 @@ class GgufEmbedder:
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Shape (len(texts), dims), float32, rows L2-normalised; long texts windowed."""
-        return self._embed([self._document_prefix] * len(texts), list(texts))
+        return self._embed([self._document_prefix] * len(texts), list(texts), queries=False)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """Shape (dims,), float32, L2-normalised."""
-        return self._embed([self._query_prefix], [text])[0]
+        """Shape (dims,), float32, L2-normalised (on its own context: safe to call while
+        another thread embeds documents)."""
+        return self._embed([self._query_prefix], [text], queries=True)[0]
 
     # ------------------------------------------------------------------ windows
 
@@ -683,13 +706,16 @@ class GgufEmbedder:
 
     # ------------------------------------------------------------------ embedding
 
-    def _embed(self, prefixes: list[str], texts: list[str]) -> np.ndarray:
+    def _embed(self, prefixes: list[str], texts: list[str], *, queries: bool) -> np.ndarray:
         out = np.zeros((len(texts), self._dims), dtype=np.float32)
         if not texts:
             return out
         self.load()
-        with self._lock:
-            if self._ctx is None:
+        context = self._queries if queries else self._documents
+        if context is None:
+            raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
+        with context.lock:
+            if context.ctx is None:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
             sequences: list[tuple[int, list[int]]] = []  # (text index, tokens)
             for index, (prefix, text) in enumerate(zip(prefixes, texts, strict=True)):
@@ -698,7 +724,7 @@ class GgufEmbedder:
                     picks = np.linspace(0, len(windows) - 1, self._max_windows).round().astype(int)
                     windows = [windows[i] for i in sorted(set(picks.tolist()))]
                 sequences.extend((index, w) for w in windows)
-            pooled = self._encode_sequences([tokens for _, tokens in sequences])
+            pooled = self._encode_sequences(context, [tokens for _, tokens in sequences])
         sums = np.zeros((len(texts), self._dims), dtype=np.float64)
         for (index, tokens), vector in zip(sequences, pooled, strict=True):
             sums[index] += vector.astype(np.float64) * len(tokens)
@@ -707,7 +733,7 @@ class GgufEmbedder:
         out[:] = (sums / norms).astype(np.float32)
         return out
 
-    def _encode_sequences(self, sequences: list[list[int]]) -> np.ndarray:
+    def _encode_sequences(self, context: _Context, sequences: list[list[int]]) -> np.ndarray:
         """Pooled vectors of token sequences (each <= n_ctx), packed into batches."""
         result = np.zeros((len(sequences), self._dims), dtype=np.float32)
         order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]), reverse=True)
@@ -715,25 +741,27 @@ class GgufEmbedder:
         used = 0
         for i in order:
             n = len(sequences[i])
-            if n > self._n_ctx or n > self._ctx_tokens:
+            if n > self._n_ctx or n > context.tokens:
                 raise AssertionError("sequence longer than the context reached the encoder")
-            if pending and (used + n > self._batch_tokens or len(pending) >= self._n_seq_max):
-                self._run_batch([sequences[j] for j in pending], result, pending)
+            if pending and (used + n > self._batch_tokens or len(pending) >= context.n_seq_max):
+                self._run_batch(context, [sequences[j] for j in pending], result, pending)
                 pending, used = [], 0
             pending.append(i)
             used += n
         if pending:
-            self._run_batch([sequences[j] for j in pending], result, pending)
+            self._run_batch(context, [sequences[j] for j in pending], result, pending)
         return result
 
-    def _run_batch(self, seqs: list[list[int]], result: np.ndarray, targets: list[int]) -> None:
+    def _run_batch(
+        self, context: _Context, seqs: list[list[int]], result: np.ndarray, targets: list[int]
+    ) -> None:
         lc = self._lc
-        batch, ctx = self._batch, self._ctx
+        batch, ctx, cap = context.batch, context.ctx, context.tokens
         total = sum(len(s) for s in seqs)
-        tokens = np.ctypeslib.as_array(batch.token, shape=(self._ctx_tokens,))
-        positions = np.ctypeslib.as_array(batch.pos, shape=(self._ctx_tokens,))
-        n_seq_id = np.ctypeslib.as_array(batch.n_seq_id, shape=(self._ctx_tokens,))
-        logits = np.ctypeslib.as_array(batch.logits, shape=(self._ctx_tokens,))
+        tokens = np.ctypeslib.as_array(batch.token, shape=(cap,))
+        positions = np.ctypeslib.as_array(batch.pos, shape=(cap,))
+        n_seq_id = np.ctypeslib.as_array(batch.n_seq_id, shape=(cap,))
+        logits = np.ctypeslib.as_array(batch.logits, shape=(cap,))
         k = 0
         for seq_index, seq in enumerate(seqs):
             n = len(seq)
@@ -759,16 +787,13 @@ class GgufEmbedder:
 
     def close(self) -> None:
         """Free the llama.cpp model and context now rather than at garbage collection."""
-        with self._load_lock, self._lock:
-            lc = self._lc
-            if self._batch is not None:
-                lc.llama_batch_free(self._batch)
-                self._batch = None
-            if self._ctx is not None:
-                lc.llama_free(self._ctx)
-                self._ctx = None
+        with self._load_lock:
+            contexts = [c for c in (self._queries, self._documents) if c is not None]
+            self._queries = self._documents = None
+            for context in contexts:
+                self._free_context(context)
             if self._model is not None:
-                lc.llama_model_free(self._model)
+                self._lc.llama_model_free(self._model)
                 self._model = None
 
     def __del__(self) -> None:

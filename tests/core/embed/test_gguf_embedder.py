@@ -291,3 +291,21 @@ def test_lazy_load_failure_is_a_clear_error(tmp_path: Path, minilm_gguf: Path) -
     with pytest.raises(EmbedderUnavailable, match=r"no-weights\.gguf"):
         lazy.embed_query("x")
     assert not lazy.loaded
+
+
+def test_queries_run_beside_document_embedding(gguf_embedder: GgufEmbedder) -> None:
+    """Queries have their own llama.cpp context: embedding them while another thread
+    embeds documents gives the same vectors as embedding them alone."""
+    import threading
+
+    queries = [f"what did we decide about {w}?" for w in _WORDS[:12]]
+    documents = [_paragraph(200, seed=i) for i in range(16)]
+    alone_q = [gguf_embedder.embed_query(q) for q in queries]
+    alone_d = gguf_embedder.embed_documents(documents)
+    together_d: list[np.ndarray] = []
+    worker = threading.Thread(target=lambda: together_d.append(gguf_embedder.embed_documents(documents)))
+    worker.start()
+    together_q = [gguf_embedder.embed_query(q) for q in queries]
+    worker.join()
+    np.testing.assert_allclose(np.stack(together_q), np.stack(alone_q), atol=1e-6)
+    np.testing.assert_allclose(together_d[0], alone_d, atol=1e-6)
