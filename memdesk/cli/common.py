@@ -72,9 +72,11 @@ def progress_printer(enabled: bool) -> Any:
         now = time.monotonic()
         if enabled and (now - last[0] > 0.2 or p.phase == "finish"):
             last[0] = now
-            sys.stderr.write(
-                f"\rindexing {p.files_done}/{p.files_total} files, {p.chunks_done} chunks {p.path[:50]:<50}"
-            )
+            if p.phase == "embed":
+                line = f"embedding {p.embedded}/{p.to_embed} chunks (keyword search ready)"
+            else:
+                line = f"indexing {p.files_done}/{p.files_total} files, {p.chunks_done} chunks {p.path[:50]}"
+            sys.stderr.write(f"\r{line:<80}")
             if p.phase == "finish":
                 sys.stderr.write("\n")
             sys.stderr.flush()

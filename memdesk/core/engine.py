@@ -39,13 +39,20 @@ CancelledFn = Callable[[], bool]
 
 @dataclasses.dataclass(frozen=True)
 class SyncProgress:
-    """Reported after each file during ``Engine.sync``."""
+    """Reported after each file, then after each group of chunks embedded, during ``Engine.sync``.
+
+    Phases: "scan", "index" (a file's chunks and keyword index written), "keyword"
+    (every changed file is keyword-searchable now), "embed" (``embedded`` of
+    ``to_embed`` chunks have their vectors), "finish".
+    """
 
     files_done: int
     files_total: int
     chunks_done: int
     path: str  # workspace-relative path just handled ("" at start/end)
-    phase: str  # "scan" | "index" | "embed" | "finish"
+    phase: str
+    embedded: int = 0
+    to_embed: int = 0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -355,8 +362,16 @@ class Engine:
         progress: ProgressFn | None,
         cancelled: CancelledFn | None,
     ) -> indexer.SyncStats:
+        files_total = 0
+
         def report(done: int, total: int, chunks: int, path: str, phase: str) -> None:
-            if progress is not None:
+            nonlocal files_total
+            if progress is None:
+                return
+            if phase == "embed":  # done/total count chunks here
+                progress(SyncProgress(files_total, files_total, chunks, path, phase, done, total))
+            else:
+                files_total = total
                 progress(SyncProgress(done, total, chunks, path, phase))
 
         return indexer.sync_files(

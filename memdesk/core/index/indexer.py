@@ -2,10 +2,15 @@
 
 Plain and synchronous: takes ``progress`` and ``cancelled`` callbacks so a Qt
 worker (or the CLI) can wrap it. Content sha256 decides what changed; an
-unchanged (mtime, size) pair skips even reading the file. Chunks are embedded in
-batches across files, with the embedding cache consulted first, and each batch is
-written in one transaction, so a cancel or crash leaves a consistent index whose
-unfinished files are simply still dirty.
+unchanged (mtime, size) pair skips even reading the file.
+
+Keyword first, vectors after: every changed file's chunks and keyword index are
+written (in transactions of many files) before anything is embedded, so new
+notes are keyword-searchable within seconds; chunks whose vector is in the
+embedding cache get it at once. Then the chunks still without a vector are
+embedded a few at a time, each group committed with its vectors. A cancel or
+crash leaves a consistent index: files not reached are still dirty, and chunks
+not embedded yet are found by the next sync (``Store.vectors_pending``).
 """
 
 from __future__ import annotations
@@ -28,10 +33,11 @@ from memdesk.core.search import lexical
 log = logging.getLogger(__name__)
 
 FTS_ONLY_MODEL = "fts-only"
-# Chunks handed to the embedder per call: large enough to batch well in llama.cpp,
-# small enough that progress and cancellation stay responsive.
-EMBED_BATCH_CHUNKS = 48
-EMBED_LOCK_CHUNKS = 8  # chunks embedded per hold of the embedder lock
+# Files per keyword-phase transaction: few commits, yet results grow while a big
+# first index is written.
+KEYWORD_BATCH_FILES = 200
+EMBED_LOCK_CHUNKS = 8  # chunks embedded per llama.cpp call (and hold of the embedder lock)
+EMBED_COMMIT_CHUNKS = 32  # vectors committed together: a crash loses at most this much work
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,7 +88,10 @@ class SyncStats:
     failures: list[tuple[str, str]] = dataclasses.field(default_factory=list)
 
 
-ProgressCallback = Callable[[int, int, int, str, str], None]  # done, total, chunks, path, phase
+# (done, total, chunks, path, phase); phases: "scan", "index" (done/total = files),
+# "keyword" (keyword index committed), "embed" (done/total = chunks embedded / to
+# embed this sync), "finish".
+ProgressCallback = Callable[[int, int, int, str, str], None]
 
 
 def sync_files(
@@ -131,9 +140,7 @@ def sync_files(
     def flush() -> None:
         nonlocal pending, pending_chunks
         if pending:
-            _write_batch(
-                store, pending, embedder=embedder, model=model_name, stats=stats, embed_lock=embed_lock
-            )
+            _write_keyword_batch(store, pending, embedder=embedder, model=model_name, stats=stats)
             pending, pending_chunks = [], 0
 
     for rel in targets:
@@ -184,52 +191,34 @@ def sync_files(
         pending.append(_Pending(rel, digest, st.st_mtime_ns, st.st_size, chunks))
         pending_chunks += len(chunks)
         stats.indexed_paths.append(rel)
-        if pending_chunks >= EMBED_BATCH_CHUNKS or (embedder is None and len(pending) >= 64):
+        if len(pending) >= KEYWORD_BATCH_FILES:
             flush()
         report(done, total, stats.chunks + pending_chunks, rel, "index")
     flush()
+    report(total, total, stats.chunks, "", "keyword")
+    if embedder is not None:
+        _embed_missing(
+            store, embedder, stats=stats, report=report, cancelled=is_cancelled, embed_lock=embed_lock
+        )
     report(total, total, stats.chunks, "", "finish")
     return stats
 
 
-def _write_batch(
+def _write_keyword_batch(
     store: Store,
     batch: list[_Pending],
     *,
     embedder: Embedder | None,
     model: str,
     stats: SyncStats,
-    embed_lock: object | None,
 ) -> None:
+    """Chunks and keyword index of ``batch`` in one transaction; cached vectors at once."""
     vectors: dict[str, np.ndarray] = {}
     if embedder is not None:
         ident = embedder.identity
         hashes = [c.hash for p in batch for c in p.chunks]
         vectors = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, hashes)
         stats.cache_hits += sum(1 for h in hashes if h in vectors)
-        missing: dict[str, str] = {}
-        for p in batch:
-            for c in p.chunks:
-                if c.hash not in vectors:
-                    missing.setdefault(c.hash, c.text)
-        if missing:
-            texts = list(missing.values())
-            parts = []
-            # The lock is shared with query embedding: hold it for a few chunks at a
-            # time so a search typed during indexing waits ~0.1 s, not a whole batch.
-            for start in range(0, len(texts), EMBED_LOCK_CHUNKS):
-                part = texts[start : start + EMBED_LOCK_CHUNKS]
-                if embed_lock is not None:
-                    with embed_lock:  # type: ignore[attr-defined]
-                        parts.append(embedder.embed_documents(part))
-                else:
-                    parts.append(embedder.embed_documents(part))
-            matrix = np.concatenate(parts, axis=0)
-            fresh = {h: np.asarray(matrix[i], dtype=np.float32) for i, h in enumerate(missing)}
-            stats.embedded += len(fresh)
-            vectors.update(fresh)
-            with store.transaction():
-                store.put_embeddings(ident.provider, ident.model, ident.provider_key, fresh)
     with store.transaction():
         for p in batch:
             store.delete_chunks_of(p.rel)
@@ -262,6 +251,64 @@ def _write_batch(
                 )
             store.upsert_file(p.rel, hash=p.hash, mtime=p.mtime, size=p.size)
             stats.chunks += len(p.chunks)
+        if embedder is not None and any(c.hash not in vectors for p in batch for c in p.chunks):
+            store.set_vectors_pending(True)
+
+
+def _embed_missing(
+    store: Store,
+    embedder: Embedder,
+    *,
+    stats: SyncStats,
+    report: ProgressCallback,
+    cancelled: Callable[[], bool],
+    embed_lock: object | None,
+) -> None:
+    """Embed every chunk that has no vector yet, committing the vectors as they come."""
+    if not store.vectors_pending():
+        return
+    ident = embedder.identity
+    rows = store.chunks_missing_vectors(ident.provider, ident.model, ident.provider_key)
+    texts: dict[str, str] = {}  # one embedding per distinct text, in index order
+    targets: dict[str, list[tuple[int, bool]]] = {}
+    for rid, text_hash, path, text in rows:
+        texts.setdefault(text_hash, text)
+        targets.setdefault(text_hash, []).append((rid, workspace.is_shared_scope(path)))
+    hashes = list(texts)
+    total = len(hashes)
+    done = 0
+    report(0, total, stats.chunks, "", "embed")
+    fresh: dict[str, np.ndarray] = {}
+
+    def commit(*, finished: bool = False) -> None:
+        with store.transaction():
+            store.put_embeddings(ident.provider, ident.model, ident.provider_key, fresh)
+            store.set_chunk_vectors([(rid, fresh[h], shared) for h in fresh for rid, shared in targets[h]])
+            if finished:
+                store.set_vectors_pending(False)
+        stats.embedded += len(fresh)
+        fresh.clear()
+
+    try:
+        for start in range(0, total, EMBED_LOCK_CHUNKS):
+            if cancelled():
+                raise errors.Cancelled("indexing cancelled")
+            part = hashes[start : start + EMBED_LOCK_CHUNKS]
+            if embed_lock is not None:
+                with embed_lock:  # type: ignore[attr-defined]
+                    matrix = embedder.embed_documents([texts[h] for h in part])
+            else:
+                matrix = embedder.embed_documents([texts[h] for h in part])
+            fresh.update((h, np.asarray(matrix[i], dtype=np.float32)) for i, h in enumerate(part))
+            done += len(part)
+            if len(fresh) >= EMBED_COMMIT_CHUNKS:
+                commit()
+            report(done, total, stats.chunks, "", "embed")
+    except BaseException:
+        if fresh:  # keep the vectors already made: the next sync embeds only the rest
+            commit()
+        raise
+    commit(finished=True)
 
 
 def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()) -> list[str]:

@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 3
 META_KEY = "memdesk_index_meta_v1"
+# Set while some chunks are keyword-indexed but not embedded yet (a sync writes
+# the keyword index first); a sync that finds it set embeds what is missing.
+VECTORS_PENDING_KEY = "memdesk_vectors_pending"
 SEG_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 # Ordered migrations: index i brings the schema from version i to i+1. Virtual
@@ -426,6 +429,52 @@ class Store:
         finally:
             with contextlib.suppress(apsw.Error):
                 self.conn.execute("DETACH DATABASE old")
+
+    # -- keyword first, vectors after --------------------------------------------------
+    def vectors_pending(self) -> bool:
+        rows = self.conn.execute("SELECT value FROM meta WHERE key = ?", (VECTORS_PENDING_KEY,)).fetchall()
+        return bool(rows) and rows[0][0] == "1"
+
+    def set_vectors_pending(self, pending: bool) -> None:
+        if pending:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (VECTORS_PENDING_KEY,)
+            )
+        else:
+            self.conn.execute("DELETE FROM meta WHERE key = ?", (VECTORS_PENDING_KEY,))
+
+    def chunks_missing_vectors(
+        self, provider: str, model: str, provider_key: str
+    ) -> list[tuple[int, str, str, str]]:
+        """(rid, hash, path, text) of chunks with no vector for this embedder, in index order.
+
+        The embedding cache holds every vector the indexer wrote (sqlite-vec or not),
+        so "no cache row for the chunk's hash" is "not embedded".
+        """
+        return [
+            (int(rid), str(h), str(path), str(text))
+            for rid, h, path, text in self.conn.execute(
+                "SELECT c.rid, c.hash, c.path, c.text FROM chunks c WHERE NOT EXISTS ("
+                "SELECT 1 FROM embedding_cache e WHERE e.provider = ? AND e.model = ? "
+                "AND e.provider_key = ? AND e.hash = c.hash) ORDER BY c.rid",
+                (provider, model, provider_key),
+            )
+        ]
+
+    def set_chunk_vectors(self, items: Sequence[tuple[int, np.ndarray, bool]]) -> None:
+        """Attach vectors to chunks already written: (rid, embedding, shared) each."""
+        if not self.vec_available or not items:
+            return
+        self.ensure_vec_table(int(items[0][1].shape[0]))
+        # vec0 has no INSERT OR REPLACE: drop a stale row first (normally there is none).
+        self.conn.executemany("DELETE FROM chunks_vec WHERE rowid = ?", [(int(r),) for r, _, _ in items])
+        self.conn.executemany(
+            "INSERT INTO chunks_vec(rowid, embedding, shared) VALUES (?, ?, ?)",
+            [
+                (int(rid), np.ascontiguousarray(vec, dtype=np.float32).tobytes(), 1 if shared else 0)
+                for rid, vec, shared in items
+            ],
+        )
 
     def size_bytes(self) -> int:
         total = 0

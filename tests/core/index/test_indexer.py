@@ -1,0 +1,108 @@
+"""Keyword first, vectors after: what a sync commits before it embeds, and how it resumes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memdesk.core import engine, errors
+from memdesk.core.index.store import Store
+from memdesk.core.search.settings import SearchSettings
+from tests.fakes import HashEmbedder
+
+MEMDESK = SearchSettings.defaults("memdesk")
+
+
+def _workspace(root: Path, notes: int) -> Path:
+    (root / "memory").mkdir(parents=True)
+    for i in range(notes):
+        (root / "memory" / f"2026-01-{1 + i % 28:02d}-n{i}.md").write_text(
+            f"# Note {i}\n\nThe word marker{i} appears only here; shared text about deploys.\n",
+            encoding="utf-8",
+        )
+    return root
+
+
+class WatchingEmbedder(HashEmbedder):
+    """Checks, at its first document call, what a separate reader already sees."""
+
+    def __init__(self, db: Path, *, fail_after_calls: int | None = None) -> None:
+        super().__init__()
+        self.db = db
+        self.fail_after_calls = fail_after_calls
+        self.seen_at_first_call: tuple[int, int] | None = None
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if self.seen_at_first_call is None:
+            reader = Store(self.db)
+            try:
+                files, _chunks = reader.counts()
+                hits = reader.conn.execute(
+                    "SELECT count(*) FROM chunks_fts_seg WHERE chunks_fts_seg MATCH 'marker39'"
+                ).fetchall()[0][0]
+            finally:
+                reader.close()
+            self.seen_at_first_call = (files, int(hits))
+        if self.fail_after_calls is not None and self.calls >= self.fail_after_calls:
+            raise RuntimeError("the embedder crashed")
+        return super().embed_documents(texts)
+
+
+def test_every_file_is_keyword_searchable_before_the_first_embedding(tmp_path: Path) -> None:
+    """The keyword index of all changed files is committed before any text is embedded."""
+    root = _workspace(tmp_path / "ws", 40)
+    db = tmp_path / "index.sqlite"
+    emb = WatchingEmbedder(db)
+    eng = engine.Engine(root, embedder=emb, db_path=db)
+    phases: list[str] = []
+    report = eng.sync(progress=lambda p: phases.append(p.phase))
+    eng.close()
+    assert emb.seen_at_first_call == (40, 1)  # every file, even the last one, already findable
+    assert report.embedded == 40
+    assert phases.index("keyword") < phases.index("embed") < phases.index("finish")
+
+
+def test_a_sync_stopped_while_embedding_resumes_where_it_stopped(tmp_path: Path) -> None:
+    """Vectors missing after a failure are embedded by the next sync, and only those."""
+    root = _workspace(tmp_path / "ws", 40)
+    db = tmp_path / "index.sqlite"
+    failing = WatchingEmbedder(db, fail_after_calls=2)  # 2 calls x 8 chunks get their vectors
+    eng = engine.Engine(root, embedder=failing, db_path=db)
+    with pytest.raises(RuntimeError):
+        eng.sync()
+    eng.close()
+    store = Store(db)
+    ident = failing.identity
+    assert store.vectors_pending()
+    missing = store.chunks_missing_vectors(ident.provider, ident.model, ident.provider_key)
+    assert len(missing) == 40 - 16 and store.counts() == (40, 40)
+    store.close()
+
+    eng = engine.Engine(root, embedder=HashEmbedder(), db_path=db)
+    hits = eng.search("marker39", MEMDESK).hits
+    assert hits and hits[0].path.endswith("-n39.md")  # keyword search worked all along
+    report = eng.sync()
+    assert (report.embedded, report.cache_hits) == (24, 0)
+    assert eng.sync().embedded == 0
+    eng.close()
+    store = Store(db)
+    assert not store.vectors_pending()
+    assert store.chunks_missing_vectors(ident.provider, ident.model, ident.provider_key) == []
+    assert store.conn.execute("SELECT count(*) FROM chunks_vec").fetchall()[0][0] == 40
+    store.close()
+
+
+def test_cancel_while_embedding_keeps_the_keyword_index(tmp_path: Path) -> None:
+    root = _workspace(tmp_path / "ws", 30)
+    db = tmp_path / "index.sqlite"
+    emb = HashEmbedder()
+    eng = engine.Engine(root, embedder=emb, db_path=db)
+    with pytest.raises(errors.Cancelled):
+        eng.sync(cancelled=lambda: emb.calls >= 1)
+    assert eng.status().files == 30
+    assert eng.search("marker29", MEMDESK).hits[0].path.endswith("-n29.md")
+    assert eng.sync().embedded == 30 - 8
+    eng.close()
