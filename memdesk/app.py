@@ -90,6 +90,8 @@ def build_window(
     )
     prefs.remember_workspace(session.workspace)
     session.request_sync()
+    # Keyword search works at once; the model loads beside it for hybrid search.
+    session.load_model()
     return window
 
 

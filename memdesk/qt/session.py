@@ -57,6 +57,9 @@ class Session(QObject):
         files_changed(list): workspace-relative paths the watcher saw change on disk.
         model_build_progress(str), model_build_finished(object), model_build_failed(object):
             the background build of the default embedding model.
+        model_loading_changed(bool): True while the embedding model loads in the background
+            (searches are keyword-only meanwhile).
+        keyword_ready(): a sync committed every changed file's keyword index (vectors follow).
     """
 
     results_changed = Signal(object)
@@ -71,6 +74,8 @@ class Session(QObject):
     model_build_progress = Signal(str)
     model_build_finished = Signal(object)
     model_build_failed = Signal(object)
+    model_loading_changed = Signal(bool)
+    keyword_ready = Signal()
 
     # Internal: cross-thread requests to the reader worker (queued connections).
     _search_requested = Signal(object)
@@ -122,6 +127,8 @@ class Session(QObject):
         self._pending_model: Any = _UNSET
         self._build_thread: QThread | None = None
         self._build_worker: workers.ModelBuildWorker | None = None
+        self._load_thread: QThread | None = None
+        self._load_worker: workers.ModelLoadWorker | None = None
 
         self._watcher: watcher_mod.WatchBridge | None = None
         if watch:
@@ -311,7 +318,7 @@ class Session(QObject):
         self._pending_rebuild = False
         self._pending_paths = set()
         self._pending_model = _UNSET
-        worker.progress.connect(self.sync_progress)
+        worker.progress.connect(self._on_sync_worker_progress)
         worker.finished.connect(self._on_sync_worker_finished)
         worker.failed.connect(self._on_sync_worker_failed)
         self._sync_worker = worker
@@ -320,6 +327,16 @@ class Session(QObject):
         )
         self.idle_changed.emit(False)
         self.sync_started.emit()
+
+    @Slot(object)
+    def _on_sync_worker_progress(self, progress: engine_mod.SyncProgress) -> None:
+        self.sync_progress.emit(progress)
+        if progress.phase == "keyword" and not self._closed:
+            # Every changed note is keyword-searchable now; its vectors come next.
+            self.keyword_ready.emit()
+            self.request_snapshot()
+            if self._query.strip():
+                self.refresh_search()
 
     @Slot(object)
     def _on_sync_worker_finished(self, report: engine_mod.SyncReport) -> None:
@@ -350,6 +367,41 @@ class Session(QObject):
             self.files_changed.emit(notes)
         # A folder moved or deleted: which notes went with it is only known by a full scan.
         self.request_sync(None if len(notes) < len(paths) else notes)
+
+    # model load ----------------------------------------------------------------------
+    @property
+    def is_loading_model(self) -> bool:
+        return self._load_thread is not None
+
+    def load_model(self) -> None:
+        """Load a lazy embedder's weights on a worker thread (no-op when loaded or none)."""
+        embedder = self._engine.embedder
+        load = getattr(embedder, "load", None)
+        if self._load_thread is not None or load is None or getattr(embedder, "loaded", True):
+            return
+        worker = workers.ModelLoadWorker(load)
+        worker.finished.connect(self._on_load_worker_finished)
+        self._load_worker = worker
+        self._load_thread = workers.start_in_thread(
+            worker, name="memdesk-model-load", on_finished=self._on_load_thread_finished
+        )
+        self.model_loading_changed.emit(True)
+
+    @Slot()
+    def _on_load_worker_finished(self) -> None:
+        # Results shown meanwhile were keyword-only: run the query again, now hybrid.
+        if self._query.strip() and not self._closed:
+            self.refresh_search()
+
+    @Slot()
+    def _on_load_thread_finished(self) -> None:
+        if self._load_thread is not None:
+            workers.release_thread(self._load_thread)
+        self._load_thread = None
+        self._load_worker = None
+        if not self._closed:
+            self.model_loading_changed.emit(False)
+            self.request_snapshot()
 
     # model build ---------------------------------------------------------------------
     def build_model(self, build: Callable[[Callable[[Any], None]], Path]) -> None:
@@ -388,7 +440,7 @@ class Session(QObject):
             self._watcher.stop()
         if self._sync_worker is not None:
             self._sync_worker.cancel()
-        for thread in (self._sync_thread, self._build_thread):
+        for thread in (self._sync_thread, self._build_thread, self._load_thread):
             if thread is not None:
                 thread.wait()
         self._reader_thread.quit()

@@ -129,6 +129,39 @@ class SyncWorker(QObject):
             self.done.emit()
 
 
+class ModelLoadWorker(QObject):
+    """Loads a lazy embedder's weights into llama.cpp off the GUI thread.
+
+    The window opens over keyword search at once; this makes the model ready
+    for hybrid search in the background.
+
+    Signals:
+        finished(): the weights are loaded.
+        failed(object): the exception (the engine then stays keyword-only).
+        done(): emitted last.
+    """
+
+    finished = Signal()
+    failed = Signal(object)
+    done = Signal()
+
+    def __init__(self, load: Callable[[], None]) -> None:
+        super().__init__()
+        self._load = load
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            self._load()
+        except Exception as exc:
+            log.warning("the embedding model could not be loaded: %s", exc)
+            self.failed.emit(exc)
+        else:
+            self.finished.emit()
+        finally:
+            self.done.emit()
+
+
 class ModelBuildWorker(QObject):
     """Builds the default GGUF embedding model (minutes of CPU) off the GUI thread.
 

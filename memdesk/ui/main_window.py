@@ -7,6 +7,7 @@ import itertools
 import logging
 import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,7 +43,7 @@ from memdesk.qt import golden as golden_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
-from memdesk.ui import code_editor, theme
+from memdesk.ui import code_editor, fitted_label, theme
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
@@ -238,8 +239,10 @@ class MainWindow(QMainWindow):
         self.model_label.setObjectName("modelLabel")
         self.counts_label = QLabel()
         self.counts_label.setObjectName("countsLabel")
-        self.freshness_label = QLabel()
+        # What the index is doing now; shortened by whole parts, never mid-word.
+        self.freshness_label = fitted_label.FittedLabel()
         self.freshness_label.setObjectName("freshnessLabel")
+        self._eta = _EtaEstimate()
         self.progress = QProgressBar()
         self.progress.setObjectName("indexProgress")
         self.progress.setMaximumWidth(220)
@@ -253,8 +256,9 @@ class MainWindow(QMainWindow):
         self.cancel_button.setObjectName("cancelIndexButton")
         self.cancel_button.setVisible(False)
         self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
-        for widget in (self.mode_label, self.model_label, self.counts_label, self.freshness_label):
+        for widget in (self.mode_label, self.model_label, self.counts_label):
             bar.addWidget(widget)
+        bar.addWidget(self.freshness_label, 1)
         bar.addPermanentWidget(self.undo_button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
@@ -405,6 +409,7 @@ class MainWindow(QMainWindow):
         session.search_failed.connect(self._on_session_search_failed)
         session.sync_started.connect(self._on_session_sync_started)
         session.sync_progress.connect(self._on_session_sync_progress)
+        session.model_loading_changed.connect(self._on_session_model_loading_changed)
         session.sync_failed.connect(self._on_session_sync_failed)
         session.idle_changed.connect(self._on_session_idle_changed)
         session.snapshot_changed.connect(self._on_session_snapshot_changed)
@@ -904,19 +909,61 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_session_sync_started(self) -> None:
         self.progress.setRange(0, 0)  # busy until the first file reports a total
-        self.progress.setFormat("Indexing…")
+        self.progress.setFormat(self.tr("Indexing…"))
         self.progress.setVisible(True)
         self.cancel_button.setVisible(True)
-        self.freshness_label.setText("indexing…")
+        self._eta.reset()
+        self.freshness_label.set_full_text(self.tr("Indexing…"))
 
     @Slot(object)
     def _on_session_sync_progress(self, progress: engine_mod.SyncProgress) -> None:
-        if progress.files_total > 0:
+        if progress.phase == "embed" and progress.to_embed > 0:
+            self.progress.setRange(0, progress.to_embed)
+            self.progress.setValue(progress.embedded)
+            self.progress.setFormat(
+                self.tr("{0} / {1} chunks").format(f"{progress.embedded:,}", f"{progress.to_embed:,}")
+            )
+            parts = [
+                self.tr("Embedding {0} / {1} chunks").format(
+                    f"{progress.embedded:,}", f"{progress.to_embed:,}"
+                ),
+                self.tr("keyword search ready"),
+            ]
+            left = self._eta.seconds_left(progress.embedded, progress.to_embed)
+            if left is not None:
+                parts.append(self._eta_text(left))
+            self.freshness_label.set_full_text(" · ".join(parts))
+        elif progress.phase == "keyword":
+            self.freshness_label.set_full_text(
+                " · ".join([self.tr("Keyword search ready"), self.tr("embedding next")])
+            )
+        elif progress.files_total > 0:
             self.progress.setRange(0, progress.files_total)
             self.progress.setValue(progress.files_done)
             self.progress.setFormat(
-                f"{progress.files_done}/{progress.files_total} files · {progress.chunks_done} chunks"
+                self.tr("{0} / {1} files").format(f"{progress.files_done:,}", f"{progress.files_total:,}")
             )
+            self.freshness_label.set_full_text(
+                self.tr("Indexing {0} / {1} files · {2} chunks").format(
+                    f"{progress.files_done:,}", f"{progress.files_total:,}", f"{progress.chunks_done:,}"
+                )
+            )
+
+    def _eta_text(self, seconds: float) -> str:
+        if seconds >= 90:
+            return self.tr("about {0} min left").format(round(seconds / 60))
+        if seconds >= 10:
+            return self.tr("about {0} s left").format(int(round(seconds / 10) * 10))
+        return self.tr("a few seconds left")
+
+    @Slot(bool)
+    def _on_session_model_loading_changed(self, loading: bool) -> None:
+        if loading and not self.session.is_syncing:
+            self.freshness_label.set_full_text(
+                " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
+            )
+        elif not loading and not self.session.is_syncing:
+            self.session.request_snapshot()
 
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:
@@ -933,7 +980,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_session_snapshot_changed(self, snapshot: workers.WorkspaceSnapshot) -> None:
         if snapshot.error is not None:
-            self.freshness_label.setText(f"status unavailable: {snapshot.error}")
+            self.freshness_label.set_full_text(self.tr("status unavailable: {0}").format(snapshot.error))
             return
         self.tree.set_files(snapshot.files, snapshot.states)
         empty = not snapshot.files
@@ -955,7 +1002,9 @@ class MainWindow(QMainWindow):
         self.counts_label.setText(f"{status.files} files · {status.chunks} chunks")
         failed = len(status.failures)
         if self.session.is_syncing:
-            fresh = "indexing…"
+            return  # the sync's own progress line is showing what happens
+        if self.session.is_loading_model:
+            fresh = " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
         elif status.dirty_files:
             fresh = f"{len(status.dirty_files)} file(s) not indexed yet"
         else:
@@ -963,7 +1012,7 @@ class MainWindow(QMainWindow):
             fresh = f"index up to date{f' ({when})' if when else ''}"
         if failed:
             fresh += f" · {failed} failed"
-        self.freshness_label.setText(fresh)
+        self.freshness_label.set_full_text(fresh)
         if status.mode == "hybrid":
             self.model_banner.setVisible(False)
 
@@ -1039,3 +1088,25 @@ class MainWindow(QMainWindow):
 
 def _short(reason: str) -> str:
     return reason if len(reason) <= 48 else reason[:45] + "…"
+
+
+class _EtaEstimate:
+    """Time left of the embedding phase from its rate so far (None until it is steady)."""
+
+    MIN_SECONDS = 3.0  # a rate over less than this jumps around too much to show
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._start: tuple[float, int] | None = None
+
+    def seconds_left(self, done: int, total: int) -> float | None:
+        now = time.monotonic()
+        if self._start is None or done < self._start[1]:
+            self._start = (now, done)
+            return None
+        elapsed, progressed = now - self._start[0], done - self._start[1]
+        if elapsed < self.MIN_SECONDS or progressed <= 0:
+            return None
+        return (total - done) * elapsed / progressed

@@ -1,0 +1,64 @@
+"""The status bar says what indexing is doing, with live counts, and never cuts a word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QLabel
+
+from memdesk.core import engine as engine_mod
+from memdesk.ui.fitted_label import ELLIPSIS, fit_text
+
+
+@pytest.fixture
+def fts_window(make_window, workspace: Path):  # type: ignore[no-untyped-def]
+    return make_window(workspace, model=None)
+
+
+LINE = "Embedding 340 / 2,000 chunks · keyword search ready · about 4 min left"
+
+
+def test_fit_text_drops_whole_parts_then_whole_words(qapp) -> None:  # type: ignore[no-untyped-def]
+    metrics = QLabel().fontMetrics()
+    full = metrics.horizontalAdvance(LINE)
+    words = LINE.split(" ")
+    seen = set()
+    for width in range(0, full + 20, 3):
+        shown = fit_text(LINE, width, metrics)
+        assert metrics.horizontalAdvance(shown) <= width or shown == ""
+        seen.add(shown)
+        if shown in ("", LINE):
+            continue
+        assert shown.endswith(ELLIPSIS)
+        kept = shown.removesuffix(ELLIPSIS).split(" ")
+        assert kept == words[: len(kept)], shown  # a prefix of whole words
+    assert LINE in seen and "Embedding 340 / 2,000 chunks · keyword search ready…" in seen
+    assert "" in seen
+
+
+def test_embedding_progress_line(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """Live counts and "keyword search ready" while vectors are computed; narrow, still whole words."""
+    window = fts_window
+    label = window.freshness_label
+    window.session.sync_progress.emit(engine_mod.SyncProgress(2000, 2000, 2000, "", "embed", 340, 2000))
+    assert label.full_text() == "Embedding 340 / 2,000 chunks · keyword search ready"
+    assert window.progress.format() == "340 / 2,000 chunks"
+    window.resize(420, 800)
+    qtbot.waitUntil(lambda: label.text() != label.full_text(), timeout=5000)
+    shown = label.text().removesuffix(ELLIPSIS)
+    assert label.full_text().startswith(shown) and label.full_text()[len(shown)] in " ·"
+
+
+def test_a_real_sync_reports_keyword_search_ready_first(
+    qtbot, make_window, workspace: Path, minilm_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """With a model, the keyword index is ready (and said so) before the vectors are done."""
+    window = make_window(workspace, model=minilm_path, wait=False)
+    session = window.session
+    with qtbot.waitSignal(session.keyword_ready, timeout=120_000):
+        pass
+    assert window.freshness_label.full_text().startswith("Keyword search ready")
+    with qtbot.waitSignal(session.sync_finished, timeout=300_000) as finished:
+        pass
+    assert finished.args[0].mode == "hybrid" and finished.args[0].embedded > 0
