@@ -448,18 +448,23 @@ class Engine:
         *,
         scope: Scope = "all",
         mode: hits_mod.Mode | None = None,
+        wait_for_model: bool = True,
     ) -> hits_mod.CandidatePool:
         """Run the keyword and vector legs once; ``ranking.rank`` does the rest in memory.
 
         ``mode`` forces one leg ("fts": keyword only, as with no model; "vector":
         embeddings only, as with no FTS) for evaluation; by default it is the
-        engine's mode.
+        engine's mode. With ``wait_for_model=False`` (the GUI) a search while the
+        embedding model is still loading runs keyword-only instead of waiting.
         """
         settings = settings.clamped()
         q = query.strip()[:MAX_QUERY_CHARS]
         limit = settings.candidate_pool_size
         timings: dict[str, float] = {"pool_size": float(limit)}
         mode = self.mode if mode is None or self._embedder is None else mode
+        model_loading = not wait_for_model and mode != "fts" and not getattr(self._embedder, "loaded", True)
+        if model_loading:
+            mode = "fts"
         empty = hits_mod.CandidatePool(
             query=q, mode=mode, profile=settings.profile, candidates=(), timings_ms=timings
         )
@@ -482,14 +487,16 @@ class Engine:
             candidates=tuple(cands),
             query_terms=lexical.highlight_terms(q),
             timings_ms=timings,
+            model_loading=model_loading,
         )
 
     def _embed_query(self, q: str, timings: dict[str, float]) -> np.ndarray | None:
         if self._embedder is None:
             return None
         t0 = time.perf_counter()
-        with self.embed_lock:
-            vec = np.asarray(self._embedder.embed_query(q), dtype=np.float32)
+        # No embed lock: queries have their own llama.cpp context, so a search never
+        # waits for the indexer's batch.
+        vec = np.asarray(self._embedder.embed_query(q), dtype=np.float32)
         timings["embed_ms"] = (time.perf_counter() - t0) * 1000
         if not np.any(vec):
             return None  # OpenClaw skips the vector leg for an all-zero query vector
@@ -683,7 +690,11 @@ class Engine:
                 else:
                     text_score = raw / best if best > 0 else 0.0
             vector_score = vec_scores.get(rid) if qvec is not None else None
-            out.append(self._candidate(rows[rid], "memdesk", vector_score, text_score))
+            cand = self._candidate(rows[rid], "memdesk", vector_score, text_score)
+            if vector_score is None and qvec is not None and opts.complete_vector:
+                # The completion found no vector: the chunk is not embedded yet.
+                cand = dataclasses.replace(cand, keyword_only=True)
+            out.append(cand)
         return out
 
     def _cosines(self, store: Store, qvec: np.ndarray, rids: Sequence[int]) -> dict[int, float]:

@@ -258,7 +258,9 @@ class ReaderWorker(QObject):
             return  # the user typed on; answering this would only be thrown away
         started = time.perf_counter()
         try:
-            pool = self._engine.fetch_candidates(request.query, request.settings, scope=request.scope)
+            pool = self._engine.fetch_candidates(
+                request.query, request.settings, scope=request.scope, wait_for_model=False
+            )
             hits = tuple(self._rank(pool, request.settings))
         except Exception as exc:
             if not isinstance(exc, errors.MemdeskError):

@@ -881,6 +881,11 @@ class MainWindow(QMainWindow):
             summary = self.tr("{0} hits from {1} candidates · {2} · {3} profile · {4}").format(
                 len(results.hits), size, self.tr(mode), results.settings.profile, how
             )
+            if pool is not None and pool.model_loading:
+                summary += " · " + self.tr("keyword-only while the model loads")
+            not_embedded = sum(1 for c in pool.candidates if c.keyword_only) if pool else 0
+            if not_embedded:
+                summary += " · " + self.tr("{0} not embedded yet, scored by keywords").format(not_embedded)
             scores = [h.score for h in results.hits]
             if results.settings.mmr and any(a < b for a, b in itertools.pairwise(scores)):
                 summary += " · " + self.tr("in MMR order (diversity): Final need not descend")

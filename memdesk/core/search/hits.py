@@ -27,6 +27,9 @@ class Candidate:
     vector_score: float | None
     text_score: float | None
     date: dt.date | None  # the date decay uses; None = evergreen (never decays)
+    # Keyword-indexed but not embedded yet (a sync writes keywords first): in a
+    # hybrid search it is scored as in keyword mode instead of losing its vector half.
+    keyword_only: bool = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +47,9 @@ class CandidatePool:
     query_terms: tuple[str, ...] = ()  # for highlighting in snippets
     fts_only_fallback: bool = False  # OpenClaw FTS-only "top maxResults anyway" rule applies
     timings_ms: dict[str, float] = dataclasses.field(default_factory=dict)
+    # Keyword-only because the embedding model was still loading (the window does
+    # not wait for it; the query runs again, hybrid, once it is ready).
+    model_loading: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

@@ -204,7 +204,16 @@ def rank(
 
     # Hybrid: vector hits first, then keyword-only hits (pool order), so that the
     # stable sort breaks ties the way OpenClaw's Map insertion order does.
-    items = [_Scored(c, vw * (c.vector_score or 0.0) + tw * (c.text_score or 0.0)) for c in cands]
+    # A chunk not embedded yet is scored as keyword search scores it, not as half a hybrid.
+    items = [
+        _Scored(
+            c,
+            (c.text_score or 0.0)
+            if c.keyword_only
+            else vw * (c.vector_score or 0.0) + tw * (c.text_score or 0.0),
+        )
+        for c in cands
+    ]
     _decay_and_sort(items, settings, clock)
     items = _apply_mmr(items, settings, profile)
     strict = [i for i in items if i.score >= settings.min_score]
