@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import importlib.util
 import logging
 import threading
 import time
@@ -149,15 +150,17 @@ def load_embedder(model: ModelSpec) -> tuple[embedder_mod.Embedder | None, str |
             return None, "no embedding model built yet (run: memdesk model build)"
     else:
         path = Path(model).expanduser()
+    if importlib.util.find_spec("llama_cpp") is None:
+        return None, "llama-cpp-python is not installed"
     try:
         from memdesk.core.embed import gguf_embedder
 
-        return gguf_embedder.GgufEmbedder(path), None
+        # Lazy: the header is checked now, the weights load on first use, so
+        # opening a workspace (status, keyword search, the window) never waits.
+        return gguf_embedder.GgufEmbedder(path, lazy=True), None
     except errors.EmbedderUnavailable as exc:
         log.warning("%s", exc)
         return None, str(exc)
-    except ImportError as exc:
-        return None, f"llama-cpp-python is not installed ({exc})"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -304,6 +307,29 @@ class Engine:
         cancelled: CancelledFn | None = None,
     ) -> SyncReport:
         """Bring the index up to date; a changed model or chunking means a safe rebuild.
+
+        The model loads lazily, on the first text to embed; if llama.cpp cannot
+        load it after all, the engine degrades to keyword-only search (with the
+        reason) and syncs again, as it would have had the model failed at open.
+        """
+        try:
+            return self._sync(rebuild=rebuild, paths=paths, progress=progress, cancelled=cancelled)
+        except errors.EmbedderUnavailable as exc:
+            if self._embedder is None:
+                raise
+            log.warning("%s; keyword-only search", exc)
+            self.set_embedder(None, str(exc))
+            return self._sync(rebuild=rebuild, paths=None, progress=progress, cancelled=cancelled)
+
+    def _sync(
+        self,
+        *,
+        rebuild: bool,
+        paths: Sequence[str] | None,
+        progress: ProgressFn | None,
+        cancelled: CancelledFn | None,
+    ) -> SyncReport:
+        """``sync`` with the embedder as it is.
 
         A rebuild indexes into a fresh database next to the old one (seeding its
         embedding cache from it) and swaps it in at the end, so a crash or cancel
@@ -496,7 +522,15 @@ class Engine:
         t0 = time.perf_counter()
         # No embed lock: queries have their own llama.cpp context, so a search never
         # waits for the indexer's batch.
-        vec = np.asarray(self._embedder.embed_query(q), dtype=np.float32)
+        try:
+            vec = np.asarray(self._embedder.embed_query(q), dtype=np.float32)
+        except errors.EmbedderUnavailable as exc:  # the lazy load failed: keyword-only
+            log.warning("%s; keyword-only search", exc)
+            # Plain assignments, not set_embedder: its sync lock could be held by a
+            # rebuild waiting for the read lock this search holds.
+            self._fallback_reason = str(exc)
+            self._embedder = None
+            return None
         timings["embed_ms"] = (time.perf_counter() - t0) * 1000
         if not np.any(vec):
             return None  # OpenClaw skips the vector leg for an all-zero query vector

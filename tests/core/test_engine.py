@@ -328,3 +328,24 @@ def test_numpy_vector_scan_ranks_like_sqlite_vec(
     assert got == expected
     if how == "no-sqlite-vec":
         assert "numpy" in (eng2.status().fallback_reason or "")
+
+
+@pytest.mark.model
+def test_model_loads_only_when_something_is_embedded(small_ws: Path, minilm_path: Path) -> None:
+    """Opening, status and a sync with nothing new never load the weights; a search does."""
+    first = engine.Engine.open(small_ws, model=minilm_path)
+    first.sync()
+    first.close()
+    eng = engine.Engine.open(small_ws, model=minilm_path)
+    try:
+        embedder = eng.embedder
+        assert embedder is not None and eng.mode == "hybrid"
+        eng.status()
+        report = eng.sync()
+        assert (report.embedded, report.mode) == (0, "hybrid")
+        assert not embedder.loaded  # type: ignore[attr-defined]
+        result = eng.search("vector store", MEMDESK)
+        assert embedder.loaded  # type: ignore[attr-defined]
+        assert result.pool.mode == "hybrid" and result.hits[0].vector_score is not None
+    finally:
+        eng.close()

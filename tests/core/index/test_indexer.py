@@ -106,3 +106,27 @@ def test_cancel_while_embedding_keeps_the_keyword_index(tmp_path: Path) -> None:
     assert eng.search("marker29", MEMDESK).hits[0].path.endswith("-n29.md")
     assert eng.sync().embedded == 30 - 8
     eng.close()
+
+
+def test_chunks_not_embedded_yet_are_found_and_scored_by_keywords(tmp_path: Path) -> None:
+    """Mid-index, a hybrid search still finds every note: un-embedded chunks are ranked
+    by their keyword score (not cut to the keyword weight's share and dropped)."""
+    root = _workspace(tmp_path / "ws", 30)
+    db = tmp_path / "index.sqlite"
+    emb = HashEmbedder()
+    eng = engine.Engine(root, embedder=emb, db_path=db)
+    with pytest.raises(errors.Cancelled):
+        eng.sync(cancelled=lambda: emb.calls >= 1)  # 8 of 30 chunks embedded
+    keyword_only = 0
+    for i in range(30):
+        result = eng.search(f"marker{i}", MEMDESK)
+        assert result.pool.mode == "hybrid" and result.hits, i
+        top = result.hits[0]
+        assert top.path.endswith(f"-n{i}.md")
+        cand = next(c for c in result.pool.candidates if c.chunk_id == top.chunk_id)
+        assert cand.keyword_only == (cand.vector_score is None)
+        if cand.keyword_only:
+            keyword_only += 1
+            assert top.merged_score == pytest.approx(cand.text_score)
+    assert keyword_only == 30 - 8
+    eng.close()
