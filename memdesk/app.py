@@ -90,8 +90,6 @@ def build_window(
     )
     prefs.remember_workspace(session.workspace)
     session.request_sync()
-    # Keyword search works at once; the model loads beside it for hybrid search.
-    session.load_model()
     return window
 
 
@@ -118,7 +116,12 @@ class _Screenshooter:
         session = window.session
         session.sync_finished.connect(self._on_session_sync_done)
         session.sync_failed.connect(self._on_session_sync_done)
-        for signal in (session.idle_changed, session.results_changed, session.snapshot_changed):
+        for signal in (
+            session.idle_changed,
+            session.results_changed,
+            session.snapshot_changed,
+            session.model_loading_changed,
+        ):
             signal.connect(self._check)
 
     def _on_session_sync_done(self, _value: object) -> None:
@@ -128,10 +131,14 @@ class _Screenshooter:
         session = self._window.session
         if self._shot or not self._synced or session.is_syncing or session.snapshot is None:
             return
+        if session.is_loading_model:
+            return  # its results would be keyword-only: shoot the hybrid ones
         if self._query:
             results = session.results
             if session.search_pending or results is None or results.query != self._query:
                 return
+            if results.pool is not None and results.pool.model_loading:
+                return  # keyword-only while the model loaded; the hybrid answer follows
         self._shot = True
         # Let one more event-loop pass lay out and paint the fresh rows first.
         QTimer.singleShot(300, self._shoot)

@@ -136,6 +136,8 @@ class Session(QObject):
             self._watcher.paths_changed.connect(self._on_watcher_paths_changed)
             self._watcher.start()
         self._closed = False
+        # The reader never waits for a lazy model (keyword-only meanwhile): load it now.
+        self.load_model()
 
     # properties ----------------------------------------------------------------------
     @property
@@ -358,6 +360,7 @@ class Session(QObject):
         # The index changed under the query: show fresh results without retyping.
         if self._query.strip():
             self.refresh_search()
+        self.load_model()  # a model swapped in by the sync may not have needed loading yet
         self._start_next_sync()
 
     @Slot(list)

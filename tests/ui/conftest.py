@@ -91,8 +91,14 @@ def make_window(qtbot, tmp_path: Path) -> Callable[..., object]:  # type: ignore
 
 
 def wait_idle(qtbot, window, timeout: int = SYNC_TIMEOUT_MS) -> None:  # type: ignore[no-untyped-def]
-    """Wait until no index job runs or is queued, and the tree shows the result."""
+    """Wait until the model is loaded (searches are keyword-only before), no index job
+    runs or is queued, and the tree shows the result."""
     session = window.session
+    if session.is_loading_model:
+        with qtbot.waitSignal(
+            session.model_loading_changed, timeout=timeout, check_params_cb=lambda loading: not loading
+        ):
+            pass
     if session.is_syncing:
         with qtbot.waitSignal(session.idle_changed, timeout=timeout, check_params_cb=lambda idle: idle):
             pass
