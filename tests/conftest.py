@@ -36,6 +36,33 @@ def memdesk_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     return home
 
 
+CLOCK_QUERY = "which vector store did we choose"
+
+
+@pytest.fixture
+def clock_workspace(tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text(
+        "# MEMORY\n\n- The team keeps architecture decisions in dated notes.\n"
+        "- Someone asked which vector store to use; see the notes.\n",
+        encoding="utf-8",
+    )
+    (root / "memory" / "2026-01-10.md").write_text(
+        "# 2026-01-10\n\n## Vector store decision\n\n"
+        "We choose SQLite with sqlite-vec as the vector store. The vector store decision is final.\n",
+        encoding="utf-8",
+    )
+    (root / "memory" / "2026-01-11.md").write_text(
+        "# 2026-01-11\n\nLunch with the design team; nothing decided.\n", encoding="utf-8"
+    )
+    # Unrelated notes, so that "vector" and "store" stay rarer than half the chunks
+    # (the keyword leg skips terms as common as that).
+    for day, text in (("12", "Planning poker."), ("13", "Release notes drafted."), ("14", "Hiring loop.")):
+        (root / "memory" / f"2026-01-{day}.md").write_text(f"# 2026-01-{day}\n\n{text}\n", encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def example_workspace(tmp_path: Path) -> Path:
     """A private copy of the bundled example workspace."""

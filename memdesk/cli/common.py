@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import os
 import sys
@@ -10,7 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import paths
+from memdesk.core import errors, paths
+
+# Ranking flags `memdesk search` and `memdesk eval` share: dest -> SearchSettings field.
+RANKING_FIELDS = ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda")
 
 
 def add_common(p: argparse.ArgumentParser, *, model: bool = True) -> None:
@@ -82,3 +86,37 @@ def progress_printer(enabled: bool) -> Any:
             sys.stderr.flush()
 
     return report
+
+
+def add_ranking_flags(p: argparse.ArgumentParser) -> None:
+    """The ranking settings a command can override, as ``memdesk search`` names them."""
+    p.add_argument("--vector-weight", type=float, dest="vector_weight")
+    p.add_argument("--text-weight", type=float, dest="text_weight")
+    p.add_argument("--candidate-multiplier", type=int, dest="candidate_multiplier")
+    p.add_argument("--decay", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--half-life", type=int, dest="half_life_days", metavar="DAYS")
+    p.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None)
+    p.add_argument("--mmr-lambda", type=float, dest="mmr_lambda")
+    p.add_argument("--now", metavar="YYYY-MM-DD", help="fix the clock for temporal decay")
+
+
+def ranking_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    """The SearchSettings changes the ranking flags ask for (unset flags are absent)."""
+    changes: dict[str, Any] = {}
+    for name in RANKING_FIELDS:
+        value = getattr(args, name, None)
+        if value is not None:
+            changes[name] = value
+    for name in ("decay", "mmr"):
+        if getattr(args, name, None) is not None:
+            changes[name] = getattr(args, name)
+    return changes
+
+
+def parse_now(value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise errors.MemdeskError(f"--now {value!r}: expected a date as YYYY-MM-DD") from None

@@ -7,9 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from memdesk.cli import common
 from memdesk.core import errors
 from memdesk.core.eval.report import format_table
-from memdesk.core.eval.runner import MODES, evaluate_dataset, evaluate_golden
+from memdesk.core.eval.runner import MODES, evaluate_dataset, evaluate_golden, settings_with
 
 
 def run_cli(args: Any) -> int:
@@ -22,6 +23,8 @@ def run_cli(args: Any) -> int:
     model: Any = Path(args.model) if args.model else "auto"
     if args.model and args.model.lower() == "none":
         model = None
+    settings_for = settings_with(common.ranking_overrides(args))
+    now = common.parse_now(args.now)
 
     def progress(msg: str) -> None:
         sys.stderr.write(msg + "\n")
@@ -37,6 +40,8 @@ def run_cli(args: Any) -> int:
             modes=modes,
             model=model,
             progress=progress,
+            settings_for=settings_for,
+            now=now,
         )
     elif args.dataset:
         report = evaluate_dataset(
@@ -47,6 +52,8 @@ def run_cli(args: Any) -> int:
             model=model,
             limit=args.limit,
             progress=progress,
+            settings_for=settings_for,
+            now=now,
         )
     else:
         raise errors.EvalError("give --dataset DIR (BEIR layout) or --workspace DIR --golden FILE")
@@ -67,5 +74,8 @@ def register(sub: Any) -> None:
     p.add_argument("--workspace", metavar="DIR")
     p.add_argument("--golden", metavar="FILE")
     p.add_argument("--limit", type=int, help="only the first N queries (quick runs)")
+    # The ranking flags of `memdesk search`; --mmr/--no-mmr override every mode's MMR.
+    # A golden line's own "now" is that query's clock; --now is the clock of the rest.
+    common.add_ranking_flags(p)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_cli)

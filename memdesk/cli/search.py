@@ -3,48 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import time
 from typing import Any
 
 from memdesk.cli import common
-from memdesk.core import errors
 from memdesk.core.search import settings as settings_mod
 
 
 def _settings_from(args: argparse.Namespace) -> settings_mod.SearchSettings:
     base = settings_mod.SearchSettings.defaults(args.profile)
-    changes: dict[str, Any] = {}
-    for name in (
-        "max_results",
-        "min_score",
-        "vector_weight",
-        "text_weight",
-        "candidate_multiplier",
-        "half_life_days",
-        "mmr_lambda",
-    ):
+    changes = common.ranking_overrides(args)
+    for name in ("max_results", "min_score"):
         value = getattr(args, name, None)
         if value is not None:
             changes[name] = value
-    if args.decay is not None:
-        changes["decay"] = args.decay
-    if args.mmr is not None:
-        changes["mmr"] = args.mmr
     return base.replace(**changes)
 
 
-def _parse_now(value: str | None) -> dt.date | None:
-    if value is None:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        raise errors.MemdeskError(f"--now {value!r}: expected a date as YYYY-MM-DD") from None
-
-
 def cmd_search(args: argparse.Namespace) -> int:
-    now = _parse_now(args.now)
+    now = common.parse_now(args.now)
     settings = _settings_from(args)
     eng = common.open_engine(args)
     try:
@@ -87,14 +64,7 @@ def register(sub: Any) -> None:
     p.add_argument("--profile", choices=settings_mod.PROFILES, default="memdesk")
     p.add_argument("--max-results", type=int, dest="max_results")
     p.add_argument("--min-score", type=float, dest="min_score")
-    p.add_argument("--vector-weight", type=float, dest="vector_weight")
-    p.add_argument("--text-weight", type=float, dest="text_weight")
-    p.add_argument("--candidate-multiplier", type=int, dest="candidate_multiplier")
-    p.add_argument("--decay", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--half-life", type=int, dest="half_life_days", metavar="DAYS")
-    p.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--mmr-lambda", type=float, dest="mmr_lambda")
-    p.add_argument("--now", metavar="YYYY-MM-DD", help="fix the clock for temporal decay")
+    common.add_ranking_flags(p)
     p.add_argument(
         "--scope",
         choices=("all", "shared"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import logging
 import re
@@ -55,15 +56,46 @@ class Relevant:
 
 @dataclasses.dataclass(frozen=True)
 class GoldenQuery:
-    """A labelled query; ``anchors`` maps a label to the hash of its lines (``anchors.py``)."""
+    """A labelled query; ``anchors`` maps a label to the hash of its lines (``anchors.py``).
+
+    ``now`` is the clock the query was asked at (decay and recency count from it
+    instead of today); ``category`` groups queries in reports.
+    """
 
     query: str
     relevant: tuple[Relevant, ...]
     anchors: tuple[tuple[str, str], ...] = ()
+    now: dt.datetime | None = None
+    category: str | None = None
+    id: str | None = None
+
+
+class _BadClock(ValueError):
+    pass
+
+
+def _parse_now(value: object) -> dt.datetime | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise _BadClock(f'"now": {text!r} is not a date (YYYY-MM-DD) or ISO date-time') from None
+    return when if when.tzinfo else when.replace(tzinfo=dt.UTC)
+
+
+def _category(obj: dict[str, Any]) -> str | None:
+    name = obj.get("category_name", obj.get("category"))
+    return None if name is None or str(name).strip() == "" else str(name)
 
 
 def load_golden(path: Path) -> list[GoldenQuery]:
-    """JSON lines ``{"query": ..., "relevant": ["memory/x.md", "MEMORY.md#L10-L20"]}``."""
+    """JSON lines ``{"query": ..., "relevant": ["memory/x.md", "MEMORY.md#L10-L20"]}``.
+
+    Optional per line: ``now`` (YYYY-MM-DD or an ISO date-time: the clock of that
+    query), ``category_name`` (or ``category``) and ``id``; other keys are ignored.
+    """
     out: list[GoldenQuery] = []
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -77,22 +109,38 @@ def load_golden(path: Path) -> list[GoldenQuery]:
             query = str(obj["query"])
             rel = tuple(Relevant.parse(str(r)) for r in obj["relevant"])
             anchors = tuple((str(k), str(v)) for k, v in dict(obj.get("anchors") or {}).items())
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            now = _parse_now(obj.get("now"))
+        except _BadClock as exc:
+            raise errors.EvalError(f"{path}:{number}: {exc}") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # JSONDecodeError too
             raise errors.EvalError(
-                f'{path}:{number}: expected {{"query": ..., "relevant": [...]}} ({{exc}})'
+                f'{path}:{number}: expected {{"query": ..., "relevant": [...]}} ({exc!r})'
             ) from None
-        out.append(GoldenQuery(query, rel, anchors))
+        ident = obj.get("id")
+        out.append(
+            GoldenQuery(query, rel, anchors, now, _category(obj), None if ident is None else str(ident))
+        )
     return out
 
 
-def save_golden(path: Path, queries: Sequence[GoldenQuery]) -> None:
-    def line(q: GoldenQuery) -> dict[str, Any]:
-        obj: dict[str, Any] = {"query": q.query, "relevant": [r.label() for r in q.relevant]}
-        if q.anchors:
-            obj["anchors"] = dict(q.anchors)
-        return obj
+def _golden_line(q: GoldenQuery) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    if q.id is not None:
+        obj["id"] = q.id
+    obj |= {"query": q.query, "relevant": [r.label() for r in q.relevant]}
+    if q.anchors:
+        obj["anchors"] = dict(q.anchors)
+    if q.category is not None:
+        obj["category_name"] = q.category
+    if q.now is not None:
+        midnight = q.now.time() == dt.time(0) and q.now.utcoffset() == dt.timedelta(0)
+        obj["now"] = q.now.date().isoformat() if midnight else q.now.isoformat()
+    return obj
 
-    text = "".join(json.dumps(line(q), ensure_ascii=False) + "\n" for q in queries)
+
+def save_golden(path: Path, queries: Sequence[GoldenQuery]) -> None:
+    """Write ``queries`` back as JSON lines, keeping anchors, ``now``, category and id."""
+    text = "".join(json.dumps(_golden_line(q), ensure_ascii=False) + "\n" for q in queries)
     workspace.write_note_atomic(path, text)
 
 
@@ -136,13 +184,16 @@ def score_golden_queries(
     *,
     now: Any = None,
 ) -> dict[str, Scores]:
-    """Each golden query's scores (queries without a pool are left out), no I/O."""
+    """Each golden query's scores (queries without a pool are left out), no I/O.
+
+    A query's own ``now`` overrides ``now`` for that query.
+    """
     out: dict[str, Scores] = {}
     for item in golden:
         pool = pools.get(item.query)
         if pool is None:
             continue
-        hits = ranking.rank(pool, settings, now=now)
+        hits = ranking.rank(pool, settings, now=item.now if item.now is not None else now)
         labels = hit_labels(hits, item.relevant)
         out[item.query] = score_ranking(labels, {r.label() for r in item.relevant})
     return out

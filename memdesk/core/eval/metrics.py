@@ -1,4 +1,4 @@
-"""Retrieval metrics after trec_eval with binary gains: nDCG@10, Recall@10/100, MRR@10.
+"""Retrieval metrics after trec_eval with binary gains: nDCG@10, Recall@5/10/100, MRR@10.
 
 A document counts as retrieved at its best-ranked chunk. The functions are pure.
 """
@@ -40,6 +40,7 @@ def mrr_at(ranked: Sequence[str], relevant: set[str], k: int = 10) -> float:
 @dataclasses.dataclass(frozen=True)
 class Scores:
     ndcg10: float
+    recall5: float
     recall10: float
     recall100: float
     mrr10: float
@@ -47,7 +48,7 @@ class Scores:
     @staticmethod
     def mean(per_query: Sequence[Scores]) -> Scores:
         if not per_query:
-            return Scores(0.0, 0.0, 0.0, 0.0)
+            return Scores(0.0, 0.0, 0.0, 0.0, 0.0)
         return Scores(
             *(statistics.fmean(getattr(s, f.name) for s in per_query) for f in dataclasses.fields(Scores))
         )
@@ -57,7 +58,19 @@ def score_ranking(ranked_docs: Sequence[str], relevant: set[str]) -> Scores:
     docs = dedupe(ranked_docs)
     return Scores(
         ndcg_at(docs, relevant, 10),
+        recall_at(docs, relevant, 5),
         recall_at(docs, relevant, 10),
         recall_at(docs, relevant, 100),
         mrr_at(docs, relevant, 10),
     )
+
+
+def scores_json(scores: Scores) -> dict[str, float]:
+    """The metric keys of every evaluation report (rounded for display and diffs)."""
+    return {
+        "ndcg@10": round(scores.ndcg10, 4),
+        "recall@5": round(scores.recall5, 4),
+        "recall@10": round(scores.recall10, 4),
+        "recall@100": round(scores.recall100, 4),
+        "mrr@10": round(scores.mrr10, 4),
+    }

@@ -2,11 +2,14 @@
 
 Metrics follow trec_eval with binary gains (see :mod:`memdesk.core.eval.metrics`).
 Evaluation measures ranking, not the cut-off: it asks for 100 results at min score 0.
+Ranking settings can be overridden (the flags of ``memdesk search``); a golden
+query's own ``now`` is its clock, and its category splits the scores (``by_category``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -16,7 +19,7 @@ from typing import Any
 from memdesk.core import errors, paths
 from memdesk.core.eval.datasets import import_corpus, load_beir
 from memdesk.core.eval.golden import load_golden
-from memdesk.core.eval.metrics import Scores, score_ranking
+from memdesk.core.eval.metrics import Scores, score_ranking, scores_json
 from memdesk.core.search import ranking
 from memdesk.core.search.hits import Hit, Mode
 from memdesk.core.search.settings import SearchSettings
@@ -32,6 +35,9 @@ MODES: dict[str, tuple[Mode, bool]] = {  # name -> (engine mode, MMR on)
 EVAL_MAX_RESULTS = 100
 
 
+SettingsFor = Callable[[str, bool], SearchSettings]  # (profile, MMR on) -> settings
+
+
 @dataclasses.dataclass(frozen=True)
 class ModeResult:
     profile: str
@@ -39,18 +45,21 @@ class ModeResult:
     scores: Scores
     latency_p50: float
     latency_p95: float
+    # category name -> (queries, mean scores); empty when no query has a category
+    by_category: Mapping[str, tuple[int, Scores]] = dataclasses.field(default_factory=dict)
+    per_query: Mapping[str, Scores] = dataclasses.field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "profile": self.profile,
-            "mode": self.mode,
-            "ndcg@10": round(self.scores.ndcg10, 4),
-            "recall@10": round(self.scores.recall10, 4),
-            "recall@100": round(self.scores.recall100, 4),
-            "mrr@10": round(self.scores.mrr10, 4),
+        out: dict[str, Any] = {"profile": self.profile, "mode": self.mode, **scores_json(self.scores)}
+        out |= {
             "latency_ms_p50": round(self.latency_p50, 2),
             "latency_ms_p95": round(self.latency_p95, 2),
         }
+        if self.by_category:
+            out["by_category"] = {
+                name: {"queries": n, **scores_json(scores)} for name, (n, scores) in self.by_category.items()
+            }
+        return out
 
 
 def _percentile(values: Sequence[float], p: float) -> float:
@@ -66,6 +75,42 @@ def eval_settings(profile: str, *, mmr: bool) -> SearchSettings:
     return base.replace(max_results=EVAL_MAX_RESULTS, min_score=0.0, mmr=mmr)
 
 
+def settings_with(overrides: Mapping[str, Any]) -> SettingsFor:
+    """``eval_settings`` with ranking overrides (weights, decay, half-life, MMR, lambda...).
+
+    An ``mmr`` override wins over the mode's own MMR switch; the cut-off stays at
+    100 results and min score 0 unless overridden too.
+    """
+
+    def settings_for(profile: str, mmr: bool) -> SearchSettings:
+        return eval_settings(profile, mmr=mmr).replace(**overrides)
+
+    return settings_for
+
+
+def needs_embedder(modes: Sequence[str]) -> bool:
+    return any(MODES[m][0] != "fts" for m in modes if m in MODES)
+
+
+def _resolve_model(model: Any, modes: Sequence[str]) -> Any:
+    # "auto" means the default model *if a mode needs one*: a keyword-only evaluation
+    # must not embed the whole corpus first.
+    return None if isinstance(model, str) and model == "auto" and not needs_embedder(modes) else model
+
+
+def _open_engine(root: Path, model: Any, modes: Sequence[str]) -> Any:
+    from memdesk.core import engine
+
+    model = _resolve_model(model, modes)
+    db_path = None
+    if model is None:
+        # A keyword-only index of its own: evaluating without a model must not turn
+        # the workspace's real index (and its vectors) into an FTS-only one.
+        main = paths.index_path_for(root)
+        db_path = main.with_name(main.stem + "-fts" + main.suffix)
+    return engine.Engine.open(root, model=model, db_path=db_path)
+
+
 def evaluate_engine(
     eng: Any,
     queries: Mapping[str, str],
@@ -75,9 +120,17 @@ def evaluate_engine(
     profiles: Sequence[str],
     modes: Sequence[str],
     progress: Callable[[str], None] | None = None,
-    settings_for: Callable[[str, bool], SearchSettings] = lambda p, m: eval_settings(p, mmr=m),
+    settings_for: SettingsFor = lambda p, m: eval_settings(p, mmr=m),
+    now: dt.date | dt.datetime | None = None,
+    nows: Mapping[str, dt.datetime | None] | None = None,
+    categories: Mapping[str, str | None] | None = None,
 ) -> list[ModeResult]:
-    """Run every query under each profile × mode; one fetch serves hybrid and hybrid+mmr."""
+    """Run every query under each profile × mode.
+
+    ``now`` is the clock for decay and recency (default: the current time);
+    ``nows`` gives a query its own clock; ``categories`` (query id -> name) adds a
+    per-category breakdown.
+    """
     results: list[ModeResult] = []
     ids = [q for q in queries if q in qrels]
     for profile in profiles:
@@ -89,25 +142,39 @@ def evaluate_engine(
                 log.warning("skipping %s/%s: no embedding model", profile, mode_name)
                 continue
             settings = settings_for(profile, mmr)
-            per_query: list[Scores] = []
+            per_query: dict[str, Scores] = {}
             latencies: list[float] = []
             for qid in ids:
+                clock = (nows or {}).get(qid) or now
                 t0 = time.perf_counter()
                 pool = eng.fetch_candidates(queries[qid], settings, mode=engine_mode)
-                hits = ranking.rank(pool, settings)
+                hits = ranking.rank(pool, settings, now=clock)
                 latencies.append((time.perf_counter() - t0) * 1000)
-                per_query.append(score_ranking([doc_of(qid, h) for h in hits], qrels[qid]))
+                per_query[qid] = score_ranking([doc_of(qid, h) for h in hits], qrels[qid])
             result = ModeResult(
                 profile,
                 mode_name,
-                Scores.mean(per_query),
+                Scores.mean(list(per_query.values())),
                 _percentile(latencies, 50),
                 _percentile(latencies, 95),
+                by_category=_by_category(per_query, categories or {}),
+                per_query=per_query,
             )
             if progress is not None:
                 progress(f"{profile:<8} {mode_name:<10} nDCG@10 {result.scores.ndcg10:.4f}")
             results.append(result)
     return results
+
+
+def _by_category(
+    per_query: Mapping[str, Scores], categories: Mapping[str, str | None]
+) -> dict[str, tuple[int, Scores]]:
+    groups: dict[str, list[Scores]] = {}
+    for qid, scores in per_query.items():
+        name = categories.get(qid)
+        if name is not None:
+            groups.setdefault(name, []).append(scores)
+    return {name: (len(group), Scores.mean(group)) for name, group in sorted(groups.items())}
 
 
 def evaluate_dataset(
@@ -119,15 +186,15 @@ def evaluate_dataset(
     model: Any = "auto",
     limit: int | None = None,
     progress: Callable[[str], None] | None = None,
+    settings_for: SettingsFor = lambda p, m: eval_settings(p, mmr=m),
+    now: dt.date | dt.datetime | None = None,
 ) -> dict[str, Any]:
-    from memdesk.core import engine
-
     dataset = load_beir(folder, split)
     root = paths.data_dir() / "eval" / f"{dataset.name}-{dataset.corpus_sha256[:12]}"
     mapping = import_corpus(dataset, root)
-    eng = engine.Engine.open(root, model=model)
+    eng = _open_engine(root, model, modes)
     try:
-        if eng.fallback_reason and any(MODES[m][0] != "fts" for m in modes) and progress is not None:
+        if eng.fallback_reason and needs_embedder(modes) and progress is not None:
             progress(f"warning: {eng.fallback_reason}; only the fts mode can run")
         t0 = time.perf_counter()
 
@@ -148,6 +215,8 @@ def evaluate_dataset(
             profiles=profiles,
             modes=modes,
             progress=progress,
+            settings_for=settings_for,
+            now=now,
         )
         ident = eng.embedder.identity.model if eng.embedder else None
     finally:
@@ -170,11 +239,15 @@ def evaluate_golden(
     modes: Sequence[str] = tuple(MODES),
     model: Any = "auto",
     progress: Callable[[str], None] | None = None,
+    settings_for: SettingsFor = lambda p, m: eval_settings(p, mmr=m),
+    now: dt.date | dt.datetime | None = None,
+    keep_per_query: bool = False,
 ) -> dict[str, Any]:
-    from memdesk.core import engine
-
+    """``memdesk eval --workspace --golden``. ``keep_per_query`` adds the ``ModeResult``
+    objects (with every query's scores) under ``"mode_results"``, for callers that
+    pool several golden sets (not JSON)."""
     golden = load_golden(golden_file)
-    eng = engine.Engine.open(root, model=model)
+    eng = _open_engine(root, model, modes)
     try:
         t0 = time.perf_counter()
         eng.sync()
@@ -188,14 +261,29 @@ def evaluate_golden(
             return next((r.label() for r in relevant[qid] if r.matches(hit)), "chunk:" + hit.chunk_id)
 
         results = evaluate_engine(
-            eng, queries, labels, doc_of, profiles=profiles, modes=modes, progress=progress
+            eng,
+            queries,
+            labels,
+            doc_of,
+            profiles=profiles,
+            modes=modes,
+            progress=progress,
+            settings_for=settings_for,
+            now=now,
+            nows={str(i): g.now for i, g in enumerate(golden)},
+            categories={str(i): g.category for i, g in enumerate(golden)},
         )
+        ident = eng.embedder.identity.model if eng.embedder else None
     finally:
         eng.close()
-    return {
+    report: dict[str, Any] = {
         "dataset": str(golden_file),
         "split": "golden",
         "queries": len(golden),
         "index_seconds": round(index_seconds, 2),
+        "model": ident,
         "results": [r.to_json() for r in results],
     }
+    if keep_per_query:
+        report["mode_results"] = results
+    return report

@@ -111,6 +111,7 @@ def test_beir_dataset_fts(tmp_path: Path) -> None:
         "profile",
         "mode",
         "ndcg@10",
+        "recall@5",
         "recall@10",
         "recall@100",
         "mrr@10",
