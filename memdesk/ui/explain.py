@@ -124,14 +124,40 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
                 ).format(e.age_days, e.half_life_days),
             )
         )
-    out.append(
-        (
-            QCoreApplication.translate("Explanation", "Final {0}").format(_n(e.final)),
-            QCoreApplication.translate("Explanation", "combined {0} × decay {1}").format(
-                _n(e.merged), _n(e.decay, 2)
-            ),
+    if e.recency > 0:
+        if e.date is None:
+            when = QCoreApplication.translate(
+                "Explanation", "the note has no date (like MEMORY.md): it counts as current"
+            )
+        else:
+            when = QCoreApplication.translate("Explanation", "dated {0}, half-life {1} days").format(
+                e.date.isoformat(), e.half_life_days
+            )
+        out.append(
+            (
+                QCoreApplication.translate("Explanation", "Recency +{0}").format(_n(e.recency)),
+                QCoreApplication.translate(
+                    "Explanation", "the query asks for the current state; {0} (at most +{1})"
+                ).format(when, _n(e.recency_weight, 2)),
+            )
         )
+    if e.date_boost > 0 and e.date is not None:
+        out.append(
+            (
+                QCoreApplication.translate("Explanation", "Date match +{0}").format(_n(e.date_boost)),
+                QCoreApplication.translate("Explanation", "dated {0}, in the period the query names").format(
+                    e.date.isoformat()
+                ),
+            )
+        )
+    final = QCoreApplication.translate("Explanation", "combined {0} × decay {1}").format(
+        _n(e.merged), _n(e.decay, 2)
     )
+    if e.recency > 0:
+        final += " + " + QCoreApplication.translate("Explanation", "recency {0}").format(_n(e.recency))
+    if e.date_boost > 0:
+        final += " + " + QCoreApplication.translate("Explanation", "date match {0}").format(_n(e.date_boost))
+    out.append((QCoreApplication.translate("Explanation", "Final {0}").format(_n(e.final)), final))
     if e.mmr_lambda is not None:
         if e.mmr_first_pick:
             why = QCoreApplication.translate("Explanation", "picked first: nothing above it to be similar to")
@@ -158,6 +184,14 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
         )
     elif e.dropped_without_decay:
         what_if.append(QCoreApplication.translate("Explanation", "without decay: not in the results"))
+    if e.rank_without_recency is not None:
+        what_if.append(
+            QCoreApplication.translate("Explanation", "without recency: rank {0}").format(
+                e.rank_without_recency
+            )
+        )
+    elif e.dropped_without_recency:
+        what_if.append(QCoreApplication.translate("Explanation", "without recency: not in the results"))
     if e.rank_without_mmr is not None:
         what_if.append(
             QCoreApplication.translate("Explanation", "without MMR: rank {0}").format(e.rank_without_mmr)

@@ -24,6 +24,9 @@ RESULT_KEYS = {
     "pre_mmr_rank",
     "mmr_rank",
     "date",
+    "recency",
+    "date_boost",
+    "rank_without_recency",
 }
 
 

@@ -193,3 +193,19 @@ def test_keyboard_flow_between_search_and_results(qtbot, fts_window) -> None:  #
     assert ticked.args == [results.hits[0], True]
     qtbot.keyClick(table, Qt.Key.Key_Escape)
     assert fts_window.search_input.hasFocus()
+
+
+def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """A current-state question gets the recency bonus, and the pane shows the rank without it."""
+    results = search(qtbot, fts_window, "what day do we deploy now")
+    moved = next((i for i, h in enumerate(results.hits) if h.rank_without_recency not in (None, h.rank)), 0)
+    fts_window.results_table.selectRow(moved)
+    text = fts_window.search_panel.detail.toPlainText()
+    hit = results.hits[moved]
+    assert hit.recency > 0 and "Recency +" in text and "asks for the current state" in text
+    assert f"without recency: rank {hit.rank_without_recency}" in text
+    # A question about history gets none.
+    results = search(qtbot, fts_window, "when did we originally decide on PostgreSQL")
+    fts_window.results_table.selectRow(0)
+    assert all(h.recency == 0 for h in results.hits)
+    assert "Recency +" not in fts_window.search_panel.detail.toPlainText()

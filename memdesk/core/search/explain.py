@@ -49,6 +49,12 @@ class Explanation:
     age_days: int | None
     half_life_days: int
     final: float
+    date: dt.date | None
+    recency: float  # added for being recent (current-state questions), 0 if not
+    recency_weight: float  # the most recency can add
+    date_boost: float  # added because the note is dated in a period the query names
+    rank_without_recency: int | None  # None when recency added nothing or the hit would drop out
+    dropped_without_recency: bool
     mmr_lambda: float | None  # None when MMR is off
     pre_mmr_rank: int
     mmr_rank: int | None
@@ -121,6 +127,12 @@ def explain(
         age_days=age,
         half_life_days=settings.half_life_days,
         final=hit.score,
+        date=hit.date,
+        recency=hit.recency,
+        recency_weight=settings.recency_weight,
+        date_boost=hit.date_boost,
+        rank_without_recency=hit.rank_without_recency,
+        dropped_without_recency=hit.recency > 0 and hit.rank_without_recency is None,
         mmr_lambda=settings.mmr_lambda if hit.mmr_rank is not None else None,
         pre_mmr_rank=hit.pre_mmr_rank,
         mmr_rank=hit.mmr_rank,

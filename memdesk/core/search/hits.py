@@ -68,12 +68,15 @@ class Hit:
     text_score: float | None
     merged_score: float  # weights x components, before decay
     decay: float  # multiplier in (0, 1]; 1.0 when evergreen or decay is off
-    score: float  # final
+    score: float  # final: merged x decay + recency + date_boost
     pre_mmr_rank: int  # 1-based rank after decay, before MMR
     mmr_rank: int | None  # 1-based MMR position, None when MMR is off
     date: dt.date | None
     mmr_penalty: float = 0.0  # max similarity to an already selected hit
     mmr_against: str | None = None  # chunk_id of the hit that similarity was to
+    recency: float = 0.0  # added for being recent (memdesk, current-state queries), <= recency_weight
+    date_boost: float = 0.0  # added because the note is dated in a period the query names
+    rank_without_recency: int | None = None  # None: recency changed nothing (or the hit was not shown)
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's result object (a contract: see issue 2)."""
@@ -91,4 +94,7 @@ class Hit:
             "pre_mmr_rank": self.pre_mmr_rank,
             "mmr_rank": self.mmr_rank,
             "date": self.date.isoformat() if self.date else None,
+            "recency": self.recency,
+            "date_boost": self.date_boost,
+            "rank_without_recency": self.rank_without_recency,
         }

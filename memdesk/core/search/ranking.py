@@ -1,9 +1,19 @@
-"""Re-ranking a fetched candidate pool: merge → temporal decay → sort → MMR → cut.
+"""Re-ranking a fetched candidate pool: merge → temporal decay → recency → sort → MMR → cut.
 
 Everything here is pure (no SQLite, no embedder), so the GUI re-runs it on every
 slider move. Under the ``openclaw`` profile it follows OpenClaw v2026.4.12's
 ``mergeHybridResults`` and manager ``search`` exactly; under ``memdesk`` it uses
-memdesk's MMR tokens (whole chunk text, any script) with the same arithmetic.
+memdesk's MMR tokens (whole chunk text, any script) with the same arithmetic, and
+two bounded additions OpenClaw does not have:
+
+- **recency**: when the query asks for the current state ("what do we use now",
+  "最终"), a note gains up to ``recency_weight`` for being recent (``2^(-age /
+  half-life)`` of it; evergreen notes count as fresh). It is added, not multiplied,
+  so an older note that matches better by more than ``recency_weight`` keeps its
+  place: recency breaks near-ties and never buries an old answer.
+- **date match**: a note dated inside a period the query names ("in July",
+  "7月14日", "last week", up to ``DATE_MATCH_AFTER_DAYS`` later, since notes record
+  events a few days on) gains ``date_boost``.
 """
 
 from __future__ import annotations
@@ -19,9 +29,13 @@ import numpy as np
 
 from memdesk.core.openclaw import decay as oc_decay
 from memdesk.core.openclaw import mmr as oc_mmr
-from memdesk.core.search import dates, lexical, mmr_fast
+from memdesk.core.search import dates, lexical, mmr_fast, temporal
 from memdesk.core.search.hits import Candidate, CandidatePool, Hit
 from memdesk.core.search.settings import SearchSettings
+
+# A note written up to this many days after a date the query names still counts as
+# "dated then" (daily notes record what happened "yesterday" or "last week").
+DATE_MATCH_AFTER_DAYS = 3
 
 
 @dataclasses.dataclass
@@ -29,6 +43,8 @@ class _Scored:
     cand: Candidate
     merged: float
     decay: float = 1.0
+    recency: float = 0.0
+    date_boost: float = 0.0
     score: float = 0.0
     pre_mmr_rank: int = 0
     mmr_rank: int | None = None
@@ -79,19 +95,44 @@ def _similarity(items: Sequence[_Scored], profile: str) -> np.ndarray:
     return matrix[np.ix_(order, order)]
 
 
-def _apply_decay(items: list[_Scored], settings: SearchSettings, now: dt.datetime) -> None:
+def _apply_decay(
+    items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool
+) -> None:
+    memdesk = pool.profile == "memdesk"
+    current = (
+        memdesk
+        and settings.recency
+        and settings.recency_weight > 0
+        and temporal.asks_current_state(pool.query)
+    )
+    windows = temporal.date_windows(pool.query, now.date()) if memdesk and settings.date_boost > 0 else []
+    after = dt.timedelta(days=DATE_MATCH_AFTER_DAYS)
     for item in items:
-        if settings.decay and item.cand.date is not None:
-            age = dates.age_days(item.cand.date, now)
+        date = item.cand.date
+        if settings.decay and date is not None:
+            age = dates.age_days(date, now)
             item.decay = oc_decay.calculate_decay_multiplier(age, settings.half_life_days)
         else:
             item.decay = 1.0
-        item.score = item.merged * item.decay
+        item.recency = 0.0
+        if current:
+            # Same curve as decay (evergreen notes never age), but added and bounded.
+            fresh = (
+                1.0
+                if date is None
+                else 0.5 ** (max(0.0, dates.age_days(date, now)) / settings.half_life_days)
+            )
+            item.recency = settings.recency_weight * fresh
+        in_window = date is not None and any(first <= date <= last + after for first, last in windows)
+        item.date_boost = settings.date_boost if in_window else 0.0
+        item.score = item.merged * item.decay + item.recency + item.date_boost
 
 
-def _decay_and_sort(items: list[_Scored], settings: SearchSettings, now: dt.datetime) -> None:
-    """Apply decay, stable-sort by final score and record each item's pre-MMR rank."""
-    _apply_decay(items, settings, now)
+def _decay_and_sort(
+    items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool
+) -> None:
+    """Apply decay and recency, stable-sort by final score and record each pre-MMR rank."""
+    _apply_decay(items, settings, now, pool)
     items.sort(key=lambda i: -i.score)
     for pos, item in enumerate(items, 1):
         item.pre_mmr_rank = pos
@@ -154,6 +195,8 @@ def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
             text_score=i.cand.text_score,
             merged_score=i.merged,
             decay=i.decay,
+            recency=i.recency,
+            date_boost=i.date_boost,
             score=i.score,
             pre_mmr_rank=i.pre_mmr_rank,
             mmr_rank=i.mmr_rank,
@@ -168,9 +211,20 @@ def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
 def rank(
     pool: CandidatePool, settings: SearchSettings, *, now: dt.date | dt.datetime | None = None
 ) -> list[Hit]:
-    """Rank ``pool`` under ``settings``; every hit carries each component of its score."""
+    """Rank ``pool`` under ``settings``; every hit carries each component of its score.
+
+    When recency moved anything, each hit also carries its rank without recency.
+    """
     settings = settings.clamped()
     clock = dates.as_utc_datetime(now)
+    hits = _rank(pool, settings, clock)
+    if not any(h.recency > 0 for h in hits):
+        return hits
+    plain = {h.chunk_id: h.rank for h in _rank(pool, settings.replace(recency=False), clock)}
+    return [dataclasses.replace(h, rank_without_recency=plain.get(h.chunk_id)) for h in hits]
+
+
+def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> list[Hit]:
     vw, tw = settings.normalized_weights
     profile = pool.profile
     cands = pool.candidates
@@ -185,7 +239,7 @@ def rank(
                 item.score, item.pre_mmr_rank = item.merged, pos
             kept = [i for i in items if i.score >= settings.min_score]
             return _to_hits(kept[: settings.max_results])
-        _decay_and_sort(items, settings, clock)
+        _decay_and_sort(items, settings, clock, pool)
         items = _apply_mmr(items, settings, profile)
         kept = [i for i in items if i.score >= settings.min_score]
         return _to_hits(kept[: settings.max_results])
@@ -194,7 +248,7 @@ def rank(
         # Keyword-only: the text score is the whole score. OpenClaw applies decay,
         # no MMR, and if nothing clears minScore returns the top maxResults anyway.
         items = [_Scored(c, c.text_score or 0.0) for c in cands]
-        _decay_and_sort(items, settings, clock)
+        _decay_and_sort(items, settings, clock, pool)
         if profile != "openclaw":
             items = _apply_mmr(items, settings, profile)
         kept = [i for i in items if i.score >= settings.min_score]
@@ -214,7 +268,7 @@ def rank(
         )
         for c in cands
     ]
-    _decay_and_sort(items, settings, clock)
+    _decay_and_sort(items, settings, clock, pool)
     items = _apply_mmr(items, settings, profile)
     strict = [i for i in items if i.score >= settings.min_score]
     keyword_hits = [i for i in items if i.cand.text_score is not None]
