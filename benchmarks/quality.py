@@ -3,9 +3,14 @@
 Runs every dataset in ../shared/eval (SciFact, XQuAD-zh, XQuAD-en) × both ranking
 profiles × the four modes with the default embedder, then ablates each of the
 memdesk profile's departures from OpenClaw (one at a time, hybrid mode), and
-writes the tables with the published baselines beside them.
+writes the tables with the published baselines beside them. ``locomo`` runs the
+five LoCoMo conversations (agent memory: daily notes over months, each question
+at its own clock) under both profiles, with OpenClaw's always-on 30-day decay
+beside memdesk's recency.
 
-Usage: python benchmarks/quality.py [--datasets scifact,xquad-zh,xquad-en] [--model PATH]
+Sections of datasets not run this time are kept from the existing docs/quality.md.
+
+Usage: python benchmarks/quality.py [--datasets scifact,xquad-zh,xquad-en,locomo] [--model PATH]
 The last line of output is one JSON object with every figure.
 """
 
@@ -26,7 +31,9 @@ sys.path.insert(0, str(ROOT))
 from memdesk.core import engine, paths
 from memdesk.core.eval import datasets as eval_datasets
 from memdesk.core.eval import golden as eval_golden
+from memdesk.core.eval import metrics as eval_metrics
 from memdesk.core.eval import runner as eval_runner
+from memdesk.core.search import ranking
 
 EVAL_DIR = ROOT.parent / "shared" / "eval"
 # Published nDCG@10 baselines (from each dataset's README in shared/eval; on the
@@ -37,6 +44,7 @@ BASELINES = {
     "xquad-en": "BM25 0.965; all-MiniLM-L6-v2 0.944",
 }
 TARGETS = {"scifact": 0.70, "xquad-zh": 0.90, "xquad-en": 0.96}
+DATASET_ORDER = ("scifact", "xquad-zh", "xquad-en", "locomo")
 ABLATIONS: list[tuple[str, dict[str, Any], str]] = [
     (
         "unsegmented keyword index",
@@ -73,17 +81,150 @@ DIFFERENCES = """\
 | weights 0.6 vector / 0.4 text | 0.7 / 0.3 | best or tied in weight sweeps on the XQuAD dev sets (0.0–1.0 in steps of 0.1; XQuAD-en 0.9829 at 0.6 vs 0.9825 at 0.7, XQuAD-zh 0.9770 vs 0.9756) |
 | max results 10, min score 0 | 6, 0.35 | not a ranking change; evaluation asks both for 100 results at min score 0 |
 | MMR on at λ 0.85, on whole chunk text with a tokenizer that keeps every script | MMR off (λ 0.7 when on), on the 700-char snippet, ASCII + CJK tokens only | `hybrid+mmr` rows below; golden-set study |
-| temporal decay off; when on, half-life 180 days and `memory/YYYY-MM-DD-slug.md` and date folders are dated too | decay off; half-life 30; only `memory/YYYY-MM-DD.md` dated | golden-set study (BEIR documents carry no dates) |
+| temporal decay off; when on, half-life 90 days and `memory/YYYY-MM-DD-slug.md` and date folders are dated too | decay off; half-life 30; only `memory/YYYY-MM-DD.md` dated (current releases: always on at 30 days) | golden-set study; LoCoMo rows "decay 30 d" (BEIR documents carry no dates) |
+| recency on: for questions that ask for the current state (now, finally, still, 现在, 最终…), a note gains up to +0.1, `0.1 × 2^(-age / half-life)`, evergreen notes +0.1; added, not multiplied, so it only reorders near-ties | none | LoCoMo "recency off" rows; golden-set study "recency" rows |
+| date match: notes dated in a period the query names ("in July 2023", "on 3 June", "7月14日", "last week"; up to 3 days after) gain +0.1 | none | LoCoMo row "recency and date match off" |
 | chunk size shrinks for embedders with a context under ~530 tokens | always 400/80 | identical for both bundled models (512-token context) |
 """
 
 
-def run_dataset(name: str, model: Any, modes: list[str]) -> dict[str, Any]:
-    folder = EVAL_DIR / name
+class _QueryCache:
+    """The engine's embedder with each query embedded once: every profile, mode and
+    ablation of a run asks for the same query vectors (the embedder is deterministic)."""
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+        self._cache: dict[str, Any] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def embed_query(self, text: str) -> Any:
+        if text not in self._cache:
+            self._cache[text] = self._inner.embed_query(text)
+        return self._cache[text]
+
+
+def _cache_queries(eng: Any) -> None:
+    if eng.embedder is not None:
+        eng.set_embedder(_QueryCache(eng.embedder))
+
+
+# LoCoMo rows: (label, profile, evaluation mode, settings changes). "Decay 30 d" is
+# what current OpenClaw releases apply to every search (30-day half-life, always on).
+LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
+    ("memdesk hybrid (defaults: recency + date match)", "memdesk", "hybrid", {}),
+    ("memdesk hybrid, recency off", "memdesk", "hybrid", {"recency": False}),
+    (
+        "memdesk hybrid, recency and date match off",
+        "memdesk",
+        "hybrid",
+        {"recency": False, "date_boost": 0.0},
+    ),
+    ("memdesk hybrid+mmr (search defaults)", "memdesk", "hybrid+mmr", {}),
+    ("memdesk hybrid+mmr, recency off", "memdesk", "hybrid+mmr", {"recency": False}),
+    ("memdesk fts", "memdesk", "fts", {}),
+    ("memdesk vector", "memdesk", "vector", {}),
+    (
+        "memdesk hybrid, decay 30 d",
+        "memdesk",
+        "hybrid",
+        {"decay": True, "half_life_days": 30, "recency": False},
+    ),
+    ("openclaw hybrid", "openclaw", "hybrid", {}),
+    ("openclaw fts", "openclaw", "fts", {}),
+    ("openclaw vector", "openclaw", "vector", {}),
+    ("openclaw hybrid, decay 30 d", "openclaw", "hybrid", {"decay": True, "half_life_days": 30}),
+    (
+        "openclaw hybrid, decay 30 d + MMR λ 0.7 (both always on since 2026.9)",
+        "openclaw",
+        "hybrid",
+        {"decay": True, "half_life_days": 30, "mmr": True, "mmr_lambda": 0.7},
+    ),
+]
+
+
+def run_locomo(model: Any, eval_dir: Path) -> dict[str, Any]:
+    """The five LoCoMo conversations, pooled over all their queries (each at its own ``now``).
+
+    Each query's candidates are fetched once per profile and leg, then re-ranked under
+    every row's settings; a hit counts as the labelled line range it overlaps, as in
+    ``memdesk eval --golden``.
+    """
+    folder = eval_dir / "locomo"
+    if not folder.is_dir():
+        raise SystemExit(f"{folder}: no LoCoMo eval set here (see --eval-dir)")
+    per_row: dict[str, list[eval_metrics.Scores]] = {label: [] for label, *_ in LOCOMO_ROWS}
+    per_cat: dict[str, dict[str, list[eval_metrics.Scores]]] = {label: {} for label, *_ in LOCOMO_ROWS}
+    conversations = sorted(p for p in folder.glob("conv-*") if (p / "golden.jsonl").is_file())
+    total = 0
+    index_seconds = 0.0
+    model_name = "none"
+    for conv in conversations:
+        golden = eval_golden.load_golden(conv / "golden.jsonl")
+        total += len(golden)
+        eng = engine.Engine.open(conv / "workspace", model=model)
+        _cache_queries(eng)
+        t0 = time.perf_counter()
+        eng.sync()
+        index_seconds += time.perf_counter() - t0
+        model_name = eng.embedder.identity.model if eng.embedder else "none"
+        pools: dict[tuple[str, str], list[Any]] = {}
+        for profile in ("memdesk", "openclaw"):
+            fetch = eval_runner.eval_settings(profile, mmr=False)
+            for leg in ("hybrid", "fts", "vector"):
+                if leg != "fts" and eng.embedder is None:
+                    continue
+                pools[(profile, leg)] = [eng.fetch_candidates(g.query, fetch, mode=leg) for g in golden]
+        eng.close()
+        for label, profile, mode, changes in LOCOMO_ROWS:
+            leg, mmr = eval_runner.MODES[mode]
+            if (profile, leg) not in pools:
+                continue
+            settings = eval_runner.eval_settings(profile, mmr=mmr).replace(**changes)
+            for g, pool in zip(golden, pools[(profile, leg)], strict=True):
+                hits = ranking.rank(pool, settings, now=g.now)
+                labels = [
+                    next((r.label() for r in g.relevant if r.matches(h)), "chunk:" + h.chunk_id) for h in hits
+                ]
+                scores = eval_metrics.score_ranking(labels, {r.label() for r in g.relevant})
+                per_row[label].append(scores)
+                per_cat[label].setdefault(g.category or "-", []).append(scores)
+        print(f"  locomo: {conv.name} done ({len(golden)} queries)", flush=True)
+    rows = []
+    for label, profile, mode, changes in LOCOMO_ROWS:
+        if not per_row[label]:
+            continue
+        rows.append(
+            {
+                "row": label,
+                "profile": profile,
+                "mode": mode,
+                "changes": changes,
+                **eval_metrics.scores_json(eval_metrics.Scores.mean(per_row[label])),
+                "by_category": {
+                    c: {"queries": len(v), **eval_metrics.scores_json(eval_metrics.Scores.mean(v))}
+                    for c, v in sorted(per_cat[label].items())
+                },
+            }
+        )
+    return {
+        "dataset": "locomo",
+        "conversations": [c.name for c in conversations],
+        "queries": total,
+        "index_seconds": round(index_seconds, 1),
+        "model": model_name,
+        "rows": rows,
+    }
+
+
+def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict[str, Any]:
+    folder = eval_dir / name
     dataset = eval_datasets.load_beir(folder, "dev")
     root = paths.data_dir() / "eval" / f"{dataset.name}-{dataset.corpus_sha256[:12]}"
     mapping = eval_datasets.import_corpus(dataset, root)
     eng = engine.Engine.open(root, model=model)
+    _cache_queries(eng)
     t0 = time.perf_counter()
     eng.sync()
     index_seconds = time.perf_counter() - t0
@@ -148,13 +289,21 @@ def run_golden(model: Any) -> dict[str, Any]:
         pools = {g.query: eng.fetch_candidates(g.query, base) for g in golden}
         eng.close()
         study = []
+        plain = {"recency": False, "date_boost": 0.0}
         for label, change in [
-            ("no decay, no MMR", {}),
-            ("decay, half-life 60 days", {"decay": True, "half_life_days": 60}),
-            ("decay, half-life 180 days", {"decay": True, "half_life_days": 180}),
-            ("decay, half-life 365 days", {"decay": True, "half_life_days": 365}),
-            ("MMR λ 0.7", {"mmr": True, "mmr_lambda": 0.7}),
-            ("MMR λ 0.85 (default)", {"mmr": True, "mmr_lambda": 0.85}),
+            ("no decay, no recency, no date match, no MMR", plain),
+            ("decay, half-life 30 days (OpenClaw's)", {**plain, "decay": True, "half_life_days": 30}),
+            ("decay, half-life 90 days", {**plain, "decay": True, "half_life_days": 90}),
+            ("decay, half-life 180 days", {**plain, "decay": True, "half_life_days": 180}),
+            ("decay, half-life 365 days", {**plain, "decay": True, "half_life_days": 365}),
+            ("MMR λ 0.7", {**plain, "mmr": True, "mmr_lambda": 0.7}),
+            ("MMR λ 0.85", {**plain, "mmr": True, "mmr_lambda": 0.85}),
+            ("MMR λ 0.85 + date match", {"recency": False, "mmr": True}),
+            ("MMR λ 0.85 + date match + recency (memdesk defaults)", {"mmr": True}),
+            ("recency, half-life 30 days", {"mmr": True, "half_life_days": 30}),
+            ("recency, half-life 180 days", {"mmr": True, "half_life_days": 180}),
+            ("recency weight 0.05", {"mmr": True, "recency_weight": 0.05}),
+            ("recency weight 0.2", {"mmr": True, "recency_weight": 0.2}),
         ]:
             scores = eval_golden.score_golden(pools, golden, base.replace(**change), now=now)
             study.append(
@@ -169,7 +318,50 @@ def run_golden(model: Any) -> dict[str, Any]:
     return report
 
 
+def locomo_markdown(rep: dict[str, Any]) -> list[str]:
+    cats = sorted({c for r in rep["rows"] for c in r["by_category"]})
+    lines = [
+        f"## locomo ({rep['queries']} dev queries in {len(rep['conversations'])} conversations, "
+        f"model {rep['model']}, indexed in {rep['index_seconds']} s)",
+        "",
+        "Agent memory: five LoCoMo conversations as daily notes over months "
+        "(`../shared/eval/locomo`), line-level labels, every query at its own clock (`now`: the "
+        "day of the conversation's last session). Pooled over all queries of the five. "
+        "Target: memdesk hybrid ≥ 0.82, with recency on ≥ 0.80.",
+        "",
+        "| settings | nDCG@10 | Recall@5 | Recall@10 | MRR@10 | "
+        + " | ".join(f"{c} nDCG@10" for c in cats)
+        + " |",
+        "|---|---:|---:|---:|---:|" + "---:|" * len(cats),
+    ]
+    for r in rep["rows"]:
+        per = " | ".join(
+            f"{r['by_category'][c]['ndcg@10']:.4f}" if c in r["by_category"] else "-" for c in cats
+        )
+        lines.append(
+            f"| {r['row']} | {r['ndcg@10']:.4f} | {r['recall@5']:.4f} | {r['recall@10']:.4f} | "
+            f"{r['mrr@10']:.4f} | {per} |"
+        )
+    counts = next(iter(rep["rows"]))["by_category"] if rep["rows"] else {}
+    lines += [
+        "",
+        "Queries per category: " + ", ".join(f"{c} {v['queries']}" for c, v in counts.items()) + ".",
+        "",
+    ]
+    return lines
+
+
+def _sections(text: str) -> dict[str, str]:
+    """Level-2 sections of a previous docs/quality.md by their first word (dataset name)."""
+    out: dict[str, str] = {}
+    for part in text.split("\n## ")[1:]:
+        key = part.split(None, 1)[0]
+        out[key] = "## " + part.rstrip("\n") + "\n"
+    return out
+
+
 def write_markdown(reports: list[dict[str, Any]], out: Path, golden: dict[str, Any] | None = None) -> None:
+    previous = _sections(out.read_text(encoding="utf-8")) if out.is_file() else {}
     lines = [
         "# Retrieval quality",
         "",
@@ -179,12 +371,21 @@ def write_markdown(reports: list[dict[str, Any]], out: Path, golden: dict[str, A
         "nDCG@10, Recall@k and MRR@10 as in trec_eval, binary gains; a document counts at its "
         "best-ranked chunk. Latency is per query, including query embedding, on a 2-core machine. "
         '"Indexed in" is the sync time of this run (an index reused from an earlier run syncs in '
-        "well under a second).",
+        "well under a second). A dataset section not re-run keeps the figures of the run that "
+        "measured it (`--datasets` picks what runs).",
         "",
         DIFFERENCES,
     ]
-    for rep in reports:
-        name = rep["dataset"]
+    by_name = {rep["dataset"]: rep for rep in reports}
+    for name in (*DATASET_ORDER, *sorted(set(by_name) - set(DATASET_ORDER))):
+        rep = by_name.get(name)
+        if rep is None:
+            if name in previous:
+                lines += [previous[name].rstrip("\n"), ""]  # not re-run: kept as last measured
+            continue
+        if name == "locomo":
+            lines += locomo_markdown(rep)
+            continue
         lines += [
             f"## {name} ({rep['queries']} dev queries, model {rep['model']}, "
             f"indexed in {rep['index_seconds']} s)",
@@ -234,8 +435,9 @@ def write_markdown(reports: list[dict[str, Any]], out: Path, golden: dict[str, A
             )
         lines += [
             "",
-            "Decay and MMR on this set (memdesk profile, hybrid, clock at 2026-12-01). "
-            "These numbers set the memdesk defaults: decay off, MMR on at λ 0.85.",
+            "Decay, recency and MMR on this set (memdesk profile, hybrid, clock at 2026-12-01). "
+            "These numbers set the memdesk defaults: decay off, recency on (weight 0.1, half-life "
+            "90 days), date match on, MMR on at λ 0.85.",
             "",
             "| settings | nDCG@10 | Recall@10 |",
             "|---|---:|---:|",
@@ -243,19 +445,35 @@ def write_markdown(reports: list[dict[str, Any]], out: Path, golden: dict[str, A
         for row in golden["study"]:
             lines.append(f"| {row['settings']} | {row['ndcg@10']:.4f} | {row['recall@10']:.4f} |")
         lines.append("")
+    elif "Example" in previous:
+        lines += [previous["Example"].rstrip("\n"), ""]
+    # Hand-written sections (indexing time, embedder choice, notes on changes) stay as they are.
+    generated = {"Every", "Example", *DATASET_ORDER, *by_name}
+    for key, text in previous.items():
+        if key not in generated:
+            lines += [text.rstrip("\n"), ""]
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--datasets", default="scifact,xquad-zh,xquad-en")
+    parser.add_argument("--datasets", default="scifact,xquad-zh,xquad-en,locomo")
     parser.add_argument("--model", default="auto")
     parser.add_argument("--modes", default="fts,vector,hybrid,hybrid+mmr")
     parser.add_argument("--out", default=str(ROOT / "docs" / "quality.md"))
+    parser.add_argument(
+        "--eval-dir", default=str(EVAL_DIR), help="the shared eval sets (default: ../shared/eval of the repo)"
+    )
     args = parser.parse_args()
     model: Any = args.model if args.model in ("auto", "none") else Path(args.model)
-    reports = [run_dataset(n, model, args.modes.split(",")) for n in args.datasets.split(",") if n]
+    reports = [
+        run_locomo(model, Path(args.eval_dir))
+        if n == "locomo"
+        else run_dataset(n, model, args.modes.split(","), Path(args.eval_dir))
+        for n in args.datasets.split(",")
+        if n
+    ]
     golden = run_golden(model)
     write_markdown(reports, Path(args.out), golden)
     print(f"wrote {args.out}")
