@@ -106,6 +106,12 @@ class TuningPanel(QWidget):
         )
         self.decay_check = QCheckBox("Temporal decay")
         self.decay_check.setObjectName("decayCheck")
+        self.recency_check = QCheckBox("Recency for current-state questions")
+        self.recency_check.setObjectName("recencyCheck")
+        self.recency_check.setToolTip(
+            "memdesk profile: when a query asks how things are now, a recent note gains at most "
+            "the recency weight, so the newer of two similar notes wins and a better old one keeps its place"
+        )
         self.mmr_check = QCheckBox("MMR (diversity)")
         self.mmr_check.setObjectName("mmrCheck")
 
@@ -120,6 +126,8 @@ class TuningPanel(QWidget):
             field = settings_mod.FIELDS[name]
             if name == "half_life_days":
                 grid.addWidget(self.decay_check, row, 0, 1, 3)
+                row += 1
+                grid.addWidget(self.recency_check, row, 0, 1, 3)
                 row += 1
             if name == "mmr_lambda":
                 grid.addWidget(self.mmr_check, row, 0, 1, 3)
@@ -177,6 +185,7 @@ class TuningPanel(QWidget):
 
         self.profile_combo.currentIndexChanged.connect(self._on_profile_combo_changed)
         self.decay_check.toggled.connect(self._on_check_toggled)
+        self.recency_check.toggled.connect(self._on_check_toggled)
         self.mmr_check.toggled.connect(self._on_check_toggled)
         self.reset_button.clicked.connect(self._on_reset_button_clicked)
         self.copy_button.clicked.connect(self._on_copy_button_clicked)
@@ -213,9 +222,13 @@ class TuningPanel(QWidget):
                 if name in self.spins:
                     self.spins[name].setValue(int(value))
             self.decay_check.setChecked(settings.decay)
+            self.recency_check.setChecked(settings.recency)
+            # Recency exists in the memdesk profile only; the half-life shapes both.
+            self.recency_check.setEnabled(settings.profile == "memdesk")
+            timed = settings.decay or (settings.recency and settings.profile == "memdesk")
             self.mmr_check.setChecked(settings.mmr)
-            self.sliders["half_life_days"].setEnabled(settings.decay)
-            self.spins["half_life_days"].setEnabled(settings.decay)
+            self.sliders["half_life_days"].setEnabled(timed)
+            self.spins["half_life_days"].setEnabled(timed)
             self.sliders["mmr_lambda"].setEnabled(settings.mmr)
         finally:
             self._updating = False
@@ -233,7 +246,10 @@ class TuningPanel(QWidget):
             ):
                 values[name] = getattr(self._settings, name)
         return self._settings.replace(
-            decay=self.decay_check.isChecked(), mmr=self.mmr_check.isChecked(), **values
+            decay=self.decay_check.isChecked(),
+            recency=self.recency_check.isChecked(),
+            mmr=self.mmr_check.isChecked(),
+            **values,
         )
 
     def _changed(self) -> None:

@@ -288,6 +288,9 @@ def test_hits_carry_every_component(small_ws: Path) -> None:
         "pre_mmr_rank",
         "mmr_rank",
         "date",
+        "recency",
+        "date_boost",
+        "rank_without_recency",
     }
     assert hit.mmr_rank is not None and hit.pre_mmr_rank >= 1
     off = eng.search("vector store", MEMDESK.replace(mmr=False)).hits[0]

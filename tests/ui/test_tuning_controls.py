@@ -98,3 +98,17 @@ def test_highlight_colours_follow_the_palette(qtbot, fts_window, dark: bool) -> 
         assert highlighter is not None and highlighter.dark == dark
     finally:
         app.setPalette(old)
+
+
+def test_recency_check_box_sets_recency_and_keeps_the_half_life_live(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """Recency is on by default (memdesk); its half-life slider stays usable with decay off."""
+    tuning = fts_window.tuning
+    slider = fts_window.findChild(QSlider, "halfLifeSlider")
+    assert tuning.settings.recency and not tuning.settings.decay
+    assert tuning.recency_check.isChecked() and slider.isEnabled()
+    tuning.recency_check.setChecked(False)
+    assert tuning.settings.recency is False and not slider.isEnabled()
+    tuning.recency_check.setChecked(True)
+    assert tuning.settings.recency is True and slider.isEnabled()
+    tuning.profile_combo.setCurrentIndex(tuning.profile_combo.findData("openclaw"))
+    assert not tuning.recency_check.isEnabled()  # OpenClaw has no recency
