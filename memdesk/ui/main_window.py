@@ -117,7 +117,7 @@ class MainWindow(QMainWindow):
         self.lab: golden_mod.TuningLab | None = None
         self._shown_query = ""  # the query whose hits the table shows (labels go to it)
 
-        # Convenience handles for tests and automation (objectNames per issue 4).
+        # Convenience handles for tests and automation (stable objectNames).
         self.search_input = self.search_panel.search_input
         self.results_table = self.search_panel.table
         self.editor = self.note_editor.text_edit

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core.search import settings as settings_mod
 
-# objectNames tests and automation rely on (issue 4), keyed by settings field.
+# objectNames tests and automation rely on, keyed by settings field.
 SLIDER_NAMES = {
     "vector_weight": "vectorWeightSlider",
     "text_weight": "textWeightSlider",

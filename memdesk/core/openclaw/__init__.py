@@ -1,7 +1,7 @@
 """Exact Python port of OpenClaw v2026.4.12's builtin memory-search primitives.
 
 Every function here mirrors one OpenClaw TypeScript function bit-for-bit (see
-``/work/shared/reference/openclaw-memory.md``); the ``openclaw`` ranking profile
+``reference/openclaw-memory.md`` in the project's shared folder); the ``openclaw`` ranking profile
 is built from these pieces and ``memdesk.parity`` checks them against recorded
 vectors. Where OpenClaw's behaviour changed between the LEGACY snapshot
 (v2026.2.27) and the ANCHOR (v2026.4.12), the ANCHOR behaviour is the default

@@ -79,7 +79,7 @@ class Hit:
     rank_without_recency: int | None = None  # None: recency changed nothing (or the hit was not shown)
 
     def to_json(self) -> dict[str, Any]:
-        """The CLI's result object (a contract: see issue 2)."""
+        """The CLI's result object: a contract other tools parse (``memdesk search --json``)."""
         return {
             "rank": self.rank,
             "path": self.path,
