@@ -18,15 +18,34 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_WORKSPACE = REPO / "examples" / "workspace"
-SHARED = REPO.parent / "shared"
+
+
+def _find_shared() -> Path:
+    """The project's shared/ folder: beside the repository (as CI lays it out), or beside
+    a folder further up (a git worktree kept inside the project's folder)."""
+    for folder in REPO.parents:
+        if (folder / "shared").is_dir():
+            return folder / "shared"
+    return REPO.parent / "shared"
+
+
+SHARED = _find_shared()
+
+# Fixtures that build or load a GGUF model: a test using any of them, directly or
+# through another fixture, is a model test.
+MODEL_FIXTURES = {"minilm_path", "e5_path", "minilm_gguf", "minilm_gguf_f32", "e5_gguf"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # Anything that needs a QApplication is a GUI test (qutebrowser's convention),
-    # so `pytest -m "not gui"` runs the core without Qt.
+    # so `pytest -m "not gui"` runs the core without Qt; `-m "not model"` skips the
+    # tests that need a model.
     for item in items:
-        if {"qtbot", "qapp"} & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if {"qtbot", "qapp"} & fixtures:
             item.add_marker("gui")
+        if MODEL_FIXTURES & fixtures:
+            item.add_marker("model")
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from memdesk.core.openclaw.parity import ADAPTERS, compare, run_vectors
+from tests.conftest import SHARED
 
 REPO_ROOT = Path(__file__).parents[3]
-DEV_VECTORS = REPO_ROOT.parent / "shared/parity/openclaw-dev.json"
+DEV_VECTORS = SHARED / "parity" / "openclaw-dev.json"
 
 
 def _load() -> list[dict]:

@@ -26,16 +26,13 @@ import pytest
 
 from memdesk.core.embed.models import e5, wheels
 from memdesk.core.errors import ModelBuildError
+from tests.conftest import SHARED
 
 pytestmark = pytest.mark.model
 
-# XLM-R's original table, for comparison only (never read by the build): the
-# project's shared/ folder sits beside the repository (CI lays a copy there too).
-_REFERENCE_NAME = "xlmr-precompiled-charsmap.bin"
-REFERENCE_CHARSMAP_CANDIDATES = (
-    Path(__file__).resolve().parents[4].parent / "shared" / "reference" / _REFERENCE_NAME,
-    Path("/work/shared/reference") / _REFERENCE_NAME,
-)
+# XLM-R's original table, for comparison only (never read by the build), from the
+# project's shared/ folder (see tests/conftest.py).
+REFERENCE_CHARSMAP_CANDIDATES = (SHARED / "reference" / "xlmr-precompiled-charsmap.bin",)
 
 TEXTS = [
     "query: how much protein should a female eat",
