@@ -1,0 +1,75 @@
+"""The same query against the agent's own index, to show beside memdesk's result.
+
+Keyword hits come from the agent's FTS table with its query and score. When the
+agent's embedding model is on this machine and feeds text without prefixes (as
+OpenClaw does), its stored vectors are searched too and the two legs are merged
+with the agent's weights; otherwise the result says it is keyword-only and why.
+Decay and MMR are not applied here: this is the agent's candidate ranking as
+stored in its index, which is what goes stale or breaks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from .config import Agent
+from .index import AgentHit, AgentIndex
+
+
+class QueryEmbedder(Protocol):
+    @property
+    def dims(self) -> int: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+@dataclass
+class AgentResults:
+    mode: str
+    """``keyword`` or ``hybrid``."""
+    hits: list[AgentHit] = field(default_factory=list)
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "note": self.note, "results": [h.to_json() for h in self.hits]}
+
+
+def agent_results(agent: Agent, index: AgentIndex, query: str, *,
+                  embedder: QueryEmbedder | None = None, embedder_note: str | None = None) -> AgentResults:
+    search = agent.search
+    max_results = int(search.max_results) if search else 6
+    min_score = float(search.min_score) if search else 0.35
+    multiplier = int(search.candidate_multiplier) if search else 4
+    pool = min(200, max(1, max_results * multiplier))
+    keyword = index.keyword_search(query, limit=pool, sources=("memory",))
+    vector: list[AgentHit] = []
+    note = embedder_note
+    if embedder is not None:
+        try:
+            vector = index.vector_search(embedder.embed_query(query), limit=pool)
+        except Exception as exc:  # noqa: BLE001 - shown to the user, keyword hits still stand
+            note = f"vector search of the agent's index failed: {exc}"
+            vector = []
+    if not vector:
+        hits = [h for h in keyword if h.score >= min_score][:max_results] or keyword[:max_results]
+        return AgentResults("keyword", hits, note or "keyword leg only (no vectors searched)")
+    vw = float(search.vector_weight) if search else 0.7
+    tw = float(search.text_weight) if search else 0.3
+    merged: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for hit in vector:
+        merged[(hit.path, hit.start_line, hit.end_line)] = {"hit": hit, "vec": hit.vector_score, "txt": None}
+    for hit in keyword:
+        entry = merged.setdefault((hit.path, hit.start_line, hit.end_line), {"hit": hit, "vec": None, "txt": None})
+        entry["txt"] = hit.text_score
+    out: list[AgentHit] = []
+    for entry in merged.values():
+        base: AgentHit = entry["hit"]
+        score = vw * (entry["vec"] or 0.0) + tw * (entry["txt"] or 0.0)
+        out.append(AgentHit(base.path, base.source, base.start_line, base.end_line, score,
+                            entry["txt"], entry["vec"], base.snippet, base.importance, base.project,
+                            base.triggers))
+    out.sort(key=lambda h: -h.score)
+    return AgentResults("hybrid", [h for h in out if h.score >= min_score][:max_results], note)

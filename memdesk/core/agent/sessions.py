@@ -1,0 +1,337 @@
+"""The agent's session transcripts as a second corpus, with the scope the agent applies.
+
+Transcripts are OpenClaw's JSONL files in ``<state>/agents/<agent>/sessions/``: one
+``{"type": "message", "message": {"role", "content"}, "timestamp"}`` record per line
+(plus other record types), named ``<sessionId>.jsonl`` and, once reset or deleted,
+``<sessionId>.jsonl.reset.<stamp>`` / ``.deleted.<stamp>``. ``sessions.json`` beside
+them maps each session key to its entry (``sessionId``, ``chatType``, ``origin``...).
+OpenClaw 2026.9 keeps live transcripts in the agent database and only retained
+archives as files; both releases read the files the same way.
+
+Text is flattened as OpenClaw's ``buildSessionEntry`` does: user and assistant text
+blocks only, whitespace runs collapsed, ``User: …`` / ``Assistant: …`` lines, each
+line mapped back to its JSONL line so a hit can jump to the message.
+
+Scope follows OpenClaw 2026.9.6's ``isPrivateConversation``: only the same agent's
+direct conversations are *private* (what cross-conversation recall may use); group
+and channel sessions are *group*; cron, heartbeat, hook, sub-agent and dreaming runs
+are *internal* and never indexed; anything unrecognised fails closed as *unknown*.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import apsw
+
+Scope = Literal["private", "group", "internal", "unknown"]
+SCOPES: tuple[Scope, ...] = ("private", "group", "internal", "unknown")
+_ARCHIVE_RE = re.compile(r"^(?P<id>.+)\.jsonl\.(?P<reason>reset|deleted)\.[^/]+$")
+_INTERNAL_KEY_RE = re.compile(r":(?:active-memory|cron|heartbeat|hook|node|subagent)(?::|$)")
+_WRAP_CHARS = 800
+
+
+@dataclass(frozen=True)
+class Message:
+    line: int
+    """1-based line of the JSONL file."""
+    role: str
+    text: str
+    timestamp: dt.datetime | None
+
+
+@dataclass(frozen=True)
+class Transcript:
+    path: Path
+    session_id: str
+    session_key: str | None
+    chat_type: str
+    scope: Scope
+    archived: str | None
+    """``reset`` / ``deleted`` for retained archives, else None."""
+    messages: tuple[Message, ...]
+    modified: dt.datetime
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def title(self) -> str:
+        key = self.session_key or self.session_id
+        return f"{key} ({self.archived})" if self.archived else key
+
+    def flattened(self) -> tuple[list[str], list[int]]:
+        """OpenClaw's indexed text: ``User:``/``Assistant:`` lines and their JSONL lines."""
+        lines: list[str] = []
+        line_map: list[int] = []
+        for message in self.messages:
+            label = "User" if message.role == "user" else "Assistant"
+            for segment in split_long_line(message.text):
+                lines.append(f"{label}: {segment}")
+                line_map.append(message.line)
+        return lines, line_map
+
+
+@dataclass(frozen=True)
+class SessionHit:
+    transcript: Transcript
+    message_index: int
+    score: float
+    snippet: str
+
+    @property
+    def message(self) -> Message:
+        return self.transcript.messages[self.message_index]
+
+    def to_json(self) -> dict[str, Any]:
+        m = self.message
+        return {"session": self.transcript.name, "sessionKey": self.transcript.session_key,
+                "scope": self.transcript.scope, "line": m.line, "role": m.role,
+                "score": self.score, "snippet": self.snippet,
+                "timestamp": m.timestamp.isoformat() if m.timestamp else None}
+
+
+def normalize_session_text(value: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"\s*\n+\s*", " ", value)).strip()
+
+
+def split_long_line(text: str, max_chars: int = _WRAP_CHARS) -> list[str]:
+    """``splitLongSessionLine``: wrap at the last space before ``max_chars``."""
+    normalized = text.strip()
+    if not normalized:
+        return []
+    if len(normalized) <= max_chars:
+        return [normalized]
+    out: list[str] = []
+    cursor = 0
+    while cursor < len(normalized):
+        if len(normalized) - cursor <= max_chars:
+            out.append(normalized[cursor:].strip())
+            break
+        limit = cursor + max_chars
+        split_at = next((i for i in range(limit, cursor, -1) if normalized[i] == " "), limit)
+        out.append(normalized[cursor:split_at].strip())
+        cursor = split_at
+        while cursor < len(normalized) and normalized[cursor] == " ":
+            cursor += 1
+    return [s for s in out if s]
+
+
+def _content_text(content: Any) -> str | None:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [b["text"] for b in content
+                 if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        return "\n".join(parts) if parts else None
+    return None
+
+
+def _timestamp(record: Mapping[str, Any], message: Mapping[str, Any]) -> dt.datetime | None:
+    for value in (message.get("timestamp"), record.get("timestamp")):
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            ms = value * 1000 if value < 1e11 else value
+            try:
+                return dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc)
+            except (OverflowError, OSError, ValueError):
+                continue
+        if isinstance(value, str):
+            try:
+                parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+            except ValueError:
+                continue
+            return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
+    return None
+
+
+def parse_transcript(path: Path) -> tuple[list[Message], bool]:
+    """The user/assistant messages of one JSONL file; bad lines are skipped as OpenClaw does.
+
+    The flag is True when the transcript was generated by a dreaming run (never indexed).
+    """
+    messages: list[Message] = []
+    dreaming = False
+    with path.open("r", encoding="utf-8", errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(record, dict):
+                continue
+            data = record.get("data") if isinstance(record.get("data"), dict) else {}
+            if (record.get("type") == "custom" and record.get("customType") == "openclaw:bootstrap-context:full"
+                    and str(data.get("runId", "")).startswith("dreaming-narrative-")):
+                dreaming = True
+            if record.get("type") != "message":
+                continue
+            message = record.get("message")
+            if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+                continue
+            text = _content_text(message.get("content"))
+            if not text:
+                continue
+            normalized = normalize_session_text(text)
+            if not normalized or normalized == "HEARTBEAT_OK":
+                continue
+            messages.append(Message(number, str(message["role"]), normalized, _timestamp(record, message)))
+    return messages, dreaming
+
+
+def chat_type_of(key: str, entry: Mapping[str, Any] | None) -> str:
+    """``direct`` / ``group`` / ``channel`` / ``unknown`` from the entry, else from the key's shape."""
+    for candidate in (entry or {}).get("chatType"), _origin_chat_type(entry):
+        if candidate in ("direct", "group", "channel"):
+            return str(candidate)
+    lowered = key.lower()
+    for kind in ("group", "channel"):
+        if f":{kind}:" in lowered:
+            return kind
+    if ":direct:" in lowered or ":dm:" in lowered:
+        return "direct"
+    return "unknown"
+
+
+def _origin_chat_type(entry: Mapping[str, Any] | None) -> Any:
+    if not isinstance(entry, Mapping):
+        return None
+    for key in ("origin", "deliveryContext"):
+        value = entry.get(key)
+        if isinstance(value, Mapping) and value.get("chatType") is not None:
+            return value.get("chatType")
+    return None
+
+
+def scope_of(agent_id: str, key: str | None, entry: Mapping[str, Any] | None, *,
+             main_key: str = "main") -> Scope:
+    """OpenClaw 2026.9.6's ``isPrivateConversation`` plus its session-kind classification."""
+    if key is None:
+        return "unknown"
+    lowered = key.strip().lower()
+    prefix = f"agent:{agent_id.strip().lower()}:"
+    if (_INTERNAL_KEY_RE.search(lowered) or lowered.startswith("cron:")
+            or "dreaming-narrative" in lowered or (entry or {}).get("spawnedBy")):
+        return "internal"
+    chat_types = [c for c in ((entry or {}).get("chatType"), _origin_chat_type(entry)) if c is not None]
+    if any(c in ("group", "channel") for c in chat_types) or ":group:" in lowered or ":channel:" in lowered:
+        return "group"
+    if lowered in ("global", f"{prefix}global"):
+        return "group"
+    if lowered.startswith(f"{prefix}explicit:"):
+        return "private" if chat_types and all(c == "direct" for c in chat_types) else "unknown"
+    if chat_types:
+        return "private" if all(c == "direct" for c in chat_types) else "unknown"
+    if ":direct:" in lowered or ":dm:" in lowered or lowered == f"{prefix}{main_key}":
+        return "private"
+    return "unknown"
+
+
+def _load_store(sessions_dir: Path) -> dict[str, tuple[str, Mapping[str, Any]]]:
+    """``sessionId -> (sessionKey, entry)`` from ``sessions.json`` (missing or bad: empty)."""
+    try:
+        parsed = json.loads((sessions_dir / "sessions.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    out: dict[str, tuple[str, Mapping[str, Any]]] = {}
+    if isinstance(parsed, dict):
+        for key, entry in parsed.items():
+            if isinstance(entry, dict) and isinstance(entry.get("sessionId"), str):
+                out.setdefault(entry["sessionId"].strip(), (str(key), entry))
+    return out
+
+
+def list_transcripts(sessions_dir: Path, agent_id: str) -> list[Transcript]:
+    """Every transcript file the agent may index, newest first."""
+    store = _load_store(sessions_dir)
+    out: list[Transcript] = []
+    try:
+        names = sorted(p.name for p in sessions_dir.iterdir() if p.is_file() and not p.is_symlink())
+    except OSError:
+        return []
+    for name in names:
+        archived: str | None = None
+        if name.endswith(".jsonl") and not name.endswith(".trajectory.jsonl"):
+            session_id = name[:-6]
+        else:
+            match = _ARCHIVE_RE.match(name)
+            if not match:
+                continue
+            session_id, archived = match.group("id"), match.group("reason")
+        path = sessions_dir / name
+        try:
+            messages, dreaming = parse_transcript(path)
+            modified = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
+        except OSError:
+            continue
+        key, entry = store.get(session_id, (None, {}))
+        scope: Scope = "internal" if dreaming else scope_of(agent_id, key, entry)
+        out.append(Transcript(path, session_id, key, chat_type_of(key or "", entry), scope,
+                              archived, tuple(messages), modified))
+    out.sort(key=lambda t: t.modified, reverse=True)
+    return out
+
+
+@dataclass
+class SessionCorpus:
+    """The transcripts in one in-memory FTS5 table, one row per message."""
+
+    transcripts: list[Transcript]
+    _conn: apsw.Connection = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._conn = apsw.Connection(":memory:")
+        self._conn.execute("CREATE VIRTUAL TABLE m USING fts5(text, t UNINDEXED, i UNINDEXED, "
+                           "tokenize='trigram case_sensitive 0')")
+        with self._conn:
+            for t_index, transcript in enumerate(self.transcripts):
+                for m_index, message in enumerate(transcript.messages):
+                    self._conn.execute("INSERT INTO m(text, t, i) VALUES (?, ?, ?)",
+                                       (message.text, t_index, m_index))
+
+    def search(self, query: str, *, scopes: Iterable[Scope] = ("private",), limit: int = 20) -> list[SessionHit]:
+        """Messages matching every query word (substring, any script), best BM25 first."""
+        allowed = set(scopes)
+        words = [w for w in re.split(r"\s+", query.strip()) if w]
+        if not words:
+            return []
+        long_words = [w for w in words if len(w) >= 3]
+        short_words = [w for w in words if len(w) < 3]
+        clauses, params = [], []
+        if long_words:
+            clauses.append("m MATCH ?")
+            params.append(" AND ".join('"' + w.replace('"', '""') + '"' for w in long_words))
+        for word in short_words:
+            clauses.append("text LIKE ? ESCAPE '\\'")
+            params.append("%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+        rank = "bm25(m)" if long_words else "0"
+        sql = f"SELECT t, i, {rank} FROM m WHERE {' AND '.join(clauses)} ORDER BY 3 ASC"
+        hits: list[SessionHit] = []
+        for t_index, m_index, score in self._conn.execute(sql, params):
+            transcript = self.transcripts[int(t_index)]
+            if transcript.scope not in allowed:
+                continue
+            message = transcript.messages[int(m_index)]
+            relevance = -float(score)
+            hits.append(SessionHit(transcript, int(m_index), relevance / (1 + relevance) if relevance > 0 else 0.0,
+                                   message.text[:240]))
+            if len(hits) >= limit:
+                break
+        return hits
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def scope_counts(transcripts: Iterable[Transcript]) -> dict[str, int]:
+    counts = {s: 0 for s in SCOPES}
+    for transcript in transcripts:
+        counts[transcript.scope] += 1
+    return counts
