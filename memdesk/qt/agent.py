@@ -1,0 +1,190 @@
+"""Qt glue for the user's OpenClaw agent: runs the core's agent reads off the GUI thread.
+
+Reading the agent's index (hashing every note), running the doctor (loading the
+model's vocabulary, chunking every note) and parsing transcripts can take seconds,
+so each request runs as one ``CallWorker`` on its own QThread and answers with a
+signal. Answers carry the request id; an answer to a request that has been
+superseded (another agent picked, another query typed) is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from memdesk.core import errors
+from memdesk.core.agent import config as agent_config
+from memdesk.core.agent import doctor as agent_doctor
+from memdesk.core.agent import sessions as agent_sessions
+from memdesk.core.agent import status as agent_status
+from memdesk.core.agent.compare import AgentResults, agent_results
+from memdesk.core.agent.index import AgentIndex, AgentIndexError
+
+log = logging.getLogger(__name__)
+
+
+class CallWorker(QObject):
+    """Runs one callable on its thread.
+
+    Signals:
+        finished(int, object): the job id and the callable's return value.
+        failed(int, object): the job id and the exception it raised.
+        done(): emitted last; the thread quits on it.
+    """
+
+    finished = Signal(int, object)
+    failed = Signal(int, object)
+    done = Signal()
+
+    def __init__(self, job_id: int, fn: Callable[[], Any]) -> None:
+        super().__init__()
+        self.job_id = job_id
+        self._fn = fn
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self._fn()
+        except Exception as exc:  # noqa: BLE001 - handed to the GUI, which shows it
+            if not isinstance(exc, errors.MemdeskError):
+                log.exception("agent job failed")
+            self.failed.emit(self.job_id, exc)
+        else:
+            self.finished.emit(self.job_id, result)
+        finally:
+            self.done.emit()
+
+
+class AgentController(QObject):
+    """Discovers the agent setup and answers the panel's questions in the background.
+
+    Signals:
+        setup_loaded(object): an ``OpenClawSetup``.
+        overview_ready(object): an ``AgentOverview`` of the chosen agent.
+        doctor_ready(object): a ``DoctorReport``.
+        results_ready(str, object): query and ``AgentResults`` from the agent's own index.
+        sessions_ready(object): the agent's list of ``Transcript``.
+        failed(str, object): what was being done ("setup", "overview", ...) and the exception.
+    """
+
+    setup_loaded = Signal(object)
+    overview_ready = Signal(object)
+    doctor_ready = Signal(object)
+    results_ready = Signal(str, object)
+    sessions_ready = Signal(object)
+    failed = Signal(str, object)
+
+    def __init__(self, *, env: dict[str, str] | None = None, config_file: Path | None = None,
+                 models_dir: Path | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._env = env
+        self._config_file = config_file
+        self._models_dir = models_dir
+        self._jobs: dict[int, tuple[QThread, CallWorker]] = {}
+        self._handlers: dict[int, tuple[str, Callable[[Any], None]]] = {}
+        self._latest: dict[str, int] = {}
+        self._next_id = 0
+        self.setup: agent_config.OpenClawSetup | None = None
+        self.layout_override: agent_config.Layout | None = None
+
+    # -- requests -----------------------------------------------------------------------
+    def load_setup(self) -> None:
+        env, config_file, layout = self._env, self._config_file, self.layout_override
+        self._run("setup", lambda: agent_config.discover(env, config_file=config_file, layout=layout),
+                  self._on_setup)
+
+    def request_overview(self, agent_id: str) -> None:
+        setup = self._need_setup()
+        agent = setup.agent(agent_id)
+        self._run("overview", lambda: agent_status.agent_overview(agent, setup.layout),
+                  self.overview_ready.emit)
+
+    def request_doctor(self, agent_id: str) -> None:
+        setup = self._need_setup()
+        agent = setup.agent(agent_id)
+        models_dir = self._models_dir
+        self._run("doctor", lambda: agent_doctor.run_doctor(setup, agent, models_dir=models_dir),
+                  self.doctor_ready.emit)
+
+    def request_results(self, agent_id: str, query: str) -> None:
+        setup = self._need_setup()
+        agent = setup.agent(agent_id)
+
+        def job() -> AgentResults:
+            try:
+                index = AgentIndex.open(agent.index_path)
+            except AgentIndexError as exc:
+                return AgentResults("keyword", [], str(exc))
+            with index:
+                return agent_results(agent, index, query,
+                                     embedder_note="keyword leg of the agent's own index")
+
+        self._run("results", job, lambda result: self.results_ready.emit(query, result))
+
+    def request_sessions(self, agent_id: str) -> None:
+        setup = self._need_setup()
+        agent = setup.agent(agent_id)
+        self._run("sessions", lambda: agent_sessions.list_transcripts(agent.sessions_dir, agent.id),
+                  self.sessions_ready.emit)
+
+    def close(self) -> None:
+        """Wait for running jobs (they are short and never write anything)."""
+        for thread, _worker in list(self._jobs.values()):
+            thread.quit()
+            thread.wait()
+        self._jobs.clear()
+        self._handlers.clear()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._jobs)
+
+    # -- plumbing -----------------------------------------------------------------------
+    def _need_setup(self) -> agent_config.OpenClawSetup:
+        if self.setup is None:
+            raise errors.MemdeskError("the OpenClaw setup has not been read yet")
+        return self.setup
+
+    def _on_setup(self, setup: agent_config.OpenClawSetup) -> None:
+        self.setup = setup
+        self.setup_loaded.emit(setup)
+
+    def _run(self, kind: str, fn: Callable[[], Any], deliver: Callable[[Any], None]) -> None:
+        from memdesk.qt import workers
+
+        self._next_id += 1
+        job_id = self._next_id
+        self._latest[kind] = job_id
+        worker = CallWorker(job_id, fn)
+        self._handlers[job_id] = (kind, deliver)
+        # Bound slots of this GUI-thread object: the answers arrive queued, on the GUI thread.
+        worker.finished.connect(self._on_worker_finished)
+        worker.failed.connect(self._on_worker_failed)
+        thread = workers.start_in_thread(worker, name=f"agent-{kind}", on_finished=self._on_thread_finished)
+        self._jobs[job_id] = (thread, worker)
+
+    @Slot(int, object)
+    def _on_worker_finished(self, job_id: int, result: object) -> None:
+        kind, deliver = self._handlers.pop(job_id, ("", None))
+        if deliver is not None and self._latest.get(kind) == job_id:
+            deliver(result)
+
+    @Slot(int, object)
+    def _on_worker_failed(self, job_id: int, exc: object) -> None:
+        kind, deliver = self._handlers.pop(job_id, ("", None))
+        if deliver is not None and self._latest.get(kind) == job_id:
+            self.failed.emit(kind, exc)
+
+    @Slot()
+    def _on_thread_finished(self) -> None:
+        from memdesk.qt import workers
+
+        # Only threads are released here; answers are delivered by the slots above.
+        for job_id, (thread, _worker) in list(self._jobs.items()):
+            if thread.isFinished():
+                workers.release_thread(thread)
+                del self._jobs[job_id]
