@@ -516,8 +516,8 @@ def _multimodal(raw: Any) -> dict[str, Any]:
         max_file_bytes = 10 * 1024 * 1024
     modalities: list[str] = []
     if enabled and isinstance(raw, Mapping):
-        wanted = raw.get("modalities") if isinstance(raw.get("modalities"), list) else []
-        for m in wanted:
+        wanted = raw.get("modalities")
+        for m in wanted if isinstance(wanted, list) else []:
             if m == "all":
                 modalities = ["image", "audio"]
                 break
@@ -605,7 +605,7 @@ def discover(env: Mapping[str, str] | None = None, *, config_file: Path | None =
         warnings.append("the config has 2026.9 keys (memory.search / agents.entries) that OpenClaw "
                         "2026.4 does not read")
     version = get(cfg, "meta", "lastTouchedVersion")
-    entries = _raw_entries(cfg)
+    entries: list[Mapping[str, Any]] = _raw_entries(cfg)
     if detected == "2026.4" and isinstance(get(cfg, "agents", "entries"), Mapping):
         entries = [e for e in get(cfg, "agents", "list") or [] if isinstance(e, Mapping)]
     default_id = _default_agent_id(entries)
@@ -616,18 +616,18 @@ def discover(env: Mapping[str, str] | None = None, *, config_file: Path | None =
     if not by_id:
         by_id[DEFAULT_AGENT_ID] = None
     agents: list[Agent] = []
-    for agent_id, entry in by_id.items():
+    for agent_id, agent_entry in by_id.items():
         if detected == "2026.9":
-            overrides = get(entry, "memory", "search")
+            overrides = get(agent_entry, "memory", "search")
             search = _search_2026_9(cfg, overrides, warnings)
         else:
-            overrides = get(entry, "memorySearch")
+            overrides = get(agent_entry, "memorySearch")
             search = _search_2026_4(cfg, overrides, warnings)
-        name = entry.get("name") if entry else None
+        name = agent_entry.get("name") if agent_entry else None
         agents.append(Agent(
             id=agent_id, name=name if isinstance(name, str) else None,
             default=agent_id == default_id,
-            workspace=_workspace_for(cfg, entry, agent_id, default_id, env, state),
+            workspace=_workspace_for(cfg, agent_entry, agent_id, default_id, env, state),
             index_path=_index_path(detected, state, agent_id, overrides if isinstance(overrides, Mapping)
                                    else None, cfg, env),
             sessions_dir=_sessions_dir(cfg, state, agent_id, env),

@@ -167,7 +167,8 @@ def parse_transcript(path: Path) -> tuple[list[Message], bool]:
                 continue
             if not isinstance(record, dict):
                 continue
-            data = record.get("data") if isinstance(record.get("data"), dict) else {}
+            raw_data = record.get("data")
+            data: dict[str, Any] = raw_data if isinstance(raw_data, dict) else {}
             if (record.get("type") == "custom" and record.get("customType") == "openclaw:bootstrap-context:full"
                     and str(data.get("runId", "")).startswith("dreaming-narrative-")):
                 dreaming = True
@@ -331,7 +332,7 @@ class SessionCorpus:
 
 
 def scope_counts(transcripts: Iterable[Transcript]) -> dict[str, int]:
-    counts = {s: 0 for s in SCOPES}
+    counts: dict[str, int] = {s: 0 for s in SCOPES}
     for transcript in transcripts:
         counts[transcript.scope] += 1
     return counts
