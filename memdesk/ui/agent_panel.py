@@ -14,13 +14,12 @@ Tabs:
 from __future__ import annotations
 
 import html
-from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
                                QListWidget, QListWidgetItem, QPushButton, QSplitter, QTabWidget,
-                               QTextBrowser, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget)
+                               QTextBrowser, QVBoxLayout, QWidget)
 
 from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import doctor as agent_doctor
@@ -30,6 +29,7 @@ from memdesk.core.agent.status import AgentOverview
 from memdesk.qt.agent import AgentController
 
 _SEVERITY_COLORS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#5f6368"}
+_SEVERITY_MARKS = {"error": "✗", "warning": "!", "info": "·"}
 
 
 class AgentPanel(QWidget):
@@ -126,17 +126,18 @@ class AgentPanel(QWidget):
                                              "indexing and search before it does."))
         self.doctor_summary.setObjectName("doctorSummary")
         self.doctor_summary.setWordWrap(True)
-        self.doctor_tree = QTreeWidget()
-        self.doctor_tree.setObjectName("doctorFindings")
-        self.doctor_tree.setHeaderLabels([self.tr("Finding"), self.tr("Fix")])
-        self.doctor_tree.setRootIsDecorated(False)
-        self.doctor_tree.setWordWrap(True)
+        self.doctor_list = QListWidget()
+        self.doctor_list.setObjectName("doctorFindings")
+        self.doctor_list.setWordWrap(True)
+        self.doctor_list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.doctor_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.doctor_list.setSpacing(2)
         layout = QVBoxLayout(tab)
         layout.addWidget(self.run_doctor_button)
         layout.addWidget(self.doctor_summary)
-        layout.addWidget(self.doctor_tree, 1)
+        layout.addWidget(self.doctor_list, 1)
         self.run_doctor_button.clicked.connect(self.run_doctor)
-        self.doctor_tree.itemActivated.connect(self._on_doctor_item_activated)
+        self.doctor_list.itemActivated.connect(self._on_note_item_activated)
         return tab
 
     def _make_sessions_tab(self) -> QWidget:
@@ -313,19 +314,21 @@ class AgentPanel(QWidget):
     @Slot(object)
     def _on_controller_doctor_ready(self, report: agent_doctor.DoctorReport) -> None:
         self.run_doctor_button.setEnabled(True)
-        self.doctor_tree.clear()
+        self.doctor_list.clear()
         self.doctor_summary.setText(self.tr("Agent {agent} (OpenClaw {layout}), {n} files: {summary}").format(
             agent=report.agent_id, layout=report.layout, n=report.files_checked,
             summary=agent_doctor.summarize(report.findings)))
         for finding in report.sorted():
-            item = QTreeWidgetItem([finding.message, finding.fix or ""])
-            item.setForeground(0, QBrush(QColor(_SEVERITY_COLORS[finding.severity])))
-            item.setToolTip(0, f"{finding.severity}: {finding.code}")
+            text = f"{_SEVERITY_MARKS[finding.severity]} {finding.message}"
+            if finding.fix:
+                text += "\n    " + self.tr("fix: {fix}").format(fix=finding.fix)
+            item = QListWidgetItem(text)
+            item.setForeground(QBrush(QColor(_SEVERITY_COLORS[finding.severity])))
+            item.setToolTip(f"{finding.severity}: {finding.code}")
             if finding.path and not finding.path.startswith("/"):
-                item.setData(0, Qt.ItemDataRole.UserRole,
+                item.setData(Qt.ItemDataRole.UserRole,
                              (finding.path, finding.start_line or 1, finding.end_line or finding.start_line or 1))
-            self.doctor_tree.addTopLevelItem(item)
-        self.doctor_tree.resizeColumnToContents(1)
+            self.doctor_list.addItem(item)
 
     @Slot(object)
     def _on_controller_sessions_ready(self, transcripts: list[agent_sessions.Transcript]) -> None:
@@ -368,13 +371,6 @@ class AgentPanel(QWidget):
     @Slot(QListWidgetItem)
     def _on_note_item_activated(self, item: QListWidgetItem) -> None:
         data = item.data(Qt.ItemDataRole.UserRole)
-        if data:
-            rel, start, end = data
-            self.open_note_requested.emit(rel, int(start), int(end))
-
-    @Slot(QTreeWidgetItem, int)
-    def _on_doctor_item_activated(self, item: QTreeWidgetItem, _column: int) -> None:
-        data = item.data(0, Qt.ItemDataRole.UserRole)
         if data:
             rel, start, end = data
             self.open_note_requested.emit(rel, int(start), int(end))

@@ -78,7 +78,7 @@ def test_doctor_lists_findings_and_opens_notes(qtbot, panel: AgentPanel) -> None
     with qtbot.waitSignal(panel.controller.doctor_ready, timeout=TIMEOUT):
         panel.run_doctor_button.click()
     assert panel.run_doctor_button.isEnabled()
-    messages = [panel.doctor_tree.topLevelItem(i).text(0) for i in range(panel.doctor_tree.topLevelItemCount())]
+    messages = [panel.doctor_list.item(i).text() for i in range(panel.doctor_list.count())]
     # 2026.9 dates YYYY-MM-DD-slug.md notes, so the example's vendor pitch is not flagged; no index yet is.
     assert any("no index there yet" in m for m in messages)
     assert "files" in panel.doctor_summary.text()
