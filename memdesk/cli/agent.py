@@ -23,7 +23,7 @@ from memdesk.core.agent import doctor as agent_doctor
 from memdesk.core.agent import export as agent_export
 from memdesk.core.agent import sessions as agent_sessions
 from memdesk.core.agent import status as agent_status
-from memdesk.core.agent.compare import agent_results
+from memdesk.core.agent.compare import agent_results, open_query_embedder
 from memdesk.core.agent.index import AgentIndex, AgentIndexError
 
 EXIT_FINDINGS = 2
@@ -122,28 +122,6 @@ def profile_for(layout: agent_config.Layout) -> str:
     return wanted if wanted in profiles else "openclaw"
 
 
-def _query_embedder(agent: agent_config.Agent, status_model: str) -> tuple[Any, str | None]:
-    """memdesk's embedder for the agent's model, when it is on this machine and prefix-free."""
-    search = agent.search
-    if search is None or search.provider != "local":
-        return None, f"the agent embeds with {search.provider if search else 'nothing'}; " \
-                     "memdesk cannot run that model, so only the keyword leg is compared"
-    path, why = agent_doctor.find_local_model(search, paths.models_dir())
-    if path is None:
-        return None, f"{why}; only the keyword leg is compared"
-    from memdesk.core.gguf_embedder import GgufEmbedder
-
-    try:
-        embedder = GgufEmbedder(path)
-    except errors.MemdeskError as exc:
-        return None, f"{exc}; only the keyword leg is compared"
-    if embedder.query_prefix:
-        embedder.close()
-        return None, (f"{path.name} gets a query prefix in memdesk but bare text in OpenClaw; "
-                      "only the keyword leg is compared")
-    return embedder, None
-
-
 def cmd_agent_search(args: argparse.Namespace) -> int:
     setup = _setup(args)
     agent = setup.agent(args.agent)
@@ -157,7 +135,7 @@ def cmd_agent_search(args: argparse.Namespace) -> int:
     else:
         with index:
             embedder, note = (None, "vectors skipped (--keyword-only)") if args.keyword_only else \
-                _query_embedder(agent, index.status().model)
+                open_query_embedder(agent, paths.models_dir())
             try:
                 result = agent_results(agent, index, args.query, embedder=embedder, embedder_note=note)
             finally:

@@ -10,6 +10,7 @@ superseded (another agent picked, another query typed) is dropped.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import doctor as agent_doctor
 from memdesk.core.agent import sessions as agent_sessions
 from memdesk.core.agent import status as agent_status
-from memdesk.core.agent.compare import AgentResults, agent_results
+from memdesk.core.agent.compare import AgentResults, agent_results, open_query_embedder
 from memdesk.core.agent.index import AgentIndex, AgentIndexError
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,8 @@ class AgentController(QObject):
         self._latest: dict[str, int] = {}
         self._next_id = 0
         self.setup: agent_config.OpenClawSetup | None = None
+        self._embedders: dict[str, tuple[Any, str | None]] = {}
+        self._embedders_lock = threading.Lock()
         self.layout_override: agent_config.Layout | None = None
 
     # -- requests -----------------------------------------------------------------------
@@ -119,11 +122,18 @@ class AgentController(QObject):
                 index = AgentIndex.open(agent.index_path)
             except AgentIndexError as exc:
                 return AgentResults("keyword", [], str(exc))
+            embedder, note = self._embedder_for(agent)
             with index:
-                return agent_results(agent, index, query,
-                                     embedder_note="keyword leg of the agent's own index")
+                return agent_results(agent, index, query, embedder=embedder, embedder_note=note)
 
         self._run("results", job, lambda result: self.results_ready.emit(query, result))
+
+    def _embedder_for(self, agent: agent_config.Agent) -> tuple[Any, str | None]:
+        """The agent model's query embedder, loaded once per agent (jobs share it; it locks)."""
+        with self._embedders_lock:
+            if agent.id not in self._embedders:
+                self._embedders[agent.id] = open_query_embedder(agent, self._models_dir)
+            return self._embedders[agent.id]
 
     def request_sessions(self, agent_id: str) -> None:
         setup = self._need_setup()
@@ -138,6 +148,11 @@ class AgentController(QObject):
             thread.wait()
         self._jobs.clear()
         self._handlers.clear()
+        with self._embedders_lock:
+            for embedder, _note in self._embedders.values():
+                if embedder is not None:
+                    embedder.close()
+            self._embedders.clear()
 
     @property
     def busy(self) -> bool:
@@ -151,6 +166,8 @@ class AgentController(QObject):
 
     def _on_setup(self, setup: agent_config.OpenClawSetup) -> None:
         self.setup = setup
+        with self._embedders_lock:  # the config may name another model now; a running job
+            self._embedders.clear()  # keeps its reference, so nothing is closed under it
         self.setup_loaded.emit(setup)
 
     def _run(self, kind: str, fn: Callable[[], Any], deliver: Callable[[Any], None]) -> None:

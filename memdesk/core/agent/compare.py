@@ -11,9 +11,12 @@ stored in its index, which is what goes stale or breaks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
+
+from memdesk.core import errors
 
 from .config import Agent
 from .index import AgentHit, AgentIndex
@@ -24,6 +27,35 @@ class QueryEmbedder(Protocol):
     def dims(self) -> int: ...
 
     def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def open_query_embedder(agent: Agent, models_dir: Path | None) -> tuple[Any, str | None]:
+    """memdesk's embedder for the agent's own model, or None and why the vectors are skipped.
+
+    Only a local GGUF model found on this machine qualifies, and only one that memdesk
+    feeds without a query prefix: OpenClaw embeds the bare query, so a prefixed vector
+    would not be the agent's.
+    """
+    from memdesk.core.gguf_embedder import GgufEmbedder
+
+    from .doctor import find_local_model
+
+    search = agent.search
+    if search is None or search.provider != "local":
+        provider = search.provider if search else "nothing"
+        return None, f"the agent embeds with {provider}; only its keyword leg is compared"
+    path, why = find_local_model(search, models_dir)
+    if path is None:
+        return None, f"{why}; only its keyword leg is compared"
+    try:
+        embedder = GgufEmbedder(path)
+    except errors.MemdeskError as exc:
+        return None, f"{exc}; only its keyword leg is compared"
+    if embedder.query_prefix:
+        embedder.close()
+        return None, (f"memdesk prefixes {path.name} queries but OpenClaw does not; "
+                      "only its keyword leg is compared")
+    return embedder, None
 
 
 @dataclass
