@@ -8,6 +8,7 @@ does and reports a ``Finding``:
   throws "Input is longer than the context size" and OpenClaw then discards the
   whole reindex: no files, no chunks, no memory search at all.
 * ``skipped`` – files the user may expect the agent to search that it never indexes.
+* ``annotation`` – importance/trigger comments the agent's release will not read.
 * ``decay`` – notes the agent ages (or never ages) differently from what their name
   suggests.
 * ``identity`` – the index was built with another provider, model, sources, scope,
@@ -32,6 +33,7 @@ from memdesk.core.openclaw import chunking
 from memdesk.core.openclaw import decay as decay4
 from memdesk.core.openclaw.ids import js_json_stringify
 
+from . import annotate
 from .config import Agent, AgentSearch, Layout, OpenClawSetup, resolve_user_path
 from .index import AgentIndex, AgentIndexError
 from .sources import SourceListing, content_hash, list_agent_files
@@ -328,6 +330,7 @@ def run_doctor(setup: OpenClawSetup, agent: Agent, *, models_dir: Path | None = 
             report.add(Finding("warning", "encoding", f"{source.rel_path} is not valid UTF-8; the agent "
                                "indexes it with replacement characters", source.rel_path))
     _check_chunk_lengths(report, setup, agent, search, texts, models_dir, tokenizer_factory)
+    _check_annotations(report, layout, texts)
     for finding in _decay_findings(listing, layout, search):
         report.add(finding)
     _check_index(report, agent, layout, hashes)
@@ -370,6 +373,34 @@ def _check_chunk_lengths(report: DoctorReport, setup: OpenClawSetup, agent: Agen
             consequence = "the embedding request for each of them fails"
         report.add(Finding("error", "chunk_too_long",
                            f"{too_long} chunk(s) will not fit the agent's embedding model: {consequence}"))
+
+
+def _check_annotations(report: DoctorReport, layout: Layout, texts: dict[str, str]) -> None:
+    """Importance/trigger comments the agent will not read (where the user put effort)."""
+    for rel, text in texts.items():
+        ignored = 0
+        first = 0
+        for number, line in enumerate(text.split("\n"), start=1):
+            kinds = [kind for _s, _e, kind, _v in annotate.annotation_spans(line)]
+            if not kinds:
+                continue
+            if layout == "2026.4":
+                ignored += 1
+            elif ("importance" in kinds or "trigger" in kinds) and (
+                    annotate.importance_effect(rel) is not None or not line.rstrip().endswith("-->")):
+                ignored += 1
+            if ignored and not first:
+                first = number
+        if not ignored:
+            continue
+        if layout == "2026.4":
+            why = "OpenClaw 2026.4 reads no annotations; they only count from 2026.9"
+        elif annotate.importance_effect(rel) is not None:
+            why = "OpenClaw 2026.9 reads importance and triggers only in MEMORY.md and USER.md"
+        else:
+            why = "OpenClaw 2026.9 reads them only at the very end of a line"
+        report.add(Finding("warning", "annotation", f"{rel}: {ignored} annotated line(s) your agent "
+                           f"ignores: {why}", rel, first, first))
 
 
 def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dict[str, str]) -> None:

@@ -105,3 +105,17 @@ def test_scope_hash_is_openclaws_json_shape(tmp_path: Path) -> None:
     assert search is not None
     payload = b'{"extraPaths":[],"multimodal":{"enabled":false,"modalities":[],"maxFileBytes":10485760}}'
     assert doctor.scope_hash(search, tmp_path, "2026.9") == hashlib.sha256(payload).hexdigest()
+
+
+def test_annotations_the_agent_ignores(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("- tea <!-- importance: 8 -->\n- coffee <!-- importance: 2 --> later\n")
+    (ws / "memory" / "2026-11-20.md").write_text("- standup <!-- importance: 9 -->\n- plain\n")
+    new = doctor.run_doctor(s := _setup(tmp_path, ws, {"provider": "none"}, "2026.9"), s.agent())
+    found = {(f.path, f.start_line): f.message for f in new.findings if f.code == "annotation"}
+    assert set(found) == {("MEMORY.md", 2), ("memory/2026-11-20.md", 1)}
+    assert "end of a line" in found[("MEMORY.md", 2)]
+    assert "only in MEMORY.md and USER.md" in found[("memory/2026-11-20.md", 1)]
+    old = doctor.run_doctor(s := _setup(tmp_path, ws, {"provider": "none"}, "2026.4"), s.agent())
+    assert {f.path for f in old.findings if f.code == "annotation"} == {"MEMORY.md", "memory/2026-11-20.md"}
