@@ -11,13 +11,11 @@ the agent's own indexing and search. ``--json`` output is a stable contract.
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from memdesk.cli.common import emit
 from memdesk.core import errors, paths
-from memdesk.core import settings as settings_mod
 from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import doctor as agent_doctor
 from memdesk.core.agent import export as agent_export
@@ -25,16 +23,10 @@ from memdesk.core.agent import sessions as agent_sessions
 from memdesk.core.agent import status as agent_status
 from memdesk.core.agent.compare import agent_results, open_query_embedder
 from memdesk.core.agent.index import AgentIndex, AgentIndexError
+from memdesk.core.search import settings as settings_mod
 
 EXIT_FINDINGS = 2
 """``doctor`` exit status when it found at least one error."""
-
-
-def _emit(obj: Any, as_json: bool, text: str) -> None:
-    if as_json:
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(text.rstrip("\n") + "\n")
 
 
 def _setup(args: argparse.Namespace) -> agent_config.OpenClawSetup:
@@ -44,8 +36,12 @@ def _setup(args: argparse.Namespace) -> agent_config.OpenClawSetup:
 
 def _common(p: argparse.ArgumentParser, *, agent: bool = True) -> None:
     p.add_argument("--config", metavar="FILE", help="openclaw.json (default: OpenClaw's own lookup)")
-    p.add_argument("--openclaw-version", choices=agent_config.LAYOUTS, dest="openclaw_version",
-                   help="read the config as this OpenClaw release does (default: detected)")
+    p.add_argument(
+        "--openclaw-version",
+        choices=agent_config.LAYOUTS,
+        dest="openclaw_version",
+        help="read the config as this OpenClaw release does (default: detected)",
+    )
     if agent:
         p.add_argument("--agent", metavar="ID", help="agent id (default: the default agent)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -59,15 +55,20 @@ def _index_summary(agent: agent_config.Agent, layout: agent_config.Layout) -> di
 def cmd_agent_list(args: argparse.Namespace) -> int:
     setup = _setup(args)
     data = setup.to_json()
-    lines = [f"config     {setup.config_path}{'' if setup.config_exists else ' (missing: OpenClaw defaults)'}",
-             f"layout     OpenClaw {setup.layout} ({setup.layout_reason})"]
+    lines = [
+        f"config     {setup.config_path}{'' if setup.config_exists else ' (missing: OpenClaw defaults)'}",
+        f"layout     OpenClaw {setup.layout} ({setup.layout_reason})",
+    ]
     for agent in setup.agents:
         mark = "*" if agent.default else " "
-        state = "memory search off" if agent.search is None else (
-            f"{agent.search.provider}{'/' + agent.search.model if agent.search.model else ''}")
+        state = (
+            "memory search off"
+            if agent.search is None
+            else (f"{agent.search.provider}{'/' + agent.search.model if agent.search.model else ''}")
+        )
         lines.append(f"{mark} {agent.id:<12} {agent.workspace}  [{state}]")
     lines += [f"warning: {w}" for w in setup.warnings]
-    _emit(data, args.json, "\n".join(lines))
+    emit(data, args.json, "\n".join(lines))
     return 0
 
 
@@ -75,43 +76,57 @@ def cmd_agent_status(args: argparse.Namespace) -> int:
     setup = _setup(args)
     agent = setup.agent(args.agent)
     index = _index_summary(agent, setup.layout)
-    data = {"setup": {k: v for k, v in setup.to_json().items() if k != "agents"},
-            "agent": agent.to_json(), "index": index}
+    data = {
+        "setup": {k: v for k, v in setup.to_json().items() if k != "agents"},
+        "agent": agent.to_json(),
+        "index": index,
+    }
     search = agent.search
-    lines = [f"agent      {agent.id}{' (default)' if agent.default else ''}",
-             f"config     {setup.config_path} — OpenClaw {setup.layout} layout",
-             f"workspace  {agent.workspace}"]
+    lines = [
+        f"agent      {agent.id}{' (default)' if agent.default else ''}",
+        f"config     {setup.config_path} — OpenClaw {setup.layout} layout",
+        f"workspace  {agent.workspace}",
+    ]
     if search is None:
         lines.append("search     disabled")
     else:
         extra = ", ".join(e.path + (f" ({e.pattern})" if e.pattern else "") for e in search.extra_paths)
-        lines += [f"provider   {search.provider}" + (f" / {search.model}" if search.model else ""),
-                  f"sources    {', '.join(search.sources)}"
-                  + (f" (memory_search returns {', '.join(search.search_sources)})"
-                     if search.search_sources != search.sources else ""),
-                  f"extraPaths {extra or '-'}",
-                  f"ranking    max {search.max_results:g}, min score {search.min_score:g}, "
-                  f"weights {search.vector_weight:g}/{search.text_weight:g}, "
-                  f"MMR {'λ ' + format(search.mmr_lambda, 'g') if search.mmr else 'off'}, "
-                  f"decay {str(int(search.half_life_days)) + ' d' if search.decay else 'off'}"]
+        lines += [
+            f"provider   {search.provider}" + (f" / {search.model}" if search.model else ""),
+            f"sources    {', '.join(search.sources)}"
+            + (
+                f" (memory_search returns {', '.join(search.search_sources)})"
+                if search.search_sources != search.sources
+                else ""
+            ),
+            f"extraPaths {extra or '-'}",
+            f"ranking    max {search.max_results:g}, min score {search.min_score:g}, "
+            f"weights {search.vector_weight:g}/{search.text_weight:g}, "
+            f"MMR {'λ ' + format(search.mmr_lambda, 'g') if search.mmr else 'off'}, "
+            f"decay {str(int(search.half_life_days)) + ' d' if search.decay else 'off'}",
+        ]
     lines.append(f"index      {agent.index_path}")
     if not index.get("available"):
         lines.append(f"           {index.get('reason')}")
     else:
         by_source = ", ".join(f"{n} {s}" for s, n in index["chunksBySource"].items())
-        lines += [f"           {index['chunks']} chunks ({by_source or 'none'}) from {index['files']} files, "
-                  f"model {index['model'] or '-'} ({index['provider'] or '-'})",
-                  f"           last update {index['lastUpdate'] or 'never'}"]
+        lines += [
+            f"           {index['chunks']} chunks ({by_source or 'none'}) from {index['files']} files, "
+            f"model {index['model'] or '-'} ({index['provider'] or '-'})",
+            f"           last update {index['lastUpdate'] or 'never'}",
+        ]
         drift = index["drift"]
         if drift["stale"]:
-            lines.append(f"           your agent's index is stale for {drift['stale']} "
-                         f"note{'s' if drift['stale'] != 1 else ''}:")
+            lines.append(
+                f"           your agent's index is stale for {drift['stale']} "
+                f"note{'s' if drift['stale'] != 1 else ''}:"
+            )
             lines += [f"             changed  {p}" for p in drift["changed"]]
             lines += [f"             new      {p}" for p in drift["new"]]
             lines += [f"             removed  {p}" for p in drift["removed"]]
         else:
             lines.append("           up to date with the files")
-    _emit(data, args.json, "\n".join(lines))
+    emit(data, args.json, "\n".join(lines))
     return 0
 
 
@@ -134,8 +149,11 @@ def cmd_agent_search(args: argparse.Namespace) -> int:
         lines.append(f"agent's index: {exc}")
     else:
         with index:
-            embedder, note = (None, "vectors skipped (--keyword-only)") if args.keyword_only else \
-                open_query_embedder(agent, paths.models_dir())
+            embedder, note = (
+                (None, "vectors skipped (--keyword-only)")
+                if args.keyword_only
+                else open_query_embedder(agent, paths.models_dir())
+            )
             try:
                 result = agent_results(agent, index, args.query, embedder=embedder, embedder_note=note)
             finally:
@@ -143,7 +161,9 @@ def cmd_agent_search(args: argparse.Namespace) -> int:
                     embedder.close()
         data["agentIndex"] = {"available": True, **result.to_json()}
         lines.append(f"agent's own index ({result.mode}){': ' + result.note if result.note else ''}")
-        lines += [f"  {h.score:.3f} {h.path}:{h.start_line}-{h.end_line}" for h in result.hits] or ["  no hits"]
+        lines += [f"  {h.score:.3f} {h.path}:{h.start_line}-{h.end_line}" for h in result.hits] or [
+            "  no hits"
+        ]
     if not args.agent_only:
         from memdesk.core import engine
 
@@ -155,11 +175,16 @@ def cmd_agent_search(args: argparse.Namespace) -> int:
             found = eng.search(args.query, settings)
         finally:
             eng.close()
-        data["memdesk"] = {"profile": profile, "mode": found.pool.mode,
-                           "results": [h.to_json() for h in found.hits]}
+        data["memdesk"] = {
+            "profile": profile,
+            "mode": found.pool.mode,
+            "results": [h.to_json() for h in found.hits],
+        }
         lines.append(f"memdesk, profile {profile} ({found.pool.mode}) over the same workspace")
-        lines += [f"  {h.score:.3f} {h.path}:{h.start_line}-{h.end_line}" for h in found.hits] or ["  no hits"]
-    _emit(data, args.json, "\n".join(lines))
+        lines += [f"  {h.score:.3f} {h.path}:{h.start_line}-{h.end_line}" for h in found.hits] or [
+            "  no hits"
+        ]
+    emit(data, args.json, "\n".join(lines))
     return 0
 
 
@@ -175,36 +200,63 @@ def cmd_agent_sessions(args: argparse.Namespace) -> int:
         finally:
             corpus.close()
         data = {"query": args.query, "scopes": list(scopes), "results": [h.to_json() for h in hits]}
-        lines = [f"{h.score:.3f} {h.transcript.name}:{h.message.line} [{h.transcript.scope}] "
-                 f"{h.message.role}: {h.snippet[:120]}" for h in hits] or ["No matches."]
-        _emit(data, args.json, "\n".join(lines))
+        lines = [
+            f"{h.score:.3f} {h.transcript.name}:{h.message.line} [{h.transcript.scope}] "
+            f"{h.message.role}: {h.snippet[:120]}"
+            for h in hits
+        ] or ["No matches."]
+        emit(data, args.json, "\n".join(lines))
         return 0
     if args.show:
         chosen = next((t for t in transcripts if t.name == args.show or t.session_id == args.show), None)
         if chosen is None:
             raise errors.MemdeskError(f"no transcript {args.show!r} in {agent.sessions_dir}")
-        data = {"session": chosen.name, "sessionKey": chosen.session_key, "scope": chosen.scope,
-                "messages": [{"line": m.line, "role": m.role, "text": m.text,
-                              "timestamp": m.timestamp.isoformat() if m.timestamp else None}
-                             for m in chosen.messages]}
+        data = {
+            "session": chosen.name,
+            "sessionKey": chosen.session_key,
+            "scope": chosen.scope,
+            "messages": [
+                {
+                    "line": m.line,
+                    "role": m.role,
+                    "text": m.text,
+                    "timestamp": m.timestamp.isoformat() if m.timestamp else None,
+                }
+                for m in chosen.messages
+            ],
+        }
         lines = [f"{chosen.title()} — {chosen.scope}"]
         for m in chosen.messages:
             marker = ">" if args.line == m.line else " "
             stamp = m.timestamp.strftime("%Y-%m-%d %H:%M") if m.timestamp else ""
             lines.append(f"{marker}{m.line:>5} {stamp:<16} {m.role:<9} {m.text}")
-        _emit(data, args.json, "\n".join(lines))
+        emit(data, args.json, "\n".join(lines))
         return 0
-    data = {"sessionsDir": str(agent.sessions_dir),
-            "counts": agent_sessions.scope_counts(transcripts),
-            "indexedBySearch": "sessions" in (agent.search.search_sources if agent.search else ()),
-            "transcripts": [{"session": t.name, "sessionKey": t.session_key, "scope": t.scope,
-                             "chatType": t.chat_type, "archived": t.archived,
-                             "messages": len(t.messages), "modified": t.modified.isoformat()}
-                            for t in transcripts]}
-    lines = [f"{agent.sessions_dir}: {len(transcripts)} transcripts "
-             + ", ".join(f"{n} {s}" for s, n in data["counts"].items() if n)]
-    lines += [f"  {t.modified:%Y-%m-%d} {t.scope:<8} {len(t.messages):>4} msgs  {t.title()}" for t in transcripts]
-    _emit(data, args.json, "\n".join(lines))
+    data = {
+        "sessionsDir": str(agent.sessions_dir),
+        "counts": agent_sessions.scope_counts(transcripts),
+        "indexedBySearch": "sessions" in (agent.search.search_sources if agent.search else ()),
+        "transcripts": [
+            {
+                "session": t.name,
+                "sessionKey": t.session_key,
+                "scope": t.scope,
+                "chatType": t.chat_type,
+                "archived": t.archived,
+                "messages": len(t.messages),
+                "modified": t.modified.isoformat(),
+            }
+            for t in transcripts
+        ],
+    }
+    lines = [
+        f"{agent.sessions_dir}: {len(transcripts)} transcripts "
+        + ", ".join(f"{n} {s}" for s, n in data["counts"].items() if n)
+    ]
+    lines += [
+        f"  {t.modified:%Y-%m-%d} {t.scope:<8} {len(t.messages):>4} msgs  {t.title()}" for t in transcripts
+    ]
+    emit(data, args.json, "\n".join(lines))
     return 0
 
 
@@ -212,9 +264,19 @@ def cmd_agent_apply(args: argparse.Namespace) -> int:
     setup = _setup(args)
     profile = args.profile
     base = settings_mod.SearchSettings.defaults(profile)
-    changes = {k: getattr(args, k) for k in ("max_results", "min_score", "vector_weight", "text_weight",
-                                             "candidate_multiplier", "half_life_days", "mmr_lambda")
-               if getattr(args, k) is not None}
+    changes = {
+        k: getattr(args, k)
+        for k in (
+            "max_results",
+            "min_score",
+            "vector_weight",
+            "text_weight",
+            "candidate_multiplier",
+            "half_life_days",
+            "mmr_lambda",
+        )
+        if getattr(args, k) is not None
+    }
     if args.decay is not None:
         changes["decay"] = args.decay
     if args.mmr is not None:
@@ -232,9 +294,12 @@ def cmd_agent_apply(args: argparse.Namespace) -> int:
         lines.append(f"not applied: {r.setting} {r.value} — {r.reason}")
     lines += [f"note: {n}" for n in plan.notes]
     if plan.changed:
-        lines.append(f"written to {plan.config_path} (backup {backup})" if args.yes
-                     else "nothing written: run again with --yes to apply")
-    _emit(data, args.json, "\n".join(lines))
+        lines.append(
+            f"written to {plan.config_path} (backup {backup})"
+            if args.yes
+            else "nothing written: run again with --yes to apply"
+        )
+    emit(data, args.json, "\n".join(lines))
     return 0
 
 
@@ -242,13 +307,18 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     setup = _setup(args)
     agents = setup.agents if args.all_agents else (setup.agent(args.agent),)
     reports = [agent_doctor.run_doctor(setup, a, models_dir=paths.models_dir()) for a in agents]
-    data = {"config": str(setup.config_path), "layout": setup.layout,
-            "reports": [r.to_json() for r in reports]}
+    data = {
+        "config": str(setup.config_path),
+        "layout": setup.layout,
+        "reports": [r.to_json() for r in reports],
+    }
     lines: list[str] = []
     icons = {"error": "✗", "warning": "!", "info": "·"}
     for report in reports:
-        lines.append(f"agent {report.agent_id} — OpenClaw {report.layout}, {report.workspace}, "
-                     f"{report.files_checked} files: {agent_doctor.summarize(report.findings)}")
+        lines.append(
+            f"agent {report.agent_id} — OpenClaw {report.layout}, {report.workspace}, "
+            f"{report.files_checked} files: {agent_doctor.summarize(report.findings)}"
+        )
         for f in report.sorted():
             if f.severity == "info" and not args.verbose_findings:
                 continue
@@ -258,7 +328,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     hidden = sum(1 for r in reports for f in r.findings if f.severity == "info")
     if hidden and not args.verbose_findings:
         lines.append(f"  ({hidden} notes hidden; --all to show)")
-    _emit(data, args.json, "\n".join(lines))
+    emit(data, args.json, "\n".join(lines))
     return EXIT_FINDINGS if any(r.worst == "error" for r in reports) else 0
 
 
@@ -281,8 +351,12 @@ def register(sub: Any) -> None:
     q = asub.add_parser("sessions", help="session transcripts as a corpus, with the agent's scope")
     _common(q)
     q.add_argument("--query", help="search the transcripts")
-    q.add_argument("--scope", choices=("private", "group", "internal", "unknown", "all"), default="private",
-                   help="which sessions a search may return (default: private, as the agent's recall)")
+    q.add_argument(
+        "--scope",
+        choices=("private", "group", "internal", "unknown", "all"),
+        default="private",
+        help="which sessions a search may return (default: private, as the agent's recall)",
+    )
     q.add_argument("--show", metavar="SESSION", help="print one transcript")
     q.add_argument("--line", type=int, help="with --show: mark this JSONL line")
     q.add_argument("--limit", type=int, default=20)
@@ -305,8 +379,12 @@ def register(sub: Any) -> None:
     q.set_defaults(func=cmd_agent_apply)
 
     p = sub.add_parser("doctor", help="what will go wrong in your agent's own indexing and search")
-    p.add_argument("--openclaw", action="store_true", default=True,
-                   help="check the OpenClaw agent's setup (the only check so far)")
+    p.add_argument(
+        "--openclaw",
+        action="store_true",
+        default=True,
+        help="check the OpenClaw agent's setup (the only check so far)",
+    )
     _common(p)
     p.add_argument("--all-agents", action="store_true", help="every configured agent")
     p.add_argument("--all", action="store_true", dest="verbose_findings", help="show notes too")

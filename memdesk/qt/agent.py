@@ -50,7 +50,7 @@ class CallWorker(QObject):
     def run(self) -> None:
         try:
             result = self._fn()
-        except Exception as exc:  # noqa: BLE001 - handed to the GUI, which shows it
+        except Exception as exc:
             if not isinstance(exc, errors.MemdeskError):
                 log.exception("agent job failed")
             self.failed.emit(self.job_id, exc)
@@ -79,8 +79,14 @@ class AgentController(QObject):
     sessions_ready = Signal(object)
     failed = Signal(str, object)
 
-    def __init__(self, *, env: dict[str, str] | None = None, config_file: Path | None = None,
-                 models_dir: Path | None = None, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        env: dict[str, str] | None = None,
+        config_file: Path | None = None,
+        models_dir: Path | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         self._env = env
         self._config_file = config_file
@@ -97,21 +103,28 @@ class AgentController(QObject):
     # -- requests -----------------------------------------------------------------------
     def load_setup(self) -> None:
         env, config_file, layout = self._env, self._config_file, self.layout_override
-        self._run("setup", lambda: agent_config.discover(env, config_file=config_file, layout=layout),
-                  self._on_setup)
+        self._run(
+            "setup",
+            lambda: agent_config.discover(env, config_file=config_file, layout=layout),
+            self._on_setup,
+        )
 
     def request_overview(self, agent_id: str) -> None:
         setup = self._need_setup()
         agent = setup.agent(agent_id)
-        self._run("overview", lambda: agent_status.agent_overview(agent, setup.layout),
-                  self.overview_ready.emit)
+        self._run(
+            "overview", lambda: agent_status.agent_overview(agent, setup.layout), self.overview_ready.emit
+        )
 
     def request_doctor(self, agent_id: str) -> None:
         setup = self._need_setup()
         agent = setup.agent(agent_id)
         models_dir = self._models_dir
-        self._run("doctor", lambda: agent_doctor.run_doctor(setup, agent, models_dir=models_dir),
-                  self.doctor_ready.emit)
+        self._run(
+            "doctor",
+            lambda: agent_doctor.run_doctor(setup, agent, models_dir=models_dir),
+            self.doctor_ready.emit,
+        )
 
     def request_results(self, agent_id: str, query: str) -> None:
         setup = self._need_setup()
@@ -138,8 +151,11 @@ class AgentController(QObject):
     def request_sessions(self, agent_id: str) -> None:
         setup = self._need_setup()
         agent = setup.agent(agent_id)
-        self._run("sessions", lambda: agent_sessions.list_transcripts(agent.sessions_dir, agent.id),
-                  self.sessions_ready.emit)
+        self._run(
+            "sessions",
+            lambda: agent_sessions.list_transcripts(agent.sessions_dir, agent.id),
+            self.sessions_ready.emit,
+        )
 
     def close(self) -> None:
         """Wait for running jobs (they are short and never write anything)."""

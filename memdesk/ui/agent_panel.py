@@ -17,9 +17,21 @@ import html
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import (QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit,
-                               QListWidget, QListWidgetItem, QPushButton, QSplitter, QTabWidget,
-                               QTextBrowser, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import doctor as agent_doctor
@@ -34,8 +46,8 @@ _SEVERITY_MARKS = {"error": "✗", "warning": "!", "info": "·"}
 
 class AgentPanel(QWidget):
     """Signals:
-        open_workspace_requested(object): the agent's workspace ``Path``.
-        open_note_requested(str, int, int): a workspace-relative note and its line range.
+    open_workspace_requested(object): the agent's workspace ``Path``.
+    open_note_requested(str, int, int): a workspace-relative note and its line range.
     """
 
     open_workspace_requested = Signal(object)
@@ -122,8 +134,9 @@ class AgentPanel(QWidget):
         tab = QWidget()
         self.run_doctor_button = QPushButton(self.tr("Check the agent"))
         self.run_doctor_button.setObjectName("runDoctorButton")
-        self.doctor_summary = QLabel(self.tr("Finds what will go wrong in the agent's own "
-                                             "indexing and search before it does."))
+        self.doctor_summary = QLabel(
+            self.tr("Finds what will go wrong in the agent's own indexing and search before it does.")
+        )
         self.doctor_summary.setObjectName("doctorSummary")
         self.doctor_summary.setWordWrap(True)
         self.doctor_list = QListWidget()
@@ -240,8 +253,11 @@ class AgentPanel(QWidget):
         # One agent needs no picker; several do.
         self.agent_picker.setEnabled(len(setup.agents) > 1)
         exists = "" if setup.config_exists else self.tr(" (missing: OpenClaw's defaults)")
-        self.config_label.setText(self.tr("{path}{exists} — OpenClaw {layout} layout").format(
-            path=setup.config_path, exists=exists, layout=setup.layout))
+        self.config_label.setText(
+            self.tr("{path}{exists} — OpenClaw {layout} layout").format(
+                path=setup.config_path, exists=exists, layout=setup.layout
+            )
+        )
         self.config_label.setToolTip(setup.layout_reason + "".join(f"\n{w}" for w in setup.warnings))
         self._on_agent_picker_changed(self.agent_picker.currentIndex())
 
@@ -257,7 +273,8 @@ class AgentPanel(QWidget):
         else:
             extra = ", ".join(e.path + (f" ({e.pattern})" if e.pattern else "") for e in search.extra_paths)
             text = self.tr("{n} files · sources: {sources}").format(
-                n=len(overview.files), sources=", ".join(search.sources))
+                n=len(overview.files), sources=", ".join(search.sources)
+            )
             if extra:
                 text += self.tr(" · extra paths: {extra}").format(extra=extra)
             if overview.skipped:
@@ -271,18 +288,31 @@ class AgentPanel(QWidget):
             self.stale_list.setVisible(False)
         else:
             when = status.last_update.astimezone().strftime("%Y-%m-%d %H:%M") if status.last_update else "—"
-            self.index_label.setText(self.tr("{chunks} chunks from {files} files · model {model} ({provider}) "
-                                             "· updated {when}").format(
-                chunks=status.chunks, files=status.files, model=status.model or "—",
-                provider=status.provider or "—", when=when))
+            self.index_label.setText(
+                self.tr(
+                    "{chunks} chunks from {files} files · model {model} ({provider}) · updated {when}"
+                ).format(
+                    chunks=status.chunks,
+                    files=status.files,
+                    model=status.model or "—",
+                    provider=status.provider or "—",
+                    when=when,
+                )
+            )
             message = overview.stale_message
-            self.stale_label.setText(self.tr("⚠ {message}").format(message=message) if message
-                                     else self.tr("up to date with the files"))
+            self.stale_label.setText(
+                self.tr("⚠ {message}").format(message=message)
+                if message
+                else self.tr("up to date with the files")
+            )
             self.stale_label.setStyleSheet("color: #8a5a00; font-weight: bold;" if message else "")
             drift = overview.drift
             if drift is not None:
-                for kind, paths in ((self.tr("changed"), drift.changed), (self.tr("new"), drift.new),
-                                    (self.tr("removed"), drift.removed)):
+                for kind, paths in (
+                    (self.tr("changed"), drift.changed),
+                    (self.tr("new"), drift.new),
+                    (self.tr("removed"), drift.removed),
+                ):
                     for rel in paths:
                         item = QListWidgetItem(f"{kind}: {rel}")
                         item.setData(Qt.ItemDataRole.UserRole, (rel, 1, 1))
@@ -296,8 +326,11 @@ class AgentPanel(QWidget):
         if query != self._query:
             return
         self.results_list.clear()
-        self.results_title.setText(self.tr("The agent's own index, {mode}: {n} hits{note}").format(
-            mode=result.mode, n=len(result.hits), note=f" ({result.note})" if result.note else ""))
+        self.results_title.setText(
+            self.tr("The agent's own index, {mode}: {n} hits{note}").format(
+                mode=result.mode, n=len(result.hits), note=f" ({result.note})" if result.note else ""
+            )
+        )
         for hit in result.hits:
             marks = []
             if hit.importance is not None:
@@ -306,8 +339,9 @@ class AgentPanel(QWidget):
                 marks.append(self.tr("project {p}").format(p=hit.project))
             suffix = f"  [{', '.join(marks)}]" if marks else ""
             snippet = " ".join(hit.snippet.split())[:140]
-            item = QListWidgetItem(f"{hit.score:.3f}  {hit.path}:{hit.start_line}-{hit.end_line}{suffix}\n"
-                                   f"      {snippet}")
+            item = QListWidgetItem(
+                f"{hit.score:.3f}  {hit.path}:{hit.start_line}-{hit.end_line}{suffix}\n      {snippet}"
+            )
             item.setData(Qt.ItemDataRole.UserRole, (hit.path, hit.start_line, hit.end_line))
             self.results_list.addItem(item)
 
@@ -315,9 +349,14 @@ class AgentPanel(QWidget):
     def _on_controller_doctor_ready(self, report: agent_doctor.DoctorReport) -> None:
         self.run_doctor_button.setEnabled(True)
         self.doctor_list.clear()
-        self.doctor_summary.setText(self.tr("Agent {agent} (OpenClaw {layout}), {n} files: {summary}").format(
-            agent=report.agent_id, layout=report.layout, n=report.files_checked,
-            summary=agent_doctor.summarize(report.findings)))
+        self.doctor_summary.setText(
+            self.tr("Agent {agent} (OpenClaw {layout}), {n} files: {summary}").format(
+                agent=report.agent_id,
+                layout=report.layout,
+                n=report.files_checked,
+                summary=agent_doctor.summarize(report.findings),
+            )
+        )
         for finding in report.sorted():
             text = f"{_SEVERITY_MARKS[finding.severity]} {finding.message}"
             if finding.fix:
@@ -326,8 +365,10 @@ class AgentPanel(QWidget):
             item.setForeground(QBrush(QColor(_SEVERITY_COLORS[finding.severity])))
             item.setToolTip(f"{finding.severity}: {finding.code}")
             if finding.path and not finding.path.startswith("/"):
-                item.setData(Qt.ItemDataRole.UserRole,
-                             (finding.path, finding.start_line or 1, finding.end_line or finding.start_line or 1))
+                item.setData(
+                    Qt.ItemDataRole.UserRole,
+                    (finding.path, finding.start_line or 1, finding.end_line or finding.start_line or 1),
+                )
             self.doctor_list.addItem(item)
 
     @Slot(object)
@@ -387,18 +428,26 @@ class AgentPanel(QWidget):
                 item = QListWidgetItem(f"{t.title()} · {m.role} · line {m.line}\n      {hit.snippet[:140]}")
                 item.setData(Qt.ItemDataRole.UserRole, (self._transcripts.index(t), m.line))
                 self.session_list.addItem(item)
-            self.session_summary.setText(self.tr("{n} messages match in {scope} sessions").format(
-                n=len(hits), scope=self.session_scope.currentText().lower()))
+            self.session_summary.setText(
+                self.tr("{n} messages match in {scope} sessions").format(
+                    n=len(hits), scope=self.session_scope.currentText().lower()
+                )
+            )
             return
         shown = [t for t in self._transcripts if t.scope in scopes]
         for transcript in shown:
-            item = QListWidgetItem(f"{transcript.modified:%Y-%m-%d}  {transcript.title()}  "
-                                   f"[{transcript.scope}] · {len(transcript.messages)} messages")
+            item = QListWidgetItem(
+                f"{transcript.modified:%Y-%m-%d}  {transcript.title()}  "
+                f"[{transcript.scope}] · {len(transcript.messages)} messages"
+            )
             item.setData(Qt.ItemDataRole.UserRole, (self._transcripts.index(transcript), 0))
             self.session_list.addItem(item)
         counts = agent_sessions.scope_counts(self._transcripts)
-        self.session_summary.setText(self.tr("{n} transcripts: {counts}").format(
-            n=len(self._transcripts), counts=", ".join(f"{v} {k}" for k, v in counts.items() if v) or "—"))
+        self.session_summary.setText(
+            self.tr("{n} transcripts: {counts}").format(
+                n=len(self._transcripts), counts=", ".join(f"{v} {k}" for k, v in counts.items() if v) or "—"
+            )
+        )
 
     @Slot(QListWidgetItem, QListWidgetItem)
     def _on_session_item_changed(self, item: QListWidgetItem | None, _previous: object) -> None:
@@ -409,16 +458,19 @@ class AgentPanel(QWidget):
 
     def show_transcript(self, transcript: agent_sessions.Transcript, line: int = 0) -> None:
         """Render ``transcript`` readably and scroll to the message on JSONL ``line``."""
-        parts = [f"<h3>{html.escape(transcript.title())}</h3>",
-                 f"<p><i>{html.escape(self.tr('scope: {scope} · {path}').format(scope=transcript.scope, path=transcript.path))}</i></p>"]
+        parts = [
+            f"<h3>{html.escape(transcript.title())}</h3>",
+            f"<p><i>{html.escape(self.tr('scope: {scope} · {path}').format(scope=transcript.scope, path=transcript.path))}</i></p>",
+        ]
         for message in transcript.messages:
             stamp = message.timestamp.astimezone().strftime("%Y-%m-%d %H:%M") if message.timestamp else ""
             who = self.tr("You") if message.role == "user" else self.tr("Agent")
             style = "background:#fff4ce;" if message.line == line else ""
-            parts.append(f'<a name="L{message.line}"></a><div style="margin:4px 0;{style}">'
-                         f"<b>{html.escape(who)}</b> <small>{html.escape(stamp)} · line {message.line}</small>"
-                         f"<br>{html.escape(message.text)}</div>")
+            parts.append(
+                f'<a name="L{message.line}"></a><div style="margin:4px 0;{style}">'
+                f"<b>{html.escape(who)}</b> <small>{html.escape(stamp)} · line {message.line}</small>"
+                f"<br>{html.escape(message.text)}</div>"
+            )
         self.session_view.setHtml("".join(parts))
         if line:
             self.session_view.scrollToAnchor(f"L{line}")
-

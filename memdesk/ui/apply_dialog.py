@@ -1,4 +1,4 @@
-""""Apply to OpenClaw…": the diff of ``openclaw.json`` first, then an atomic write with a backup.
+""" "Apply to OpenClaw…": the diff of ``openclaw.json`` first, then an atomic write with a backup.
 
 The dialog shows, for the chosen OpenClaw release, exactly which keys would change
 (a unified diff of the file), which tuned values that release cannot take and why,
@@ -12,8 +12,17 @@ from pathlib import Path
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import (QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel,
-                               QPlainTextEdit, QPushButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from memdesk.core import errors
 from memdesk.core.agent import config as agent_config
@@ -22,13 +31,19 @@ from memdesk.core.agent import export as agent_export
 
 class ApplyToOpenClawDialog(QDialog):
     """Signals:
-        applied(object): the backup ``Path`` (None when a new file was created).
+    applied(object): the backup ``Path`` (None when a new file was created).
     """
 
     applied = Signal(object)
 
-    def __init__(self, setup: agent_config.OpenClawSetup, tuned: agent_export.Tuned, *,
-                 agent_id: str | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        setup: agent_config.OpenClawSetup,
+        tuned: agent_export.Tuned,
+        *,
+        agent_id: str | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("applyOpenClawDialog")
         self.setWindowTitle(self.tr("Apply to OpenClaw"))
@@ -96,8 +111,9 @@ class ApplyToOpenClawDialog(QDialog):
         agent_id = self.scope_combo.currentData()
         try:
             if reload:
-                self._setup = agent_config.discover(config_file=self._setup.config_path,
-                                                    layout=self._setup.layout)
+                self._setup = agent_config.discover(
+                    config_file=self._setup.config_path, layout=self._setup.layout
+                )
             self.plan = agent_export.plan_export(self._setup, self._tuned, target=target, agent_id=agent_id)
         except errors.MemdeskError as exc:
             self.plan = None
@@ -109,12 +125,17 @@ class ApplyToOpenClawDialog(QDialog):
         plan = self.plan
         self.diff_view.setPlainText(plan.diff() or self.tr("openclaw.json already has these settings."))
         if plan.rejected:
-            lines = [self.tr("OpenClaw {v} cannot take these tuned values; they are not written:").format(
-                v=plan.target)]
+            lines = [
+                self.tr("OpenClaw {v} cannot take these tuned values; they are not written:").format(
+                    v=plan.target
+                )
+            ]
             lines += [f"• {r.setting} = {r.value}: {r.reason}" for r in plan.rejected]
             self.rejected_label.setText("\n".join(lines))
         else:
-            self.rejected_label.setText(self.tr("OpenClaw {v} takes every tuned value.").format(v=plan.target))
+            self.rejected_label.setText(
+                self.tr("OpenClaw {v} takes every tuned value.").format(v=plan.target)
+            )
         self.status_label.setText("\n".join(plan.notes))
         self.apply_button.setEnabled(plan.changed)
 

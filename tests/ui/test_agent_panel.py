@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.core.settings import SearchSettings
+from memdesk.core.search.settings import SearchSettings
 from memdesk.qt.agent import AgentController
 from memdesk.ui.agent_panel import AgentPanel
 from memdesk.ui.apply_dialog import ApplyToOpenClawDialog
@@ -24,24 +24,46 @@ def openclaw_home(tmp_path: Path) -> dict[str, str]:
     shutil.copytree(REPO / "examples" / "workspace", state / "workspace")
     (state / "ops-ws" / "memory").mkdir(parents=True)
     (state / "ops-ws" / "MEMORY.md").write_text("# Ops\n")
-    (state / "openclaw.json").write_text(json.dumps({
-        "memory": {"search": {"provider": "none", "query": {"maxResults": 5}}},
-        "agents": {"entries": {"main": {"default": True}, "ops": {"workspace": str(state / "ops-ws")}}},
-    }))
+    (state / "openclaw.json").write_text(
+        json.dumps(
+            {
+                "memory": {"search": {"provider": "none", "query": {"maxResults": 5}}},
+                "agents": {
+                    "entries": {"main": {"default": True}, "ops": {"workspace": str(state / "ops-ws")}}
+                },
+            }
+        )
+    )
     sessions = state / "agents" / "main" / "sessions"
     sessions.mkdir(parents=True)
     lines = [json.dumps({"type": "session", "id": "dm"})]
     for i in range(30):
         role = "user" if i % 2 == 0 else "assistant"
         text = "Where is the Atlas rollback plan?" if i == 25 else f"small talk {i}"
-        lines.append(json.dumps({"type": "message", "timestamp": 1764000000 + i,
-                                 "message": {"role": role, "content": [{"type": "text", "text": text}]}}))
+        lines.append(
+            json.dumps(
+                {
+                    "type": "message",
+                    "timestamp": 1764000000 + i,
+                    "message": {"role": role, "content": [{"type": "text", "text": text}]},
+                }
+            )
+        )
     (sessions / "dm.jsonl").write_text("\n".join(lines) + "\n")
-    (sessions / "grp.jsonl").write_text(json.dumps({"type": "message", "message": {
-        "role": "user", "content": "group Atlas rollback chatter"}}) + "\n")
-    (sessions / "sessions.json").write_text(json.dumps({
-        "agent:main:main": {"sessionId": "dm", "chatType": "direct"},
-        "agent:main:discord:group:7": {"sessionId": "grp"}}))
+    (sessions / "grp.jsonl").write_text(
+        json.dumps(
+            {"type": "message", "message": {"role": "user", "content": "group Atlas rollback chatter"}}
+        )
+        + "\n"
+    )
+    (sessions / "sessions.json").write_text(
+        json.dumps(
+            {
+                "agent:main:main": {"sessionId": "dm", "chatType": "direct"},
+                "agent:main:discord:group:7": {"sessionId": "grp"},
+            }
+        )
+    )
     return {"HOME": str(tmp_path)}
 
 
@@ -52,8 +74,9 @@ def panel(qtbot, openclaw_home: dict[str, str]):  # type: ignore[no-untyped-def]
     qtbot.addWidget(widget)
     widget.resize(700, 700)
     widget.show()
-    with qtbot.waitSignals([controller.setup_loaded, controller.overview_ready, controller.sessions_ready],
-                           timeout=TIMEOUT):
+    with qtbot.waitSignals(
+        [controller.setup_loaded, controller.overview_ready, controller.sessions_ready], timeout=TIMEOUT
+    ):
         widget.reload()
     yield widget
     widget.close_panel()
@@ -104,8 +127,10 @@ def test_apply_dialog_diff_then_write_with_backup(qtbot, panel: AgentPanel, open
     tuned = SearchSettings.defaults("memdesk").replace(max_results=9, vector_weight=0.5, text_weight=0.5)
     dialog = ApplyToOpenClawDialog(setup, tuned, agent_id="ops")
     qtbot.addWidget(dialog)
-    assert '+          "maxResults": 9' in dialog.diff_view.toPlainText() or \
-        '"maxResults": 9' in dialog.diff_view.toPlainText()
+    assert (
+        '+          "maxResults": 9' in dialog.diff_view.toPlainText()
+        or '"maxResults": 9' in dialog.diff_view.toPlainText()
+    )
     assert "vector weight" in dialog.rejected_label.text() and "0.7" in dialog.rejected_label.text()
     dialog.target_combo.setCurrentIndex(dialog.target_combo.findData("2026.4"))
     assert "vectorWeight" in dialog.diff_view.toPlainText()

@@ -51,5 +51,4 @@ def importance_effect(rel_path: str) -> str | None:
     """None when OpenClaw 2026.9 honours importance in this note, else why it does not."""
     if rel_path.replace("\\", "/").removeprefix("./") in CURATED_ROOTS:
         return None
-    return ("OpenClaw 2026.9 reads importance only in MEMORY.md and USER.md; "
-            "in this note the agent ignores it")
+    return "OpenClaw 2026.9 reads importance only in MEMORY.md and USER.md; in this note the agent ignores it"

@@ -36,7 +36,7 @@ def open_query_embedder(agent: Agent, models_dir: Path | None) -> tuple[Any, str
     feeds without a query prefix: OpenClaw embeds the bare query, so a prefixed vector
     would not be the agent's.
     """
-    from memdesk.core.gguf_embedder import GgufEmbedder
+    from memdesk.core.embed.gguf_embedder import GgufEmbedder
 
     from .doctor import find_local_model
 
@@ -53,8 +53,9 @@ def open_query_embedder(agent: Agent, models_dir: Path | None) -> tuple[Any, str
         return None, f"{exc}; only its keyword leg is compared"
     if embedder.query_prefix:
         embedder.close()
-        return None, (f"memdesk prefixes {path.name} queries but OpenClaw does not; "
-                      "only its keyword leg is compared")
+        return None, (
+            f"memdesk prefixes {path.name} queries but OpenClaw does not; only its keyword leg is compared"
+        )
     return embedder, None
 
 
@@ -69,8 +70,14 @@ class AgentResults:
         return {"mode": self.mode, "note": self.note, "results": [h.to_json() for h in self.hits]}
 
 
-def agent_results(agent: Agent, index: AgentIndex, query: str, *,
-                  embedder: QueryEmbedder | None = None, embedder_note: str | None = None) -> AgentResults:
+def agent_results(
+    agent: Agent,
+    index: AgentIndex,
+    query: str,
+    *,
+    embedder: QueryEmbedder | None = None,
+    embedder_note: str | None = None,
+) -> AgentResults:
     search = agent.search
     max_results = int(search.max_results) if search else 6
     min_score = float(search.min_score) if search else 0.35
@@ -82,7 +89,7 @@ def agent_results(agent: Agent, index: AgentIndex, query: str, *,
     if embedder is not None:
         try:
             vector = index.vector_search(embedder.embed_query(query), limit=pool)
-        except Exception as exc:  # noqa: BLE001 - shown to the user, keyword hits still stand
+        except Exception as exc:
             note = f"vector search of the agent's index failed: {exc}"
             vector = []
     if not vector:
@@ -94,14 +101,28 @@ def agent_results(agent: Agent, index: AgentIndex, query: str, *,
     for hit in vector:
         merged[(hit.path, hit.start_line, hit.end_line)] = {"hit": hit, "vec": hit.vector_score, "txt": None}
     for hit in keyword:
-        entry = merged.setdefault((hit.path, hit.start_line, hit.end_line), {"hit": hit, "vec": None, "txt": None})
+        entry = merged.setdefault(
+            (hit.path, hit.start_line, hit.end_line), {"hit": hit, "vec": None, "txt": None}
+        )
         entry["txt"] = hit.text_score
     out: list[AgentHit] = []
     for entry in merged.values():
         base: AgentHit = entry["hit"]
         score = vw * (entry["vec"] or 0.0) + tw * (entry["txt"] or 0.0)
-        out.append(AgentHit(base.path, base.source, base.start_line, base.end_line, score,
-                            entry["txt"], entry["vec"], base.snippet, base.importance, base.project,
-                            base.triggers))
+        out.append(
+            AgentHit(
+                base.path,
+                base.source,
+                base.start_line,
+                base.end_line,
+                score,
+                entry["txt"],
+                entry["vec"],
+                base.snippet,
+                base.importance,
+                base.project,
+                base.triggers,
+            )
+        )
     out.sort(key=lambda h: -h.score)
     return AgentResults("hybrid", [h for h in out if h.score >= min_score][:max_results], note)

@@ -101,16 +101,26 @@ class AgentSearch:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "enabled": self.enabled, "provider": self.provider, "model": self.model,
-            "localModelPath": self.local_model_path, "fallback": self.fallback,
-            "sources": list(self.sources), "searchSources": list(self.search_sources),
+            "enabled": self.enabled,
+            "provider": self.provider,
+            "model": self.model,
+            "localModelPath": self.local_model_path,
+            "fallback": self.fallback,
+            "sources": list(self.sources),
+            "searchSources": list(self.search_sources),
             "rememberAcrossConversations": self.remember_across_conversations,
             "extraPaths": [e.to_json() for e in self.extra_paths],
-            "ftsTokenizer": self.fts_tokenizer, "maxResults": self.max_results,
-            "minScore": self.min_score, "vectorWeight": self.vector_weight,
-            "textWeight": self.text_weight, "candidateMultiplier": self.candidate_multiplier,
-            "mmr": self.mmr, "mmrLambda": self.mmr_lambda, "decay": self.decay,
-            "halfLifeDays": self.half_life_days, "chunkTokens": self.chunk_tokens,
+            "ftsTokenizer": self.fts_tokenizer,
+            "maxResults": self.max_results,
+            "minScore": self.min_score,
+            "vectorWeight": self.vector_weight,
+            "textWeight": self.text_weight,
+            "candidateMultiplier": self.candidate_multiplier,
+            "mmr": self.mmr,
+            "mmrLambda": self.mmr_lambda,
+            "decay": self.decay,
+            "halfLifeDays": self.half_life_days,
+            "chunkTokens": self.chunk_tokens,
             "chunkOverlap": self.chunk_overlap,
         }
 
@@ -130,8 +140,11 @@ class Agent:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "id": self.id, "name": self.name, "default": self.default,
-            "workspace": str(self.workspace), "indexPath": str(self.index_path),
+            "id": self.id,
+            "name": self.name,
+            "default": self.default,
+            "workspace": str(self.workspace),
+            "indexPath": str(self.index_path),
             "sessionsDir": str(self.sessions_dir),
             "memorySearch": self.search.to_json() if self.search else None,
         }
@@ -168,11 +181,15 @@ class OpenClawSetup:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "stateDir": str(self.state_dir), "configPath": str(self.config_path),
-            "configExists": self.config_exists, "layout": self.layout,
-            "layoutReason": self.layout_reason, "versionHint": self.version_hint,
+            "stateDir": str(self.state_dir),
+            "configPath": str(self.config_path),
+            "configExists": self.config_exists,
+            "layout": self.layout,
+            "layoutReason": self.layout_reason,
+            "versionHint": self.version_hint,
             "includes": [str(p) for p in self.includes],
-            "agents": [a.to_json() for a in self.agents], "warnings": list(self.warnings),
+            "agents": [a.to_json() for a in self.agents],
+            "warnings": list(self.warnings),
         }
 
 
@@ -387,8 +404,9 @@ def detect_layout(cfg: Mapping[str, Any], state: Path) -> tuple[Layout, str]:
 def _raw_entries(cfg: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     entries = get(cfg, "agents", "entries")
     if isinstance(entries, Mapping):
-        return [{**(e if isinstance(e, Mapping) else {}), "id": k} for k, e in entries.items()
-                if e is not None]
+        return [
+            {**(e if isinstance(e, Mapping) else {}), "id": k} for k, e in entries.items() if e is not None
+        ]
     listed = get(cfg, "agents", "list")
     if isinstance(listed, list):
         return [e for e in listed if isinstance(e, Mapping)]
@@ -403,8 +421,14 @@ def _default_agent_id(entries: Sequence[Mapping[str, Any]]) -> str:
     return normalize_agent_id(raw if isinstance(raw, str) else None)
 
 
-def _workspace_for(cfg: Mapping[str, Any], entry: Mapping[str, Any] | None, agent_id: str,
-                   default_id: str, env: Mapping[str, str] | None, state: Path) -> Path:
+def _workspace_for(
+    cfg: Mapping[str, Any],
+    entry: Mapping[str, Any] | None,
+    agent_id: str,
+    default_id: str,
+    env: Mapping[str, str] | None,
+    state: Path,
+) -> Path:
     configured = entry.get("workspace") if entry else None
     if isinstance(configured, str) and configured.strip():
         return resolve_user_path(configured, env)
@@ -424,8 +448,10 @@ def _extra_paths(raw: Any, layout: Layout, warnings: list[str]) -> list[ExtraPat
             path, pattern = entry.strip(), ""
         elif isinstance(entry, Mapping) and isinstance(entry.get("path"), str):
             if layout == "2026.4":
-                warnings.append(f"extraPaths entry {dict(entry)!r}: OpenClaw 2026.4 takes only "
-                                "plain paths, not {path, pattern}")
+                warnings.append(
+                    f"extraPaths entry {dict(entry)!r}: OpenClaw 2026.4 takes only "
+                    "plain paths, not {path, pattern}"
+                )
                 continue
             path = str(entry["path"]).strip()
             pat = entry.get("pattern")
@@ -448,8 +474,11 @@ def remember_across_conversations(cfg: Mapping[str, Any], overrides: Mapping[str
     dm_scope = get(cfg, "session", "dmScope")
     bindings = get(cfg, "bindings")
     bound_scope = isinstance(bindings, list) and any(
-        isinstance(b, Mapping) and isinstance(b.get("session"), Mapping)
-        and b["session"].get("dmScope") is not None for b in bindings)
+        isinstance(b, Mapping)
+        and isinstance(b.get("session"), Mapping)
+        and b["session"].get("dmScope") is not None
+        for b in bindings
+    )
     return (dm_scope is None or dm_scope == "main") and not bound_scope
 
 
@@ -463,8 +492,9 @@ def _normalize_sources(sources: Any, session_memory: bool) -> tuple[str, ...]:
     return tuple(ordered) or ("memory",)
 
 
-def _search_2026_9(cfg: Mapping[str, Any], overrides: Mapping[str, Any] | None,
-                   warnings: list[str]) -> AgentSearch | None:
+def _search_2026_9(
+    cfg: Mapping[str, Any], overrides: Mapping[str, Any] | None, warnings: list[str]
+) -> AgentSearch | None:
     defaults = get(cfg, "memory", "search")
 
     def pick(fallback: Any, *keys: str) -> Any:
@@ -480,23 +510,30 @@ def _search_2026_9(cfg: Mapping[str, Any], overrides: Mapping[str, Any] | None,
     configured_sources = pick(None, "sources")
     search_sources = _normalize_sources(
         configured_sources,
-        configured_session_memory or (remember and isinstance(configured_sources, list)
-                                      and "sessions" in configured_sources))
+        configured_session_memory
+        or (remember and isinstance(configured_sources, list) and "sessions" in configured_sources),
+    )
     sources = _normalize_sources(
         [*search_sources, "sessions"] if remember else configured_sources,
-        remember or configured_session_memory)
+        remember or configured_session_memory,
+    )
     raw_provider = pick(None, "provider")
     provider = raw_provider.strip() if isinstance(raw_provider, str) else ""
     provider = "openai" if provider in ("", "auto") else provider
     raw_min = float(pick(oc4_config.DEFAULT_MIN_SCORE, "query", "minScore"))
     extra = [*(get(defaults, "extraPaths") or []), *(get(overrides, "extraPaths") or [])]
     return AgentSearch(
-        enabled=True, provider=provider, model=str(pick("", "model")),
+        enabled=True,
+        provider=provider,
+        model=str(pick("", "model")),
         local_model_path=_opt_str(pick(None, "local", "modelPath")),
-        fallback=str(pick("none", "fallback")), sources=sources, search_sources=search_sources,
+        fallback=str(pick("none", "fallback")),
+        sources=sources,
+        search_sources=search_sources,
         remember_across_conversations=remember,
         extra_paths=tuple(_extra_paths(extra, "2026.9", warnings)),
-        fts_tokenizer="trigram" if pick("unicode61", "store", "fts", "tokenizer") == "trigram"
+        fts_tokenizer="trigram"
+        if pick("unicode61", "store", "fts", "tokenizer") == "trigram"
         else "unicode61",
         max_results=float(pick(oc4_config.DEFAULT_MAX_RESULTS, "query", "maxResults")),
         min_score=oc4_config.clamp_number(raw_min, 0, 1),
@@ -530,15 +567,17 @@ def _opt_str(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def _search_2026_4(cfg: Mapping[str, Any], overrides: Mapping[str, Any] | None,
-                   warnings: list[str]) -> AgentSearch | None:
+def _search_2026_4(
+    cfg: Mapping[str, Any], overrides: Mapping[str, Any] | None, warnings: list[str]
+) -> AgentSearch | None:
     defaults = get(cfg, "agents", "defaults", "memorySearch")
     if get(cfg, "memorySearch") is not None and defaults is None:
         defaults = get(cfg, "memorySearch")
     try:
         resolved = oc4_config.resolve_memory_search_config(
             defaults if isinstance(defaults, Mapping) else None,
-            overrides if isinstance(overrides, Mapping) else None)
+            overrides if isinstance(overrides, Mapping) else None,
+        )
     except (TypeError, ValueError) as exc:
         raise OpenClawConfigError(f"memorySearch: a value has the wrong type ({exc})") from None
     if not resolved.enabled:
@@ -550,23 +589,40 @@ def _search_2026_4(cfg: Mapping[str, Any], overrides: Mapping[str, Any] | None,
         return get(defaults, *keys) if value is None else value
 
     return AgentSearch(
-        enabled=True, provider=resolved.provider, model=resolved.model,
-        local_model_path=_opt_str(pick("local", "modelPath")), fallback=resolved.fallback,
-        sources=resolved.sources, search_sources=resolved.sources,
+        enabled=True,
+        provider=resolved.provider,
+        model=resolved.model,
+        local_model_path=_opt_str(pick("local", "modelPath")),
+        fallback=resolved.fallback,
+        sources=resolved.sources,
+        search_sources=resolved.sources,
         remember_across_conversations=False,
         extra_paths=tuple(_extra_paths(extra, "2026.4", warnings)),
-        fts_tokenizer=resolved.fts_tokenizer, max_results=resolved.max_results,
-        min_score=resolved.min_score, vector_weight=resolved.vector_weight,
-        text_weight=resolved.text_weight, candidate_multiplier=resolved.candidate_multiplier,
-        mmr=resolved.mmr_enabled, mmr_lambda=resolved.mmr_lambda,
-        decay=resolved.temporal_decay_enabled, half_life_days=resolved.half_life_days,
-        chunk_tokens=resolved.chunk_tokens, chunk_overlap=resolved.chunk_overlap,
-        cache_enabled=resolved.cache_enabled, multimodal=_multimodal(pick("multimodal")),
+        fts_tokenizer=resolved.fts_tokenizer,
+        max_results=resolved.max_results,
+        min_score=resolved.min_score,
+        vector_weight=resolved.vector_weight,
+        text_weight=resolved.text_weight,
+        candidate_multiplier=resolved.candidate_multiplier,
+        mmr=resolved.mmr_enabled,
+        mmr_lambda=resolved.mmr_lambda,
+        decay=resolved.temporal_decay_enabled,
+        half_life_days=resolved.half_life_days,
+        chunk_tokens=resolved.chunk_tokens,
+        chunk_overlap=resolved.chunk_overlap,
+        cache_enabled=resolved.cache_enabled,
+        multimodal=_multimodal(pick("multimodal")),
     )
 
 
-def _index_path(layout: Layout, state: Path, agent_id: str, overrides: Mapping[str, Any] | None,
-                cfg: Mapping[str, Any], env: Mapping[str, str] | None) -> Path:
+def _index_path(
+    layout: Layout,
+    state: Path,
+    agent_id: str,
+    overrides: Mapping[str, Any] | None,
+    cfg: Mapping[str, Any],
+    env: Mapping[str, str] | None,
+) -> Path:
     if layout == "2026.9":
         return state / "agents" / agent_id / "agent" / "openclaw-agent.sqlite"
     raw = get(overrides, "store", "path") or get(cfg, "agents", "defaults", "memorySearch", "store", "path")
@@ -575,16 +631,16 @@ def _index_path(layout: Layout, state: Path, agent_id: str, overrides: Mapping[s
     return state / "memory" / f"{agent_id}.sqlite"
 
 
-def _sessions_dir(cfg: Mapping[str, Any], state: Path, agent_id: str,
-                  env: Mapping[str, str] | None) -> Path:
+def _sessions_dir(cfg: Mapping[str, Any], state: Path, agent_id: str, env: Mapping[str, str] | None) -> Path:
     store = get(cfg, "session", "store")
     if isinstance(store, str) and store.strip():
         return resolve_user_path(store.replace("{agentId}", agent_id), env).parent
     return state / "agents" / agent_id / "sessions"
 
 
-def discover(env: Mapping[str, str] | None = None, *, config_file: Path | None = None,
-             layout: Layout | None = None) -> OpenClawSetup:
+def discover(
+    env: Mapping[str, str] | None = None, *, config_file: Path | None = None, layout: Layout | None = None
+) -> OpenClawSetup:
     """Read the user's OpenClaw setup; ``layout`` forces a release's key layout."""
     state = state_dir(env)
     path = Path(config_file) if config_file is not None else config_path(env)
@@ -599,11 +655,14 @@ def discover(env: Mapping[str, str] | None = None, *, config_file: Path | None =
         detected = layout
     warnings: list[str] = []
     if detected == "2026.9" and has_legacy_keys(cfg):
-        warnings.append("the config still has 2026.4 memorySearch keys; OpenClaw 2026.9 moves them "
-                        "to memory.search on start-up (openclaw doctor --fix)")
+        warnings.append(
+            "the config still has 2026.4 memorySearch keys; OpenClaw 2026.9 moves them "
+            "to memory.search on start-up (openclaw doctor --fix)"
+        )
     if detected == "2026.4" and has_current_keys(cfg):
-        warnings.append("the config has 2026.9 keys (memory.search / agents.entries) that OpenClaw "
-                        "2026.4 does not read")
+        warnings.append(
+            "the config has 2026.9 keys (memory.search / agents.entries) that OpenClaw 2026.4 does not read"
+        )
     version = get(cfg, "meta", "lastTouchedVersion")
     entries: list[Mapping[str, Any]] = _raw_entries(cfg)
     if detected == "2026.4" and isinstance(get(cfg, "agents", "entries"), Mapping):
@@ -624,18 +683,28 @@ def discover(env: Mapping[str, str] | None = None, *, config_file: Path | None =
             overrides = get(agent_entry, "memorySearch")
             search = _search_2026_4(cfg, overrides, warnings)
         name = agent_entry.get("name") if agent_entry else None
-        agents.append(Agent(
-            id=agent_id, name=name if isinstance(name, str) else None,
-            default=agent_id == default_id,
-            workspace=_workspace_for(cfg, agent_entry, agent_id, default_id, env, state),
-            index_path=_index_path(detected, state, agent_id, overrides if isinstance(overrides, Mapping)
-                                   else None, cfg, env),
-            sessions_dir=_sessions_dir(cfg, state, agent_id, env),
-            search=search,
-        ))
+        agents.append(
+            Agent(
+                id=agent_id,
+                name=name if isinstance(name, str) else None,
+                default=agent_id == default_id,
+                workspace=_workspace_for(cfg, agent_entry, agent_id, default_id, env, state),
+                index_path=_index_path(
+                    detected, state, agent_id, overrides if isinstance(overrides, Mapping) else None, cfg, env
+                ),
+                sessions_dir=_sessions_dir(cfg, state, agent_id, env),
+                search=search,
+            )
+        )
     return OpenClawSetup(
-        state_dir=state, config_path=path, config_exists=path.exists(), config=cfg,
-        layout=detected, layout_reason=reason,
-        version_hint=version if isinstance(version, str) else None, includes=includes,
-        agents=tuple(agents), warnings=tuple(dict.fromkeys(warnings)),
+        state_dir=state,
+        config_path=path,
+        config_exists=path.exists(),
+        config=cfg,
+        layout=detected,
+        layout_reason=reason,
+        version_hint=version if isinstance(version, str) else None,
+        includes=includes,
+        agents=tuple(agents),
+        warnings=tuple(dict.fromkeys(warnings)),
     )

@@ -72,9 +72,15 @@ class Finding:
     fix: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"severity": self.severity, "code": self.code, "message": self.message,
-                "path": self.path, "startLine": self.start_line, "endLine": self.end_line,
-                "fix": self.fix}
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "path": self.path,
+            "startLine": self.start_line,
+            "endLine": self.end_line,
+            "fix": self.fix,
+        }
 
 
 @dataclass
@@ -96,9 +102,13 @@ class DoctorReport:
         return self.sorted()[0].severity if self.findings else None
 
     def to_json(self) -> dict[str, Any]:
-        return {"agent": self.agent_id, "layout": self.layout, "workspace": str(self.workspace),
-                "filesChecked": self.files_checked,
-                "findings": [f.to_json() for f in self.sorted()]}
+        return {
+            "agent": self.agent_id,
+            "layout": self.layout,
+            "workspace": str(self.workspace),
+            "filesChecked": self.files_checked,
+            "findings": [f.to_json() for f in self.sorted()],
+        }
 
 
 # -- token counting ---------------------------------------------------------------------
@@ -110,7 +120,7 @@ class ModelTokenizer:
     """
 
     def __init__(self, model_path: Path) -> None:
-        from memdesk.core.gguf_embedder import _silence_llama_logging, inspect_gguf
+        from memdesk.core.embed.gguf_embedder import _silence_llama_logging, inspect_gguf
 
         self.path = Path(model_path)
         info = inspect_gguf(self.path)
@@ -124,7 +134,9 @@ class ModelTokenizer:
         try:
             self._llm = llama_cpp.Llama(model_path=str(self.path), vocab_only=True, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:
-            raise errors.EmbedderUnavailable(f"{self.path}: llama.cpp could not load its vocabulary ({exc})") from None
+            raise errors.EmbedderUnavailable(
+                f"{self.path}: llama.cpp could not load its vocabulary ({exc})"
+            ) from None
 
     def count(self, text: str, *, with_specials: bool = False) -> int:
         """Body tokens (what node-llama-cpp checks); ``with_specials`` adds [CLS]/[SEP]."""
@@ -133,8 +145,9 @@ class ModelTokenizer:
         return len(self._llm.tokenize(text.encode("utf-8"), add_bos=with_specials, special=False))
 
 
-def find_local_model(search: AgentSearch, models_dir: Path | None,
-                     state_dir: Path | None = None) -> tuple[Path | None, str]:
+def find_local_model(
+    search: AgentSearch, models_dir: Path | None, state_dir: Path | None = None
+) -> tuple[Path | None, str]:
     """The GGUF file the agent embeds with, or the reason it cannot be found here."""
     raw = search.local_model_path
     name = ""
@@ -147,8 +160,11 @@ def find_local_model(search: AgentSearch, models_dir: Path | None,
                 return path, f"the agent's local.modelPath {path}"
             name = path.name
     candidates: list[Path] = []
-    for folder in (state_dir / "models" if state_dir else None,
-                   Path.home() / ".node-llama-cpp" / "models", models_dir):
+    for folder in (
+        state_dir / "models" if state_dir else None,
+        Path.home() / ".node-llama-cpp" / "models",
+        models_dir,
+    ):
         if folder is not None and folder.is_dir():
             candidates += sorted(folder.rglob("*.gguf"))
     wanted = {n.lower() for n in (name, search.model.rsplit("/", 1)[-1]) if n}
@@ -182,7 +198,9 @@ def scope_hash(search: AgentSearch, workspace: Path, layout: Layout) -> str:
         for entry in search.extra_paths:
             path = str(resolve_user_path(entry.path)) if entry.path.strip().startswith("~") else entry.path
             resolved_path = _js_resolve(ws, path)
-            items.append({"path": resolved_path, "pattern": entry.pattern} if entry.pattern else resolved_path)
+            items.append(
+                {"path": resolved_path, "pattern": entry.pattern} if entry.pattern else resolved_path
+            )
         # OpenClaw sorts with localeCompare; code-point order agrees for ordinary paths.
         extra = sorted(items, key=lambda item: json.dumps(item, ensure_ascii=False, separators=(",", ":")))
     payload = js_json_stringify({"extraPaths": extra, "multimodal": multimodal})
@@ -200,8 +218,12 @@ def identity_mismatches(agent: Agent, layout: Layout, meta: dict[str, Any]) -> l
         if provenance > PROVENANCE_VERSION or chunk_version > CHUNKING_VERSION:
             out.append(("newer_version", "the index was written by a newer OpenClaw than 2026.9.6"))
         elif provenance < PROVENANCE_VERSION or chunk_version < CHUNKING_VERSION:
-            out.append(("chunking_version", "an older OpenClaw wrote the index; the agent rebuilds it "
-                        "on its next search"))
+            out.append(
+                (
+                    "chunking_version",
+                    "an older OpenClaw wrote the index; the agent rebuilds it on its next search",
+                )
+            )
     provider = search.provider
     expected_provider = "none" if provider == "none" else provider
     if provider == "none":
@@ -209,34 +231,65 @@ def identity_mismatches(agent: Agent, layout: Layout, meta: dict[str, Any]) -> l
     elif provider == "local":
         # 2026.4 names the index after local.modelPath; 2026.9's managed server after
         # memory.search.model when set (its default is the plugin's, unknown here).
-        expected_model = (search.local_model_path or DEFAULT_LOCAL_MODEL_2026_4 if layout == "2026.4"
-                          else search.model)
+        expected_model = (
+            search.local_model_path or DEFAULT_LOCAL_MODEL_2026_4 if layout == "2026.4" else search.model
+        )
     else:
         expected_model = search.model or DEFAULT_MODELS.get(provider, "")
     meta_provider, meta_model = str(meta.get("provider", "")), str(meta.get("model", ""))
     if layout == "2026.4" and provider == "auto":
         expected_provider = meta_provider  # auto picks whichever provider has a key; cannot be known here
         expected_model = expected_model or meta_model
-    if expected_model and meta_model != expected_model and not (
-            provider == "local" and Path(meta_model).name == Path(expected_model).name):
-        out.append(("model", f"index was built for model {meta_model or '(none)'}, the config asks "
-                    f"for {expected_model}"))
+    if (
+        expected_model
+        and meta_model != expected_model
+        and not (provider == "local" and Path(meta_model).name == Path(expected_model).name)
+    ):
+        out.append(
+            (
+                "model",
+                f"index was built for model {meta_model or '(none)'}, the config asks for {expected_model}",
+            )
+        )
     if meta_provider != expected_provider:
-        out.append(("provider", f"index was built for provider {meta_provider or '(none)'}, the config "
-                    f"asks for {expected_provider}"))
-    meta_sources = sorted({s for s in meta.get("sources") or ["memory"] if s in ("memory", "sessions")}
-                          or {"memory"})
+        out.append(
+            (
+                "provider",
+                f"index was built for provider {meta_provider or '(none)'}, the config "
+                f"asks for {expected_provider}",
+            )
+        )
+    meta_sources = sorted(
+        {s for s in meta.get("sources") or ["memory"] if s in ("memory", "sessions")} or {"memory"}
+    )
     if meta_sources != sorted(search.sources):
-        out.append(("sources", f"index holds {', '.join(meta_sources)}, the config asks for "
-                    f"{', '.join(sorted(search.sources))}"))
-    if meta.get("scopeHash") is not None and meta.get("scopeHash") != scope_hash(search, agent.workspace, layout):
+        out.append(
+            (
+                "sources",
+                f"index holds {', '.join(meta_sources)}, the config asks for "
+                f"{', '.join(sorted(search.sources))}",
+            )
+        )
+    if meta.get("scopeHash") is not None and meta.get("scopeHash") != scope_hash(
+        search, agent.workspace, layout
+    ):
         out.append(("scope", "extraPaths (or multimodal settings) changed since the index was built"))
     if (meta.get("chunkTokens"), meta.get("chunkOverlap")) != (search.chunk_tokens, search.chunk_overlap):
-        out.append(("chunking", f"index chunked {meta.get('chunkTokens')}/{meta.get('chunkOverlap')}, "
-                    f"the config asks for {search.chunk_tokens:g}/{search.chunk_overlap:g}"))
+        out.append(
+            (
+                "chunking",
+                f"index chunked {meta.get('chunkTokens')}/{meta.get('chunkOverlap')}, "
+                f"the config asks for {search.chunk_tokens:g}/{search.chunk_overlap:g}",
+            )
+        )
     if (meta.get("ftsTokenizer") or "unicode61") != search.fts_tokenizer:
-        out.append(("fts_tokenizer", f"index keyword tokenizer is {meta.get('ftsTokenizer') or 'unicode61'}, "
-                    f"the config asks for {search.fts_tokenizer}"))
+        out.append(
+            (
+                "fts_tokenizer",
+                f"index keyword tokenizer is {meta.get('ftsTokenizer') or 'unicode61'}, "
+                f"the config asks for {search.fts_tokenizer}",
+            )
+        )
     return out
 
 
@@ -270,37 +323,57 @@ def _decay_findings(listing: SourceListing, layout: Layout, search: AgentSearch)
             continue
         if agent_evergreen(rel, layout):
             if looks_dated:
-                out.append(Finding(
-                    "warning", "decay", f"{rel} looks dated, but your agent treats it as evergreen: "
-                    f"it never ages, so it competes with today's notes at full weight", rel,
-                    fix="name it memory/YYYY-MM-DD.md" if layout == "2026.4"
-                    else "name it YYYY-MM-DD.md or YYYY-MM-DD-topic.md under memory/"))
+                out.append(
+                    Finding(
+                        "warning",
+                        "decay",
+                        f"{rel} looks dated, but your agent treats it as evergreen: "
+                        f"it never ages, so it competes with today's notes at full weight",
+                        rel,
+                        fix="name it memory/YYYY-MM-DD.md"
+                        if layout == "2026.4"
+                        else "name it YYYY-MM-DD.md or YYYY-MM-DD-topic.md under memory/",
+                    )
+                )
         else:
-            out.append(Finding(
-                "info", "decay", f"{rel} is outside memory/, so your agent ages it by its file "
-                f"modification time (half-life {half} days); an old reference note sinks", rel,
-                fix="move it under memory/ to keep it evergreen"))
+            out.append(
+                Finding(
+                    "info",
+                    "decay",
+                    f"{rel} is outside memory/, so your agent ages it by its file "
+                    f"modification time (half-life {half} days); an old reference note sinks",
+                    rel,
+                    fix="move it under memory/ to keep it evergreen",
+                )
+            )
     return out
 
 
 # -- the doctor -------------------------------------------------------------------------
 def _chunks_for(text: str, search: AgentSearch) -> list[chunking.MemoryChunk]:
     chunks = chunking.filter_non_empty_chunks(
-        chunking.chunk_markdown(text, int(search.chunk_tokens), int(search.chunk_overlap)))
+        chunking.chunk_markdown(text, int(search.chunk_tokens), int(search.chunk_overlap))
+    )
     limit = chunking.embedding_max_input_tokens(search.provider, search.model)
     return chunking.enforce_max_input_bytes(chunks, min(limit, 8000))
 
 
-def run_doctor(setup: OpenClawSetup, agent: Agent, *, models_dir: Path | None = None,
-               tokenizer_factory: Callable[[Path], ModelTokenizer] = ModelTokenizer) -> DoctorReport:
+def run_doctor(
+    setup: OpenClawSetup,
+    agent: Agent,
+    *,
+    models_dir: Path | None = None,
+    tokenizer_factory: Callable[[Path], ModelTokenizer] = ModelTokenizer,
+) -> DoctorReport:
     """Every check for one agent; never writes anything."""
     layout = setup.layout
     report = DoctorReport(agent.id, layout, agent.workspace)
     for warning in setup.warnings:
         report.add(Finding("warning", "config", warning, str(setup.config_path)))
     if not setup.config_exists:
-        report.add(Finding("info", "config", f"no {setup.config_path}; the agent runs on OpenClaw's "
-                           "defaults"))
+        report.add(
+            Finding("info", "config", f"no {setup.config_path}; the agent runs on OpenClaw's defaults")
+        )
     search = agent.search
     if search is None:
         report.add(Finding("warning", "disabled", f"memory search is disabled for agent {agent.id}"))
@@ -320,15 +393,27 @@ def run_doctor(setup: OpenClawSetup, agent: Agent, *, models_dir: Path | None = 
         try:
             data = source.abs_path.read_bytes()
         except OSError as exc:
-            report.add(Finding("warning", "skipped", f"{source.rel_path}: cannot be read "
-                               f"({exc.strerror})", source.rel_path))
+            report.add(
+                Finding(
+                    "warning",
+                    "skipped",
+                    f"{source.rel_path}: cannot be read ({exc.strerror})",
+                    source.rel_path,
+                )
+            )
             continue
         text = data.decode("utf-8", "replace")
         texts[source.rel_path] = text
         hashes[source.rel_path] = content_hash(source.abs_path)
         if "\ufffd" in text and b"\xef\xbf\xbd" not in data:
-            report.add(Finding("warning", "encoding", f"{source.rel_path} is not valid UTF-8; the agent "
-                               "indexes it with replacement characters", source.rel_path))
+            report.add(
+                Finding(
+                    "warning",
+                    "encoding",
+                    f"{source.rel_path} is not valid UTF-8; the agent indexes it with replacement characters",
+                    source.rel_path,
+                )
+            )
     _check_chunk_lengths(report, setup, agent, search, texts, models_dir, tokenizer_factory)
     _check_annotations(report, layout, texts)
     for finding in _decay_findings(listing, layout, search):
@@ -337,9 +422,15 @@ def run_doctor(setup: OpenClawSetup, agent: Agent, *, models_dir: Path | None = 
     return report
 
 
-def _check_chunk_lengths(report: DoctorReport, setup: OpenClawSetup, agent: Agent, search: AgentSearch,
-                         texts: dict[str, str], models_dir: Path | None,
-                         tokenizer_factory: Callable[[Path], ModelTokenizer]) -> None:
+def _check_chunk_lengths(
+    report: DoctorReport,
+    setup: OpenClawSetup,
+    agent: Agent,
+    search: AgentSearch,
+    texts: dict[str, str],
+    models_dir: Path | None,
+    tokenizer_factory: Callable[[Path], ModelTokenizer],
+) -> None:
     if search.provider != "local":
         return
     model_path, why = find_local_model(search, models_dir, setup.state_dir)
@@ -357,22 +448,35 @@ def _check_chunk_lengths(report: DoctorReport, setup: OpenClawSetup, agent: Agen
             tokens = tokenizer.count(chunk.text)
             if tokens > tokenizer.context:
                 too_long += 1
-                report.add(Finding(
-                    "error", "chunk_too_long",
-                    f"{rel}:{chunk.start_line}-{chunk.end_line} is {tokens} tokens "
-                    f"({tokenizer.count(chunk.text, with_specials=True)} with special tokens), over "
-                    f"the {tokenizer.context}-token context of {tokenizer.name}", rel,
-                    chunk.start_line, chunk.end_line,
-                    fix="shorten these lines or move part of the note to another file: OpenClaw cuts "
-                        "chunks by characters, so dense text (CJK, code, URLs) packs more tokens into one"))
+                report.add(
+                    Finding(
+                        "error",
+                        "chunk_too_long",
+                        f"{rel}:{chunk.start_line}-{chunk.end_line} is {tokens} tokens "
+                        f"({tokenizer.count(chunk.text, with_specials=True)} with special tokens), over "
+                        f"the {tokenizer.context}-token context of {tokenizer.name}",
+                        rel,
+                        chunk.start_line,
+                        chunk.end_line,
+                        fix="shorten these lines or move part of the note to another file: OpenClaw cuts "
+                        "chunks by characters, so dense text (CJK, code, URLs) packs more tokens into one",
+                    )
+                )
     if too_long:
-        consequence = ("OpenClaw 2026.4's local embedder (node-llama-cpp) throws \"Input is longer "
-                       "than the context size\" and the agent discards the whole reindex: no files, "
-                       "no chunks, no memory search at all")
+        consequence = (
+            "OpenClaw 2026.4's local embedder (node-llama-cpp) throws \"Input is longer "
+            'than the context size" and the agent discards the whole reindex: no files, '
+            "no chunks, no memory search at all"
+        )
         if setup.layout == "2026.9":
             consequence = "the embedding request for each of them fails"
-        report.add(Finding("error", "chunk_too_long",
-                           f"{too_long} chunk(s) will not fit the agent's embedding model: {consequence}"))
+        report.add(
+            Finding(
+                "error",
+                "chunk_too_long",
+                f"{too_long} chunk(s) will not fit the agent's embedding model: {consequence}",
+            )
+        )
 
 
 def _check_annotations(report: DoctorReport, layout: Layout, texts: dict[str, str]) -> None:
@@ -384,10 +488,10 @@ def _check_annotations(report: DoctorReport, layout: Layout, texts: dict[str, st
             kinds = [kind for _s, _e, kind, _v in annotate.annotation_spans(line)]
             if not kinds:
                 continue
-            if layout == "2026.4":
-                ignored += 1
-            elif ("importance" in kinds or "trigger" in kinds) and (
-                    annotate.importance_effect(rel) is not None or not line.rstrip().endswith("-->")):
+            if layout == "2026.4" or (
+                ("importance" in kinds or "trigger" in kinds)
+                and (annotate.importance_effect(rel) is not None or not line.rstrip().endswith("-->"))
+            ):
                 ignored += 1
             if ignored and not first:
                 first = number
@@ -399,41 +503,90 @@ def _check_annotations(report: DoctorReport, layout: Layout, texts: dict[str, st
             why = "OpenClaw 2026.9 reads importance and triggers only in MEMORY.md and USER.md"
         else:
             why = "OpenClaw 2026.9 reads them only at the very end of a line"
-        report.add(Finding("warning", "annotation", f"{rel}: {ignored} annotated line(s) your agent "
-                           f"ignores: {why}", rel, first, first))
+        report.add(
+            Finding(
+                "warning",
+                "annotation",
+                f"{rel}: {ignored} annotated line(s) your agent ignores: {why}",
+                rel,
+                first,
+                first,
+            )
+        )
 
 
 def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dict[str, str]) -> None:
     try:
         index = AgentIndex.open(agent.index_path)
     except AgentIndexError as exc:
-        report.add(Finding("warning", "no_index", str(exc), str(agent.index_path),
-                           fix=f"openclaw memory index --agent {agent.id}"))
+        report.add(
+            Finding(
+                "warning",
+                "no_index",
+                str(exc),
+                str(agent.index_path),
+                fix=f"openclaw memory index --agent {agent.id}",
+            )
+        )
         return
     with index:
         status = index.status()
         if status.layout != layout:
-            report.add(Finding("warning", "layout", f"the index is in the {status.layout} layout but the "
-                               f"config is {layout}'s", str(agent.index_path)))
+            report.add(
+                Finding(
+                    "warning",
+                    "layout",
+                    f"the index is in the {status.layout} layout but the config is {layout}'s",
+                    str(agent.index_path),
+                )
+            )
         mismatches = identity_mismatches(agent, status.layout, dict(status.meta)) if status.meta else []
         if not status.meta:
-            report.add(Finding("warning", "identity", "the index has no metadata; the agent rebuilds it "
-                               "from scratch", str(agent.index_path)))
+            report.add(
+                Finding(
+                    "warning",
+                    "identity",
+                    "the index has no metadata; the agent rebuilds it from scratch",
+                    str(agent.index_path),
+                )
+            )
         for _code, reason in mismatches:
-            effect = ("the agent pauses vector search until you rebuild" if status.layout == "2026.9"
-                      else "the agent rebuilds the whole index on its next sync")
-            report.add(Finding("error" if status.layout == "2026.9" else "warning", "identity",
-                               f"index identity mismatch: {reason}; {effect}", str(agent.index_path),
-                               fix=f"openclaw memory index --force --agent {agent.id}"))
+            effect = (
+                "the agent pauses vector search until you rebuild"
+                if status.layout == "2026.9"
+                else "the agent rebuilds the whole index on its next sync"
+            )
+            report.add(
+                Finding(
+                    "error" if status.layout == "2026.9" else "warning",
+                    "identity",
+                    f"index identity mismatch: {reason}; {effect}",
+                    str(agent.index_path),
+                    fix=f"openclaw memory index --force --agent {agent.id}",
+                )
+            )
         drift = index.drift(hashes)
         if status.chunks == 0 and hashes:
-            report.add(Finding("error", "stale", f"the agent's index is empty although {len(hashes)} "
-                               "notes exist: its last reindex failed or never ran", str(agent.index_path),
-                               fix=f"openclaw memory index --force --agent {agent.id}"))
+            report.add(
+                Finding(
+                    "error",
+                    "stale",
+                    f"the agent's index is empty although {len(hashes)} "
+                    "notes exist: its last reindex failed or never ran",
+                    str(agent.index_path),
+                    fix=f"openclaw memory index --force --agent {agent.id}",
+                )
+            )
         elif drift.stale:
-            report.add(Finding("warning", "stale", f"your agent's index is stale for {drift.stale} "
-                               f"note{'s' if drift.stale != 1 else ''}", str(agent.index_path),
-                               fix=f"openclaw memory index --agent {agent.id}"))
+            report.add(
+                Finding(
+                    "warning",
+                    "stale",
+                    f"your agent's index is stale for {drift.stale} note{'s' if drift.stale != 1 else ''}",
+                    str(agent.index_path),
+                    fix=f"openclaw memory index --agent {agent.id}",
+                )
+            )
             for rel in drift.changed:
                 report.add(Finding("info", "stale", f"{rel} changed since the agent indexed it", rel))
             for rel in drift.new:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memdesk.core import errors
-from memdesk.core.workspace import write_note_atomic
+from memdesk.core.index.workspace import write_note_atomic
 
 from .config import FIXED_2026_9, ExtraPath, Layout, OpenClawSetup, get
 
@@ -79,15 +79,26 @@ class ExportPlan:
 
     def diff(self) -> str:
         name = self.config_path.name
-        return "".join(difflib.unified_diff(
-            self.before_text.splitlines(keepends=True), self.after_text.splitlines(keepends=True),
-            fromfile=f"{name} (now)", tofile=f"{name} (after)"))
+        return "".join(
+            difflib.unified_diff(
+                self.before_text.splitlines(keepends=True),
+                self.after_text.splitlines(keepends=True),
+                fromfile=f"{name} (now)",
+                tofile=f"{name} (after)",
+            )
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"target": self.target, "configPath": str(self.config_path), "scope": self.scope,
-                "written": self.written, "changed": self.changed, "diff": self.diff(),
-                "rejected": [{"setting": r.setting, "value": r.value, "reason": r.reason}
-                             for r in self.rejected], "notes": self.notes}
+        return {
+            "target": self.target,
+            "configPath": str(self.config_path),
+            "scope": self.scope,
+            "written": self.written,
+            "changed": self.changed,
+            "diff": self.diff(),
+            "rejected": [{"setting": r.setting, "value": r.value, "reason": r.reason} for r in self.rejected],
+            "notes": self.notes,
+        }
 
 
 def _round(value: float) -> float | int:
@@ -113,12 +124,15 @@ def _block_keys(target: Layout, setup: OpenClawSetup, agent_id: str | None) -> l
             return ["memory", "search"]
         if isinstance(get(raw, "agents", "entries"), Mapping):
             return ["agents", "entries", agent_id, "memory", "search"]
-        raise errors.MemdeskError("per-agent settings need agents.entries in openclaw.json; "
-                                  "apply them to all agents instead")
+        raise errors.MemdeskError(
+            "per-agent settings need agents.entries in openclaw.json; apply them to all agents instead"
+        )
     if agent_id is None:
         return ["agents", "defaults", "memorySearch"]
-    raise errors.MemdeskError("memdesk writes OpenClaw 2026.4 settings to agents.defaults only "
-                              "(agents.list entries are matched by position)")
+    raise errors.MemdeskError(
+        "memdesk writes OpenClaw 2026.4 settings to agents.defaults only "
+        "(agents.list entries are matched by position)"
+    )
 
 
 def _ranking_values(target: Layout, tuned: Tuned) -> tuple[dict[tuple[str, ...], Any], list[Rejected]]:
@@ -142,10 +156,15 @@ def _ranking_values(target: Layout, tuned: Tuned) -> tuple[dict[tuple[str, ...],
         for value, keys in tuned_fixed.values():
             values[keys] = value
         return values, rejected
-    labels = {"vector_weight": "vector weight", "text_weight": "text weight",
-              "candidate_multiplier": "candidate multiplier", "mmr": "MMR",
-              "mmr_lambda": "MMR lambda", "decay": "temporal decay",
-              "half_life_days": "decay half-life (days)"}
+    labels = {
+        "vector_weight": "vector weight",
+        "text_weight": "text weight",
+        "candidate_multiplier": "candidate multiplier",
+        "mmr": "MMR",
+        "mmr_lambda": "MMR lambda",
+        "decay": "temporal decay",
+        "half_life_days": "decay half-life (days)",
+    }
     for name, (value, _keys) in tuned_fixed.items():
         fixed = FIXED_2026_9[name]
         same = value == fixed if isinstance(value, bool) else math.isclose(float(value), float(fixed))
@@ -160,8 +179,14 @@ def _ranking_values(target: Layout, tuned: Tuned) -> tuple[dict[tuple[str, ...],
     return values, rejected
 
 
-def plan_export(setup: OpenClawSetup, tuned: Tuned, *, target: Layout | None = None,
-                agent_id: str | None = None, extras: Extras | None = None) -> ExportPlan:
+def plan_export(
+    setup: OpenClawSetup,
+    tuned: Tuned,
+    *,
+    target: Layout | None = None,
+    agent_id: str | None = None,
+    extras: Extras | None = None,
+) -> ExportPlan:
     """What ``openclaw.json`` would look like with these settings, without writing anything."""
     target = target or setup.layout
     path = setup.config_path
@@ -171,19 +196,27 @@ def plan_export(setup: OpenClawSetup, tuned: Tuned, *, target: Layout | None = N
     if setup.includes:
         raise errors.MemdeskError(
             f"{path} uses $include; memdesk does not rewrite split configs. Set these under "
-            f"{plan.scope} by hand: " + json.dumps(_preview(target, tuned, extras), ensure_ascii=False))
+            f"{plan.scope} by hand: " + json.dumps(_preview(target, tuned, extras), ensure_ascii=False)
+        )
     values, plan.rejected = _ranking_values(target, tuned)
     extras = extras or Extras()
     if extras.fts_tokenizer is not None:
         if extras.fts_tokenizer not in ("unicode61", "trigram"):
-            raise errors.MemdeskError(f"tokenizer {extras.fts_tokenizer!r}: OpenClaw takes unicode61 or trigram")
+            raise errors.MemdeskError(
+                f"tokenizer {extras.fts_tokenizer!r}: OpenClaw takes unicode61 or trigram"
+            )
         values[("store", "fts", "tokenizer")] = extras.fts_tokenizer
     if extras.extra_paths is not None:
         entries: list[Any] = []
         for entry in extras.extra_paths:
             if entry.pattern and target == "2026.4":
-                plan.rejected.append(Rejected("extraPaths", entry.to_json(),
-                                              "OpenClaw 2026.4 takes plain paths only, no glob patterns"))
+                plan.rejected.append(
+                    Rejected(
+                        "extraPaths",
+                        entry.to_json(),
+                        "OpenClaw 2026.4 takes plain paths only, no glob patterns",
+                    )
+                )
                 continue
             entries.append(entry.to_json())
         values[("extraPaths",)] = entries
@@ -211,8 +244,10 @@ def plan_export(setup: OpenClawSetup, tuned: Tuned, *, target: Layout | None = N
     if plan.written:
         plan.after_text = json.dumps(new_config, indent=2, ensure_ascii=False) + "\n"
         if before and not _is_plain_json(before):
-            plan.notes.append("openclaw.json is JSON5 (comments or unquoted keys); it is rewritten as "
-                              "plain JSON, as OpenClaw's own config writes do, so comments are lost")
+            plan.notes.append(
+                "openclaw.json is JSON5 (comments or unquoted keys); it is rewritten as "
+                "plain JSON, as OpenClaw's own config writes do, so comments are lost"
+            )
     if target != setup.layout:
         plan.notes.append(f"the config is in the {setup.layout} layout; these keys are for {target}")
     return plan
@@ -240,10 +275,13 @@ def _is_plain_json(text: str) -> bool:
 
 
 _EFFECTIVE = {
-    ("query", "maxResults"): "max_results", ("query", "minScore"): "min_score",
-    ("query", "hybrid", "vectorWeight"): "vector_weight", ("query", "hybrid", "textWeight"): "text_weight",
+    ("query", "maxResults"): "max_results",
+    ("query", "minScore"): "min_score",
+    ("query", "hybrid", "vectorWeight"): "vector_weight",
+    ("query", "hybrid", "textWeight"): "text_weight",
     ("query", "hybrid", "candidateMultiplier"): "candidate_multiplier",
-    ("query", "hybrid", "mmr", "enabled"): "mmr", ("query", "hybrid", "mmr", "lambda"): "mmr_lambda",
+    ("query", "hybrid", "mmr", "enabled"): "mmr",
+    ("query", "hybrid", "mmr", "lambda"): "mmr_lambda",
     ("query", "hybrid", "temporalDecay", "enabled"): "decay",
     ("query", "hybrid", "temporalDecay", "halfLifeDays"): "half_life_days",
     ("store", "fts", "tokenizer"): "fts_tokenizer",
@@ -271,8 +309,10 @@ def apply_export(plan: ExportPlan, *, now: dt.datetime | None = None) -> Path | 
     path = plan.config_path
     current = path.read_text(encoding="utf-8") if path.exists() else ""
     if current != plan.before_text:
-        raise errors.MemdeskError(f"{path} changed since the diff was shown; nothing was written "
-                                  "(review the new diff and apply again)")
+        raise errors.MemdeskError(
+            f"{path} changed since the diff was shown; nothing was written "
+            "(review the new diff and apply again)"
+        )
     backup: Path | None = None
     if path.exists():
         stamp = (now or dt.datetime.now()).strftime("%Y%m%d-%H%M%S")
@@ -284,9 +324,13 @@ def apply_export(plan: ExportPlan, *, now: dt.datetime | None = None) -> Path | 
         try:
             shutil.copy2(path, backup)
         except OSError as exc:
-            raise errors.MemdeskError(f"cannot back up {path} ({exc.strerror}); nothing was written") from None
+            raise errors.MemdeskError(
+                f"cannot back up {path} ({exc.strerror}); nothing was written"
+            ) from None
     try:
         write_note_atomic(path, plan.after_text)
     except OSError as exc:
-        raise errors.MemdeskError(f"cannot write {path} ({exc.strerror}); the old file is unchanged") from None
+        raise errors.MemdeskError(
+            f"cannot write {path} ({exc.strerror}); the old file is unchanged"
+        ) from None
     return backup

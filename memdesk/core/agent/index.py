@@ -34,8 +34,12 @@ META_KEY = "memory_index_meta_v1"
 
 _TABLES: dict[IndexLayout, dict[str, str]] = {
     "2026.4": {"meta": "meta", "files": "files", "chunks": "chunks", "fts": "chunks_fts"},
-    "2026.9": {"meta": "memory_index_meta", "files": "memory_index_sources",
-               "chunks": "memory_index_chunks", "fts": "memory_index_chunks_fts"},
+    "2026.9": {
+        "meta": "memory_index_meta",
+        "files": "memory_index_sources",
+        "chunks": "memory_index_chunks",
+        "fts": "memory_index_chunks_fts",
+    },
 }
 
 
@@ -70,10 +74,17 @@ class AgentHit:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "path": self.path, "source": self.source, "startLine": self.start_line,
-            "endLine": self.end_line, "score": self.score, "textScore": self.text_score,
-            "vectorScore": self.vector_score, "snippet": self.snippet,
-            "importance": self.importance, "project": self.project, "triggers": self.triggers,
+            "path": self.path,
+            "source": self.source,
+            "startLine": self.start_line,
+            "endLine": self.end_line,
+            "score": self.score,
+            "textScore": self.text_score,
+            "vectorScore": self.vector_score,
+            "snippet": self.snippet,
+            "importance": self.importance,
+            "project": self.project,
+            "triggers": self.triggers,
         }
 
 
@@ -99,11 +110,17 @@ class IndexStatus:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "layout": self.layout, "path": str(self.path), "meta": dict(self.meta),
-            "provider": self.provider, "model": self.model, "chunks": self.chunks,
-            "chunksBySource": dict(self.chunks_by_source), "files": self.files,
+            "layout": self.layout,
+            "path": str(self.path),
+            "meta": dict(self.meta),
+            "provider": self.provider,
+            "model": self.model,
+            "chunks": self.chunks,
+            "chunksBySource": dict(self.chunks_by_source),
+            "files": self.files,
             "lastUpdate": self.last_update.isoformat() if self.last_update else None,
-            "ftsRows": self.fts_rows, "hasVectors": self.has_vectors,
+            "ftsRows": self.fts_rows,
+            "hasVectors": self.has_vectors,
         }
 
 
@@ -120,8 +137,7 @@ class Drift:
         return len(self.changed) + len(self.new) + len(self.removed)
 
     def to_json(self) -> dict[str, Any]:
-        return {"changed": self.changed, "new": self.new, "removed": self.removed,
-                "stale": self.stale}
+        return {"changed": self.changed, "new": self.new, "removed": self.removed, "stale": self.stale}
 
 
 def detect_layout(conn: apsw.Connection) -> IndexLayout | None:
@@ -200,19 +216,30 @@ class AgentIndex:
         by_source = dict(self._query(f"SELECT source, COUNT(*) FROM {chunks_t} GROUP BY source"))
         files = self._query(f"SELECT COUNT(*) FROM {self._t['files']}")[0][0]
         latest = self._query(f"SELECT MAX(updated_at) FROM {chunks_t}")[0][0]
-        fts_rows = (self._query(f"SELECT COUNT(*) FROM {self._t['fts']}")[0][0]
-                    if self._has_table(self._t["fts"]) else 0)
+        fts_rows = (
+            self._query(f"SELECT COUNT(*) FROM {self._t['fts']}")[0][0]
+            if self._has_table(self._t["fts"])
+            else 0
+        )
         vectors = self._query(f"SELECT 1 FROM {chunks_t} WHERE model != 'fts-only' LIMIT 1")
-        last = dt.datetime.fromtimestamp(latest / 1000, tz=dt.timezone.utc) if latest else None
+        last = dt.datetime.fromtimestamp(latest / 1000, tz=dt.UTC) if latest else None
         return IndexStatus(
-            layout=self.layout, path=self.path, meta=self.meta(),
-            chunks=sum(by_source.values()), chunks_by_source=by_source, files=int(files),
-            last_update=last, fts_rows=int(fts_rows), has_vectors=bool(vectors),
+            layout=self.layout,
+            path=self.path,
+            meta=self.meta(),
+            chunks=sum(by_source.values()),
+            chunks_by_source=by_source,
+            files=int(files),
+            last_update=last,
+            fts_rows=int(fts_rows),
+            has_vectors=bool(vectors),
         )
 
     def files(self, source: str = "memory") -> list[IndexedFile]:
-        rows = self._query(f"SELECT path, source, hash, mtime, size FROM {self._t['files']} "
-                           "WHERE source = ? ORDER BY path", (source,))
+        rows = self._query(
+            f"SELECT path, source, hash, mtime, size FROM {self._t['files']} WHERE source = ? ORDER BY path",
+            (source,),
+        )
         return [IndexedFile(str(p), str(s), str(h), float(m or 0), int(z or 0)) for p, s, h, m, z in rows]
 
     def drift(self, current: Mapping[str, str], source: str = "memory") -> Drift:
@@ -228,21 +255,30 @@ class AgentIndex:
         return drift
 
     def chunk_ranges(self, source: str = "memory") -> list[tuple[str, int, int]]:
-        return [(str(p), int(s), int(e)) for p, s, e in self._query(
-            f"SELECT path, start_line, end_line FROM {self._t['chunks']} WHERE source = ? "
-            "ORDER BY path, start_line, end_line", (source,))]
+        return [
+            (str(p), int(s), int(e))
+            for p, s, e in self._query(
+                f"SELECT path, start_line, end_line FROM {self._t['chunks']} WHERE source = ? "
+                "ORDER BY path, start_line, end_line",
+                (source,),
+            )
+        ]
 
     def _recall_metadata(self, ids: list[str]) -> dict[str, tuple[int | None, str | None, str | None]]:
         if self.layout != "2026.9" or not ids or not self._has_table("memory_index_chunk_recall_metadata"):
             return {}
         marks = ",".join("?" for _ in ids)
-        rows = self._query("SELECT chunk_id, importance, project_key, triggers FROM "
-                           f"memory_index_chunk_recall_metadata WHERE chunk_id IN ({marks})", ids)
+        rows = self._query(
+            "SELECT chunk_id, importance, project_key, triggers FROM "
+            f"memory_index_chunk_recall_metadata WHERE chunk_id IN ({marks})",
+            ids,
+        )
         return {str(cid): (imp, proj, trig) for cid, imp, proj, trig in rows}
 
     # -- searching it -------------------------------------------------------------------
-    def keyword_search(self, query: str, *, limit: int = 24,
-                       sources: Iterable[str] = ("memory",)) -> list[AgentHit]:
+    def keyword_search(
+        self, query: str, *, limit: int = 24, sources: Iterable[str] = ("memory",)
+    ) -> list[AgentHit]:
         """The agent's keyword leg: its FTS table, its query, its BM25 score."""
         if not self._has_table(self._t["fts"]):
             return []
@@ -264,9 +300,13 @@ class AgentIndex:
         clauses.append(f"source IN ({','.join('?' for _ in wanted)})")
         params += [*wanted, int(limit)]
         try:
-            rows = list(self._conn.execute(
-                f"SELECT id, path, source, start_line, end_line, text, {rank_expr} AS rank "
-                f"FROM {fts} WHERE {' AND '.join(clauses)} ORDER BY rank ASC LIMIT ?", params))
+            rows = list(
+                self._conn.execute(
+                    f"SELECT id, path, source, start_line, end_line, text, {rank_expr} AS rank "
+                    f"FROM {fts} WHERE {' AND '.join(clauses)} ORDER BY rank ASC LIMIT ?",
+                    params,
+                )
+            )
         except apsw.SQLError:
             return []  # a query FTS5 cannot parse finds nothing, as in OpenClaw
         meta = self._recall_metadata([str(r[0]) for r in rows])
@@ -274,14 +314,30 @@ class AgentIndex:
         for cid, path, source, start, end, text, rank in rows:
             score = 1.0 if plan.match_query is None else bm25_rank_to_score(float(rank))
             importance, project, triggers = meta.get(str(cid), (None, None, None))
-            hits.append(AgentHit(str(path), str(source), int(start), int(end), score, score, None,
-                                 str(text), importance, project, triggers))
+            hits.append(
+                AgentHit(
+                    str(path),
+                    str(source),
+                    int(start),
+                    int(end),
+                    score,
+                    score,
+                    None,
+                    str(text),
+                    importance,
+                    project,
+                    triggers,
+                )
+            )
         return hits
 
     def embeddings(self, source: str = "memory") -> tuple[list[tuple[str, str, int, int, str]], np.ndarray]:
         """Every chunk with a stored embedding: rows and a (n, dims) float32 matrix."""
-        rows = self._query(f"SELECT id, path, start_line, end_line, text, embedding FROM "
-                           f"{self._t['chunks']} WHERE source = ? AND model != 'fts-only'", (source,))
+        rows = self._query(
+            f"SELECT id, path, start_line, end_line, text, embedding FROM "
+            f"{self._t['chunks']} WHERE source = ? AND model != 'fts-only'",
+            (source,),
+        )
         keep: list[tuple[str, str, int, int, str]] = []
         vectors: list[np.ndarray] = []
         for cid, path, start, end, text, blob in rows:
@@ -313,8 +369,21 @@ class AgentIndex:
         for i in order:
             cid, path, start, end, text = rows[i]
             importance, project, triggers = meta.get(cid, (None, None, None))
-            hits.append(AgentHit(path, "memory", start, end, float(cosines[i]), None,
-                                 float(cosines[i]), text, importance, project, triggers))
+            hits.append(
+                AgentHit(
+                    path,
+                    "memory",
+                    start,
+                    end,
+                    float(cosines[i]),
+                    None,
+                    float(cosines[i]),
+                    text,
+                    importance,
+                    project,
+                    triggers,
+                )
+            )
         return hits
 
 

@@ -91,10 +91,16 @@ class SessionHit:
 
     def to_json(self) -> dict[str, Any]:
         m = self.message
-        return {"session": self.transcript.name, "sessionKey": self.transcript.session_key,
-                "scope": self.transcript.scope, "line": m.line, "role": m.role,
-                "score": self.score, "snippet": self.snippet,
-                "timestamp": m.timestamp.isoformat() if m.timestamp else None}
+        return {
+            "session": self.transcript.name,
+            "sessionKey": self.transcript.session_key,
+            "scope": self.transcript.scope,
+            "line": m.line,
+            "role": m.role,
+            "score": self.score,
+            "snippet": self.snippet,
+            "timestamp": m.timestamp.isoformat() if m.timestamp else None,
+        }
 
 
 def normalize_session_text(value: str) -> str:
@@ -127,8 +133,11 @@ def _content_text(content: Any) -> str | None:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts = [b["text"] for b in content
-                 if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        parts = [
+            b["text"]
+            for b in content
+            if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        ]
         return "\n".join(parts) if parts else None
     return None
 
@@ -138,7 +147,7 @@ def _timestamp(record: Mapping[str, Any], message: Mapping[str, Any]) -> dt.date
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
             ms = value * 1000 if value < 1e11 else value
             try:
-                return dt.datetime.fromtimestamp(ms / 1000, tz=dt.timezone.utc)
+                return dt.datetime.fromtimestamp(ms / 1000, tz=dt.UTC)
             except (OverflowError, OSError, ValueError):
                 continue
         if isinstance(value, str):
@@ -146,7 +155,7 @@ def _timestamp(record: Mapping[str, Any], message: Mapping[str, Any]) -> dt.date
                 parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
             except ValueError:
                 continue
-            return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
+            return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
     return None
 
 
@@ -169,8 +178,11 @@ def parse_transcript(path: Path) -> tuple[list[Message], bool]:
                 continue
             raw_data = record.get("data")
             data: dict[str, Any] = raw_data if isinstance(raw_data, dict) else {}
-            if (record.get("type") == "custom" and record.get("customType") == "openclaw:bootstrap-context:full"
-                    and str(data.get("runId", "")).startswith("dreaming-narrative-")):
+            if (
+                record.get("type") == "custom"
+                and record.get("customType") == "openclaw:bootstrap-context:full"
+                and str(data.get("runId", "")).startswith("dreaming-narrative-")
+            ):
                 dreaming = True
             if record.get("type") != "message":
                 continue
@@ -211,15 +223,20 @@ def _origin_chat_type(entry: Mapping[str, Any] | None) -> Any:
     return None
 
 
-def scope_of(agent_id: str, key: str | None, entry: Mapping[str, Any] | None, *,
-             main_key: str = "main") -> Scope:
+def scope_of(
+    agent_id: str, key: str | None, entry: Mapping[str, Any] | None, *, main_key: str = "main"
+) -> Scope:
     """OpenClaw 2026.9.6's ``isPrivateConversation`` plus its session-kind classification."""
     if key is None:
         return "unknown"
     lowered = key.strip().lower()
     prefix = f"agent:{agent_id.strip().lower()}:"
-    if (_INTERNAL_KEY_RE.search(lowered) or lowered.startswith("cron:")
-            or "dreaming-narrative" in lowered or (entry or {}).get("spawnedBy")):
+    if (
+        _INTERNAL_KEY_RE.search(lowered)
+        or lowered.startswith("cron:")
+        or "dreaming-narrative" in lowered
+        or (entry or {}).get("spawnedBy")
+    ):
         return "internal"
     chat_types = [c for c in ((entry or {}).get("chatType"), _origin_chat_type(entry)) if c is not None]
     if any(c in ("group", "channel") for c in chat_types) or ":group:" in lowered or ":channel:" in lowered:
@@ -269,13 +286,23 @@ def list_transcripts(sessions_dir: Path, agent_id: str) -> list[Transcript]:
         path = sessions_dir / name
         try:
             messages, dreaming = parse_transcript(path)
-            modified = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
+            modified = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.UTC)
         except OSError:
             continue
         key, entry = store.get(session_id, (None, {}))
         scope: Scope = "internal" if dreaming else scope_of(agent_id, key, entry)
-        out.append(Transcript(path, session_id, key, chat_type_of(key or "", entry), scope,
-                              archived, tuple(messages), modified))
+        out.append(
+            Transcript(
+                path,
+                session_id,
+                key,
+                chat_type_of(key or "", entry),
+                scope,
+                archived,
+                tuple(messages),
+                modified,
+            )
+        )
     out.sort(key=lambda t: t.modified, reverse=True)
     return out
 
@@ -289,15 +316,20 @@ class SessionCorpus:
 
     def __post_init__(self) -> None:
         self._conn = apsw.Connection(":memory:")
-        self._conn.execute("CREATE VIRTUAL TABLE m USING fts5(text, t UNINDEXED, i UNINDEXED, "
-                           "tokenize='trigram case_sensitive 0')")
+        self._conn.execute(
+            "CREATE VIRTUAL TABLE m USING fts5(text, t UNINDEXED, i UNINDEXED, "
+            "tokenize='trigram case_sensitive 0')"
+        )
         with self._conn:
             for t_index, transcript in enumerate(self.transcripts):
                 for m_index, message in enumerate(transcript.messages):
-                    self._conn.execute("INSERT INTO m(text, t, i) VALUES (?, ?, ?)",
-                                       (message.text, t_index, m_index))
+                    self._conn.execute(
+                        "INSERT INTO m(text, t, i) VALUES (?, ?, ?)", (message.text, t_index, m_index)
+                    )
 
-    def search(self, query: str, *, scopes: Iterable[Scope] = ("private",), limit: int = 20) -> list[SessionHit]:
+    def search(
+        self, query: str, *, scopes: Iterable[Scope] = ("private",), limit: int = 20
+    ) -> list[SessionHit]:
         """Messages matching every query word (substring, any script), best BM25 first."""
         allowed = set(scopes)
         words = [w for w in re.split(r"\s+", query.strip()) if w]
@@ -321,8 +353,14 @@ class SessionCorpus:
                 continue
             message = transcript.messages[int(m_index)]
             relevance = -float(score)
-            hits.append(SessionHit(transcript, int(m_index), relevance / (1 + relevance) if relevance > 0 else 0.0,
-                                   message.text[:240]))
+            hits.append(
+                SessionHit(
+                    transcript,
+                    int(m_index),
+                    relevance / (1 + relevance) if relevance > 0 else 0.0,
+                    message.text[:240],
+                )
+            )
             if len(hits) >= limit:
                 break
         return hits
@@ -332,7 +370,7 @@ class SessionCorpus:
 
 
 def scope_counts(transcripts: Iterable[Transcript]) -> dict[str, int]:
-    counts: dict[str, int] = {s: 0 for s in SCOPES}
+    counts: dict[str, int] = dict.fromkeys(SCOPES, 0)
     for transcript in transcripts:
         counts[transcript.scope] += 1
     return counts

@@ -74,8 +74,7 @@ def _regular_file(path: Path) -> bool:
         return False
 
 
-def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *,
-          skip_repair: bool) -> list[Path]:
+def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *, skip_repair: bool) -> list[Path]:
     """Regular ``*.md`` files under ``directory``, never following symlinks, sorted by path
     (2026.9 sorts each root's files; 2026.4 walks in directory order, which this approximates)."""
     found: list[Path] = []
@@ -91,8 +90,9 @@ def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *,
             entry_path = Path(entry.path)
             try:
                 if entry.is_symlink():
-                    skipped.append(Skipped(rel_path(workspace, entry_path),
-                                           "is a symlink; the agent skips symlinks"))
+                    skipped.append(
+                        Skipped(rel_path(workspace, entry_path), "is a symlink; the agent skips symlinks")
+                    )
                 elif entry.is_dir(follow_symlinks=False):
                     if not (skip_repair and entry.name == ".openclaw-repair"):
                         pending.append(entry_path)
@@ -100,8 +100,12 @@ def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *,
                     if entry.name.endswith(".md"):
                         found.append(entry_path)
                     elif entry.name.lower().endswith((".md", ".markdown", ".txt")):
-                        skipped.append(Skipped(rel_path(workspace, entry_path),
-                                               "does not end in a lower-case .md, so the agent ignores it"))
+                        skipped.append(
+                            Skipped(
+                                rel_path(workspace, entry_path),
+                                "does not end in a lower-case .md, so the agent ignores it",
+                            )
+                        )
             except OSError:
                 continue
     skipped.sort(key=lambda s: s.path)
@@ -139,8 +143,12 @@ def list_agent_files(workspace: Path, extra_paths: Sequence[ExtraPath], layout: 
         elif _regular_file(candidate):
             found.append((candidate, "root"))
     if layout == "2026.9" and _regular_file(workspace / "memory.md") and "memory.md" in os.listdir(workspace):
-        listing.skipped.append(Skipped("memory.md", "OpenClaw 2026.9 no longer indexes the legacy "
-                                       "lower-case memory.md; rename it to MEMORY.md"))
+        listing.skipped.append(
+            Skipped(
+                "memory.md",
+                "OpenClaw 2026.9 no longer indexes the legacy lower-case memory.md; rename it to MEMORY.md",
+            )
+        )
     if layout == "2026.4" and _regular_file(workspace / "USER.md"):
         listing.skipped.append(Skipped("USER.md", "OpenClaw 2026.4 does not index USER.md"))
     for name in ("DREAMS.md", "dreams.md"):
@@ -149,14 +157,21 @@ def list_agent_files(workspace: Path, extra_paths: Sequence[ExtraPath], layout: 
         except OSError:
             present = False
         if present:
-            listing.skipped.append(Skipped(name, "dream diaries are not indexed; the agent reads "
-                                           "this file only when it asks for it by name"))
+            listing.skipped.append(
+                Skipped(
+                    name,
+                    "dream diaries are not indexed; the agent reads "
+                    "this file only when it asks for it by name",
+                )
+            )
     memory_dir = workspace / "memory"
     if memory_dir.is_symlink():
         listing.skipped.append(Skipped("memory", "the memory folder is a symlink; the agent skips it"))
     elif memory_dir.is_dir():
-        found += [(p, "memory") for p in _walk(memory_dir, listing.skipped, workspace,
-                                               skip_repair=layout == "2026.9")]
+        found += [
+            (p, "memory")
+            for p in _walk(memory_dir, listing.skipped, workspace, skip_repair=layout == "2026.9")
+        ]
     seen_roots: set[tuple[str, str]] = set()
     for entry in extra_paths:
         raw = entry.path.strip()
@@ -171,17 +186,20 @@ def list_agent_files(workspace: Path, extra_paths: Sequence[ExtraPath], layout: 
         seen_roots.add(key)
         shown = entry.path if entry.pattern is None else f"{entry.path} ({entry.pattern})"
         if root.is_symlink():
-            listing.skipped.append(Skipped(shown, "extra path is a symlink; configure its real "
-                                           "absolute folder instead"))
+            listing.skipped.append(
+                Skipped(shown, "extra path is a symlink; configure its real absolute folder instead")
+            )
             continue
         if not root.exists():
             listing.skipped.append(Skipped(shown, "extra path does not exist"))
             continue
         if root.is_dir():
             before = len(found)
-            found += [(p, "extra") for p in _walk(root, listing.skipped, workspace,
-                                                  skip_repair=layout == "2026.9")
-                      if _matches(root, p, entry.pattern)]
+            found += [
+                (p, "extra")
+                for p in _walk(root, listing.skipped, workspace, skip_repair=layout == "2026.9")
+                if _matches(root, p, entry.pattern)
+            ]
             if len(found) == before:
                 listing.skipped.append(Skipped(shown, "extra path matches no .md file"))
         elif root.is_file():

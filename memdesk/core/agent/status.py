@@ -22,7 +22,7 @@ class AgentOverview:
 
     @property
     def stale_message(self) -> str | None:
-        """"your agent's index is stale for 3 notes", or None when it is current."""
+        """ "your agent's index is stale for 3 notes", or None when it is current."""
         if self.drift is None or not self.drift.stale:
             return None
         n = self.drift.stale
@@ -33,11 +33,18 @@ class AgentOverview:
         if self.index is None:
             index = {"available": False, "reason": self.index_error}
         else:
-            index = {"available": True, **self.index.to_json(),
-                     "drift": self.drift.to_json() if self.drift else None}
-        return {"agent": self.agent.to_json(), "layout": self.layout, "files": self.files,
-                "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
-                "index": index}
+            index = {
+                "available": True,
+                **self.index.to_json(),
+                "drift": self.drift.to_json() if self.drift else None,
+            }
+        return {
+            "agent": self.agent.to_json(),
+            "layout": self.layout,
+            "files": self.files,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+            "index": index,
+        }
 
 
 def agent_overview(agent: Agent, layout: Layout) -> AgentOverview:

@@ -35,7 +35,9 @@ def test_missing_config_means_openclaw_defaults(tmp_path: Path) -> None:
 
 
 def test_2026_4_layout_json5_with_agents_list(tmp_path: Path) -> None:
-    env = _home(tmp_path, """
+    env = _home(
+        tmp_path,
+        """
     // JSON5: comments, unquoted keys, trailing commas
     {
       agents: {
@@ -55,7 +57,8 @@ def test_2026_4_layout_json5_with_agents_list(tmp_path: Path) -> None:
           { id: "side" },
         ],
       },
-    }""")
+    }""",
+    )
     setup = config.discover(env)
     assert setup.layout == "2026.4"
     assert [a.id for a in setup.agents] == ["main", "work", "side"]
@@ -79,22 +82,39 @@ def test_2026_4_layout_json5_with_agents_list(tmp_path: Path) -> None:
 
 
 def test_2026_9_layout_entries_and_per_agent_overrides(tmp_path: Path) -> None:
-    env = _home(tmp_path, json.dumps({
-        "session": {"dmScope": "per-peer"},
-        "memory": {"search": {
-            "provider": "auto",
-            "query": {"maxResults": 4},
-            "extraPaths": ["notes", {"path": "/srv/shared", "pattern": "runbooks/**/*.md"}],
-            "store": {"fts": {"tokenizer": "trigram"}},
-        }},
-        "agents": {"entries": {
-            "home": {"default": True},
-            "ops": {"workspace": "~/ops", "memory": {"search": {
-                "sources": ["memory", "sessions"], "experimental": {"sessionMemory": True},
-                "extraPaths": ["more"], "query": {"minScore": 0.2}}}},
-            "off": {"memory": {"search": {"enabled": False}}},
-        }},
-    }))
+    env = _home(
+        tmp_path,
+        json.dumps(
+            {
+                "session": {"dmScope": "per-peer"},
+                "memory": {
+                    "search": {
+                        "provider": "auto",
+                        "query": {"maxResults": 4},
+                        "extraPaths": ["notes", {"path": "/srv/shared", "pattern": "runbooks/**/*.md"}],
+                        "store": {"fts": {"tokenizer": "trigram"}},
+                    }
+                },
+                "agents": {
+                    "entries": {
+                        "home": {"default": True},
+                        "ops": {
+                            "workspace": "~/ops",
+                            "memory": {
+                                "search": {
+                                    "sources": ["memory", "sessions"],
+                                    "experimental": {"sessionMemory": True},
+                                    "extraPaths": ["more"],
+                                    "query": {"minScore": 0.2},
+                                }
+                            },
+                        },
+                        "off": {"memory": {"search": {"enabled": False}}},
+                    }
+                },
+            }
+        ),
+    )
     setup = config.discover(env)
     assert setup.layout == "2026.9"
     home, ops, off = setup.agents
@@ -111,7 +131,10 @@ def test_2026_9_layout_entries_and_per_agent_overrides(tmp_path: Path) -> None:
     assert ops.search.sources == ("memory", "sessions")
     # Per-agent extraPaths add to the global ones.
     assert [e.to_json() for e in ops.search.extra_paths] == [
-        "notes", {"path": "/srv/shared", "pattern": "runbooks/**/*.md"}, "more"]
+        "notes",
+        {"path": "/srv/shared", "pattern": "runbooks/**/*.md"},
+        "more",
+    ]
     assert (ops.search.max_results, ops.search.min_score) == (4, 0.2)
     # Ranking knobs are fixed in 2026.9.
     assert (ops.search.vector_weight, ops.search.mmr_lambda, ops.search.half_life_days) == (0.7, 0.7, 30)
@@ -133,7 +156,9 @@ def test_layout_from_version_stamp_and_index_files(tmp_path: Path) -> None:
 
 
 def test_mixed_keys_warn(tmp_path: Path) -> None:
-    env = _home(tmp_path, json.dumps({"memory": {"search": {}}, "agents": {"defaults": {"memorySearch": {}}}}))
+    env = _home(
+        tmp_path, json.dumps({"memory": {"search": {}}, "agents": {"defaults": {"memorySearch": {}}}})
+    )
     setup = config.discover(env, layout="2026.9")
     assert any("memorySearch" in w for w in setup.warnings)
 
@@ -142,8 +167,12 @@ def test_env_overrides_state_and_config_path(tmp_path: Path) -> None:
     custom = tmp_path / "elsewhere" / "my.json"
     custom.parent.mkdir()
     custom.write_text('{"agents": {"defaults": {"memorySearch": {"store": {"path": "/idx/{agentId}.db"}}}}}')
-    env = {"HOME": str(tmp_path), "OPENCLAW_CONFIG_PATH": str(custom),
-           "OPENCLAW_STATE_DIR": str(tmp_path / "state"), "OPENCLAW_PROFILE": "work"}
+    env = {
+        "HOME": str(tmp_path),
+        "OPENCLAW_CONFIG_PATH": str(custom),
+        "OPENCLAW_STATE_DIR": str(tmp_path / "state"),
+        "OPENCLAW_PROFILE": "work",
+    }
     setup = config.discover(env)
     assert setup.config_path == custom and setup.state_dir == tmp_path / "state"
     (agent,) = setup.agents
@@ -163,12 +192,16 @@ def test_include_files_are_merged(tmp_path: Path) -> None:
     state = tmp_path / ".openclaw"
     state.mkdir()
     (state / "agents.json5").write_text('{list: [{id: "a"}, {id: "b", default: true}]}')
-    (state / "m1.json5").write_text('{query: {maxResults: 3, minScore: 0.1}}')
-    (state / "m2.json5").write_text('{query: {maxResults: 5}}')
-    (state / "openclaw.json").write_text(json.dumps({
-        "agents": {"$include": "./agents.json5"},
-        "memory": {"search": {"$include": ["./m1.json5", "./m2.json5"], "provider": "none"}},
-    }))
+    (state / "m1.json5").write_text("{query: {maxResults: 3, minScore: 0.1}}")
+    (state / "m2.json5").write_text("{query: {maxResults: 5}}")
+    (state / "openclaw.json").write_text(
+        json.dumps(
+            {
+                "agents": {"$include": "./agents.json5"},
+                "memory": {"search": {"$include": ["./m1.json5", "./m2.json5"], "provider": "none"}},
+            }
+        )
+    )
     setup = config.discover({"HOME": str(tmp_path)})
     assert [a.id for a in setup.agents] == ["a", "b"] and setup.agent().id == "b"
     search = setup.agent().search
@@ -177,11 +210,14 @@ def test_include_files_are_merged(tmp_path: Path) -> None:
     assert len(setup.includes) == 3
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{agents: ", "not valid JSON5"),
-    ("[1, 2]", "top level must be an object"),
-    ('{"a": {"$include": "./missing.json5"}}', "cannot read"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("{agents: ", "not valid JSON5"),
+        ("[1, 2]", "top level must be an object"),
+        ('{"a": {"$include": "./missing.json5"}}', "cannot read"),
+    ],
+)
 def test_bad_config_is_one_clear_error(tmp_path: Path, text: str, message: str) -> None:
     env = _home(tmp_path, text)
     with pytest.raises(config.OpenClawConfigError, match=message):

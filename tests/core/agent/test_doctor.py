@@ -22,15 +22,17 @@ def _setup(tmp_path: Path, workspace: Path, search: dict[str, object], layout: s
 
 
 @pytest.mark.model
-def test_example_workspace_overflows_minilm_context(tmp_path: Path, example_workspace: Path,
-                                                    minilm_path: Path) -> None:
+def test_example_workspace_overflows_minilm_context(
+    tmp_path: Path, example_workspace: Path, minilm_path: Path
+) -> None:
     """OpenClaw 2026.4's 400/80 chunking makes three chunks longer than MiniLM's 512 tokens.
 
     Measured with real OpenClaw: node-llama-cpp throws for chunks of 523, 522 and 519
     tokens (special tokens included) and the whole reindex is discarded.
     """
-    setup = _setup(tmp_path, example_workspace,
-                   {"provider": "local", "local": {"modelPath": str(minilm_path)}}, "2026.4")
+    setup = _setup(
+        tmp_path, example_workspace, {"provider": "local", "local": {"modelPath": str(minilm_path)}}, "2026.4"
+    )
     report = doctor.run_doctor(setup, setup.agent())
     too_long = [f for f in report.findings if f.code == "chunk_too_long" and f.path]
     assert [(f.path, f.start_line, f.end_line) for f in too_long] == [
@@ -38,8 +40,11 @@ def test_example_workspace_overflows_minilm_context(tmp_path: Path, example_work
         ("memory/projects/atlas.md", 1, 34),
         ("memory/topics/鉴权.md", 1, 33),
     ]
-    assert ["523 with special", "522 with special", "519 with special"] == [
-        f.message.split("(")[1].split(" tokens")[0] for f in too_long]
+    assert [f.message.split("(")[1].split(" tokens")[0] for f in too_long] == [
+        "523 with special",
+        "522 with special",
+        "519 with special",
+    ]
     summary = [f for f in report.findings if f.code == "chunk_too_long" and not f.path]
     assert len(summary) == 1 and "discards the whole reindex" in summary[0].message
     assert report.worst == "error"
@@ -47,15 +52,27 @@ def test_example_workspace_overflows_minilm_context(tmp_path: Path, example_work
 
 @pytest.mark.model
 def test_smaller_chunks_fit(tmp_path: Path, example_workspace: Path, minilm_path: Path) -> None:
-    setup = _setup(tmp_path, example_workspace, {"provider": "local", "local": {"modelPath": str(minilm_path)},
-                                                 "chunking": {"tokens": 300, "overlap": 60}}, "2026.4")
+    setup = _setup(
+        tmp_path,
+        example_workspace,
+        {
+            "provider": "local",
+            "local": {"modelPath": str(minilm_path)},
+            "chunking": {"tokens": 300, "overlap": 60},
+        },
+        "2026.4",
+    )
     report = doctor.run_doctor(setup, setup.agent())
     assert not [f for f in report.findings if f.code == "chunk_too_long"]
 
 
 def test_missing_model_is_said_not_guessed(tmp_path: Path, example_workspace: Path) -> None:
-    setup = _setup(tmp_path, example_workspace,
-                   {"provider": "local", "local": {"modelPath": str(tmp_path / "nope.gguf")}}, "2026.4")
+    setup = _setup(
+        tmp_path,
+        example_workspace,
+        {"provider": "local", "local": {"modelPath": str(tmp_path / "nope.gguf")}},
+        "2026.4",
+    )
     report = doctor.run_doctor(setup, setup.agent(), models_dir=tmp_path / "no-models")
     (finding,) = [f for f in report.findings if f.code == "chunk_too_long"]
     assert finding.severity == "info" and "not on this machine" in finding.message
@@ -63,24 +80,35 @@ def test_missing_model_is_said_not_guessed(tmp_path: Path, example_workspace: Pa
 
 def test_dated_notes_the_agent_never_ages(tmp_path: Path) -> None:
     ws = tmp_path / "ws"
-    for rel in ("MEMORY.md", "memory/2026-11-20.md", "memory/2026-11-21-standup.md",
-                "memory/2026-11/review.md", "memory/topics/db.md"):
+    for rel in (
+        "MEMORY.md",
+        "memory/2026-11-20.md",
+        "memory/2026-11-21-standup.md",
+        "memory/2026-11/review.md",
+        "memory/topics/db.md",
+    ):
         (ws / rel).parent.mkdir(parents=True, exist_ok=True)
         (ws / rel).write_text("note\n")
     (tmp_path / "ref").mkdir()
     (tmp_path / "ref" / "guide.md").write_text("guide\n")
-    search = {"provider": "none", "extraPaths": [str(tmp_path / "ref")],
-              "query": {"hybrid": {"temporalDecay": {"enabled": True}}}}
+    search = {
+        "provider": "none",
+        "extraPaths": [str(tmp_path / "ref")],
+        "query": {"hybrid": {"temporalDecay": {"enabled": True}}},
+    }
     old = doctor.run_doctor(s := _setup(tmp_path, ws, search, "2026.4"), s.agent())
     evergreen_old = {f.path for f in old.findings if f.code == "decay" and f.severity == "warning"}
     # 2026.4 dates only memory/YYYY-MM-DD.md: the slug note and the month folder never age.
     assert evergreen_old == {"memory/2026-11-21-standup.md", "memory/2026-11/review.md"}
-    assert any(f.code == "decay" and f.path == "../ref/guide.md" and "modification time" in f.message
-               for f in old.findings)
+    assert any(
+        f.code == "decay" and f.path == "../ref/guide.md" and "modification time" in f.message
+        for f in old.findings
+    )
     new = doctor.run_doctor(s := _setup(tmp_path, ws, {"provider": "none"}, "2026.9"), s.agent())
     # 2026.9 dates suffixed names at any depth; only the undated file in a month folder stays evergreen.
     assert {f.path for f in new.findings if f.code == "decay" and f.severity == "warning"} == {
-        "memory/2026-11/review.md"}
+        "memory/2026-11/review.md"
+    }
     decay_off = doctor.run_doctor(s := _setup(tmp_path, ws, {"provider": "none"}, "2026.4"), s.agent())
     assert not [f for f in decay_off.findings if f.code == "decay"]  # 2026.4 decay is off by default
 

@@ -11,11 +11,19 @@ import pytest
 
 from memdesk.core import errors
 from memdesk.core.agent import config, export
-from memdesk.core.settings import SearchSettings
+from memdesk.core.search.settings import SearchSettings
 
 TUNED = SearchSettings.defaults("memdesk").replace(
-    max_results=8, min_score=0.2, vector_weight=0.6, text_weight=0.4, mmr=True, mmr_lambda=0.85,
-    decay=True, half_life_days=90, candidate_multiplier=4)
+    max_results=8,
+    min_score=0.2,
+    vector_weight=0.6,
+    text_weight=0.4,
+    mmr=True,
+    mmr_lambda=0.85,
+    decay=True,
+    half_life_days=90,
+    candidate_multiplier=4,
+)
 
 
 def _setup(tmp_path: Path, data: object, *, text: str | None = None) -> config.OpenClawSetup:
@@ -31,8 +39,11 @@ def test_2026_9_writes_only_what_it_accepts(tmp_path: Path) -> None:
     setup = _setup(tmp_path, {"gateway": {"port": 1}, "memory": {"search": {"provider": "local"}}})
     plan = export.plan_export(setup, TUNED, extras=export.Extras(fts_tokenizer="trigram"))
     assert plan.target == "2026.9"
-    assert plan.written == {"memory.search.query.maxResults": 8, "memory.search.query.minScore": 0.2,
-                            "memory.search.store.fts.tokenizer": "trigram"}
+    assert plan.written == {
+        "memory.search.query.maxResults": 8,
+        "memory.search.query.minScore": 0.2,
+        "memory.search.store.fts.tokenizer": "trigram",
+    }
     rejected = {r.setting: (r.value, r.reason) for r in plan.rejected}
     assert rejected == {
         "vector weight": (0.6, "OpenClaw 2026.9 fixes it at 0.7"),
@@ -48,11 +59,15 @@ def test_2026_9_writes_only_what_it_accepts(tmp_path: Path) -> None:
     assert backup is not None and backup.read_text() == plan.before_text
     written = json.loads(setup.config_path.read_text())
     assert written["gateway"] == {"port": 1}
-    assert written["memory"]["search"] == {"provider": "local", "query": {"maxResults": 8, "minScore": 0.2},
-                                           "store": {"fts": {"tokenizer": "trigram"}}}
+    assert written["memory"]["search"] == {
+        "provider": "local",
+        "query": {"maxResults": 8, "minScore": 0.2},
+        "store": {"fts": {"tokenizer": "trigram"}},
+    }
     assert stat.S_IMODE(setup.config_path.stat().st_mode) == 0o600  # permissions kept
-    again = export.plan_export(config.discover({"HOME": str(tmp_path)}), TUNED,
-                               extras=export.Extras(fts_tokenizer="trigram"))
+    again = export.plan_export(
+        config.discover({"HOME": str(tmp_path)}), TUNED, extras=export.Extras(fts_tokenizer="trigram")
+    )
     assert not again.changed and export.apply_export(again) is None
 
 
@@ -62,15 +77,24 @@ def test_2026_4_takes_weights_half_life_and_lambda(tmp_path: Path) -> None:
     assert plan.target == "2026.4" and plan.rejected == []
     prefix = "agents.defaults.memorySearch.query."
     assert plan.written == {
-        prefix + "maxResults": 8, prefix + "minScore": 0.2,
-        prefix + "hybrid.vectorWeight": 0.6, prefix + "hybrid.textWeight": 0.4,
-        prefix + "hybrid.mmr.enabled": True, prefix + "hybrid.mmr.lambda": 0.85,
-        prefix + "hybrid.temporalDecay.enabled": True, prefix + "hybrid.temporalDecay.halfLifeDays": 90,
+        prefix + "maxResults": 8,
+        prefix + "minScore": 0.2,
+        prefix + "hybrid.vectorWeight": 0.6,
+        prefix + "hybrid.textWeight": 0.4,
+        prefix + "hybrid.mmr.enabled": True,
+        prefix + "hybrid.mmr.lambda": 0.85,
+        prefix + "hybrid.temporalDecay.enabled": True,
+        prefix + "hybrid.temporalDecay.halfLifeDays": 90,
     }
     export.apply_export(plan)
     reread = config.discover({"HOME": str(tmp_path)}).agent().search
     assert reread is not None
-    assert (reread.max_results, reread.min_score, reread.mmr_lambda, reread.half_life_days) == (8, 0.2, 0.85, 90)
+    assert (reread.max_results, reread.min_score, reread.mmr_lambda, reread.half_life_days) == (
+        8,
+        0.2,
+        0.85,
+        90,
+    )
     assert reread.vector_weight == pytest.approx(0.6)
 
 
@@ -117,5 +141,7 @@ def test_new_config_file_has_no_backup(tmp_path: Path) -> None:
 def test_per_agent_scope(tmp_path: Path) -> None:
     setup = _setup(tmp_path, {"agents": {"entries": {"main": {}, "ops": {}}}})
     plan = export.plan_export(setup, TUNED, agent_id="ops")
-    assert set(plan.written) == {"agents.entries.ops.memory.search.query.maxResults",
-                                 "agents.entries.ops.memory.search.query.minScore"}
+    assert set(plan.written) == {
+        "agents.entries.ops.memory.search.query.maxResults",
+        "agents.entries.ops.memory.search.query.minScore",
+    }

@@ -11,8 +11,9 @@ from memdesk.core.agent import sessions
 
 
 def _record(role: str, content: object, ts: str = "2026-11-20T09:00:00.000Z") -> str:
-    return json.dumps({"type": "message", "id": f"m-{role}", "timestamp": ts,
-                       "message": {"role": role, "content": content}})
+    return json.dumps(
+        {"type": "message", "id": f"m-{role}", "timestamp": ts, "message": {"role": role, "content": content}}
+    )
 
 
 def _write(folder: Path, name: str, lines: list[str]) -> Path:
@@ -26,33 +27,55 @@ def sessions_dir(tmp_path: Path) -> Path:
     folder = tmp_path / "agents" / "main" / "sessions"
     folder.mkdir(parents=True)
     header = json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-11-20T08:59:00Z"})
-    _write(folder, "dm-1.jsonl", [
-        header,
-        _record("user", [{"type": "text", "text": "Where did we put the   Atlas\n\n rollback plan?"}]),
-        json.dumps({"type": "message", "message": {"role": "toolResult", "content": "ls output"}}),
-        "not json at all",
-        _record("assistant", [{"type": "text", "text": "The Atlas rollback plan is in memory/projects/atlas.md"},
-                              {"type": "toolCall", "name": "memory_get"}]),
-        _record("assistant", "HEARTBEAT_OK"),
-    ])
+    _write(
+        folder,
+        "dm-1.jsonl",
+        [
+            header,
+            _record("user", [{"type": "text", "text": "Where did we put the   Atlas\n\n rollback plan?"}]),
+            json.dumps({"type": "message", "message": {"role": "toolResult", "content": "ls output"}}),
+            "not json at all",
+            _record(
+                "assistant",
+                [
+                    {"type": "text", "text": "The Atlas rollback plan is in memory/projects/atlas.md"},
+                    {"type": "toolCall", "name": "memory_get"},
+                ],
+            ),
+            _record("assistant", "HEARTBEAT_OK"),
+        ],
+    )
     _write(folder, "grp-1.jsonl", [header, _record("user", "Atlas rollback: who owns it in the group?")])
     _write(folder, "cron-1.jsonl", [header, _record("user", "nightly Atlas rollback report")])
-    _write(folder, "old-dm.jsonl.reset.2026-11-01T10-00-00Z", [header, _record("user", "鉴权 token 刷新 rollback")])
+    _write(
+        folder,
+        "old-dm.jsonl.reset.2026-11-01T10-00-00Z",
+        [header, _record("user", "鉴权 token 刷新 rollback")],
+    )
     _write(folder, "stray.jsonl", [header, _record("user", "rollback of something unowned")])
     _write(folder, "x.trajectory.jsonl", [header, _record("user", "rollback trajectory")])
-    (folder / "sessions.json").write_text(json.dumps({
-        "agent:main:main": {"sessionId": "dm-1", "updatedAt": 1, "chatType": "direct"},
-        "agent:main:telegram:group:-1001": {"sessionId": "grp-1", "updatedAt": 2},
-        "agent:main:cron:nightly": {"sessionId": "cron-1", "updatedAt": 3},
-        "agent:main:whatsapp:direct:+4912": {"sessionId": "old-dm", "updatedAt": 4},
-    }))
+    (folder / "sessions.json").write_text(
+        json.dumps(
+            {
+                "agent:main:main": {"sessionId": "dm-1", "updatedAt": 1, "chatType": "direct"},
+                "agent:main:telegram:group:-1001": {"sessionId": "grp-1", "updatedAt": 2},
+                "agent:main:cron:nightly": {"sessionId": "cron-1", "updatedAt": 3},
+                "agent:main:whatsapp:direct:+4912": {"sessionId": "old-dm", "updatedAt": 4},
+            }
+        )
+    )
     return folder
 
 
 def test_transcripts_are_parsed_like_openclaw(sessions_dir: Path) -> None:
     by_name = {t.name: t for t in sessions.list_transcripts(sessions_dir, "main")}
-    assert set(by_name) == {"dm-1.jsonl", "grp-1.jsonl", "cron-1.jsonl", "stray.jsonl",
-                            "old-dm.jsonl.reset.2026-11-01T10-00-00Z"}  # trajectories are not transcripts
+    assert set(by_name) == {
+        "dm-1.jsonl",
+        "grp-1.jsonl",
+        "cron-1.jsonl",
+        "stray.jsonl",
+        "old-dm.jsonl.reset.2026-11-01T10-00-00Z",
+    }  # trajectories are not transcripts
     dm = by_name["dm-1.jsonl"]
     # Only user/assistant text; whitespace collapsed; heartbeat acks dropped; bad lines skipped.
     assert [(m.line, m.role, m.text) for m in dm.messages] == [
@@ -77,18 +100,21 @@ def test_scopes_follow_the_agent(sessions_dir: Path) -> None:
     }
 
 
-@pytest.mark.parametrize("key, entry, scope", [
-    ("agent:main:main", {}, "private"),
-    ("agent:main:discord:channel:42", {}, "group"),
-    ("agent:main:slack:dm:u1", {}, "private"),
-    ("agent:main:explicit:x", {"chatType": "direct"}, "private"),
-    ("agent:main:explicit:x", {}, "unknown"),
-    ("agent:main:something", {"origin": {"chatType": "group"}}, "group"),
-    ("agent:main:subagent:abc", {}, "internal"),
-    ("agent:main:main", {"spawnedBy": "agent:main:main"}, "internal"),
-    ("global", {}, "group"),
-    (None, {}, "unknown"),
-])
+@pytest.mark.parametrize(
+    "key, entry, scope",
+    [
+        ("agent:main:main", {}, "private"),
+        ("agent:main:discord:channel:42", {}, "group"),
+        ("agent:main:slack:dm:u1", {}, "private"),
+        ("agent:main:explicit:x", {"chatType": "direct"}, "private"),
+        ("agent:main:explicit:x", {}, "unknown"),
+        ("agent:main:something", {"origin": {"chatType": "group"}}, "group"),
+        ("agent:main:subagent:abc", {}, "internal"),
+        ("agent:main:main", {"spawnedBy": "agent:main:main"}, "internal"),
+        ("global", {}, "group"),
+        (None, {}, "unknown"),
+    ],
+)
 def test_scope_of(key: str | None, entry: dict[str, object], scope: str) -> None:
     assert sessions.scope_of("main", key, entry) == scope
 
@@ -97,11 +123,19 @@ def test_search_respects_scope_and_jumps_to_the_line(sessions_dir: Path) -> None
     corpus = sessions.SessionCorpus(sessions.list_transcripts(sessions_dir, "main"))
     try:
         private = corpus.search("atlas rollback")
-        assert {(h.transcript.name, h.message.line) for h in private} == {("dm-1.jsonl", 2), ("dm-1.jsonl", 5)}
+        assert {(h.transcript.name, h.message.line) for h in private} == {
+            ("dm-1.jsonl", 2),
+            ("dm-1.jsonl", 5),
+        }
         assert all(0 < h.score < 1 for h in private)
         everything = corpus.search("rollback", scopes=sessions.SCOPES)
         assert {h.transcript.name for h in everything} == {
-            "dm-1.jsonl", "grp-1.jsonl", "cron-1.jsonl", "stray.jsonl", "old-dm.jsonl.reset.2026-11-01T10-00-00Z"}
+            "dm-1.jsonl",
+            "grp-1.jsonl",
+            "cron-1.jsonl",
+            "stray.jsonl",
+            "old-dm.jsonl.reset.2026-11-01T10-00-00Z",
+        }
         # CJK: two-character words are found by substring, in the archived private session.
         cjk = corpus.search("鉴权 刷新")
         assert [(h.transcript.archived, h.message.line) for h in cjk] == [("reset", 2)]

@@ -15,11 +15,18 @@ from memdesk.core.agent.sources import content_hash, list_agent_files
 def workspace(tmp_path: Path) -> Path:
     ws = tmp_path / "ws"
     for rel, text in {
-        "MEMORY.md": "root", "memory.md": "legacy root", "USER.md": "me", "DREAMS.md": "dreams",
-        "memory/2026-11-20.md": "day", "memory/imports/claude/chat.md": "imported",
-        "memory/notes.MD": "upper", "memory/todo.txt": "txt",
+        "MEMORY.md": "root",
+        "memory.md": "legacy root",
+        "USER.md": "me",
+        "DREAMS.md": "dreams",
+        "memory/2026-11-20.md": "day",
+        "memory/imports/claude/chat.md": "imported",
+        "memory/notes.MD": "upper",
+        "memory/todo.txt": "txt",
         "memory/.openclaw-repair/root-memory/MEMORY.md": "repair copy",
-        "team/runbooks/deploy.md": "deploy", "team/runbooks/old/x.md": "x", "team/other.md": "other",
+        "team/runbooks/deploy.md": "deploy",
+        "team/runbooks/old/x.md": "x",
+        "team/other.md": "other",
     }.items():
         path = ws / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -29,10 +36,19 @@ def workspace(tmp_path: Path) -> Path:
 
 
 def test_2026_9_listing(workspace: Path) -> None:
-    listing = list_agent_files(workspace, [ExtraPath("team", "runbooks/*.md"), ExtraPath("team/other.md"),
-                                           ExtraPath("missing")], "2026.9")
-    assert listing.rel_paths() == ["MEMORY.md", "USER.md", "memory/2026-11-20.md",
-                                   "memory/imports/claude/chat.md", "team/runbooks/deploy.md", "team/other.md"]
+    listing = list_agent_files(
+        workspace,
+        [ExtraPath("team", "runbooks/*.md"), ExtraPath("team/other.md"), ExtraPath("missing")],
+        "2026.9",
+    )
+    assert listing.rel_paths() == [
+        "MEMORY.md",
+        "USER.md",
+        "memory/2026-11-20.md",
+        "memory/imports/claude/chat.md",
+        "team/runbooks/deploy.md",
+        "team/other.md",
+    ]
     reasons = {s.path: s.reason for s in listing.skipped}
     assert "no longer indexes" in reasons["memory.md"]
     assert "not indexed" in reasons["DREAMS.md"]
@@ -45,14 +61,24 @@ def test_2026_9_listing(workspace: Path) -> None:
 def test_2026_4_listing(workspace: Path) -> None:
     listing = list_agent_files(workspace, [ExtraPath("team")], "2026.4")
     assert listing.rel_paths() == [
-        "MEMORY.md", "memory.md", "memory/.openclaw-repair/root-memory/MEMORY.md", "memory/2026-11-20.md",
-        "memory/imports/claude/chat.md", "team/other.md", "team/runbooks/deploy.md", "team/runbooks/old/x.md"]
+        "MEMORY.md",
+        "memory.md",
+        "memory/.openclaw-repair/root-memory/MEMORY.md",
+        "memory/2026-11-20.md",
+        "memory/imports/claude/chat.md",
+        "team/other.md",
+        "team/runbooks/deploy.md",
+        "team/runbooks/old/x.md",
+    ]
     assert "does not index USER.md" in {s.path: s.reason for s in listing.skipped}["USER.md"]
 
 
 def test_glob_star_star_and_dedupe(workspace: Path) -> None:
-    listing = list_agent_files(workspace, [ExtraPath("team", "runbooks/**/*.md"), ExtraPath("memory"),
-                                           ExtraPath("team", "nothing/*.md")], "2026.9")
+    listing = list_agent_files(
+        workspace,
+        [ExtraPath("team", "runbooks/**/*.md"), ExtraPath("memory"), ExtraPath("team", "nothing/*.md")],
+        "2026.9",
+    )
     rel = listing.rel_paths()
     assert rel.count("memory/2026-11-20.md") == 1  # reached twice, listed once
     assert "team/runbooks/old/x.md" in rel and "team/other.md" not in rel
