@@ -88,7 +88,7 @@ class AgentController(QObject):
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
-        self._env = env
+        self.env = env
         self._config_file = config_file
         self._models_dir = models_dir
         self._jobs: dict[int, tuple[QThread, CallWorker]] = {}
@@ -102,7 +102,7 @@ class AgentController(QObject):
 
     # -- requests -----------------------------------------------------------------------
     def load_setup(self) -> None:
-        env, config_file, layout = self._env, self._config_file, self.layout_override
+        env, config_file, layout = self.env, self._config_file, self.layout_override
         self._run(
             "setup",
             lambda: agent_config.discover(env, config_file=config_file, layout=layout),

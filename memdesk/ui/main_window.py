@@ -43,6 +43,7 @@ from memdesk.qt import golden as golden_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
+from memdesk.ui import agent_dock as agent_dock_mod
 from memdesk.ui import code_editor, fitted_label, theme
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
@@ -114,6 +115,8 @@ class MainWindow(QMainWindow):
             if profile != session.settings.profile:
                 self.tuning.remember_profile(prefs.search_settings(profile))
         self.quality = quality_mod.QualityPanel()
+        self.agent_dock = agent_dock_mod.AgentDock(self)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.agent_dock)
         self.lab: golden_mod.TuningLab | None = None
         self._shown_query = ""  # the query whose hits the table shows (labels go to it)
 
@@ -353,6 +356,10 @@ class MainWindow(QMainWindow):
             search_menu, self.tr("&Find in memory"), self.focus_search, QKeySequence("Ctrl+K")
         )
 
+        self.agent_menu = self.menuBar().addMenu(self.tr("&Agent"))
+        self.agent_dock.populate_menu(self.agent_menu, self)
+        self.agent_dock.set_tuned_provider(lambda: self.tuning.settings)
+
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         self.shortcuts_action = self._action(
             help_menu,
@@ -399,12 +406,17 @@ class MainWindow(QMainWindow):
         self.search_panel.hit_activated.connect(self._on_search_panel_hit_activated)
         self.search_panel.relevance_toggled.connect(self._on_search_panel_relevance_toggled)
         self.tuning.settings_changed.connect(self._on_tuning_settings_changed)
+        self.tuning.apply_requested.connect(self.agent_dock.apply_to_openclaw)
+        self.agent_dock.open_workspace_requested.connect(self.open_workspace)
+        self.agent_dock.open_note_requested.connect(self._on_agent_dock_open_note_requested)
+        self.agent_dock.message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
         self.note_editor.current_changed.connect(self._on_editor_current_changed)
 
     def _attach(self, session: session_mod.Session) -> None:
         self.session = session
+        self.agent_dock.set_workspace(session.workspace)
         session.results_changed.connect(self._on_session_results_changed)
         session.search_failed.connect(self._on_session_search_failed)
         session.sync_started.connect(self._on_session_sync_started)
@@ -860,12 +872,18 @@ class MainWindow(QMainWindow):
         if rel:
             self.tree.select_note(rel)
 
+    @Slot(str, int, int)
+    def _on_agent_dock_open_note_requested(self, rel: str, start: int, end: int) -> None:
+        self.open_note(rel, lines=(start, end))
+        self.tree.select_note(rel)
+
     # slots: session ------------------------------------------------------------------
     @Slot(object)
     def _on_session_results_changed(self, results: session_mod.Results) -> None:
         if results.query != self.search_input.text():
             return  # a response to text the box no longer holds
         pool = results.pool
+        self.agent_dock.set_query(results.query)  # the agent's own index answers beside this
         if results.query.strip() != self._shown_query.strip():
             self.note_editor.clear_hit_marks()  # the old query's highlight would mislead
         if not results.query.strip():
@@ -1087,6 +1105,7 @@ class MainWindow(QMainWindow):
         self.prefs.sync()
         if self.lab is not None:
             self.lab.close()
+        self.agent_dock.close_dock()
         self.session.close()
         event.accept()
 

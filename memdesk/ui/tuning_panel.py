@@ -1,13 +1,11 @@
 """Tuning panel: one slider per ``settings.FIELDS`` entry (ranges from the field bounds),
-decay and MMR toggles, the ranking profile, reset, and "Copy as OpenClaw config"."""
+decay and MMR toggles, the ranking profile, reset, and "Apply to OpenClaw…"."""
 
 from __future__ import annotations
 
-import json
 import math
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -80,9 +78,11 @@ class TuningPanel(QWidget):
 
     Signals:
         settings_changed(object): the new ``SearchSettings``.
+        apply_requested(object): "Apply to OpenClaw…" with the current ``SearchSettings``.
     """
 
     settings_changed = Signal(object)
+    apply_requested = Signal(object)
 
     def __init__(
         self, settings: settings_mod.SearchSettings | None = None, parent: QWidget | None = None
@@ -166,14 +166,16 @@ class TuningPanel(QWidget):
         self.reset_button = QPushButton(self.tr("Reset"))
         self.reset_button.setToolTip(self.tr("Reset this profile to its defaults"))
         self.reset_button.setObjectName("resetButton")
-        self.copy_button = QPushButton(self.tr("Copy as OpenClaw config"))
-        self.copy_button.setObjectName("copyConfigButton")
-        self.copy_button.setToolTip(self.tr("Copy agents.defaults.memorySearch JSON to the clipboard"))
+        self.apply_button = QPushButton(self.tr("Apply to OpenClaw…"))
+        self.apply_button.setObjectName("applyOpenClawButton")
+        self.apply_button.setToolTip(
+            self.tr("Write these settings into your agent's openclaw.json, showing the diff first")
+        )
         self.status = QLabel("")
         self.status.setObjectName("tuningStatus")
         buttons = QHBoxLayout()
         buttons.addWidget(self.reset_button)
-        buttons.addWidget(self.copy_button, 1)
+        buttons.addWidget(self.apply_button, 1)
 
         title = QLabel("<b>Ranking</b>")
         layout = QVBoxLayout(self)
@@ -188,7 +190,7 @@ class TuningPanel(QWidget):
         self.recency_check.toggled.connect(self._on_check_toggled)
         self.mmr_check.toggled.connect(self._on_check_toggled)
         self.reset_button.clicked.connect(self._on_reset_button_clicked)
-        self.copy_button.clicked.connect(self._on_copy_button_clicked)
+        self.apply_button.clicked.connect(self._on_apply_button_clicked)
         self._show(self._settings)
 
     @property
@@ -282,7 +284,5 @@ class TuningPanel(QWidget):
         self.set_settings(settings_mod.SearchSettings.defaults(self._settings.profile))
 
     @Slot()
-    def _on_copy_button_clicked(self) -> None:
-        text = json.dumps(self._settings.openclaw_config(), indent=2)
-        QGuiApplication.clipboard().setText(text)
-        self.status.setText("Copied agents.defaults.memorySearch JSON")
+    def _on_apply_button_clicked(self) -> None:
+        self.apply_requested.emit(self._settings)

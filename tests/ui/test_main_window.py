@@ -9,8 +9,16 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QPlainTextEdit, QSlider, QTableView, QTreeView
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSlider,
+    QTableView,
+    QTreeView,
+)
 
 from memdesk.qt import models
 from tests.ui.conftest import search, wait_idle, wait_synced
@@ -252,16 +260,32 @@ def test_settings_persist_as_overrides(qtbot, make_window, workspace: Path, tmp_
     wait_idle(qtbot, again)
 
 
-def test_profile_switch_and_copy_config(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
-    """The openclaw profile loads OpenClaw's defaults; the config export reflects them."""
+def test_profile_switch_and_apply_to_openclaw(qtbot, fts_window, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The openclaw profile loads OpenClaw's defaults; "Apply to OpenClaw…" writes only what differs."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("OPENCLAW_STATE_DIR", raising=False)
+    monkeypatch.delenv("OPENCLAW_CONFIG_PATH", raising=False)
+    config_path = tmp_path / ".openclaw" / "openclaw.json"
+    config_path.parent.mkdir()
+    config_path.write_text(
+        json.dumps({"agents": {"defaults": {"memorySearch": {"query": {"maxResults": 3}}}}}, indent=2)
+    )
     combo = fts_window.findChild(QComboBox, "profileCombo")
     combo.setCurrentIndex(combo.findData("openclaw"))
     assert fts_window.tuning.settings.profile == "openclaw"
     assert fts_window.tuning.settings.min_score == pytest.approx(0.35)
-    fts_window.tuning.copy_button.click()
-    config = json.loads(QGuiApplication.clipboard().text())
-    assert config["query"]["hybrid"]["vectorWeight"] == pytest.approx(0.7)
-    assert config["query"]["maxResults"] == 6
+    fts_window.findChild(QPushButton, "applyOpenClawButton").click()
+    dialog = fts_window.agent_dock.dialog
+    assert dialog is not None and dialog.isVisible()
+    diff = dialog.diff_view.toPlainText()
+    assert '-          "maxResults": 3' in diff and '+          "maxResults": 6' in diff
+    assert "vectorWeight" not in diff  # 0.7 is what the agent already runs with
+    with qtbot.waitSignal(dialog.applied, timeout=10_000):
+        dialog.apply_button.click()
+    written = json.loads(config_path.read_text())
+    assert written["agents"]["defaults"]["memorySearch"]["query"] == {"maxResults": 6}
+    assert len(list(config_path.parent.glob("openclaw.json.memdesk-*.bak"))) == 1
+    assert "openclaw.json" in fts_window.statusBar().currentMessage()
 
 
 def test_scope_shared_excludes_curated_memory(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
