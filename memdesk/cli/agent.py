@@ -327,7 +327,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
                 lines.append(f"      fix: {f.fix}")
     hidden = sum(1 for r in reports for f in r.findings if f.severity == "info")
     if hidden and not args.verbose_findings:
-        lines.append(f"  ({hidden} notes hidden; --all to show)")
+        lines.append(f"  ({hidden} note{'s' if hidden != 1 else ''} hidden; --all to show)")
     emit(data, args.json, "\n".join(lines))
     return EXIT_FINDINGS if any(r.worst == "error" for r in reports) else 0
 

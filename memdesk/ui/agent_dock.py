@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
+from PySide6.QtWidgets import QDockWidget, QInputDialog, QMainWindow, QMenu, QWidget
 
 from memdesk.core import errors, paths
+from memdesk.core.agent import annotate
 from memdesk.core.agent import config as agent_config
 from memdesk.qt.agent import AgentController
 from memdesk.ui import errors as ui_errors
@@ -22,6 +23,7 @@ from memdesk.ui.agent_panel import AgentPanel
 from memdesk.ui.apply_dialog import ApplyToOpenClawDialog
 
 TAB_AGENT, TAB_DOCTOR, TAB_SESSIONS = range(3)
+DOCK_WIDTH = 360
 
 
 class AgentDock(QDockWidget):
@@ -47,6 +49,7 @@ class AgentDock(QDockWidget):
         self._workspace: Path | None = None
         self.dialog: ApplyToOpenClawDialog | None = None
         self._tuned_provider: Any = None
+        self._editor: Any = None
         self.panel.open_workspace_requested.connect(self.open_workspace_requested)
         self.panel.open_note_requested.connect(self._on_panel_open_note_requested)
         self.visibilityChanged.connect(self._on_visibility_changed)
@@ -62,6 +65,10 @@ class AgentDock(QDockWidget):
         self.doctor_action = self._add(menu, window, self.tr("&Check the agent (doctor)"), self.show_doctor)
         self.sessions_action = self._add(menu, window, self.tr("&Session transcripts"), self.show_sessions)
         menu.addSeparator()
+        self.importance_action = self._add(
+            menu, window, self.tr("Set &importance on these lines…"), self._on_importance_action
+        )
+        menu.addSeparator()
         self.apply_action = self._add(menu, window, self.tr("Apply to &OpenClaw…"), self._on_apply_action)
 
     def _add(self, menu: QMenu, window: QWidget, text: str, slot: Any) -> QAction:
@@ -70,6 +77,10 @@ class AgentDock(QDockWidget):
         menu.addAction(action)
         window.addAction(action)
         return action
+
+    def set_editor(self, editor: Any) -> None:
+        """The ``NoteEditor`` whose current note "Set importance" edits."""
+        self._editor = editor
 
     def set_tuned_provider(self, provider: Any) -> None:
         """A callable returning the current ``SearchSettings`` (for the Agent menu's Apply)."""
@@ -118,6 +129,36 @@ class AgentDock(QDockWidget):
         dialog.open()
         return dialog
 
+    def set_importance(self, value: int | None) -> bool:
+        """Write ``<!-- importance: value -->`` (None removes it) on the selected lines of the
+        open note, as one undoable edit; the note still needs saving, like any edit."""
+        editor = self._editor
+        rel = editor.current_rel if editor is not None else ""
+        if not rel:
+            self.message.emit(self.tr("Open a note first"))
+            return False
+        text_edit = editor.text_edit
+        cursor = text_edit.textCursor()
+        document = text_edit.document()
+        first = document.findBlock(cursor.selectionStart())
+        last = document.findBlock(cursor.selectionEnd())
+        old = [
+            document.findBlockByNumber(n).text() for n in range(first.blockNumber(), last.blockNumber() + 1)
+        ]
+        new = annotate.set_importance("\n".join(old), 1, len(old), value).split("\n")
+        if new == old:
+            self.message.emit(self.tr("No entry lines selected (headings and blank lines are skipped)"))
+            return False
+        edit = QTextCursor(document)
+        edit.beginEditBlock()
+        edit.setPosition(first.position())
+        edit.setPosition(last.position() + len(last.text()), QTextCursor.MoveMode.KeepAnchor)
+        edit.insertText("\n".join(new))
+        edit.endEditBlock()
+        effect = annotate.importance_effect(rel)
+        self.message.emit(effect or self.tr("Importance set; save the note for your agent to read it"))
+        return True
+
     def close_dock(self) -> None:
         self.panel.close_panel()
 
@@ -126,6 +167,9 @@ class AgentDock(QDockWidget):
     def _on_visibility_changed(self, visible: bool) -> None:
         if visible and not self._loaded:
             self._loaded = True
+            window = self.parentWidget()
+            if isinstance(window, QMainWindow):  # narrow, so the results keep their columns
+                window.resizeDocks([self], [DOCK_WIDTH], Qt.Orientation.Horizontal)
             self.panel.reload()
             if self._query:
                 self.panel.set_query(self._query)
@@ -134,6 +178,17 @@ class AgentDock(QDockWidget):
     def _run_doctor_once(self, _setup: object) -> None:
         self.controller.setup_loaded.disconnect(self._run_doctor_once)
         self.panel.run_doctor()
+
+    @Slot()
+    def _on_importance_action(self) -> None:
+        rel = self._editor.current_rel if self._editor is not None else ""
+        note = annotate.importance_effect(rel) if rel else None
+        label = self.tr("Importance 1–10 for the selected lines (0 removes it):")
+        if note:
+            label += "\n" + note
+        value, ok = QInputDialog.getInt(self.parentWidget(), self.tr("Set importance"), label, 7, 0, 10)
+        if ok:
+            self.set_importance(value or None)
 
     @Slot()
     def _on_apply_action(self) -> None:

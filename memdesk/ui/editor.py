@@ -75,6 +75,8 @@ _LIGHT_COLORS = {
     "code_bg": "#f3eef2",
     "link": "#0b6e4f",
     "fence_bg": "#f6f3f5",
+    "annotation": "#6a3fb5",
+    "annotation_bg": "#efe8fb",
 }
 _DARK_COLORS = {
     "heading": "#7fb2f0",
@@ -84,6 +86,8 @@ _DARK_COLORS = {
     "code_bg": "#3a2f36",
     "link": "#6fd3a8",
     "fence_bg": "#2f2a2e",
+    "annotation": "#c9b3f5",
+    "annotation_bg": "#342c44",
 }
 
 
@@ -111,6 +115,14 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             (QRegularExpression(r"(?<![*\w])\*[^*\s][^*]*\*(?!\*)|(?<![_\w])_[^_\s][^_]*_(?!_)"), em),
             (QRegularExpression(r"`[^`]+`"), _fmt(c["code"], mono=True, background=c["code_bg"])),
             (QRegularExpression(r"!?\[[^\]]*\]\([^)]*\)"), _fmt(c["link"])),
+            # OpenClaw's recall annotations (<!-- importance: 7 -->, project, trigger).
+            (
+                QRegularExpression(
+                    r"<!--\s*(?:trigger|importance|project)\s*:.*?-->",
+                    QRegularExpression.PatternOption.CaseInsensitiveOption,
+                ),
+                _fmt(c["annotation"], bold=True, background=c["annotation_bg"]),
+            ),
         ]
         self._fence = _fmt(c["code"], mono=True, background=c["fence_bg"])
 

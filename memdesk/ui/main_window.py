@@ -359,6 +359,7 @@ class MainWindow(QMainWindow):
         self.agent_menu = self.menuBar().addMenu(self.tr("&Agent"))
         self.agent_dock.populate_menu(self.agent_menu, self)
         self.agent_dock.set_tuned_provider(lambda: self.tuning.settings)
+        self.agent_dock.set_editor(self.note_editor)
 
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         self.shortcuts_action = self._action(

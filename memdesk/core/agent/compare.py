@@ -41,9 +41,13 @@ def open_query_embedder(agent: Agent, models_dir: Path | None) -> tuple[Any, str
     from .doctor import find_local_model
 
     search = agent.search
-    if search is None or search.provider != "local":
-        provider = search.provider if search else "nothing"
-        return None, f"the agent embeds with {provider}; only its keyword leg is compared"
+    if search is None or search.provider == "none":
+        return None, "the agent has no embedding provider: keyword search only"
+    if search.provider != "local":
+        return (
+            None,
+            f"the agent embeds with {search.provider}, not on this machine; only its keyword leg is compared",
+        )
     path, why = find_local_model(search, models_dir)
     if path is None:
         return None, f"{why}; only its keyword leg is compared"
