@@ -126,7 +126,8 @@ def test_click_hit_lands_on_its_lines(qtbot, hybrid_window) -> None:  # type: ig
         key=lambda r: table.model().index(r, 0).data(models.HitRole).start_line,
     )
     hit = table.model().index(row, 0).data(models.HitRole)
-    with qtbot.waitSignal(hybrid_window.note_editor.current_changed, raising=False, timeout=2000):
+    assert hybrid_window.note_editor.current_rel != hit.path  # so opening it must signal
+    with qtbot.waitSignal(hybrid_window.note_editor.current_changed, timeout=5000):
         _click_row(qtbot, table, row)
     assert hybrid_window.note_editor.current_rel == hit.path
     editor = hybrid_window.editor
