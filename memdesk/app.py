@@ -7,17 +7,17 @@ No module-level state: ``build_window`` assembles everything for one workspace a
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
-from memdesk.qt import compat, logs
+from memdesk.qt import assets, compat, logs, translations
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.ui import main_window as window_mod
@@ -152,7 +152,12 @@ class _Screenshooter:
 
     def _save(self) -> None:
         self._out.parent.mkdir(parents=True, exist_ok=True)
-        ok = self._window.grab().save(str(self._out))
+        if QGuiApplication.platformName() == "offscreen":
+            image = self._window.grab()
+        else:
+            # What the display really shows, read back from the screen (X server).
+            image = self._window.screen().grabWindow(self._window.winId())
+        ok = image.save(str(self._out))
         log.info("screenshot %s -> %s", "saved" if ok else "FAILED", self._out)
         self._window.close()
         self._app.exit(0 if ok else 1)
@@ -167,16 +172,13 @@ def run_gui(
     verbose: bool = False,
     theme: str = "system",
 ) -> int:
-    """``memdesk gui``: run the app (or, with ``screenshot``, shoot it and exit)."""
-    if (
-        screenshot is not None
-        and "QT_QPA_PLATFORM" not in os.environ
-        and not os.environ.get("DISPLAY")
-        and not os.environ.get("WAYLAND_DISPLAY")
-    ):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen (CI, SSH)
+    """``memdesk gui``: run the app (or, with ``screenshot``, shoot it and exit).
+
+    The caller has checked that Qt can open a window here (``platform_check.prepare``).
+    """
     compat.apply_refcount_workaround()
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("memdesk")
     if theme in ("light", "dark"):
         # The system palette is followed by default; a forced theme uses Fusion, whose
@@ -185,9 +187,14 @@ def run_gui(
 
         app.setStyle("Fusion")
         app.setPalette(theme_mod.dark_palette() if theme == "dark" else app.style().standardPalette())
+    # The desktop entry's name: lets the desktop match the window to its menu entry and icon.
+    QGuiApplication.setDesktopFileName(assets.DESKTOP_ID)
+    QApplication.setWindowIcon(assets.app_icon())
     data = paths.data_dir()
     log_file = logs.setup_logging(data, verbose=verbose)
     prefs = prefs_mod.Preferences(data / "memdesk.ini")
+    language = translations.install(app, prefs.language())
+    log.info("platform %s, language %s", QGuiApplication.platformName(), language or "en")
     chosen = workspace if workspace is not None else _pick_workspace(prefs)
     model_spec: str | None = model if model is not None else (prefs.model_choice() or "auto")
     try:

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from memdesk.cli import agent as cli_agent
+from memdesk.cli import desktop as cli_desktop
 from memdesk.cli import eval as cli_eval
 from memdesk.cli import gui as cli_gui
 from memdesk.cli import index as cli_index
@@ -24,7 +25,7 @@ from memdesk.core import errors
 
 log = logging.getLogger("memdesk.cli")
 
-COMMAND_GROUPS = (cli_index, cli_search, cli_notes, cli_model, cli_gui, cli_eval, cli_agent)
+COMMAND_GROUPS = (cli_index, cli_search, cli_notes, cli_model, cli_gui, cli_desktop, cli_eval, cli_agent)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+import importlib.resources
 import os
+import sys
 from pathlib import Path
 
 import platformdirs
 
 APP_NAME = "memdesk"
+# The freedesktop application id: names the desktop entry and the AppStream metainfo.
+DESKTOP_ID = "io.github.memdesk"
+ICON_NAME = "memdesk"
 
 
 def data_dir() -> Path:
@@ -20,9 +25,27 @@ def data_dir() -> Path:
 
 
 def models_dir() -> Path:
+    """Where the GGUF models live: the data dir's ``models``, or a bundle's shipped ones."""
+    shipped = bundled_models_dir()
+    if shipped is not None:
+        return shipped
     path = data_dir() / "models"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def bundled_models_dir() -> Path | None:
+    """The built models a desktop bundle (PyInstaller) ships beside its code, if any."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or bundle is None:
+        return None
+    folder = Path(bundle) / "models"
+    return folder if folder.is_dir() else None
+
+
+def resource_dir() -> Path:
+    """The app's runtime assets: icons, desktop entry, translations (package data)."""
+    return Path(str(importlib.resources.files("memdesk").joinpath("resources")))
 
 
 def index_path_for(workspace: Path) -> Path:

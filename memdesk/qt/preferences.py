@@ -148,6 +148,17 @@ class Preferences:
         else:
             self._qs.setValue("model/choice", value)
 
+    # language ------------------------------------------------------------------------
+    def language(self) -> str:
+        """``"system"`` (follow the locale) or a language code such as ``"zh_CN"``."""
+        return str(self._qs.value("ui/language", "system"))
+
+    def set_language(self, value: str) -> None:
+        if value in ("", "system"):
+            self._qs.remove("ui/language")
+        else:
+            self._qs.setValue("ui/language", value)
+
     # window --------------------------------------------------------------------------
     def geometry(self, key: str) -> QByteArray | None:
         value = self._qs.value(f"window/{key}")
