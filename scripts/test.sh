@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run the whole test suite, headless.
+# Set up (if needed) and run the whole test suite headless; the tests that need a real
+# X display start their own Xvfb server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+if ! command -v Xvfb >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "test: installing xvfb"
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb >/dev/null
+    else
+        echo "test: the real-display tests need Xvfb: sudo apt-get install xvfb" >&2
+    fi
+fi
 . .venv/bin/activate
 export QT_QPA_PLATFORM=offscreen
 exec python -m pytest "$@"

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
+    from memdesk.qt import platform_check
+
+    # Before any Qt module loads: a missing system library would otherwise end in an
+    # ImportError or in Qt's own abort.
+    problem = platform_check.prepare(screenshot=args.screenshot is not None)
+    if problem:
+        sys.stderr.write(f"memdesk: {problem}\n")
+        return 2
     from memdesk import app
 
     workspace = Path(args.workspace).expanduser() if args.workspace else None
