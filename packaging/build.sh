@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Build memdesk for end users, in one command: a self-contained one-folder bundle
+# (PyInstaller), the same bundle as a .deb (installs to /opt/memdesk, `memdesk` on
+# the PATH, menu entry, icons, AppStream metainfo) and as a plain tarball.
+# Output: dist/memdesk/ (the bundle), dist/memdesk_<version>_<arch>.deb,
+# dist/memdesk-<version>-linux-<machine>.tar.gz. Run from anywhere; root is only
+# needed by setup (system libraries), not by the build itself.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$SECONDS
+
+bash scripts/setup.sh
+# shellcheck disable=SC1091
+. .venv/bin/activate
+python -m pip install -q -e ".[package]"
+
+VERSION="$(python -c 'import importlib.metadata as m; print(m.version("memdesk"))')"
+ARCH="$(dpkg --print-architecture)"
+BUILD=build/package
+DIST=dist
+rm -rf "$BUILD" "$DIST/memdesk"
+mkdir -p "$BUILD" "$DIST"
+
+# The models ship built: a first start then needs no conversion step and the
+# bundle needs neither the source-weight packages nor the converters' inputs.
+echo "build: building the embedding models into the bundle"
+MEMDESK_HOME="$PWD/$BUILD/home" memdesk model build all
+export MEMDESK_BUNDLE_MODELS="$PWD/$BUILD/home/models"
+
+echo "build: compiling the UI translations"
+python -m memdesk.qt.translations --compile
+
+echo "build: bundling with PyInstaller (a few minutes)"
+pyinstaller --noconfirm --log-level WARN --distpath "$DIST" --workpath "$BUILD/pyinstaller" \
+    packaging/memdesk.spec
+BUNDLE="$DIST/memdesk"
+"$BUNDLE/memdesk" --help >/dev/null
+
+echo "build: wrapping the bundle as a .deb"
+ROOT="$BUILD/deb"
+mkdir -p "$ROOT/DEBIAN" "$ROOT/opt" "$ROOT/usr/bin" "$ROOT/usr/share/applications" \
+    "$ROOT/usr/share/metainfo" "$ROOT/usr/share/icons"
+cp -a "$BUNDLE" "$ROOT/opt/memdesk"
+ln -s /opt/memdesk/memdesk "$ROOT/usr/bin/memdesk"
+cp resources/io.github.memdesk.desktop "$ROOT/usr/share/applications/"
+cp resources/io.github.memdesk.metainfo.xml "$ROOT/usr/share/metainfo/"
+cp -r resources/icons/hicolor "$ROOT/usr/share/icons/"
+DEPENDS="$(python packaging/deb_depends.py "$BUNDLE")"
+cat >"$ROOT/DEBIAN/control" <<EOF
+Package: memdesk
+Version: $VERSION
+Architecture: $ARCH
+Maintainer: memdesk developers <memdesk@localhost>
+Installed-Size: $(du -sk "$ROOT" | cut -f1)
+Depends: $DEPENDS
+Recommends: fonts-noto-cjk, fonts-noto-color-emoji
+Section: utils
+Priority: optional
+Description: desktop app for an AI agent's Markdown memory
+ Browse, edit and search an AI agent's Markdown memory (MEMORY.md and
+ memory/**/*.md, OpenClaw's layout) with hybrid search that shows every part
+ of each hit's score, and tune the ranking live. Fully offline: SQLite with
+ FTS5 and sqlite-vec, and a local GGUF embedding model run by llama.cpp.
+EOF
+for script in postinst postrm; do
+    cat >"$ROOT/DEBIAN/$script" <<'EOF'
+#!/bin/sh
+set -e
+# Refresh the menu and icon caches where the desktop provides the tools.
+if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database -q /usr/share/applications || true; fi
+if command -v gtk-update-icon-cache >/dev/null 2>&1; then gtk-update-icon-cache -q -t /usr/share/icons/hicolor || true; fi
+EOF
+    chmod 0755 "$ROOT/DEBIAN/$script"
+done
+DEB="$DIST/memdesk_${VERSION}_${ARCH}.deb"
+dpkg-deb --root-owner-group -Zzstd --build "$ROOT" "$DEB" >/dev/null
+
+echo "build: writing the tarball"
+TARBALL="$DIST/memdesk-$VERSION-linux-$(uname -m).tar.gz"
+tar -C "$DIST" -czf "$TARBALL" memdesk
+
+echo "build: done in $((SECONDS - start)) s"
+du -sh "$BUNDLE" "$DEB" "$TARBALL"
