@@ -39,9 +39,6 @@ FolderRole = Qt.ItemDataRole.UserRole + 6  # the real folder of a tree node (new
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
-_N = QT_TRANSLATE_NOOP  # marks a string for lupdate; translated where it is shown
-
-
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ResultsModel", text)
 
@@ -63,18 +60,20 @@ class Column:
 
 
 RELEVANCE_WORDS = {  # the check column's text (screen readers, copy); the delegate draws a box
-    Qt.CheckState.Checked: _N("ResultsModel", "relevant"),
-    Qt.CheckState.PartiallyChecked: _N("ResultsModel", "counts as relevant: overlaps a labelled range"),
-    Qt.CheckState.Unchecked: _N("ResultsModel", "not labelled"),
+    Qt.CheckState.Checked: QT_TRANSLATE_NOOP("ResultsModel", "relevant"),
+    Qt.CheckState.PartiallyChecked: QT_TRANSLATE_NOOP(
+        "ResultsModel", "counts as relevant: overlaps a labelled range"
+    ),
+    Qt.CheckState.Unchecked: QT_TRANSLATE_NOOP("ResultsModel", "not labelled"),
 }
 
 # Header tooltips say in plain words what each number is (translated when shown).
 COLUMNS: tuple[Column, ...] = (
     Column(
         "relevant",
-        _N("ResultsModel", "\u2713"),
+        QT_TRANSLATE_NOOP("ResultsModel", "\u2713"),
         lambda h: "",
-        _N(
+        QT_TRANSLATE_NOOP(
             "ResultsModel",
             "Relevant to this query: tick to add the hit to "
             "the golden set (.memdesk/golden.jsonl). A half tick means the hit itself is not "
@@ -84,22 +83,22 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "rank",
-        _N("ResultsModel", "#"),
+        QT_TRANSLATE_NOOP("ResultsModel", "#"),
         lambda h: str(h.rank),
-        _N("ResultsModel", "Position in the results"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Position in the results"),
         kind="number",
     ),
     Column(
         "location",
-        _N("ResultsModel", "File:lines"),
+        QT_TRANSLATE_NOOP("ResultsModel", "File:lines"),
         lambda h: f"{h.path}:{h.start_line}-{h.end_line}",
-        _N("ResultsModel", "The note and the lines of the matching chunk"),
+        QT_TRANSLATE_NOOP("ResultsModel", "The note and the lines of the matching chunk"),
     ),
     Column(
         "vector",
-        _N("ResultsModel", "Vector"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Vector"),
         lambda h: _fmt_score(h.vector_score),
-        _N(
+        QT_TRANSLATE_NOOP(
             "ResultsModel",
             "How close the meaning is: cosine similarity of the query's and the chunk's "
             "embeddings (1 = same meaning; — = no vector score)",
@@ -109,9 +108,9 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "text",
-        _N("ResultsModel", "Text"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Text"),
         lambda h: _fmt_score(h.text_score),
-        _N(
+        QT_TRANSLATE_NOOP(
             "ResultsModel",
             "How well the words match: the keyword (BM25) score in [0, 1]; rarer words and "
             "more of them score higher (— = no keyword match)",
@@ -121,9 +120,9 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "decay",
-        _N("ResultsModel", "Decay"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Decay"),
         lambda h: f"{h.decay:.3f}",
-        _N(
+        QT_TRANSLATE_NOOP(
             "ResultsModel",
             "Age penalty: the score is multiplied by this (1 = undated note, or decay off; "
             "0.5 = the note is one half-life old)",
@@ -133,9 +132,9 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "final",
-        _N("ResultsModel", "Final"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Final"),
         lambda h: f"{h.score:.3f}",
-        _N(
+        QT_TRANSLATE_NOOP(
             "ResultsModel",
             "Final score: vector and text combined with the slider weights, times decay. "
             "With MMR on, rows are in MMR order, so this column need not descend",
@@ -145,16 +144,16 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "pre_mmr",
-        _N("ResultsModel", "Pre-MMR"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Pre-MMR"),
         lambda h: str(h.pre_mmr_rank),
-        _N("ResultsModel", "Rank by final score, before MMR re-ordered for diversity"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Rank by final score, before MMR re-ordered for diversity"),
         kind="number",
     ),
     Column(
         "mmr",
-        _N("ResultsModel", "MMR"),
+        QT_TRANSLATE_NOOP("ResultsModel", "MMR"),
         lambda h: "—" if h.mmr_rank is None else str(h.mmr_rank),
-        _N(
+        QT_TRANSLATE_NOOP(
             "ResultsModel",
             "Rank chosen by maximal marginal relevance, which pushes near-duplicates down (— = MMR off)",
         ),
@@ -162,9 +161,9 @@ COLUMNS: tuple[Column, ...] = (
     ),
     Column(
         "snippet",
-        _N("ResultsModel", "Snippet"),
+        QT_TRANSLATE_NOOP("ResultsModel", "Snippet"),
         lambda h: " ".join(h.snippet.split()),
-        _N(
+        QT_TRANSLATE_NOOP(
             "ResultsModel",
             "The part of the chunk that matched, with the query's terms highlighted "
             "(the whole chunk is in the tooltip)",

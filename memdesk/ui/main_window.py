@@ -13,7 +13,7 @@ from pathlib import Path
 
 import send2trash
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -42,7 +42,7 @@ from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
-from memdesk.qt import workers
+from memdesk.qt import translations, workers
 from memdesk.ui import agent_dock as agent_dock_mod
 from memdesk.ui import code_editor, fitted_label, theme
 from memdesk.ui import editor as editor_mod
@@ -339,6 +339,17 @@ class MainWindow(QMainWindow):
             view_menu, self.tr("&Filter notes"), self.focus_tree_filter, QKeySequence("Ctrl+Shift+F")
         )
         self._action(view_menu, self.tr("&Preview"), self._toggle_preview, QKeySequence("Ctrl+Shift+P"))
+        view_menu.addSeparator()
+        self.language_menu = view_menu.addMenu(self.tr("&Language"))
+        self.language_menu.setObjectName("languageMenu")
+        chosen = self.prefs.language()
+        group = QActionGroup(self)
+        for code, name in translations.LANGUAGES.items():
+            action = self.language_menu.addAction(name or self.tr("System default"))
+            action.setCheckable(True)
+            action.setChecked(code == chosen)
+            action.triggered.connect(lambda _checked=False, c=code: self._on_language_chosen(c))
+            group.addAction(action)
 
         index_menu = self.menuBar().addMenu(self.tr("&Index"))
         self._action(
@@ -371,6 +382,11 @@ class MainWindow(QMainWindow):
         self.open_log_action = self._action(help_menu, self.tr("Open &log"), self.open_log)
         help_menu.addSeparator()
         self.about_action = self._action(help_menu, self.tr("&About memdesk"), self.show_about)
+
+    def _on_language_chosen(self, code: str) -> None:
+        self.prefs.set_language(code)
+        # Qt widgets keep the text they were built with: the choice applies at the next start.
+        self.statusBar().showMessage(self.tr("The language changes when memdesk starts again"), 10_000)
 
     def _action(
         self,

@@ -69,11 +69,13 @@ class QualityPanel(QWidget):
         self.ndcg_delta.setObjectName("ndcgDelta")
         ndcg_caption = QLabel("nDCG@10")
         ndcg_caption.setToolTip(
-            "Normalised discounted cumulative gain of the top 10, averaged "
-            "over the labelled queries (1 = every relevant hit on top)"
+            self.tr(
+                "Normalised discounted cumulative gain of the top 10, averaged "
+                "over the labelled queries (1 = every relevant hit on top)"
+            )
         )
         recall_caption = QLabel("Recall@10")
-        recall_caption.setToolTip("Share of each query's labelled items found in its top 10")
+        recall_caption.setToolTip(self.tr("Share of each query's labelled items found in its top 10"))
         grid = QGridLayout()
         grid.setHorizontalSpacing(12)
         grid.setVerticalSpacing(0)
@@ -97,14 +99,16 @@ class QualityPanel(QWidget):
         self.status.setWordWrap(True)
         self.status.setStyleSheet("color: palette(mid);")
 
-        self.tune_button = QPushButton("Auto-tune")
+        self.tune_button = QPushButton(self.tr("Auto-tune"))
         self.tune_button.setObjectName("autoTuneButton")
         self.tune_button.setToolTip(
-            "Search vector weight, MMR λ and half-life for the best mean "
-            "nDCG@10 on the labelled queries (runs in the background; "
-            "nothing changes until you apply it)"
+            self.tr(
+                "Search vector weight, MMR λ and half-life for the best mean "
+                "nDCG@10 on the labelled queries (runs in the background; "
+                "nothing changes until you apply it)"
+            )
         )
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("cancelTuneButton")
         self.cancel_button.setVisible(False)
         self.progress = QProgressBar()
@@ -143,10 +147,10 @@ class QualityPanel(QWidget):
         for column in (1, 2, 3):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.tune_table.setMaximumHeight(180)
-        self.apply_button = QPushButton("Apply")
+        self.apply_button = QPushButton(self.tr("Apply"))
         self.apply_button.setObjectName("applyTuneButton")
-        self.apply_button.setToolTip("Move the sliders to the proposed settings")
-        self.discard_button = QPushButton("Discard")
+        self.apply_button.setToolTip(self.tr("Move the sliders to the proposed settings"))
+        self.discard_button = QPushButton(self.tr("Discard"))
         self.discard_button.setObjectName("discardTuneButton")
         result_buttons = QHBoxLayout()
         result_buttons.setContentsMargins(0, 0, 0, 0)
@@ -161,8 +165,9 @@ class QualityPanel(QWidget):
         result_layout.addLayout(result_buttons)
         self.result_box.setVisible(False)
 
-        title = QLabel("<b>Retrieval quality</b>")  # styled like the Ranking section above
-        title.setToolTip("Your settings measured on the queries you labelled")
+        heading = self.tr("Retrieval quality")
+        title = QLabel(f"<b>{heading}</b>")  # styled like the Ranking section above
+        title.setToolTip(self.tr("Your settings measured on the queries you labelled"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(4)
@@ -229,15 +234,19 @@ class QualityPanel(QWidget):
         self._show_delta(readout)
         if readout is None or readout.labelled == 0:
             self.count_label.setText(
-                "No labelled queries yet. Tick ✓ beside the hits that answer a query to build a golden set."
+                self.tr(
+                    "No labelled queries yet. Tick ✓ beside the hits that answer a query to build a golden set."
+                )
             )
-            self.count_label.setToolTip(f"Saved in the workspace as {golden_mod.GOLDEN_REL}")
         else:
-            queries = "query" if readout.labelled == 1 else "queries"
             self.count_label.setText(
-                f"{readout.labelled} labelled {queries} · {readout.items} relevant items"
+                (
+                    self.tr("{0} labelled query · {1} relevant items")
+                    if readout.labelled == 1
+                    else self.tr("{0} labelled queries · {1} relevant items")
+                ).format(readout.labelled, readout.items)
             )
-            self.count_label.setToolTip(f"Saved in the workspace as {golden_mod.GOLDEN_REL}")
+        self.count_label.setToolTip(self.tr("Saved in the workspace as {0}").format(golden_mod.GOLDEN_REL))
         self.status.setText(self._status_text(readout))
         can_tune = (
             readout is not None and readout.scored > 0 and self._lab is not None and not self._lab.is_tuning
@@ -266,18 +275,30 @@ class QualityPanel(QWidget):
             )
         if readout.fetching:
             parts.append(
-                f"fetching candidates for {readout.fetching} "
-                f"{'query' if readout.fetching == 1 else 'queries'}…"
+                (
+                    QCoreApplication.translate("QualityPanel", "fetching candidates for {0} query…")
+                    if readout.fetching == 1
+                    else QCoreApplication.translate("QualityPanel", "fetching candidates for {0} queries…")
+                ).format(readout.fetching)
             )
         elif readout.labelled and readout.scored < readout.labelled:
-            parts.append(f"scored on {readout.scored} of {readout.labelled} queries")
+            parts.append(
+                QCoreApplication.translate("QualityPanel", "scored on {0} of {1} queries").format(
+                    readout.scored, readout.labelled
+                )
+            )
         elif readout.scored:
-            parts.append("live: re-ranked from cached candidates as you tune")
+            parts.append(
+                QCoreApplication.translate(
+                    "QualityPanel", "live: re-ranked from cached candidates as you tune"
+                )
+            )
         settings = readout.settings
         if readout.scored and (settings.max_results < 10 or settings.min_score > 0):
             parts.append(
-                f"as the agent sees it: at most {settings.max_results} results, "
-                f"min score {settings.min_score:.2f}"
+                QCoreApplication.translate(
+                    "QualityPanel", "as the agent sees it: at most {0} results, min score {1}"
+                ).format(settings.max_results, f"{settings.min_score:.2f}")
             )
         return " · ".join(parts)
 
@@ -294,7 +315,7 @@ class QualityPanel(QWidget):
                 up = diff > 0
                 self.ndcg_delta.setText(f"{'▲' if up else '▼'} {abs(diff):.3f}")
                 self.ndcg_delta.setStyleSheet(f"color: {UP if up else DOWN};")
-                self.ndcg_delta.setToolTip("Change from the previous setting")
+                self.ndcg_delta.setToolTip(self.tr("Change from the previous setting"))
         else:
             self.ndcg_delta.setText("")
         self._last = (key, value)
@@ -407,7 +428,7 @@ class QualityPanel(QWidget):
         self._set_tuning(False)
         self._clear_result()
         if isinstance(exc, errors.Cancelled):
-            self.status.setText("Auto-tune cancelled")
+            self.status.setText(self.tr("Auto-tune cancelled"))
         else:
             self.status.setText(f"Auto-tune failed: {exc}")
 

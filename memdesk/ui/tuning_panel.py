@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -64,6 +64,32 @@ def from_slider(field: settings_mod.Field, position: int) -> float | int:
     return round(value, decimals)
 
 
+# The settings' labels and descriptions live in the Qt-free core; these markers let
+# lupdate collect them, and _field_text shows them in the UI language.
+_FIELD_TEXTS = (
+    QT_TRANSLATE_NOOP("SearchSettings", "Vector weight"),
+    QT_TRANSLATE_NOOP("SearchSettings", "Weight of the cosine similarity of the query and chunk embeddings."),
+    QT_TRANSLATE_NOOP("SearchSettings", "Text weight"),
+    QT_TRANSLATE_NOOP("SearchSettings", "Weight of the keyword (BM25) score."),
+    QT_TRANSLATE_NOOP("SearchSettings", "Min score"),
+    QT_TRANSLATE_NOOP("SearchSettings", "Hits whose final score is below this are dropped."),
+    QT_TRANSLATE_NOOP("SearchSettings", "Max results"),
+    QT_TRANSLATE_NOOP("SearchSettings", "How many hits to return."),
+    QT_TRANSLATE_NOOP("SearchSettings", "Candidate multiplier"),
+    QT_TRANSLATE_NOOP("SearchSettings", "Each leg fetches max_results x this many candidates (at most 200)."),
+    QT_TRANSLATE_NOOP("SearchSettings", "Half-life (days)"),
+    QT_TRANSLATE_NOOP("SearchSettings", "Age at which a dated note's score is halved by temporal decay."),
+    QT_TRANSLATE_NOOP("SearchSettings", "MMR lambda"),
+    QT_TRANSLATE_NOOP(
+        "SearchSettings", "1 = pure relevance, 0 = pure diversity, in maximal marginal relevance."
+    ),
+)
+
+
+def _field_text(text: str) -> str:
+    return QCoreApplication.translate("SearchSettings", text)
+
+
 def fmt_value(field: settings_mod.Field, value: float) -> str:
     return str(int(value)) if field.integer else f"{value:.2f}"
 
@@ -101,25 +127,29 @@ class TuningPanel(QWidget):
         for profile in settings_mod.PROFILES:
             self.profile_combo.addItem(profile, profile)
         self.profile_combo.setToolTip(
-            "memdesk: our ranking · openclaw: exactly what OpenClaw "
-            "v2026.4.12's builtin memory search would return"
+            self.tr(
+                "memdesk: our ranking · openclaw: exactly what OpenClaw "
+                "v2026.4.12's builtin memory search would return"
+            )
         )
-        self.decay_check = QCheckBox("Temporal decay")
+        self.decay_check = QCheckBox(self.tr("Temporal decay"))
         self.decay_check.setObjectName("decayCheck")
-        self.recency_check = QCheckBox("Recency for current-state questions")
+        self.recency_check = QCheckBox(self.tr("Recency for current-state questions"))
         self.recency_check.setObjectName("recencyCheck")
         self.recency_check.setToolTip(
-            "memdesk profile: when a query asks how things are now, a recent note gains at most "
-            "the recency weight, so the newer of two similar notes wins and a better old one keeps its place"
+            self.tr(
+                "memdesk profile: when a query asks how things are now, a recent note gains at most "
+                "the recency weight, so the newer of two similar notes wins and a better old one keeps its place"
+            )
         )
-        self.mmr_check = QCheckBox("MMR (diversity)")
+        self.mmr_check = QCheckBox(self.tr("MMR (diversity)"))
         self.mmr_check.setObjectName("mmrCheck")
 
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(6)
         grid.setVerticalSpacing(2)
-        grid.addWidget(QLabel("Profile"), 0, 0)
+        grid.addWidget(QLabel(self.tr("Profile")), 0, 0)
         grid.addWidget(self.profile_combo, 0, 1, 1, 2)
         row = 1
         for name, object_name in SLIDER_NAMES.items():
@@ -132,13 +162,13 @@ class TuningPanel(QWidget):
             if name == "mmr_lambda":
                 grid.addWidget(self.mmr_check, row, 0, 1, 3)
                 row += 1
-            label = QLabel(field.label)
-            label.setToolTip(field.description)
+            label = QLabel(_field_text(field.label))
+            label.setToolTip(_field_text(field.description))
             slider = QSlider(Qt.Orientation.Horizontal)
             slider.setObjectName(object_name)
             slider.setRange(0, slider_steps(field))
             slider.setPageStep(max(1, slider_steps(field) // 10))
-            slider.setToolTip(field.description)
+            slider.setToolTip(_field_text(field.description))
             value = QLabel()
             value.setObjectName(f"{object_name}Value")
             value.setMinimumWidth(40)
@@ -149,7 +179,7 @@ class TuningPanel(QWidget):
                 spin = QSpinBox()
                 spin.setObjectName(f"{object_name}Spin")
                 spin.setRange(int(field.minimum), int(field.maximum))
-                spin.setToolTip(field.description)
+                spin.setToolTip(_field_text(field.description))
                 spin.setKeyboardTracking(False)
                 spin.valueChanged.connect(lambda v, n=name: self._on_spin_changed(n, v))
                 self.spins[name] = spin
@@ -177,7 +207,8 @@ class TuningPanel(QWidget):
         buttons.addWidget(self.reset_button)
         buttons.addWidget(self.apply_button, 1)
 
-        title = QLabel("<b>Ranking</b>")
+        heading = self.tr("Ranking")
+        title = QLabel(f"<b>{heading}</b>")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(title)

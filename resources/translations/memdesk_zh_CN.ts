@@ -1,0 +1,985 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About memdesk</source>
+        <translation>关于 memdesk</translation>
+    </message>
+</context>
+<context>
+    <name>EmptyWorkspace</name>
+    <message>
+        <source>Create MEMORY.md</source>
+        <translation>创建 MEMORY.md</translation>
+    </message>
+    <message>
+        <source>The curated, long-term memory the agent reads in private chats</source>
+        <translation>经过整理的长期记忆，智能体在私聊中读取</translation>
+    </message>
+    <message>
+        <source>Create today&apos;s note</source>
+        <translation>创建今天的笔记</translation>
+    </message>
+    <message>
+        <source>memory/YYYY-MM-DD.md: the daily log</source>
+        <translation>memory/YYYY-MM-DD.md：每日日志</translation>
+    </message>
+    <message>
+        <source>Open another folder…</source>
+        <translation>打开其他文件夹…</translation>
+    </message>
+    <message>
+        <source>{0} has no memory notes yet (MEMORY.md or memory/*.md).</source>
+        <translation>{0} 中还没有记忆笔记（MEMORY.md 或 memory/*.md）。</translation>
+    </message>
+</context>
+<context>
+    <name>Explanation</name>
+    <message>
+        <source>“{0}” ×{1} (line {2})</source>
+        <translation>“{0}” ×{1}（第 {2} 行）</translation>
+    </message>
+    <message>
+        <source>Words matched</source>
+        <translation>匹配的词</translation>
+    </message>
+    <message>
+        <source>none of the query&apos;s words: found by meaning</source>
+        <translation>没有匹配查询中的词：按语义找到</translation>
+    </message>
+    <message>
+        <source>Vector {0}</source>
+        <translation>向量分数 {0}</translation>
+    </message>
+    <message>
+        <source>how close the meaning is (cosine similarity of the embeddings; 1 = same meaning)</source>
+        <translation>语义有多接近（嵌入向量的余弦相似度；1 = 含义相同）</translation>
+    </message>
+    <message>
+        <source>Text {0}</source>
+        <translation>文本分数 {0}</translation>
+    </message>
+    <message>
+        <source>how well the words match (BM25 keyword score; rarer words and more matches score higher)</source>
+        <translation>词语匹配程度（BM25 关键词分数；越罕见的词、匹配越多，分数越高）</translation>
+    </message>
+    <message>
+        <source>Text —</source>
+        <translation>文本分数 —</translation>
+    </message>
+    <message>
+        <source>not a keyword hit</source>
+        <translation>不是关键词命中</translation>
+    </message>
+    <message>
+        <source>Combined {0}</source>
+        <translation>综合分数 {0}</translation>
+    </message>
+    <message>
+        <source>keyword-only mode (no embedding model): the text score is the score, the weights do not apply</source>
+        <translation>仅关键词模式（没有嵌入模型）：文本分数即为分数，权重不起作用</translation>
+    </message>
+    <message>
+        <source>vector-only mode: the vector score is the score</source>
+        <translation>仅向量模式：向量分数即为分数</translation>
+    </message>
+    <message>
+        <source>vector</source>
+        <translation>向量</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>(the weights&apos; sum)</source>
+        <translation>（权重之和）</translation>
+    </message>
+    <message>
+        <source>Decay ×1</source>
+        <translation>时间衰减 ×1</translation>
+    </message>
+    <message>
+        <source>temporal decay is off</source>
+        <translation>时间衰减已关闭</translation>
+    </message>
+    <message>
+        <source>this note has no date (like MEMORY.md): it never ages</source>
+        <translation>这条笔记没有日期（如 MEMORY.md）：不会随时间衰减</translation>
+    </message>
+    <message>
+        <source>Decay ×{0}</source>
+        <translation>时间衰减 ×{0}</translation>
+    </message>
+    <message>
+        <source>the note is {0} days old, half-life {1} days</source>
+        <translation>笔记已有 {0} 天，半衰期 {1} 天</translation>
+    </message>
+    <message>
+        <source>Final {0}</source>
+        <translation>最终分数 {0}</translation>
+    </message>
+    <message>
+        <source>combined {0} × decay {1}</source>
+        <translation>综合分数 {0} × 时间衰减 {1}</translation>
+    </message>
+    <message>
+        <source>picked first: nothing above it to be similar to</source>
+        <translation>第一个被选中：上方没有可比较相似度的结果</translation>
+    </message>
+    <message>
+        <source>most like {0}:{1} (similarity {2}), which ranks above it</source>
+        <translation>与排在它上方的 {0}:{1} 最相似（相似度 {2}）</translation>
+    </message>
+    <message>
+        <source>similarity {0} to a hit above it</source>
+        <translation>与上方某条结果的相似度为 {0}</translation>
+    </message>
+    <message>
+        <source>MMR λ {0}</source>
+        <translation>多样性重排（MMR）λ {0}</translation>
+    </message>
+    <message>
+        <source>rank {0} by score → {1} for diversity; {2}</source>
+        <translation>按分数排第 {0} 名 → 多样性重排后第 {1} 名；{2}</translation>
+    </message>
+    <message>
+        <source>without decay: rank {0}</source>
+        <translation>不计时间衰减：第 {0} 名</translation>
+    </message>
+    <message>
+        <source>without decay: not in the results</source>
+        <translation>不计时间衰减：不在结果中</translation>
+    </message>
+    <message>
+        <source>without MMR: rank {0}</source>
+        <translation>不做多样性重排：第 {0} 名</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>假如</translation>
+    </message>
+    <message>
+        <source>Cut-off</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <source>hits under min score {0} are dropped</source>
+        <translation>低于最低分数 {0} 的结果会被丢弃</translation>
+    </message>
+    <message>
+        <source>lines {0}–{1}</source>
+        <translation>第 {0}–{1} 行</translation>
+    </message>
+    <message>
+        <source>rank {0}</source>
+        <translation>第 {0} 名</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <source>Find in note</source>
+        <translation>在笔记中查找</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+F3)</source>
+        <translation>上一个匹配（Shift+F3）</translation>
+    </message>
+    <message>
+        <source>Next match (F3)</source>
+        <translation>下一个匹配（F3）</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭（Esc）</translation>
+    </message>
+    <message>
+        <source>{0} of {1}</source>
+        <translation>第 {0} 个，共 {1} 个</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>无匹配</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Hybrid</source>
+        <translation>混合检索</translation>
+    </message>
+    <message>
+        <source>FTS-only</source>
+        <translation>仅全文检索</translation>
+    </message>
+    <message>
+        <source>Vector-only</source>
+        <translation>仅向量检索</translation>
+    </message>
+    <message>
+        <source>Filter notes</source>
+        <translation>筛选笔记</translation>
+    </message>
+    <message>
+        <source>No embedding model yet: searching by keywords only (FTS). Build the default model (runs offline in the background) to switch to hybrid search.</source>
+        <translation>还没有嵌入模型：目前仅按关键词（全文检索）搜索。构建默认模型（在后台离线运行）即可切换到混合检索。</translation>
+    </message>
+    <message>
+        <source>Build default model</source>
+        <translation>构建默认模型</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open workspace…</source>
+        <translation>打开工作区(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Recent workspaces</source>
+        <translation>最近的工作区</translation>
+    </message>
+    <message>
+        <source>Open &amp;note by name…</source>
+        <translation>按名称打开笔记(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>&amp;Today&apos;s note</source>
+        <translation>今天的笔记(&amp;T)</translation>
+    </message>
+    <message>
+        <source>New &amp;topic note…</source>
+        <translation>新建主题笔记(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Move note to tras&amp;h</source>
+        <translation>将笔记移到回收站(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Undo move to trash</source>
+        <translation>撤销移到回收站</translation>
+    </message>
+    <message>
+        <source>&amp;Find in note…</source>
+        <translation>在笔记中查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Find &amp;next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find pre&amp;vious</source>
+        <translation>查找上一个(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter notes</source>
+        <translation>筛选笔记(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Preview</source>
+        <translation>预览(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言 / Language(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Index</source>
+        <translation>索引(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Sync now</source>
+        <translation>立即同步(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Rebuild index</source>
+        <translation>重建索引(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel indexing</source>
+        <translation>取消索引(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Choose &amp;embedding model (GGUF)…</source>
+        <translation>选择嵌入模型（GGUF）(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Build &amp;default model</source>
+        <translation>构建默认模型(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Use &amp;no model (FTS-only)</source>
+        <translation>不使用模型（仅全文检索）(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Find in memory</source>
+        <translation>在记忆中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Open &amp;log</source>
+        <translation>打开日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;About memdesk</source>
+        <translation>关于 memdesk(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The language changes when memdesk starts again</source>
+        <translation>语言将在 memdesk 下次启动时生效</translation>
+    </message>
+    <message>
+        <source>none (keyword search only)</source>
+        <translation>无（仅关键词搜索）</translation>
+    </message>
+    <message>
+        <source>Cannot move {0} to the trash: {1}</source>
+        <translation>无法将 {0} 移到回收站：{1}</translation>
+    </message>
+    <message>
+        <source>Undo move to trash of {0}</source>
+        <translation>撤销将 {0} 移到回收站</translation>
+    </message>
+    <message>
+        <source>Moved {0} to the trash</source>
+        <translation>已将 {0} 移到回收站</translation>
+    </message>
+    <message>
+        <source>{0} exists again; the trashed copy stays in the trash</source>
+        <translation>{0} 已重新存在；回收站中的副本保留在回收站</translation>
+    </message>
+    <message>
+        <source>Cannot restore {0}: {1}</source>
+        <translation>无法恢复 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Restored {0}</source>
+        <translation>已恢复 {0}</translation>
+    </message>
+    <message>
+        <source>… and {0} more</source>
+        <translation>……还有 {0} 个</translation>
+    </message>
+    <message>
+        <source>Unsaved notes</source>
+        <translation>未保存的笔记</translation>
+    </message>
+    <message>
+        <source>These notes have unsaved edits:</source>
+        <translation>这些笔记有未保存的修改：</translation>
+    </message>
+    <message>
+        <source>Save all</source>
+        <translation>全部保存</translation>
+    </message>
+    <message>
+        <source>Discard changes</source>
+        <translation>放弃修改</translation>
+    </message>
+    <message>
+        <source>New topic note</source>
+        <translation>新建主题笔记</translation>
+    </message>
+    <message>
+        <source>Name of the note in {0}/:</source>
+        <translation>{0}/ 中笔记的名称：</translation>
+    </message>
+    <message>
+        <source>Rename note</source>
+        <translation>重命名笔记</translation>
+    </message>
+    <message>
+        <source>New name:</source>
+        <translation>新名称：</translation>
+    </message>
+    <message>
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <source>{0} has unsaved edits. Move it to the trash and drop them?</source>
+        <translation>{0} 有未保存的修改。要将它移到回收站并放弃这些修改吗？</translation>
+    </message>
+    <message>
+        <source>re-ranked in memory</source>
+        <translation>已在内存中重新排序</translation>
+    </message>
+    <message>
+        <source>{0} ms</source>
+        <translation>{0} 毫秒</translation>
+    </message>
+    <message>
+        <source>{0} hits from {1} candidates · {2} · {3} profile · {4}</source>
+        <translation>{1} 个候选中命中 {0} 条 · {2} · {3} 配置 · {4}</translation>
+    </message>
+    <message>
+        <source>in MMR order (diversity): Final need not descend</source>
+        <translation>按多样性重排（MMR）顺序：最终分数不一定递减</translation>
+    </message>
+</context>
+<context>
+    <name>NoteEditor</name>
+    <message>
+        <source>No note open</source>
+        <translation>没有打开的笔记</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save atomically (Ctrl+S)</source>
+        <translation>原子保存（Ctrl+S）</translation>
+    </message>
+    <message>
+        <source>Open a note from the tree or a search hit.</source>
+        <translation>从左侧目录或搜索结果中打开一条笔记。</translation>
+    </message>
+    <message>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>({0} other unsaved)</source>
+        <translation>（另有 {0} 个未保存）</translation>
+    </message>
+</context>
+<context>
+    <name>QualityPanel</name>
+    <message>
+        <source>Normalised discounted cumulative gain of the top 10, averaged over the labelled queries (1 = every relevant hit on top)</source>
+        <translation>前 10 条结果的归一化折损累计增益，按已标注查询取平均（1 = 所有相关结果都排在最前）</translation>
+    </message>
+    <message>
+        <source>Share of each query&apos;s labelled items found in its top 10</source>
+        <translation>每个查询的已标注条目出现在前 10 条中的比例</translation>
+    </message>
+    <message>
+        <source>Auto-tune</source>
+        <translation>自动调参</translation>
+    </message>
+    <message>
+        <source>Search vector weight, MMR λ and half-life for the best mean nDCG@10 on the labelled queries (runs in the background; nothing changes until you apply it)</source>
+        <translation>搜索向量权重、MMR λ 和半衰期，使已标注查询的平均 nDCG@10 最高（在后台运行；应用之前不会改变任何设置）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Query</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>调整前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>调整后</translation>
+    </message>
+    <message>
+        <source>nDCG@10 of each labelled query before and after the proposed settings</source>
+        <translation>每个已标注查询在建议设置前后的 nDCG@10</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Move the sliders to the proposed settings</source>
+        <translation>把滑块移到建议的设置</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Retrieval quality</source>
+        <translation>检索质量</translation>
+    </message>
+    <message>
+        <source>Your settings measured on the queries you labelled</source>
+        <translation>用你标注的查询衡量当前设置</translation>
+    </message>
+    <message>
+        <source>No labelled queries yet. Tick ✓ beside the hits that answer a query to build a golden set.</source>
+        <translation>还没有已标注的查询。勾选 ✓ 能回答查询的结果，即可建立标准答案集。</translation>
+    </message>
+    <message>
+        <source>{0} labelled query · {1} relevant items</source>
+        <translation>{0} 个已标注查询 · {1} 个相关条目</translation>
+    </message>
+    <message>
+        <source>{0} labelled queries · {1} relevant items</source>
+        <translation>{0} 个已标注查询 · {1} 个相关条目</translation>
+    </message>
+    <message>
+        <source>Saved in the workspace as {0}</source>
+        <translation>保存在工作区的 {0}</translation>
+    </message>
+    <message>
+        <source>⚠ {0} label(s) lost their text (edited away): {1}; tick the hits again or untick them</source>
+        <translation>⚠ {0} 个标注的文本已不存在（被编辑掉）：{1}；请重新勾选结果或取消勾选</translation>
+    </message>
+    <message>
+        <source>fetching candidates for {0} query…</source>
+        <translation>正在为 {0} 个查询获取候选…</translation>
+    </message>
+    <message>
+        <source>fetching candidates for {0} queries…</source>
+        <translation>正在为 {0} 个查询获取候选…</translation>
+    </message>
+    <message>
+        <source>scored on {0} of {1} queries</source>
+        <translation>已对 {1} 个查询中的 {0} 个评分</translation>
+    </message>
+    <message>
+        <source>live: re-ranked from cached candidates as you tune</source>
+        <translation>实时：调节时用缓存的候选重新排序</translation>
+    </message>
+    <message>
+        <source>as the agent sees it: at most {0} results, min score {1}</source>
+        <translation>按智能体看到的结果：最多 {0} 条，最低分数 {1}</translation>
+    </message>
+    <message>
+        <source>Change from the previous setting</source>
+        <translation>与上一个设置相比的变化</translation>
+    </message>
+    <message>
+        <source>⚠ Only {0} labelled queries back this result: settings tuned on so few often do worse on other questions. Label at least {1}.</source>
+        <translation>⚠ 这个结果只基于 {0} 个已标注查询：用这么少的查询调出的设置，在其他问题上往往更差。请至少标注 {1} 个。</translation>
+    </message>
+    <message>
+        <source>Auto-tune cancelled</source>
+        <translation>自动调参已取消</translation>
+    </message>
+</context>
+<context>
+    <name>QuickOpen</name>
+    <message>
+        <source>Open note</source>
+        <translation>打开笔记</translation>
+    </message>
+    <message>
+        <source>Type part of a file name…</source>
+        <translation>输入文件名的一部分…</translation>
+    </message>
+</context>
+<context>
+    <name>ResultsModel</name>
+    <message>
+        <source>relevant</source>
+        <translation>相关</translation>
+    </message>
+    <message>
+        <source>counts as relevant: overlaps a labelled range</source>
+        <translation>计为相关：与已标注的行范围重叠</translation>
+    </message>
+    <message>
+        <source>not labelled</source>
+        <translation>未标注</translation>
+    </message>
+    <message>
+        <source>✓</source>
+        <translation>✓</translation>
+    </message>
+    <message>
+        <source>Relevant to this query: tick to add the hit to the golden set (.memdesk/golden.jsonl). A half tick means the hit itself is not labelled but overlaps a labelled line range, so it counts as relevant</source>
+        <translation>与本查询相关：勾选即把该结果加入标准答案集（.memdesk/golden.jsonl）。半勾表示该结果本身未标注，但与已标注的行范围重叠，因此计为相关</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Position in the results</source>
+        <translation>在结果中的位置</translation>
+    </message>
+    <message>
+        <source>File:lines</source>
+        <translation>文件:行</translation>
+    </message>
+    <message>
+        <source>The note and the lines of the matching chunk</source>
+        <translation>匹配片段所在的笔记和行</translation>
+    </message>
+    <message>
+        <source>Vector</source>
+        <translation>向量分数</translation>
+    </message>
+    <message>
+        <source>How close the meaning is: cosine similarity of the query&apos;s and the chunk&apos;s embeddings (1 = same meaning; — = no vector score)</source>
+        <translation>语义有多接近：查询与片段嵌入向量的余弦相似度（1 = 含义相同；— = 没有向量分数）</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本分数</translation>
+    </message>
+    <message>
+        <source>How well the words match: the keyword (BM25) score in [0, 1]; rarer words and more of them score higher (— = no keyword match)</source>
+        <translation>词语匹配程度：[0, 1] 区间的关键词（BM25）分数；越罕见的词、匹配越多，分数越高（— = 没有关键词匹配）</translation>
+    </message>
+    <message>
+        <source>Decay</source>
+        <translation>时间衰减</translation>
+    </message>
+    <message>
+        <source>Age penalty: the score is multiplied by this (1 = undated note, or decay off; 0.5 = the note is one half-life old)</source>
+        <translation>时间惩罚：分数乘以这个值（1 = 无日期的笔记或衰减已关闭；0.5 = 笔记已有一个半衰期那么久）</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>最终分数</translation>
+    </message>
+    <message>
+        <source>Final score: vector and text combined with the slider weights, times decay. With MMR on, rows are in MMR order, so this column need not descend</source>
+        <translation>最终分数：向量分数与文本分数按滑块权重合并，再乘以时间衰减。开启多样性重排（MMR）时，行按 MMR 顺序排列，所以这一列不一定递减</translation>
+    </message>
+    <message>
+        <source>Pre-MMR</source>
+        <translation>重排前</translation>
+    </message>
+    <message>
+        <source>Rank by final score, before MMR re-ordered for diversity</source>
+        <translation>多样性重排（MMR）之前按最终分数的排名</translation>
+    </message>
+    <message>
+        <source>MMR</source>
+        <translation>重排后</translation>
+    </message>
+    <message>
+        <source>Rank chosen by maximal marginal relevance, which pushes near-duplicates down (— = MMR off)</source>
+        <translation>由最大边际相关性（MMR）决定的排名，会把近似重复的结果往后排（— = 未开启多样性重排）</translation>
+    </message>
+    <message>
+        <source>Snippet</source>
+        <translation>片段</translation>
+    </message>
+    <message>
+        <source>The part of the chunk that matched, with the query&apos;s terms highlighted (the whole chunk is in the tooltip)</source>
+        <translation>片段中匹配的部分，查询词已高亮（完整片段见提示）</translation>
+    </message>
+    <message>
+        <source>counts for the label {0}</source>
+        <translation>计入标注 {0}</translation>
+    </message>
+    <message>
+        <source>lines {0}–{1}</source>
+        <translation>第 {0}–{1} 行</translation>
+    </message>
+</context>
+<context>
+    <name>SearchPanel</name>
+    <message>
+        <source>Search memory as the agent would  (Ctrl+K)</source>
+        <translation>像智能体一样搜索记忆（Ctrl+K）</translation>
+    </message>
+    <message>
+        <source>Private chat: all memory</source>
+        <translation>私聊：全部记忆</translation>
+    </message>
+    <message>
+        <source>Group chat: no MEMORY.md</source>
+        <translation>群聊：不含 MEMORY.md</translation>
+    </message>
+    <message>
+        <source>Search as the agent would in a private chat (all memory files) or a group chat (without MEMORY.md / memory.md)</source>
+        <translation>按智能体在私聊（全部记忆文件）或群聊（不含 MEMORY.md / memory.md）中的方式搜索</translation>
+    </message>
+    <message>
+        <source>Select a hit to see how its score was computed.</source>
+        <translation>选中一条结果，查看它的分数是如何算出来的。</translation>
+    </message>
+</context>
+<context>
+    <name>SearchSettings</name>
+    <message>
+        <source>Vector weight</source>
+        <translation>向量权重</translation>
+    </message>
+    <message>
+        <source>Weight of the cosine similarity of the query and chunk embeddings.</source>
+        <translation>查询与片段嵌入向量余弦相似度的权重。</translation>
+    </message>
+    <message>
+        <source>Text weight</source>
+        <translation>文本权重</translation>
+    </message>
+    <message>
+        <source>Weight of the keyword (BM25) score.</source>
+        <translation>关键词（BM25）分数的权重。</translation>
+    </message>
+    <message>
+        <source>Min score</source>
+        <translation>最低分数</translation>
+    </message>
+    <message>
+        <source>Hits whose final score is below this are dropped.</source>
+        <translation>最终分数低于此值的结果会被丢弃。</translation>
+    </message>
+    <message>
+        <source>Max results</source>
+        <translation>最多结果数</translation>
+    </message>
+    <message>
+        <source>How many hits to return.</source>
+        <translation>返回多少条结果。</translation>
+    </message>
+    <message>
+        <source>Candidate multiplier</source>
+        <translation>候选倍数</translation>
+    </message>
+    <message>
+        <source>Each leg fetches max_results x this many candidates (at most 200).</source>
+        <translation>每一路检索获取 最多结果数 × 该倍数 个候选（最多 200 个）。</translation>
+    </message>
+    <message>
+        <source>Half-life (days)</source>
+        <translation>半衰期（天）</translation>
+    </message>
+    <message>
+        <source>Age at which a dated note&apos;s score is halved by temporal decay.</source>
+        <translation>带日期的笔记在时间衰减下分数减半所需的天数。</translation>
+    </message>
+    <message>
+        <source>MMR lambda</source>
+        <translation>MMR λ</translation>
+    </message>
+    <message>
+        <source>1 = pure relevance, 0 = pure diversity, in maximal marginal relevance.</source>
+        <translation>最大边际相关性（多样性重排）中：1 = 只看相关性，0 = 只看多样性。</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>TuningPanel</name>
+    <message>
+        <source>memdesk: our ranking · openclaw: exactly what OpenClaw v2026.4.12&apos;s builtin memory search would return</source>
+        <translation>memdesk：我们的排序 · openclaw：与 OpenClaw v2026.4.12 内置记忆搜索的结果完全一致</translation>
+    </message>
+    <message>
+        <source>Temporal decay</source>
+        <translation>时间衰减</translation>
+    </message>
+    <message>
+        <source>MMR (diversity)</source>
+        <translation>多样性重排（MMR）</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Reset this profile to its defaults</source>
+        <translation>将此配置恢复为默认值</translation>
+    </message>
+    <message>
+        <source>Copy as OpenClaw config</source>
+        <translation>复制为 OpenClaw 配置</translation>
+    </message>
+    <message>
+        <source>Copy agents.defaults.memorySearch JSON to the clipboard</source>
+        <translation>将 agents.defaults.memorySearch JSON 复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Ranking</source>
+        <translation>排序</translation>
+    </message>
+    <message>
+        <source>Copied agents.defaults.memorySearch JSON</source>
+        <translation>已复制 agents.defaults.memorySearch JSON</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceTree</name>
+    <message>
+        <source>New topic note…</source>
+        <translation>新建主题笔记…</translation>
+    </message>
+    <message>
+        <source>Rename…</source>
+        <translation>重命名…</translation>
+    </message>
+    <message>
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+</context>
+<context>
+    <name>help</name>
+    <message>
+        <source>Down (in the search box)</source>
+        <translation>↓（在搜索框中）</translation>
+    </message>
+    <message>
+        <source>Move into the results</source>
+        <translation>移到结果列表</translation>
+    </message>
+    <message>
+        <source>Enter (in the results)</source>
+        <translation>Enter（在结果列表中）</translation>
+    </message>
+    <message>
+        <source>Open the selected hit</source>
+        <translation>打开选中的结果</translation>
+    </message>
+    <message>
+        <source>Space (in the results)</source>
+        <translation>空格（在结果列表中）</translation>
+    </message>
+    <message>
+        <source>Tick / untick the hit as relevant</source>
+        <translation>勾选 / 取消勾选该结果为相关</translation>
+    </message>
+    <message>
+        <source>Esc (in the results or editor)</source>
+        <translation>Esc（在结果列表或编辑器中）</translation>
+    </message>
+    <message>
+        <source>Back to the search box</source>
+        <translation>回到搜索框</translation>
+    </message>
+    <message>
+        <source>Enter / Shift+Enter (in Find)</source>
+        <translation>Enter / Shift+Enter（在查找中）</translation>
+    </message>
+    <message>
+        <source>Next / previous match</source>
+        <translation>下一个 / 上一个匹配</translation>
+    </message>
+    <message>
+        <source>Ctrl+wheel</source>
+        <translation>Ctrl+滚轮</translation>
+    </message>
+    <message>
+        <source>Zoom the editor or the results</source>
+        <translation>缩放编辑器或结果列表</translation>
+    </message>
+    <message>
+        <source>Version</source>
+        <translation>版本</translation>
+    </message>
+    <message>
+        <source>Embedding model</source>
+        <translation>嵌入模型</translation>
+    </message>
+    <message>
+        <source>Index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <source>Log</source>
+        <translation>日志</translation>
+    </message>
+</context>
+</TS>
