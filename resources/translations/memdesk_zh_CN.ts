@@ -496,8 +496,68 @@
         <translation>{1} 个候选中命中 {0} 条 · {2} · {3} 配置 · {4}</translation>
     </message>
     <message>
+        <source>keyword-only while the model loads</source>
+        <translation>模型加载期间仅用关键词</translation>
+    </message>
+    <message>
+        <source>{0} not embedded yet, scored by keywords</source>
+        <translation>{0} 条尚未嵌入，按关键词评分</translation>
+    </message>
+    <message>
         <source>in MMR order (diversity): Final need not descend</source>
         <translation>按多样性重排（MMR）顺序：最终分数不一定递减</translation>
+    </message>
+    <message>
+        <source>Indexing…</source>
+        <translation>正在索引…</translation>
+    </message>
+    <message>
+        <source>{0} / {1} chunks</source>
+        <translation>{0} / {1} 个片段</translation>
+    </message>
+    <message>
+        <source>Embedding {0} / {1} chunks</source>
+        <translation>正在嵌入 {0} / {1} 个片段</translation>
+    </message>
+    <message>
+        <source>keyword search ready</source>
+        <translation>关键词搜索已就绪</translation>
+    </message>
+    <message>
+        <source>Keyword search ready</source>
+        <translation>关键词搜索已就绪</translation>
+    </message>
+    <message>
+        <source>embedding next</source>
+        <translation>接下来进行嵌入</translation>
+    </message>
+    <message>
+        <source>{0} / {1} files</source>
+        <translation>{0} / {1} 个文件</translation>
+    </message>
+    <message>
+        <source>Indexing {0} / {1} files · {2} chunks</source>
+        <translation>正在索引 {0} / {1} 个文件 · {2} 个片段</translation>
+    </message>
+    <message>
+        <source>about {0} min left</source>
+        <translation>约剩 {0} 分钟</translation>
+    </message>
+    <message>
+        <source>about {0} s left</source>
+        <translation>约剩 {0} 秒</translation>
+    </message>
+    <message>
+        <source>a few seconds left</source>
+        <translation>还剩几秒</translation>
+    </message>
+    <message>
+        <source>Loading the embedding model</source>
+        <translation>正在加载嵌入模型</translation>
+    </message>
+    <message>
+        <source>status unavailable: {0}</source>
+        <translation>状态不可用：{0}</translation>
     </message>
 </context>
 <context>
