@@ -78,7 +78,16 @@ _FIELD_TEXTS = (
     QT_TRANSLATE_NOOP("SearchSettings", "Candidate multiplier"),
     QT_TRANSLATE_NOOP("SearchSettings", "Each leg fetches max_results x this many candidates (at most 200)."),
     QT_TRANSLATE_NOOP("SearchSettings", "Half-life (days)"),
-    QT_TRANSLATE_NOOP("SearchSettings", "Age at which a dated note's score is halved by temporal decay."),
+    QT_TRANSLATE_NOOP(
+        "SearchSettings",
+        "Age at which a dated note's score is halved by temporal decay, and its recency bonus halved by recency.",
+    ),
+    QT_TRANSLATE_NOOP("SearchSettings", "Recency weight"),
+    QT_TRANSLATE_NOOP(
+        "SearchSettings",
+        "Most a note can gain for being recent when the query asks for the current state (memdesk profile; "
+        "an older note that matches better by more than this keeps its place).",
+    ),
     QT_TRANSLATE_NOOP("SearchSettings", "MMR lambda"),
     QT_TRANSLATE_NOOP(
         "SearchSettings", "1 = pure relevance, 0 = pure diversity, in maximal marginal relevance."

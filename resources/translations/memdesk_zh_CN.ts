@@ -118,6 +118,38 @@
         <translation>笔记已有 {0} 天，半衰期 {1} 天</translation>
     </message>
     <message>
+        <source>the note has no date (like MEMORY.md): it counts as current</source>
+        <translation>这条笔记没有日期（如 MEMORY.md）：视为当前信息</translation>
+    </message>
+    <message>
+        <source>dated {0}, half-life {1} days</source>
+        <translation>日期 {0}，半衰期 {1} 天</translation>
+    </message>
+    <message>
+        <source>Recency +{0}</source>
+        <translation>时效加分 +{0}</translation>
+    </message>
+    <message>
+        <source>the query asks for the current state; {0} (at most +{1})</source>
+        <translation>查询问的是当前状态；{0}（最多 +{1}）</translation>
+    </message>
+    <message>
+        <source>Date match +{0}</source>
+        <translation>日期匹配 +{0}</translation>
+    </message>
+    <message>
+        <source>dated {0}, in the period the query names</source>
+        <translation>日期 {0}，在查询所指的时间段内</translation>
+    </message>
+    <message>
+        <source>recency {0}</source>
+        <translation>时效加分 {0}</translation>
+    </message>
+    <message>
+        <source>date match {0}</source>
+        <translation>日期匹配 {0}</translation>
+    </message>
+    <message>
         <source>Final {0}</source>
         <translation>最终分数 {0}</translation>
     </message>
@@ -152,6 +184,14 @@
     <message>
         <source>without decay: not in the results</source>
         <translation>不计时间衰减：不在结果中</translation>
+    </message>
+    <message>
+        <source>without recency: rank {0}</source>
+        <translation>不计时效加分：第 {0} 名</translation>
+    </message>
+    <message>
+        <source>without recency: not in the results</source>
+        <translation>不计时效加分：不在结果中</translation>
     </message>
     <message>
         <source>without MMR: rank {0}</source>
@@ -886,8 +926,16 @@
         <translation>半衰期（天）</translation>
     </message>
     <message>
-        <source>Age at which a dated note&apos;s score is halved by temporal decay.</source>
-        <translation>带日期的笔记在时间衰减下分数减半所需的天数。</translation>
+        <source>Age at which a dated note&apos;s score is halved by temporal decay, and its recency bonus halved by recency.</source>
+        <translation>带日期的笔记在时间衰减下分数减半、时效加分减半所需的天数。</translation>
+    </message>
+    <message>
+        <source>Recency weight</source>
+        <translation>时效权重</translation>
+    </message>
+    <message>
+        <source>Most a note can gain for being recent when the query asks for the current state (memdesk profile; an older note that matches better by more than this keeps its place).</source>
+        <translation>当查询问的是当前状态时，笔记因较新最多可获得的加分（memdesk 配置；匹配程度高出这个值以上的旧笔记保持原位）。</translation>
     </message>
     <message>
         <source>MMR lambda</source>
@@ -922,6 +970,14 @@
     <message>
         <source>Temporal decay</source>
         <translation>时间衰减</translation>
+    </message>
+    <message>
+        <source>Recency for current-state questions</source>
+        <translation>当前状态问题的时效加分</translation>
+    </message>
+    <message>
+        <source>memdesk profile: when a query asks how things are now, a recent note gains at most the recency weight, so the newer of two similar notes wins and a better old one keeps its place</source>
+        <translation>memdesk 配置：当查询问的是现在的情况时，较新的笔记最多获得时效权重的加分，于是两条相似笔记中较新的胜出，而明显更匹配的旧笔记保持原位</translation>
     </message>
     <message>
         <source>MMR (diversity)</source>
