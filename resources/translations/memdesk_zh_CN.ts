@@ -9,6 +9,299 @@
     </message>
 </context>
 <context>
+    <name>AgentDock</name>
+    <message>
+        <source>Your agent</source>
+        <translation>你的智能体</translation>
+    </message>
+    <message>
+        <source>Your &amp;agent panel</source>
+        <translation>你的智能体面板(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Check the agent (doctor)</source>
+        <translation>检查智能体（诊断）(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Session transcripts</source>
+        <translation>会话记录(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Set &amp;importance on these lines…</source>
+        <translation>为这些行设置重要性(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Apply to &amp;OpenClaw…</source>
+        <translation>应用到 OpenClaw(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a note first</source>
+        <translation>请先打开一条笔记</translation>
+    </message>
+    <message>
+        <source>No entry lines selected (headings and blank lines are skipped)</source>
+        <translation>没有选中条目行（标题和空行会被跳过）</translation>
+    </message>
+    <message>
+        <source>Importance set; save the note for your agent to read it</source>
+        <translation>已设置重要性；保存笔记后智能体才能读到</translation>
+    </message>
+    <message>
+        <source>Importance 1–10 for the selected lines (0 removes it):</source>
+        <translation>所选行的重要性 1–10（0 表示移除）：</translation>
+    </message>
+    <message>
+        <source>Set importance</source>
+        <translation>设置重要性</translation>
+    </message>
+    <message>
+        <source>Wrote {path} (backup {backup})</source>
+        <translation>已写入 {path}（备份 {backup}）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Wrote {path}</source>
+        <translation>已写入 {path}</translation>
+    </message>
+    <message>
+        <source>{rel} is in the agent&apos;s workspace; open it with “Open this workspace” first</source>
+        <translation>{rel} 在智能体的工作区中；请先用“打开此工作区”打开它</translation>
+    </message>
+</context>
+<context>
+    <name>AgentPanel</name>
+    <message>
+        <source>Agent</source>
+        <translation>智能体</translation>
+    </message>
+    <message>
+        <source>Doctor</source>
+        <translation>诊断</translation>
+    </message>
+    <message>
+        <source>Sessions</source>
+        <translation>会话</translation>
+    </message>
+    <message>
+        <source>Open this workspace</source>
+        <translation>打开此工作区</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Agent:</source>
+        <translation>智能体：</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>配置文件</translation>
+    </message>
+    <message>
+        <source>Workspace</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Searches</source>
+        <translation>搜索</translation>
+    </message>
+    <message>
+        <source>Its index</source>
+        <translation>它的索引</translation>
+    </message>
+    <message>
+        <source>Type a query to see what the agent&apos;s own index returns.</source>
+        <translation>输入查询，查看智能体自己的索引返回什么。</translation>
+    </message>
+    <message>
+        <source>Check the agent</source>
+        <translation>检查智能体</translation>
+    </message>
+    <message>
+        <source>Finds what will go wrong in the agent&apos;s own indexing and search before it does.</source>
+        <translation>在问题发生之前，找出智能体自身索引和搜索中会出错的地方。</translation>
+    </message>
+    <message>
+        <source>Private (what the agent recalls)</source>
+        <translation>私聊（智能体会回忆的内容）</translation>
+    </message>
+    <message>
+        <source>Groups and channels</source>
+        <translation>群组和频道</translation>
+    </message>
+    <message>
+        <source>All sessions</source>
+        <translation>全部会话</translation>
+    </message>
+    <message>
+        <source>Search the transcripts…</source>
+        <translation>搜索会话记录…</translation>
+    </message>
+    <message>
+        <source>reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>正在检查…</translation>
+    </message>
+    <message>
+        <source> (default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source> (missing: OpenClaw&apos;s defaults)</source>
+        <translation>（缺失：使用 OpenClaw 默认值）</translation>
+    </message>
+    <message>
+        <source>{path}{exists} — OpenClaw {layout} layout</source>
+        <translation>{path}{exists} — OpenClaw {layout} 布局</translation>
+    </message>
+    <message>
+        <source>memory search is off for this agent</source>
+        <translation>此智能体的记忆搜索已关闭</translation>
+    </message>
+    <message>
+        <source>{n} files · sources: {sources}</source>
+        <translation>{n} 个文件 · 来源：{sources}</translation>
+    </message>
+    <message>
+        <source> · extra paths: {extra}</source>
+        <translation> · 额外路径：{extra}</translation>
+    </message>
+    <message>
+        <source> · {n} skipped (see Doctor)</source>
+        <translation> · 跳过 {n} 个（见诊断）</translation>
+    </message>
+    <message>
+        <source>no index</source>
+        <translation>没有索引</translation>
+    </message>
+    <message>
+        <source>{chunks} chunks from {files} files · model {model} ({provider}) · updated {when}</source>
+        <translation>{files} 个文件中的 {chunks} 个片段 · 模型 {model}（{provider}）· 更新于 {when}</translation>
+    </message>
+    <message>
+        <source>⚠ {message}</source>
+        <translation>⚠ {message}</translation>
+    </message>
+    <message>
+        <source>up to date with the files</source>
+        <translation>与文件保持同步</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已更改</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s own index, {mode}: {n} hits{note}</source>
+        <translation>智能体自己的索引，{mode}：{n} 条结果{note}</translation>
+    </message>
+    <message>
+        <source>importance {n}</source>
+        <translation>重要性 {n}</translation>
+    </message>
+    <message>
+        <source>project {p}</source>
+        <translation>项目 {p}</translation>
+    </message>
+    <message>
+        <source>Agent {agent} (OpenClaw {layout}), {n} files: {summary}</source>
+        <translation>智能体 {agent}（OpenClaw {layout}），{n} 个文件：{summary}</translation>
+    </message>
+    <message>
+        <source>fix: {fix}</source>
+        <translation>修复：{fix}</translation>
+    </message>
+    <message>
+        <source>The check failed: {error}</source>
+        <translation>检查失败：{error}</translation>
+    </message>
+    <message>
+        <source>reading the agent&apos;s index…</source>
+        <translation>正在读取智能体的索引…</translation>
+    </message>
+    <message>
+        <source>{n} messages match in {scope} sessions</source>
+        <translation>{scope} 会话中有 {n} 条消息匹配</translation>
+    </message>
+    <message>
+        <source>{n} transcripts: {counts}</source>
+        <translation>{n} 份会话记录：{counts}</translation>
+    </message>
+    <message>
+        <source>You</source>
+        <translation>你</translation>
+    </message>
+</context>
+<context>
+    <name>ApplyToOpenClawDialog</name>
+    <message>
+        <source>Apply to OpenClaw</source>
+        <translation>应用到 OpenClaw</translation>
+    </message>
+    <message>
+        <source>OpenClaw {v}</source>
+        <translation>OpenClaw {v}</translation>
+    </message>
+    <message>
+        <source> (detected)</source>
+        <translation>（已检测到）</translation>
+    </message>
+    <message>
+        <source>All agents (defaults)</source>
+        <translation>所有智能体（默认值）</translation>
+    </message>
+    <message>
+        <source>Only agent {id}</source>
+        <translation>仅智能体 {id}</translation>
+    </message>
+    <message>
+        <source>Target release</source>
+        <translation>目标版本</translation>
+    </message>
+    <message>
+        <source>Write to</source>
+        <translation>写入到</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Changes to the file:</source>
+        <translation>对文件的修改：</translation>
+    </message>
+    <message>
+        <source>openclaw.json already has these settings.</source>
+        <translation>openclaw.json 已包含这些设置。</translation>
+    </message>
+    <message>
+        <source>OpenClaw {v} cannot take these tuned values; they are not written:</source>
+        <translation>OpenClaw {v} 不支持这些调整后的值；它们不会被写入：</translation>
+    </message>
+    <message>
+        <source>OpenClaw {v} takes every tuned value.</source>
+        <translation>OpenClaw {v} 支持全部调整后的值。</translation>
+    </message>
+</context>
+<context>
     <name>EmptyWorkspace</name>
     <message>
         <source>Create MEMORY.md</source>
@@ -430,6 +723,10 @@
     <message>
         <source>&amp;Find in memory</source>
         <translation>在记忆中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Agent</source>
+        <translation>智能体(&amp;A)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -996,20 +1293,16 @@
         <translation>将此配置恢复为默认值</translation>
     </message>
     <message>
-        <source>Copy as OpenClaw config</source>
-        <translation>复制为 OpenClaw 配置</translation>
+        <source>Apply to OpenClaw…</source>
+        <translation>应用到 OpenClaw…</translation>
     </message>
     <message>
-        <source>Copy agents.defaults.memorySearch JSON to the clipboard</source>
-        <translation>将 agents.defaults.memorySearch JSON 复制到剪贴板</translation>
+        <source>Write these settings into your agent&apos;s openclaw.json, showing the diff first</source>
+        <translation>把这些设置写入智能体的 openclaw.json，先显示差异</translation>
     </message>
     <message>
         <source>Ranking</source>
         <translation>排序</translation>
-    </message>
-    <message>
-        <source>Copied agents.defaults.memorySearch JSON</source>
-        <translation>已复制 agents.defaults.memorySearch JSON</translation>
     </message>
 </context>
 <context>
