@@ -6,12 +6,14 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from memdesk.core import errors, paths
+from memdesk.core.index import workspace
 
 # Ranking flags `memdesk search` and `memdesk eval` share: dest -> SearchSettings field.
 RANKING_FIELDS = ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda")
@@ -52,11 +54,37 @@ def model_arg(value: str | None) -> str | Path | None:
     return Path(value)
 
 
+# C0 controls but tab and newline, DEL and C1 controls: ESC (and CSI, 0x9b) would let
+# a note's text move the cursor, retitle or recolour the user's terminal.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` fit for a terminal: valid UTF-8, control characters shown as ``\\xNN``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", workspace.printable(text))
+
+
+def json_safe(obj: Any) -> Any:
+    """``obj`` with every string valid UTF-8 (undecodable file-name bytes as ``\\xNN``,
+    the same spelling ``status`` uses for skipped paths)."""
+    if isinstance(obj, str):
+        return workspace.printable(obj)
+    if isinstance(obj, dict):
+        return {json_safe(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def emit(obj: Any, as_json: bool, text: str) -> None:
     if as_json:
-        sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
+        sys.stdout.write(json.dumps(json_safe(obj), ensure_ascii=False, indent=None) + "\n")
     else:
-        sys.stdout.write(text.rstrip("\n") + "\n")
+        sys.stdout.write(terminal_safe(text.rstrip("\n")) + "\n")
+
+
+def warn(message: str) -> None:
+    sys.stderr.write(terminal_safe(f"memdesk: warning: {message}") + "\n")
 
 
 def open_engine(args: argparse.Namespace) -> Any:
@@ -65,7 +93,7 @@ def open_engine(args: argparse.Namespace) -> Any:
     eng = engine.Engine.open(workspace_arg(args.workspace), model=model_arg(getattr(args, "model", None)))
     if eng.fallback_reason and getattr(args, "model", None) not in (None, "none", "None"):
         # An explicitly named model that cannot load is worth a warning line.
-        sys.stderr.write(f"memdesk: warning: {eng.fallback_reason}; using keyword search only\n")
+        warn(f"{eng.fallback_reason}; using keyword search only")
     return eng
 
 
@@ -79,7 +107,10 @@ def progress_printer(enabled: bool) -> Any:
             if p.phase == "embed":
                 line = f"embedding {p.embedded}/{p.to_embed} chunks (keyword search ready)"
             else:
-                line = f"indexing {p.files_done}/{p.files_total} files, {p.chunks_done} chunks {p.path[:50]}"
+                line = (
+                    f"indexing {p.files_done}/{p.files_total} files, {p.chunks_done} chunks "
+                    f"{terminal_safe(p.path[:50])}"
+                )
             sys.stderr.write(f"\r{line:<80}")
             if p.phase == "finish":
                 sys.stderr.write("\n")

@@ -9,6 +9,10 @@ from typing import Any
 from memdesk.cli import common
 
 
+def _reason(failure: Any) -> str:
+    return str(failure.reason).removeprefix(f"{failure.path}: ")
+
+
 def cmd_index(args: argparse.Namespace) -> int:
     eng = common.open_engine(args)
     try:
@@ -18,7 +22,7 @@ def cmd_index(args: argparse.Namespace) -> int:
     finally:
         eng.close()
     data = report.to_json()
-    failures = "".join(f"\n  skipped {f.path}: {f.reason}" for f in report.failures)
+    failures = "".join(f"\n  skipped {f.path}: {_reason(f)}" for f in (*report.failures, *report.skipped))
     common.emit(
         data,
         args.json,
@@ -49,6 +53,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         "mode": st.mode,
         "fallback_reason": st.fallback_reason,
         "failures": [{"path": f.path, "reason": f.reason} for f in st.failures],
+        "skipped": [{"path": f.path, "reason": f.reason} for f in st.skipped],
     }
     model = st.embedder["model"] if st.embedder else "none"
     text = (
@@ -59,6 +64,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         f"sqlite-vec {'yes' if st.vector_available else 'no (numpy scan)'}\n"
         f"mode       {st.mode}" + (f" — {st.fallback_reason}" if st.fallback_reason else "")
     )
+    # Every path that is not in the index says why: unreadable notes, and what
+    # discovery passed over (symlinks, odd names, FIFOs, unlistable folders).
+    text += "".join(f"\nskipped    {f.path}: {_reason(f)}" for f in (*st.failures, *st.skipped))
     common.emit(data, args.json, text)
     return 0
 

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from memdesk.cli import agent as cli_agent
+from memdesk.cli import common
 from memdesk.cli import desktop as cli_desktop
 from memdesk.cli import eval as cli_eval
 from memdesk.cli import gui as cli_gui
@@ -46,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except errors.MemdeskError as exc:
-        sys.stderr.write(f"memdesk: error: {exc}\n")
+        sys.stderr.write(common.terminal_safe(f"memdesk: error: {exc}") + "\n")
         return 1
     except KeyboardInterrupt:
         sys.stderr.write("memdesk: interrupted\n")

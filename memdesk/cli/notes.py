@@ -18,9 +18,10 @@ def cmd_get(args: argparse.Namespace) -> int:
     text = workspace.read_note(path)
     if args.from_ or args.lines:
         # A slice is lines joined by newlines (OpenClaw's memory_get); end it with one.
-        sys.stdout.write(oc_tools.read_file_slice(text, args.from_, args.lines) + "\n")
-    else:
-        sys.stdout.write(text)
+        text = oc_tools.read_file_slice(text, args.from_, args.lines) + "\n"
+    # Piped, the note's text goes out exactly as stored; on a terminal its control
+    # characters are shown, not obeyed.
+    sys.stdout.write(common.terminal_safe(text) if sys.stdout.isatty() else text)
     return 0
 
 

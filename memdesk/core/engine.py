@@ -76,6 +76,7 @@ class SyncReport:
     indexed_paths: tuple[str, ...] = ()
     removed_paths: tuple[str, ...] = ()
     failures: tuple[FileFailure, ...] = ()
+    skipped: tuple[FileFailure, ...] = ()  # paths discovery passed over (symlinks, odd names...)
     rebuilt: bool = False
 
     def to_json(self) -> dict[str, object]:
@@ -88,6 +89,7 @@ class SyncReport:
             "seconds": round(self.seconds, 3),
             "mode": self.mode,
             "failures": [dataclasses.asdict(f) for f in self.failures],
+            "skipped": [dataclasses.asdict(f) for f in self.skipped],
         }
 
 
@@ -109,6 +111,7 @@ class IndexStatus:
     fallback_reason: str | None
     failures: tuple[FileFailure, ...] = ()
     last_sync: dt.datetime | None = None
+    skipped: tuple[FileFailure, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -378,6 +381,7 @@ class Engine:
             indexed_paths=tuple(stats.indexed_paths),
             removed_paths=tuple(stats.removed_paths),
             failures=tuple(FileFailure(p, r) for p, r in stats.failures),
+            skipped=tuple(FileFailure(s.path, s.reason) for s in stats.skipped),
             rebuilt=rebuilt,
         )
 
@@ -777,6 +781,10 @@ class Engine:
             )
             vec_ok, vec_err = store.vec_available, store.vec_error
             size = store.size_bytes()
+        skipped = tuple(
+            FileFailure(s.path, s.reason)
+            for s in workspace.scan_memory_files(self.workspace, self.extra_paths).skipped
+        )
         ident = self._embedder.identity if self._embedder is not None else None
         reason = self._fallback_reason if ident is None else None
         if ident is not None and not vec_ok:
@@ -796,6 +804,7 @@ class Engine:
             fallback_reason=reason,
             failures=failures,
             last_sync=self._last_sync,
+            skipped=skipped,
         )
 
     def file_states(self) -> dict[str, tuple[str, str]]:

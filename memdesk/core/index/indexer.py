@@ -16,6 +16,7 @@ not embedded yet are found by the next sync (``Store.vectors_pending``).
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
@@ -28,6 +29,7 @@ from memdesk.core.embed.embedder import Embedder
 from memdesk.core.index import workspace
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
+from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search import lexical
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,7 @@ class SyncStats:
     indexed_paths: list[str] = dataclasses.field(default_factory=list)
     removed_paths: list[str] = dataclasses.field(default_factory=list)
     failures: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    skipped: list[workspace.Skipped] = dataclasses.field(default_factory=list)
 
 
 # (done, total, chunks, path, phase); phases: "scan", "index" (done/total = files),
@@ -114,10 +117,11 @@ def sync_files(
     stats = SyncStats()
     report = progress or (lambda *a: None)
     is_cancelled = cancelled or (lambda: False)
-    listed = workspace.list_memory_files(root, extra_paths)
-    by_rel = {workspace.rel_path(root, p): p for p in listed}
+    scan = workspace.scan_memory_files(root, extra_paths)
+    by_rel = {workspace.rel_path(root, p): p for p in scan.files}
     known = store.file_rows()
     stats.files = len(by_rel)
+    stats.skipped = scan.skipped
 
     # Deletions first: they are cheap and make the index honest immediately.
     scope = set(only) if only is not None else None
@@ -158,11 +162,11 @@ def sync_files(
         if old is not None and old[1] == st.st_mtime_ns and old[2] == st.st_size:
             continue  # untouched since last sync
         try:
-            data = path.read_bytes() if st.st_size <= workspace.MAX_NOTE_BYTES else b""
+            data = _read(path, st.st_size)
         except OSError as exc:
             stats.failures.append((rel, f"cannot read: {exc.strerror or exc}"))
             continue
-        digest = workspace.content_hash(data) if data else f"size:{st.st_size}"
+        digest = workspace.content_hash(data) if data is not None else f"size:{st.st_size}"
         if old is not None and old[0] == digest:
             with store.transaction():  # same content, new mtime: remember the mtime only
                 store.upsert_file(
@@ -170,7 +174,7 @@ def sync_files(
                 )
             continue
         try:
-            if st.st_size > workspace.MAX_NOTE_BYTES:
+            if data is None:
                 raise errors.NoteReadError(
                     f"{rel}: {st.st_size / 1_048_576:.1f} MB is over the "
                     f"{workspace.MAX_NOTE_BYTES // 1_048_576} MB limit for a note; skipped"
@@ -185,8 +189,10 @@ def sync_files(
                     rel, hash=digest, mtime=st.st_mtime_ns, size=st.st_size, status="failed", reason=str(exc)
                 )
             continue
-        chunks = oc_chunking.filter_non_empty_chunks(
-            oc_chunking.chunk_markdown(text, params.tokens, params.overlap)
+        chunks = _well_formed(
+            oc_chunking.filter_non_empty_chunks(
+                oc_chunking.chunk_markdown(text, params.tokens, params.overlap)
+            )
         )
         pending.append(_Pending(rel, digest, st.st_mtime_ns, st.st_size, chunks))
         pending_chunks += len(chunks)
@@ -202,6 +208,32 @@ def sync_files(
         )
     report(total, total, stats.chunks, "", "finish")
     return stats
+
+
+def _read(path: Path, size: int) -> bytes | None:
+    """The note's bytes, or None when it is over the size limit (hashed by size then)."""
+    if size > workspace.MAX_NOTE_BYTES:
+        return None
+    try:
+        return workspace.read_bytes(path)
+    except OSError as exc:
+        if exc.errno == errno.EFBIG:
+            return None
+        raise
+
+
+def _well_formed(chunks: list[oc_chunking.MemoryChunk]) -> list[oc_chunking.MemoryChunk]:
+    """Chunks whose text SQLite and the embedder accept.
+
+    OpenClaw's chunker cuts long lines every N UTF-16 units and may split a surrogate
+    pair (an emoji) between two chunks; its boundaries, line ranges and hashes are
+    kept for parity, and each half-pair becomes U+FFFD, which is also what OpenClaw's
+    own UTF-8 encoder stores and hashes, so the hash still matches the text.
+    """
+    return [
+        c if oc_text.is_well_formed(c.text) else dataclasses.replace(c, text=oc_text.to_well_formed(c.text))
+        for c in chunks
+    ]
 
 
 def _write_keyword_batch(
@@ -329,11 +361,11 @@ def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()
         if old[1] == st.st_mtime_ns and old[2] == st.st_size:
             continue
         try:
-            data = path.read_bytes() if st.st_size <= workspace.MAX_NOTE_BYTES else b""
+            data = _read(path, st.st_size)
         except OSError:
             dirty.append(rel)
             continue
-        digest = workspace.content_hash(data) if data else f"size:{st.st_size}"
+        digest = workspace.content_hash(data) if data is not None else f"size:{st.st_size}"
         if digest != old[0]:
             dirty.append(rel)
     return sorted(dirty)

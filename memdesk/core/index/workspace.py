@@ -9,9 +9,12 @@ de-duplicated by realpath, first occurrence winning.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import errno
 import hashlib
 import logging
 import os
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -29,38 +32,123 @@ ROOT_FILES = ("MEMORY.md", "memory.md")
 MAX_NOTE_BYTES = 10 * 1024 * 1024
 
 
-def _walk_markdown(directory: Path) -> Iterator[Path]:
-    """Regular ``*.md`` files under ``directory``, never following symlinks, sorted."""
+@dataclasses.dataclass(frozen=True)
+class Skipped:
+    """A path discovery passed over, and why (``memdesk status`` lists them)."""
+
+    path: str  # workspace-relative, printable (undecodable name bytes shown as \\xNN)
+    reason: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Scan:
+    """The notes of a workspace, in discovery order, and what was skipped."""
+
+    files: list[Path]
+    skipped: list[Skipped]
+
+
+def printable(text: str) -> str:
+    """``text`` as valid UTF-8: bytes a file name could not decode become ``\\xNN``.
+
+    Python decodes undecodable name bytes to lone surrogates, which neither SQLite,
+    JSON encoders nor a terminal accept; every path shown or stored goes through this.
+    """
     try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as exc:
-        log.warning("cannot list %s: %s", directory, exc)
-        return
-    for entry in entries:
-        try:
-            if entry.is_symlink():
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return text
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _kind(mode: int) -> str:
+    for test, name in (
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISLNK, "a symlink"),
+    ):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+class _Walker:
+    """Discovery state: files found, paths skipped with reasons, relative to ``root``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: list[Path] = []
+        self.skipped: list[Skipped] = []
+
+    def skip(self, path: str, reason: str, *, folder: bool = False) -> None:
+        rel = os.path.relpath(path, self.root).replace(os.sep, "/")
+        self.skipped.append(Skipped(printable(rel) + ("/" if folder else ""), reason))
+
+    def add_file(self, path: str, mode: int) -> None:
+        if not stat.S_ISREG(mode):
+            self.skip(path, f"not a regular file ({_kind(mode)})")
+        elif not _is_utf8(os.path.relpath(path, self.root)):
+            self.skip(path, "the name is not valid UTF-8; rename the file to index it")
+        else:
+            self.files.append(Path(path))
+
+    def walk(self, directory: str) -> None:
+        """Every ``*.md`` under ``directory`` in sorted depth-first order, never following
+        symlinks. Iterative: a tree thousands of folders deep is no problem."""
+        stack: list[Iterator[os.DirEntry[str]]] = []
+        self._push(stack, directory)
+        while stack:
+            entry = next(stack[-1], None)
+            if entry is None:
+                stack.pop()
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                if entry.name in IGNORED_DIRS:
+            try:
+                if entry.is_symlink():
+                    if entry.name.endswith(".md") or entry.is_dir():
+                        self.skip(entry.path, "a symlink (symlinks are not followed)")
                     continue
-                yield from _walk_markdown(Path(entry.path))
-            elif entry.is_file(follow_symlinks=False) and entry.name.endswith(".md"):
-                yield Path(entry.path)
-        except OSError:
-            continue
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name not in IGNORED_DIRS:
+                        self._push(stack, entry.path)
+                    continue
+                if entry.name.endswith(".md"):
+                    self.add_file(entry.path, entry.stat(follow_symlinks=False).st_mode)
+            except OSError as exc:
+                self.skip(entry.path, f"cannot read: {exc.strerror or exc}")
+
+    def _push(self, stack: list[Iterator[os.DirEntry[str]]], directory: str) -> None:
+        try:
+            with os.scandir(directory) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as exc:
+            self.skip(directory, f"cannot list the folder: {exc.strerror or exc}", folder=True)
+            return
+        stack.append(iter(entries))
 
 
-def list_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> list[Path]:
-    """Every memory note of the workspace at ``root``, as absolute paths, de-duplicated."""
+def scan_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> Scan:
+    """Every memory note of the workspace at ``root`` (absolute paths, de-duplicated),
+    and every path that looked like one but was skipped, with the reason."""
     root = Path(root)
-    found: list[Path] = []
+    walker = _Walker(root)
     for name in ROOT_FILES:
-        path = root / name
-        if path.is_file() and not path.is_symlink():
-            found.append(path)
+        _add_top(walker, root / name)
     memory_dir = root / "memory"
-    if memory_dir.is_dir() and not memory_dir.is_symlink():
-        found.extend(_walk_markdown(memory_dir))
+    if memory_dir.is_symlink():
+        walker.skip(str(memory_dir), "a symlink (symlinks are not followed)", folder=True)
+    elif memory_dir.is_dir():
+        walker.walk(str(memory_dir))
     seen_extra: set[str] = set()
     for raw in extra_paths:
         text = str(raw).strip()
@@ -71,15 +159,15 @@ def list_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> lis
         if key in seen_extra:
             continue
         seen_extra.add(key)
-        if extra.is_symlink() or not extra.exists():
-            continue
-        if extra.is_dir():
-            found.extend(_walk_markdown(extra))
-        elif extra.is_file() and extra.name.endswith(".md"):
-            found.append(extra)
+        if extra.is_symlink():
+            walker.skip(str(extra), "a symlink (symlinks are not followed)")
+        elif extra.is_dir():
+            walker.walk(str(extra))
+        elif extra.name.endswith(".md"):
+            _add_top(walker, extra)
     unique: list[Path] = []
     real_seen: set[str] = set()
-    for path in found:
+    for path in walker.files:
         try:
             real = os.path.realpath(path)
         except OSError:
@@ -87,7 +175,26 @@ def list_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> lis
         if real not in real_seen:
             real_seen.add(real)
             unique.append(path)
-    return unique
+    return Scan(unique, walker.skipped)
+
+
+def _add_top(walker: _Walker, path: Path) -> None:
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        walker.skip(str(path), f"cannot read: {exc.strerror or exc}")
+        return
+    if stat.S_ISLNK(st.st_mode):
+        walker.skip(str(path), "a symlink (symlinks are not followed)")
+    else:
+        walker.add_file(str(path), st.st_mode)
+
+
+def list_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> list[Path]:
+    """Every memory note of the workspace at ``root``, as absolute paths, de-duplicated."""
+    return scan_memory_files(root, extra_paths).files
 
 
 def rel_path(root: Path, path: Path) -> str:
@@ -119,14 +226,65 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
     raise errors.PathNotAllowed(f"{rel}: no such memory file in {root}")
 
 
+def open_regular(path: Path) -> int:
+    """A read-only descriptor on the regular file ``path``; ``OSError`` for anything else.
+
+    ``O_NONBLOCK`` makes opening a FIFO return at once instead of waiting for a writer
+    (a note replaced by a FIFO must not hang indexing or the GUI), the ``fstat`` then
+    refuses FIFOs, devices and sockets, and ``O_NOFOLLOW`` a symlink swapped in after
+    discovery.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"not a regular file ({_kind(mode)})", str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _too_large(size: int) -> str:
+    return f"{size / 1_048_576:.1f} MB is over the {MAX_NOTE_BYTES // 1_048_576} MB limit for a note"
+
+
+def read_bytes(path: Path, *, limit: int = MAX_NOTE_BYTES) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them (``EFBIG`` past it)."""
+    fd = open_regular(path)
+    try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise OSError(errno.EFBIG, _too_large(size), str(path))
+        parts: list[bytes] = []
+        total = 0
+        while chunk := os.read(fd, 1 << 20):
+            parts.append(chunk)
+            total += len(chunk)
+            if total > limit:  # it grew while we read
+                raise OSError(errno.EFBIG, _too_large(total), str(path))
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
 def decode_note(data: bytes, *, name: str) -> str:
     """Bytes of a note as text, or ``NoteReadError`` saying why it is not a text note."""
     if len(data) > MAX_NOTE_BYTES:
-        raise errors.NoteReadError(
-            f"{name}: {len(data) / 1_048_576:.1f} MB is over the {MAX_NOTE_BYTES // 1_048_576} MB "
-            "limit for a note; skipped"
-        )
-    if b"\x00" in data[:8192]:
+        raise errors.NoteReadError(f"{name}: {_too_large(len(data))}; skipped")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) and _decodes(data, "utf-16"):
+        raise errors.NoteReadError(f"{name}: UTF-16 text; skipped — re-save it as UTF-8")
+    head = data[:8192]
+    if b"\x00" in head:
+        # Text in UTF-16 without a BOM has a NUL in every other byte.
+        even = data[: len(data) // 2 * 2]
+        third = len(head) // 3
+        if len(head) >= 4 and (
+            (head[1::2].count(0) > third and _decodes(even, "utf-16-le"))
+            or (head[0::2].count(0) > third and _decodes(even, "utf-16-be"))
+        ):
+            raise errors.NoteReadError(f"{name}: looks like UTF-16 text; skipped — re-save it as UTF-8")
         raise errors.NoteReadError(f"{name}: looks binary (NUL bytes); skipped")
     try:
         text = data.decode("utf-8")
@@ -137,19 +295,22 @@ def decode_note(data: bytes, *, name: str) -> str:
     return text.removeprefix("\ufeff")
 
 
+def _decodes(data: bytes, encoding: str) -> bool:
+    try:
+        data.decode(encoding)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def read_note(path: Path) -> str:
     """A note's text (UTF-8, BOM dropped); ``NoteReadError`` for binary or undecodable files."""
     try:
-        size = path.stat().st_size
-        if size > MAX_NOTE_BYTES:
-            raise errors.NoteReadError(
-                f"{path}: {size / 1_048_576:.1f} MB is over the {MAX_NOTE_BYTES // 1_048_576} MB "
-                "limit for a note; skipped"
-            )
-        data = path.read_bytes()
+        data = read_bytes(path)
     except OSError as exc:
-        raise errors.NoteReadError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    return decode_note(data, name=str(path))
+        reason = exc.strerror or str(exc)
+        raise errors.NoteReadError(f"{printable(str(path))}: cannot read ({reason})") from None
+    return decode_note(data, name=printable(str(path)))
 
 
 def content_hash(data: bytes | str) -> str:

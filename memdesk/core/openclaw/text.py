@@ -95,6 +95,22 @@ def js_utf8(s: str) -> bytes:
         return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in s).encode("utf-8")
 
 
+def is_well_formed(s: str) -> bool:
+    """``String.prototype.isWellFormed``: no lone surrogates."""
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def to_well_formed(s: str) -> str:
+    """``String.prototype.toWellFormed``: lone surrogates become U+FFFD (as ``js_utf8``)."""
+    if is_well_formed(s):
+        return s
+    return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in s)
+
+
 def utf8_byte_length(s: str) -> int:
     """``Buffer.byteLength(s, "utf8")``."""
     return len(js_utf8(s))

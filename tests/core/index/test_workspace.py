@@ -60,7 +60,13 @@ def test_resolve_note_refuses_outside_paths(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("data", "fragment"),
-    [(b"\xff\xfe\x00bad", "binary"), (b"caf\xe9 latin-1", "UTF-8"), (b"\x89PNG\r\n\x1a\n\x00\x00", "binary")],
+    [
+        (b"\x7fELF\x02\x01\x00bad", "binary"),
+        (b"caf\xe9 latin-1", "UTF-8"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "binary"),
+        ("# UTF-16 note\n".encode("utf-16"), "UTF-16 text"),
+        ("# UTF-16 note without a BOM\n".encode("utf-16-le"), "looks like UTF-16"),
+    ],
 )
 def test_decode_rejects_non_text(data: bytes, fragment: str) -> None:
     with pytest.raises(errors.NoteReadError, match=fragment):
