@@ -87,6 +87,12 @@ def warn(message: str) -> None:
     sys.stderr.write(terminal_safe(f"memdesk: warning: {message}") + "\n")
 
 
+def report_repair(report: Any) -> None:
+    """One line on stderr when a sync found the index damaged and rebuilt it."""
+    if report.repaired:
+        warn(f"the index was damaged ({report.repaired}); rebuilt it from the notes")
+
+
 def open_engine(args: argparse.Namespace) -> Any:
     from memdesk.core import engine
 

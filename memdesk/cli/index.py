@@ -17,10 +17,13 @@ def cmd_index(args: argparse.Namespace) -> int:
     eng = common.open_engine(args)
     try:
         report = eng.sync(
-            rebuild=args.rebuild, progress=common.progress_printer(sys.stderr.isatty() and not args.json)
+            rebuild=args.rebuild,
+            progress=common.progress_printer(sys.stderr.isatty() and not args.json),
+            verify=True,
         )
     finally:
         eng.close()
+    common.report_repair(report)
     data = report.to_json()
     failures = "".join(f"\n  skipped {f.path}: {_reason(f)}" for f in (*report.failures, *report.skipped))
     common.emit(
@@ -36,7 +39,7 @@ def cmd_index(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     eng = common.open_engine(args)
     try:
-        st = eng.status()
+        st = eng.status(verify=True)
     finally:
         eng.close()
     data = {
@@ -54,6 +57,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         "fallback_reason": st.fallback_reason,
         "failures": [{"path": f.path, "reason": f.reason} for f in st.failures],
         "skipped": [{"path": f.path, "reason": f.reason} for f in st.skipped],
+        "damage": st.damage,
+        "corrupt_copy": st.corrupt_copy,
     }
     model = st.embedder["model"] if st.embedder else "none"
     text = (
@@ -62,8 +67,12 @@ def cmd_status(args: argparse.Namespace) -> int:
         f"embedder   {model}" + (f" ({st.dims} dims)" if st.dims else "") + "\n"
         f"fts        {'yes' if st.fts_available else 'no'}\n"
         f"sqlite-vec {'yes' if st.vector_available else 'no (numpy scan)'}\n"
-        f"mode       {st.mode}" + (f" — {st.fallback_reason}" if st.fallback_reason else "")
+        f"mode       {st.mode}" + (f" — {st.fallback_reason}" if st.fallback_reason else "") + "\n"
+        "health     "
+        + (f"DAMAGED: {st.damage} — `memdesk index` rebuilds it from the notes" if st.damage else "ok")
     )
+    if st.corrupt_copy:
+        text += f"\n           (an earlier damaged index was kept at {st.corrupt_copy})"
     # Every path that is not in the index says why: unreadable notes, and what
     # discovery passed over (symlinks, odd names, FIFOs, unlistable folders).
     text += "".join(f"\nskipped    {f.path}: {_reason(f)}" for f in (*st.failures, *st.skipped))

@@ -26,9 +26,15 @@ def cmd_search(args: argparse.Namespace) -> int:
     eng = common.open_engine(args)
     try:
         if not args.no_sync:
-            eng.sync()
+            common.report_repair(eng.sync())
         t0 = time.perf_counter()
-        result = eng.search(args.query, settings, scope=args.scope, now=now)
+        try:
+            result = eng.search(args.query, settings, scope=args.scope, now=now)
+        except errors.IndexCorrupt:
+            # Found damaged while searching: rebuild from the notes and answer anyway.
+            common.report_repair(eng.sync())
+            t0 = time.perf_counter()
+            result = eng.search(args.query, settings, scope=args.scope, now=now)
         total_ms = (time.perf_counter() - t0) * 1000
     finally:
         eng.close()

@@ -13,6 +13,7 @@ import dataclasses
 import datetime as dt
 import importlib.util
 import logging
+import os
 import threading
 import time
 import uuid
@@ -78,6 +79,7 @@ class SyncReport:
     failures: tuple[FileFailure, ...] = ()
     skipped: tuple[FileFailure, ...] = ()  # paths discovery passed over (symlinks, odd names...)
     rebuilt: bool = False
+    repaired: str | None = None  # the damage that made this sync rebuild the index
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -112,6 +114,8 @@ class IndexStatus:
     failures: tuple[FileFailure, ...] = ()
     last_sync: dt.datetime | None = None
     skipped: tuple[FileFailure, ...] = ()
+    damage: str | None = None  # why the index is being rebuilt, if it was found damaged
+    corrupt_copy: str | None = None  # where the last damaged index was moved aside
 
 
 @dataclasses.dataclass(frozen=True)
@@ -184,6 +188,27 @@ class MemdeskOptions:
     text_norm: str = "saturate"
 
 
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def _optional_str(value: object | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 class Engine:
     """One workspace's index and embedder. See the module docstring for threading."""
 
@@ -215,6 +240,8 @@ class Engine:
         self._reader_generation = -1
         self._vec_cache: tuple[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
         self._last_sync: dt.datetime | None = None
+        # Why the index must be rebuilt, when a read found it damaged; the next sync does.
+        self._damage: str | None = None
         self._open_writer()
 
     @classmethod
@@ -244,10 +271,35 @@ class Engine:
         return self._writer
 
     def _discard_corrupt(self) -> None:
-        aside = self.db_path.with_name(self.db_path.name + f".corrupt-{int(time.time())}")
+        """Move the damaged index aside (kept for a post-mortem; only the newest copy
+        stays) so a fresh one can be built from the notes."""
+        aside = self.db_path.with_name(self.db_path.name + f".corrupt-{time.time_ns()}")
         with contextlib.suppress(OSError):
             self.db_path.replace(aside)
+            log.warning("the damaged index was moved to %s", aside)
         remove_index_files(self.db_path)
+        self._generation += 1
+        copies = sorted(self.db_path.parent.glob(self.db_path.name + ".corrupt-*"), key=_mtime)
+        for old in copies[:-1]:
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+    def corrupt_copy(self) -> Path | None:
+        """The newest damaged index moved aside, if any."""
+        copies = sorted(self.db_path.parent.glob(self.db_path.name + ".corrupt-*"), key=_mtime)
+        return copies[-1] if copies else None
+
+    def _reset_damaged(self, reason: str) -> Store:
+        """Replace a damaged index by an empty one (under the sync lock)."""
+        log.warning("index damaged (%s); rebuilding it from the notes", reason)
+        with self._read_lock:
+            for store in (self._writer, self._reader):
+                if store is not None:
+                    store.close()
+            self._writer = self._reader = None
+            self._discard_corrupt()
+        self._damage = None
+        return self._open_writer()
         self._generation += 1
 
     def _read(self) -> Store:
@@ -308,6 +360,7 @@ class Engine:
         paths: Sequence[str] | None = None,
         progress: ProgressFn | None = None,
         cancelled: CancelledFn | None = None,
+        verify: bool = False,
     ) -> SyncReport:
         """Bring the index up to date; a changed model or chunking means a safe rebuild.
 
@@ -336,18 +389,31 @@ class Engine:
 
         A rebuild indexes into a fresh database next to the old one (seeding its
         embedding cache from it) and swaps it in at the end, so a crash or cancel
-        mid-rebuild leaves the old index in use.
+        mid-rebuild leaves the old index in use. A damaged index (found by a search,
+        at open, or by ``verify``'s full check of every page) is moved aside and
+        rebuilt from the notes; ``SyncReport.repaired`` says why.
         """
         start = time.perf_counter()
         with self._sync_lock:
+            self._remove_stale_rebuilds()
             writer = self._open_writer()
             wanted = self._wanted_meta()
+            damage = self._damage
+            meta: dict[str, object] | None = None
             try:
                 meta = writer.get_meta()
-            except (apsw.CorruptError, apsw.NotADBError):
-                meta, rebuild = None, True
-            files_known = writer.counts()[0] if meta is not None else 0
-            needs_rebuild = rebuild or (meta is not None and meta != wanted)
+                files_known = writer.counts()[0]
+            except (apsw.CorruptError, apsw.NotADBError, errors.IndexCorrupt) as exc:
+                damage = str(exc)
+            if damage is None and verify:
+                damage = writer.integrity_problem()
+            if damage is not None:
+                writer = self._reset_damaged(damage)
+                meta, files_known = None, 0
+            # An index with notes but no model record cannot say what its vectors are.
+            needs_rebuild = (
+                rebuild or (meta is not None and meta != wanted) or (meta is None and files_known > 0)
+            )
             if meta is None and files_known == 0 and not needs_rebuild:
                 with writer.transaction():
                     writer.set_meta(wanted)
@@ -358,15 +424,12 @@ class Engine:
                 try:
                     stats = self._sync_into(writer, paths, progress, cancelled)
                 except (apsw.CorruptError, apsw.NotADBError) as exc:
-                    log.warning("index corrupt during sync (%s); rebuilding", exc)
-                    writer.close()
-                    self._writer = None
-                    self._discard_corrupt()
-                    writer = self._open_writer()
+                    damage = str(exc)
+                    writer = self._reset_damaged(damage)
                     with writer.transaction():
                         writer.set_meta(wanted)
                     stats = self._sync_into(writer, None, progress, cancelled)
-                rebuilt = False
+                rebuilt = damage is not None
             files, chunks = self._open_writer().counts()
         self._last_sync = dt.datetime.now(dt.UTC)
         self._vec_cache = None
@@ -383,6 +446,7 @@ class Engine:
             failures=tuple(FileFailure(p, r) for p, r in stats.failures),
             skipped=tuple(FileFailure(s.path, s.reason) for s in stats.skipped),
             rebuilt=rebuilt,
+            repaired=damage,
         )
 
     def _sync_into(
@@ -420,7 +484,9 @@ class Engine:
         self, wanted: dict[str, object], progress: ProgressFn | None, cancelled: CancelledFn | None
     ) -> indexer.SyncStats:
         self._remove_stale_rebuilds()
-        tmp = self.db_path.with_name(f"{self.db_path.name}.tmp-{uuid.uuid4().hex[:8]}")
+        # The builder's pid is in the name, so a leftover of a killed rebuild is known
+        # for one at once (``_remove_stale_rebuilds``).
+        tmp = self.db_path.with_name(f"{self.db_path.name}.tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}")
         fresh = Store(tmp)
         try:
             fresh.copy_cache_from(self.db_path)
@@ -446,18 +512,27 @@ class Engine:
         return stats
 
     def _remove_stale_rebuilds(self, idle_seconds: float = 600.0) -> None:
-        """Delete half-built indexes left by a rebuild that was killed mid-way.
+        """Delete half-built indexes (and their -wal/-shm) left by a killed rebuild.
 
-        A live rebuild writes its files continuously, so ones untouched for ten
-        minutes belong to a process that is gone.
+        One whose builder process is gone goes at once; one whose name carries no pid,
+        or whose pid now belongs to another process, once untouched for ten minutes
+        (a live rebuild writes its files continuously).
         """
         now = time.time()
-        for path in self.db_path.parent.glob(self.db_path.name + ".tmp-*"):
+        prefix = self.db_path.name + ".tmp-"
+        for path in self.db_path.parent.glob(prefix + "*"):
+            if path.name.endswith(("-wal", "-shm", "-journal")):
+                continue
+            pid = path.name[len(prefix) :].split("-", 1)[0]
             try:
-                if now - path.stat().st_mtime > idle_seconds:
-                    path.unlink()
+                stale = (pid.isdigit() and not _process_alive(int(pid))) or (
+                    now - path.stat().st_mtime > idle_seconds
+                )
             except OSError:
-                pass
+                continue
+            if stale:
+                remove_index_files(path)
+                log.info("removed %s, left by a rebuild that did not finish", path.name)
 
     # -- search ------------------------------------------------------------------------
     def search(
@@ -507,9 +582,16 @@ class Engine:
                     cands = self._fetch_openclaw(store, q, limit, scope, mode, timings)
                 else:
                     cands = self._fetch_memdesk(store, q, limit, scope, mode, timings)
-            except (apsw.CorruptError, apsw.NotADBError) as exc:
-                log.warning("index unreadable during search: %s", exc)
-                return empty
+            except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError, errors.IndexCorrupt) as exc:
+                if isinstance(exc, apsw.SQLError) and "no such" not in str(exc):
+                    raise  # a query bug, not a damaged schema
+                # Never an empty answer that looks like "no matches": say so, and let the
+                # next sync rebuild the index.
+                self._damage = str(exc)
+                log.warning("index damaged, found during a search: %s", exc)
+                raise errors.IndexCorrupt(
+                    f"the index is damaged ({exc}); it is being rebuilt from the notes"
+                ) from exc
         return hits_mod.CandidatePool(
             query=q,
             mode=mode,
@@ -771,10 +853,16 @@ class Engine:
         return out
 
     # -- status ---------------------------------------------------------------------------
-    def status(self) -> IndexStatus:
+    def status(self, *, verify: bool = False) -> IndexStatus:
+        """Counts, mode and health; ``verify`` also reads every page of the index."""
         with self._read_lock:
-            store = self._read()
-            files, chunks = store.counts()
+            try:
+                store = self._read()
+                files, chunks = store.counts()
+                damage = self._damage or (store.integrity_problem() if verify else None)
+            except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError, errors.IndexCorrupt) as exc:
+                self._damage = str(exc)
+                return self._damaged_status(str(exc))
             dirty = indexer.dirty_files(store, self.workspace, self.extra_paths)
             failures = tuple(
                 FileFailure(p, r[4] or "") for p, r in store.file_rows().items() if r[3] == "failed"
@@ -805,6 +893,26 @@ class Engine:
             failures=failures,
             last_sync=self._last_sync,
             skipped=skipped,
+            damage=damage,
+            corrupt_copy=_optional_str(self.corrupt_copy()),
+        )
+
+    def _damaged_status(self, damage: str) -> IndexStatus:
+        return IndexStatus(
+            workspace=str(self.workspace),
+            files=0,
+            chunks=0,
+            dirty_files=(),
+            db_path=str(self.db_path),
+            db_bytes=0,
+            embedder=self._embedder.identity.to_json() if self._embedder is not None else None,
+            dims=self._embedder.identity.dims if self._embedder is not None else None,
+            fts_available=True,
+            vector_available=False,
+            mode=self.mode,
+            fallback_reason=self._fallback_reason,
+            damage=damage,
+            corrupt_copy=_optional_str(self.corrupt_copy()),
         )
 
     def file_states(self) -> dict[str, tuple[str, str]]:

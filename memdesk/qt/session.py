@@ -18,6 +18,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from memdesk.core import engine as engine_mod
+from memdesk.core import errors
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import ranking
 from memdesk.core.search import settings as settings_mod
@@ -245,6 +246,10 @@ class Session(QObject):
             self._publish(
                 Results(response.request.query, (), None, response.request.settings, reranked=False)
             )
+            if isinstance(response.error, errors.IndexCorrupt):
+                # The engine noted the damage; this sync rebuilds the index, and the
+                # query runs again when it is done.
+                self.request_sync()
             return
         self._pool = response.pool
         self._pool_request = response.request

@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -28,6 +29,7 @@ from memdesk.core import errors
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 3
+_TABLE_RE = re.compile(r"CREATE (?:VIRTUAL )?TABLE IF NOT EXISTS (\w+)")
 META_KEY = "memdesk_index_meta_v1"
 # Set while some chunks are keyword-indexed but not embedded yet (a sync writes
 # the keyword index first); a sync that finds it set embeds what is missing.
@@ -111,6 +113,7 @@ class Store:
                 self.conn.execute("PRAGMA synchronous=NORMAL")
                 self._migrate()
             self.conn.execute("SELECT count(*) FROM meta").fetchall()
+            self._check_schema()
         except (apsw.CorruptError, apsw.NotADBError) as exc:
             self.close()
             raise errors.IndexCorrupt(f"{self.path}: index is corrupt ({exc})") from exc
@@ -150,6 +153,32 @@ class Store:
                 self.conn.execute(f"PRAGMA user_version = {target + 1}")
             log.info("migrated %s to schema v%d", self.path.name, target + 1)
 
+    def _check_schema(self) -> None:
+        """Every table the schema version promises exists (a dropped ``chunks`` table once
+        raised on every command instead of being rebuilt)."""
+        version = int(self.conn.execute("PRAGMA user_version").fetchall()[0][0])
+        wanted = {name for step in MIGRATIONS[:version] for sql in step for name in _TABLE_RE.findall(sql)}
+        present = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = sorted(wanted - present)
+        if missing:
+            raise errors.IndexCorrupt(f"{self.path}: index schema is damaged (missing {', '.join(missing)})")
+
+    def integrity_problem(self) -> str | None:
+        """What ``PRAGMA quick_check`` finds wrong (damaged pages anywhere), or None.
+
+        It reads the whole file, so it runs on explicit ``index``/``status`` commands,
+        not on every incremental sync.
+        """
+        try:
+            rows = [str(r[0]) for r in self.conn.execute("PRAGMA quick_check(5)")]
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            return str(exc)
+        if rows == ["ok"]:
+            return None
+        problems = [p for row in rows for p in row.splitlines() if p.strip()]
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        return problems[0] + more
+
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.conn.close()
@@ -161,14 +190,21 @@ class Store:
 
     # -- meta -----------------------------------------------------------------
     def get_meta(self) -> dict[str, Any] | None:
+        """The index's model and chunking identity; None for a brand-new index.
+
+        An unreadable row raises ``IndexCorrupt``: adopting it would rank one model's
+        vectors against another's query vectors.
+        """
         rows = self.conn.execute("SELECT value FROM meta WHERE key = ?", (META_KEY,)).fetchall()
         if not rows:
             return None
         try:
             value = json.loads(rows[0][0])
-        except json.JSONDecodeError:
-            return None
-        return value if isinstance(value, dict) else None
+        except (json.JSONDecodeError, TypeError):
+            value = None
+        if not isinstance(value, dict):
+            raise errors.IndexCorrupt(f"{self.path}: the index's model record is unreadable")
+        return value
 
     def set_meta(self, meta: dict[str, Any]) -> None:
         self.conn.execute(

@@ -1,0 +1,172 @@
+"""A damaged index is seen and rebuilt, never trusted: bad pages, a dropped table, an
+unreadable model record; and no leftovers of earlier damage or killed rebuilds pile up."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import apsw
+import pytest
+
+from memdesk.core import engine, errors
+from memdesk.core.index import store as store_mod
+from memdesk.core.search.settings import SearchSettings
+
+QUERY = "which database did we choose for Atlas"
+
+
+def _damage_pages(db: Path, *, seed: int = 7) -> None:
+    """Overwrite six pages a third into the file with random bytes (a bad disk sector)."""
+    rng = random.Random(seed)
+    pages = db.stat().st_size // 4096
+    with open(db, "r+b") as handle:
+        for page in range(pages // 3, pages // 3 + 6):
+            handle.seek(page * 4096)
+            handle.write(rng.randbytes(4096))
+
+
+def _indexed(workspace: Path, **kw: object) -> Path:
+    eng = engine.Engine.open(workspace, **kw)  # type: ignore[arg-type]
+    try:
+        eng.sync()
+        eng._open_writer().conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        eng.close()
+    return eng.db_path
+
+
+def test_damaged_pages_are_seen_by_search_and_repaired(example_workspace: Path) -> None:
+    """Searching a damaged index raises (no silent "no matches"); status says so; the next
+    sync rebuilds it and the same query finds its notes."""
+    db = _indexed(example_workspace, model=None)
+    _damage_pages(db)
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        assert eng.status(verify=True).damage
+        with pytest.raises(errors.IndexCorrupt, match="rebuilt"):
+            eng.search(QUERY, SearchSettings())
+        report = eng.sync()
+        assert report.repaired and report.rebuilt
+        hits = eng.search(QUERY, SearchSettings()).hits
+        status = eng.status(verify=True)
+    finally:
+        eng.close()
+    assert hits and status.damage is None and status.files >= 50
+    assert status.corrupt_copy and Path(status.corrupt_copy).exists()
+
+
+def test_memdesk_index_finds_damage_nothing_else_touched(example_workspace: Path) -> None:
+    """``index`` on an up-to-date but damaged index (no file changed) still rebuilds it."""
+    db = _indexed(example_workspace, model=None)
+    _damage_pages(db)
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        report = eng.sync(verify=True)
+        assert report.repaired
+        assert eng._open_writer().integrity_problem() is None
+    finally:
+        eng.close()
+
+
+def test_cli_search_on_damaged_index_answers_with_one_warning(
+    example_workspace: Path, memdesk_home: Path
+) -> None:
+    db = _indexed(example_workspace, model=None)
+    _damage_pages(db)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memdesk",
+            "search",
+            QUERY,
+            "--workspace",
+            str(example_workspace),
+            "--model",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, MEMDESK_HOME=str(memdesk_home)),
+        timeout=300,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "No matches" not in out.stdout and "memory/" in out.stdout
+    assert len(out.stderr.splitlines()) == 1 and "damaged" in out.stderr
+
+
+def test_dropped_table_is_rebuilt_not_a_traceback(example_workspace: Path) -> None:
+    db = _indexed(example_workspace, model=None)
+    conn = apsw.Connection(str(db))
+    conn.execute("DROP TABLE chunks")
+    conn.close()
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        report = eng.sync()
+        hits = eng.search(QUERY, SearchSettings()).hits
+    finally:
+        eng.close()
+    assert report.files >= 50 and hits
+
+
+@pytest.mark.model
+def test_unreadable_model_record_is_rebuilt_not_adopted(
+    example_workspace: Path, minilm_path: Path, e5_path: Path
+) -> None:
+    """An index whose meta row cannot be read is not trusted: its vectors might be another
+    model's (MiniLM vectors ranked against e5 query vectors score ~0)."""
+    db = _indexed(example_workspace, model=minilm_path)
+    conn = apsw.Connection(str(db))
+    conn.execute("UPDATE meta SET value = '{not json' WHERE key = ?", (store_mod.META_KEY,))
+    conn.close()
+    eng = engine.Engine.open(example_workspace, model=e5_path)
+    try:
+        report = eng.sync()
+        top = eng.search("Decision: we decided to use PostgreSQL with pgvector", SearchSettings()).hits[0]
+    finally:
+        eng.close()
+    assert report.rebuilt
+    assert top.vector_score is not None and top.vector_score > 0.8
+
+
+def test_only_the_newest_damaged_copy_is_kept(example_workspace: Path) -> None:
+    db = _indexed(example_workspace, model=None)
+    for n in range(3):
+        old = db.with_name(f"{db.name}.corrupt-{n}")
+        old.write_bytes(b"old damaged copy")
+        os.utime(old, (n + 1, n + 1))
+    db.write_bytes(b"this is not an SQLite database at all" * 200)
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        eng.sync()
+        copies = sorted(db.parent.glob(db.name + ".corrupt-*"))
+        assert len(copies) == 1 and str(copies[0]) == eng.status().corrupt_copy
+        assert copies[0].read_bytes().startswith(b"this is not an SQLite")
+    finally:
+        eng.close()
+
+
+def test_leftover_of_a_killed_rebuild_is_removed_at_once(example_workspace: Path) -> None:
+    """A half-built index whose builder died goes at the next sync, not ten minutes later."""
+    db = _indexed(example_workspace, model=None)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    pid = int(dead.stdout)
+    leftover = db.with_name(f"{db.name}.tmp-{pid}-0badcafe")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{leftover}{suffix}").write_bytes(b"x" * 4096)
+    live = db.with_name(f"{db.name}.tmp-{os.getpid()}-0feed000")  # ours, fresh: in progress
+    live.write_bytes(b"y")
+    os.utime(live, (time.time(), time.time()))
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        eng.sync()
+    finally:
+        eng.close()
+    assert not any(Path(f"{leftover}{s}").exists() for s in ("", "-wal", "-shm"))
+    assert live.exists()
