@@ -24,6 +24,21 @@ class NoteReadError(MemdeskError):
     """A note could not be read as UTF-8 text (binary, undecodable, too large)."""
 
 
+class NoteChanged(MemdeskError):
+    """A note changed on disk in a way that cannot be merged with the edit being saved.
+
+    ``disk`` is a ``workspace.DiskState``: what is at the path now.
+    """
+
+    def __init__(self, path: object, disk: object) -> None:
+        super().__init__(f"{path} changed on disk since it was opened; not saved")
+        self.disk = disk
+
+
+class NoteReadOnly(MemdeskError):
+    """The note has no write permission; saving over it needs the user's say-so."""
+
+
 class StoreError(MemdeskError):
     """The SQLite index failed in a way that is not corruption."""
 

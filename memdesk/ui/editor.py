@@ -1,15 +1,18 @@
 """The note editor: Markdown highlighting, a safe rendered preview, buffers that survive
 switching files, atomic saves and a conflict choice when a file changes on disk.
 
-Nothing is ever silently overwritten or lost: each buffer remembers the hash of the
-disk text it was loaded from (its *base*); saving over a file whose hash moved on,
-or learning from the watcher that it moved under unsaved edits, asks the user.
+Nothing is ever silently overwritten or lost: each buffer remembers the exact bytes
+it was loaded from (its *base*). Saving over a file that moved on merges the disk's
+changes when they do not overlap the user's, and otherwise asks, as does learning
+from the watcher that it moved under unsaved edits; a save rewrites only the lines
+the user edited (line endings, BOM and special spaces of the others stay).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import html
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +24,7 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QPalette,
     QSyntaxHighlighter,
     QTextCharFormat,
     QTextCursor,
@@ -32,6 +36,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
+    QMessageBox,
     QPlainTextDocumentLayout,
     QPlainTextEdit,
     QPushButton,
@@ -43,11 +48,17 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import errors
+from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 from memdesk.ui import code_editor, markdown_view, theme
 from memdesk.ui import errors as ui_errors
 
 log = logging.getLogger(__name__)
+
+
+def _conflict_background(palette: QPalette) -> QColor:
+    """A reddish band behind conflict markers, readable in light and dark themes."""
+    return QColor(110, 40, 40) if theme.is_dark(palette) else QColor(255, 205, 196)
 
 
 def _fmt(
@@ -143,7 +154,13 @@ class MarkdownHighlighter(QSyntaxHighlighter):
 
 
 class SafePreview(QTextBrowser):
-    """Rendered Markdown that never fetches anything: no remote images, links not followed."""
+    """Rendered Markdown that never fetches anything: no images at all, links not followed.
+
+    ``loadResource`` returning nothing is not enough: QTextDocument then reads
+    ``file:`` and relative image URLs from disk itself (a note could show any image
+    on the machine). So the renderer (``markdown_view``) emits no ``<img>`` at all
+    (an image shows as its alt text), and raw HTML is off.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -152,7 +169,7 @@ class SafePreview(QTextBrowser):
         self.setOpenExternalLinks(False)
 
     def loadResource(self, kind: int, url: QUrl | str) -> Any:  # Qt override
-        return None  # images and style sheets stay unloaded, whatever their scheme
+        return None  # remote resources and style sheets stay unloaded, whatever their scheme
 
     def show_markdown(self, md: MarkdownIt, text: str) -> None:
         self.document().setDefaultStyleSheet(markdown_view.style_sheet(self.palette()))
@@ -161,12 +178,19 @@ class SafePreview(QTextBrowser):
 
 @dataclasses.dataclass(eq=False)
 class Buffer:
-    """One open note: its document and the disk text it was loaded from or saved as."""
+    """One open note: its document, and the exact bytes it was loaded from or saved as.
+
+    ``note`` remembers each line's separator and the BOM of those bytes, so saving
+    writes back every line the user did not touch exactly as it was (Qt's document
+    turns CR, CRLF, U+2028/U+2029 into its own block separator and drops a BOM).
+    """
 
     path: Path
     rel: str
     document: QTextDocument
-    base_hash: str | None  # None when the file did not exist when opened
+    base: bytes | None  # None when the note did not exist (or its disk bytes are unknown)
+    base_digest: str | None  # sha256 of the version on disk the edits are based on
+    note: notetext.NoteText
     deleted_on_disk: bool = False
 
     @property
@@ -174,36 +198,79 @@ class Buffer:
         return self.document.isModified()
 
     def text(self) -> str:
-        return self.document.toPlainText()
+        """The edited text, lines joined by ``\\n``. ``toRawText`` keeps NBSP (which
+        ``toPlainText`` turns into a space); a line separator typed with Shift+Enter
+        counts as a new line."""
+        return self.document.toRawText().replace("\u2029", "\n").replace("\u2028", "\n")
+
+    def data(self) -> bytes:
+        """What saving writes: the edited text with the untouched lines' own separators."""
+        return self.note.rebuild(self.text()).encode("utf-8")
+
+    def adopt(self, data: bytes | None, digest: str | None) -> None:
+        """Make ``data`` (the bytes now on disk) the base of further edits."""
+        self.base, self.base_digest = data, digest
+        self.note = notetext.NoteText.parse(data.decode("utf-8") if data is not None else "")
+        self.deleted_on_disk = False
 
 
 class ConflictDialog(QDialog):
-    """Reload / keep mine / compare for a note changed on disk under unsaved edits.
+    """Merge / reload / keep mine / compare for a note changed on disk under unsaved edits.
+
+    Merge (the default) combines both: changes on one side only are taken, and
+    overlapping ones are put between conflict markers for the user to resolve, so
+    nothing written on disk (an agent's new line) is dropped unseen.
 
     Signals:
-        chosen(str): ``"reload"`` or ``"keep"`` (closing the dialog keeps the buffer).
+        chosen(str): ``"merge"``, ``"reload"``, ``"keep"`` or ``"cancel"`` (closing the
+            dialog changes nothing; the next save asks again).
     """
 
     chosen = Signal(str)
 
-    def __init__(self, parent: QWidget | None, *, rel: str, mine: str, theirs: str | None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        *,
+        rel: str,
+        mine: str,
+        theirs: str | None,
+        deleted: bool = False,
+        problem: str | None = None,
+        conflicts: int | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
         self.setWindowTitle(f"{rel} changed on disk")
-        self._choice = "keep"
+        self._choice = "cancel"
+        name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
         layout = QVBoxLayout(self)
-        if theirs is None:
+        if deleted:
             message = (
-                f"<b>{rel}</b> was deleted on disk, but you have unsaved edits.<br>"
+                f"{name} was deleted on disk, but you have unsaved edits.<br>"
                 "Keep yours (saving will recreate the file) or drop them?"
             )
-        else:
+        elif theirs is None:
             message = (
-                f"<b>{rel}</b> changed on disk, but you have unsaved edits.<br>"
-                "Reload the disk version (your edits are dropped) or keep yours "
-                "(saving will overwrite the disk version)?"
+                f"{name} changed on disk into something the editor cannot show "
+                f"({html.escape(problem or 'unreadable')}).<br>"
+                "Keep yours (saving will replace the disk version) or cancel and look at it first?"
+            )
+        else:
+            overlap = (
+                "Both sides changed the same lines: "
+                f"{conflicts} place{'s' if conflicts != 1 else ''} will be marked for you to resolve."
+                if conflicts
+                else "The changes do not overlap: merging keeps both."
+            )
+            message = (
+                f"{name} changed on disk, but you have unsaved edits.<br>"
+                f"Merge the disk changes into yours, reload the disk version (your edits are "
+                f"dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
             )
         label = QLabel(message)
+        label.setObjectName("conflictMessage")
+        label.setTextFormat(Qt.TextFormat.RichText)
         label.setWordWrap(True)
         layout.addWidget(label)
         self._diff = QPlainTextEdit()
@@ -221,22 +288,50 @@ class ConflictDialog(QDialog):
         self._diff.setVisible(False)
         layout.addWidget(self._diff)
         buttons = QDialogButtonBox()
-        self.reload_button = QPushButton("Reload from disk" if theirs is not None else "Drop mine")
+        self.merge_button = QPushButton("Merge")
+        self.merge_button.setObjectName("conflictMerge")
+        self.reload_button = QPushButton("Drop mine" if deleted else "Reload from disk")
         self.reload_button.setObjectName("conflictReload")
         self.keep_button = QPushButton("Keep mine")
         self.keep_button.setObjectName("conflictKeepMine")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setObjectName("conflictCancel")
         self.compare_button = QPushButton("Compare")
         self.compare_button.setObjectName("conflictCompare")
         self.compare_button.setCheckable(True)
-        buttons.addButton(self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole)
+        can_merge = theirs is not None and not deleted
+        if can_merge:
+            buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        if theirs is not None or deleted:
+            buttons.addButton(self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole)
         buttons.addButton(self.keep_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.compare_button, QDialogButtonBox.ButtonRole.ActionRole)
+        buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
+        if theirs is not None:
+            buttons.addButton(self.compare_button, QDialogButtonBox.ButtonRole.ActionRole)
         layout.addWidget(buttons)
+        self.merge_button.clicked.connect(self._on_merge_button_clicked)
         self.reload_button.clicked.connect(self._on_reload_button_clicked)
         self.keep_button.clicked.connect(self._on_keep_button_clicked)
+        self.cancel_button.clicked.connect(self.reject)
         self.compare_button.toggled.connect(self._on_compare_button_toggled)
         self.finished.connect(self._on_self_finished)
-        self.keep_button.setDefault(True)
+        # The safe choice is the default: merging loses nothing; for a deleted note,
+        # keeping the edits; for an unreadable one, looking before overwriting.
+        default = self.merge_button if can_merge else self.keep_button if deleted else self.cancel_button
+        default.setDefault(True)
+        default.setFocus()
+
+    @property
+    def default_button(self) -> QPushButton | None:
+        for button in self.findChildren(QPushButton):
+            if button.isDefault():
+                return button
+        return None
+
+    @Slot()
+    def _on_merge_button_clicked(self) -> None:
+        self._choice = "merge"
+        self.accept()
 
     @Slot()
     def _on_reload_button_clicked(self) -> None:
@@ -266,7 +361,12 @@ class NoteEditor(QWidget):
         current_changed(str): the note shown changed ("" = none).
         modified_changed(bool): the current buffer became dirty or clean.
         conflict_detected(str): a conflict dialog was opened for this note.
-        conflict_resolved(str, str): the user chose ("reload" | "keep") for this note.
+        conflict_resolved(str, str): the user chose ("merge" | "reload" | "keep" |
+            "cancel") for this note.
+        merged(str, int): changes made on disk were merged into this note's buffer
+            (on save, or by the user's Merge); the int counts overlapping changes left
+            between conflict markers.
+        readonly_asked(str): saving met a read-only note and asks before overwriting it.
     """
 
     saved = Signal(str)
@@ -274,6 +374,8 @@ class NoteEditor(QWidget):
     modified_changed = Signal(bool)
     conflict_detected = Signal(str)
     conflict_resolved = Signal(str, str)
+    merged = Signal(str, int)
+    readonly_asked = Signal(str)
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -285,6 +387,7 @@ class NoteEditor(QWidget):
         self._md = markdown_view.make_renderer()
         self._hit_lines: tuple[int, int] | None = None  # the opened hit's lines, until cleared
         self._matched: tuple[int, ...] = ()
+        self.readonly_box: QMessageBox | None = None
 
         self.title = QLabel(self.tr("No note open"))
         self.title.setObjectName("editorTitle")
@@ -384,18 +487,23 @@ class NoteEditor(QWidget):
         buffer = self._buffers.get(rel)
         if buffer is None:
             path = self._root / rel
+            disk = workspace_mod.disk_state(path)  # never blocks, even on a FIFO
             try:
-                text = workspace_mod.read_note(path) if path.exists() else ""
+                if disk.exists and disk.data is None:
+                    raise errors.NoteReadError(f"{rel}: {disk.problem}")
+                if disk.data is not None:
+                    workspace_mod.decode_note(disk.data, name=rel)  # binary, not UTF-8...
             except errors.NoteReadError as exc:
                 ui_errors.show_error(self, exc)
                 return False
             document = QTextDocument(self)
             document.setDocumentLayout(QPlainTextDocumentLayout(document))
             document.setDefaultFont(self.text_edit.font())
-            document.setPlainText(text)
+            buffer = Buffer(path, rel, document, None, None, notetext.NoteText.parse(""))
+            buffer.adopt(disk.data, disk.digest)
+            document.setPlainText(buffer.note.editable)
             document.setModified(False)
             self._highlighters[rel] = MarkdownHighlighter(document, dark=theme.is_dark(self.palette()))
-            buffer = Buffer(path, rel, document, workspace_mod.content_hash(text) if path.exists() else None)
             document.modificationChanged.connect(self._on_document_modification_changed)
             document.contentsChanged.connect(self._on_document_contents_changed)
             self._buffers[rel] = buffer
@@ -512,22 +620,41 @@ class NoteEditor(QWidget):
         """Save the current buffer; True when written (or nothing to do)."""
         return self._current is None or self.save_buffer(self._current)
 
-    def save_buffer(self, buffer: Buffer) -> bool:
-        disk = self._disk_text(buffer)
-        if disk is not _UNREADABLE and self._changed_behind(buffer, disk):
-            self._ask_conflict(buffer, disk)  # never overwrite what we did not see
+    def save_buffer(self, buffer: Buffer, *, overwrite_readonly: bool = False) -> bool:
+        """Write ``buffer`` unless that would overwrite a disk version it has not seen.
+
+        Changes made on disk since the buffer was loaded are merged in when they do
+        not overlap the user's (an agent appending a line); otherwise the conflict
+        dialog asks. The check holds up to the atomic rename (``workspace.save_note``).
+        """
+        if buffer.rel in self._dialogs:
+            self._dialogs[buffer.rel].raise_()
             return False
-        text = buffer.text()
         try:
-            workspace_mod.write_note_atomic(buffer.path, text)
+            saved = workspace_mod.save_note(
+                buffer.path,
+                buffer.data(),
+                expected=buffer.base_digest,
+                base=buffer.base,
+                overwrite_readonly=overwrite_readonly,
+            )
+        except errors.NoteChanged as exc:
+            self._ask_conflict(buffer, exc.disk)  # never overwrite what we did not see
+            return False
+        except errors.NoteReadOnly as exc:
+            self._ask_readonly(buffer, exc)
+            return False
         except OSError as exc:
             ui_errors.show_error(self, errors.MemdeskError(f"Cannot save {buffer.rel}: {exc}"))
             return False
-        buffer.base_hash = workspace_mod.content_hash(text)
-        buffer.deleted_on_disk = False
+        buffer.adopt(saved.data, workspace_mod.sha256(saved.data))
+        if saved.merged:
+            self._replace_text(buffer, buffer.note.editable)
         buffer.document.setModified(False)
         self._update_title()
         self.saved.emit(buffer.rel)
+        if saved.merged:
+            self.merged.emit(buffer.rel, 0)
         return True
 
     def save_all(self) -> bool:
@@ -539,77 +666,139 @@ class NoteEditor(QWidget):
         for buffer in self.dirty_buffers():
             buffer.document.setModified(False)
 
+    def _ask_readonly(self, buffer: Buffer, exc: errors.NoteReadOnly) -> None:
+        box = QMessageBox(self)
+        box.setObjectName("readOnlyDialog")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Read-only note")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(f"{exc}.\nSave over it anyway? It stays read-only afterwards.")
+        save = box.addButton("Save anyway", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+        def on_finished(_result: int, buffer: Buffer = buffer) -> None:
+            self.readonly_box = None
+            if box.clickedButton() is save:
+                self.save_buffer(buffer, overwrite_readonly=True)
+            box.deleteLater()
+
+        box.finished.connect(on_finished)
+        self.readonly_box = box
+        box.open()
+        self.readonly_asked.emit(buffer.rel)
+
     # disk changes --------------------------------------------------------------------
     def on_files_changed(self, rels: list[str]) -> None:
-        """The watcher saw these notes change: reload clean buffers, ask about dirty ones."""
+        """The watcher saw these notes change: reload clean buffers, ask about dirty ones.
+
+        Only a non-blocking look at each file happens here, on the GUI thread: a FIFO
+        or device swapped in for a note is reported as unreadable, never read.
+        """
         for rel in rels:
             buffer = self._buffers.get(rel)
             if buffer is None or rel in self._dialogs:
                 continue
-            disk = self._disk_text(buffer)
-            if disk is _UNREADABLE or not self._changed_behind(buffer, disk):
+            disk = workspace_mod.disk_state(buffer.path)
+            if not self._changed_behind(buffer, disk):
                 continue  # our own save, or a touch that changed nothing
             if not buffer.modified:
-                if disk is None:
+                if not disk.exists:
                     self.close_note(rel)
-                else:
-                    self._load_disk_text(buffer, disk)
+                elif workspace_mod.note_text(disk.data) is not None:
+                    self._load_disk(buffer, disk)
+                # else: unreadable now; the buffer keeps its base, so a save would ask
             else:
                 self._ask_conflict(buffer, disk)
 
-    def _disk_text(self, buffer: Buffer) -> Any:
-        """The note's text on disk, None when deleted, ``_UNREADABLE`` when unreadable."""
-        if not buffer.path.exists():
-            return None
-        try:
-            return workspace_mod.read_note(buffer.path)
-        except errors.NoteReadError:
-            return _UNREADABLE
-
     @staticmethod
-    def _changed_behind(buffer: Buffer, disk: str | None) -> bool:
-        if disk is None:
-            return buffer.base_hash is not None and not buffer.deleted_on_disk
-        return workspace_mod.content_hash(disk) != buffer.base_hash
+    def _changed_behind(buffer: Buffer, disk: workspace_mod.DiskState) -> bool:
+        if not disk.exists:
+            return buffer.base_digest is not None and not buffer.deleted_on_disk
+        return disk.digest is None or disk.digest != buffer.base_digest
 
-    def _load_disk_text(self, buffer: Buffer, disk: str) -> None:
-        cursor_pos = self.text_edit.textCursor().position() if buffer is self._current else 0
-        buffer.document.setPlainText(disk)
+    def _load_disk(self, buffer: Buffer, disk: workspace_mod.DiskState) -> None:
+        buffer.adopt(disk.data, disk.digest)
+        self._replace_text(buffer, buffer.note.editable, undoable=False)
         buffer.document.setModified(False)
-        buffer.base_hash = workspace_mod.content_hash(disk)
-        buffer.deleted_on_disk = False
+        self._update_title()
+
+    def _replace_text(self, buffer: Buffer, text: str, *, undoable: bool = True) -> None:
+        """Put ``text`` in the buffer, keeping the cursor near where it was; as one undo
+        step when ``undoable`` (a merge the user can take back with Ctrl+Z)."""
+        cursor_pos = self.text_edit.textCursor().position() if buffer is self._current else 0
+        if undoable:
+            cursor = QTextCursor(buffer.document)
+            cursor.beginEditBlock()
+            cursor.select(QTextCursor.SelectionType.Document)
+            cursor.insertText(text)
+            cursor.endEditBlock()
+        else:
+            buffer.document.setPlainText(text)
         if buffer is self._current:
             cursor = self.text_edit.textCursor()
             cursor.setPosition(min(cursor_pos, max(0, buffer.document.characterCount() - 1)))
             self.text_edit.setTextCursor(cursor)
-        self._update_title()
 
-    def _ask_conflict(self, buffer: Buffer, disk: str | None) -> None:
+    def _ask_conflict(self, buffer: Buffer, disk: workspace_mod.DiskState) -> None:
         if buffer.rel in self._dialogs:
             self._dialogs[buffer.rel].raise_()
             return
         if buffer is not self._current:
             self.open_note(buffer.rel)
-        dialog = ConflictDialog(self, rel=buffer.rel, mine=buffer.text(), theirs=disk)
+        mine = buffer.note.rebuild(buffer.text())
+        theirs = workspace_mod.note_text(disk.data)
+        merge = None
+        if theirs is not None:
+            base = buffer.base.decode("utf-8") if buffer.base is not None else ""
+            merge = notetext.merge3(base, mine, theirs)
+        problem = disk.problem
+        if disk.data is not None and theirs is None:
+            try:
+                workspace_mod.decode_note(disk.data, name=buffer.rel)
+            except errors.NoteReadError as exc:
+                problem = str(exc).removeprefix(f"{buffer.rel}: ").removesuffix("; skipped")
+        dialog = ConflictDialog(
+            self,
+            rel=buffer.rel,
+            mine=buffer.text(),
+            theirs=theirs,
+            deleted=not disk.exists,
+            problem=problem,
+            conflicts=merge.conflicts if merge is not None else None,
+        )
         self._dialogs[buffer.rel] = dialog
 
-        def on_chosen(choice: str, buffer: Buffer = buffer, disk: str | None = disk) -> None:
+        def on_chosen(
+            choice: str,
+            buffer: Buffer = buffer,
+            disk: workspace_mod.DiskState = disk,
+            merge: notetext.MergeResult | None = merge,
+        ) -> None:
             self._dialogs.pop(buffer.rel, None)
-            if choice == "reload":
-                if disk is None:
+            if choice == "merge" and merge is not None:
+                # The disk version becomes the base; the buffer holds both sides' changes.
+                buffer.adopt(disk.data, disk.digest)
+                self._replace_text(buffer, notetext.NoteText.parse(merge.text).editable)
+                buffer.document.setModified(True)
+                if merge.conflicts:
+                    self._mark_conflicts(buffer)
+                self.merged.emit(buffer.rel, merge.conflicts)
+            elif choice == "reload":
+                if not disk.exists:
                     self.close_note(buffer.rel)
                 else:
-                    self._load_disk_text(buffer, disk)
-            else:
+                    self._load_disk(buffer, disk)
+            elif choice == "keep":
                 # Keep mine: adopt the disk version as the base so the next save is a
                 # deliberate overwrite rather than another conflict.
-                if disk is None:
-                    buffer.base_hash = None
+                if not disk.exists:
+                    buffer.adopt(None, None)
                     buffer.deleted_on_disk = True
                 else:
-                    buffer.base_hash = workspace_mod.content_hash(disk)
+                    buffer.base, buffer.base_digest = disk.data, disk.digest
                 buffer.document.setModified(True)
-                self._update_title()
+            self._update_title()
             dialog.deleteLater()
             self.conflict_resolved.emit(buffer.rel, choice)
 
@@ -617,6 +806,33 @@ class NoteEditor(QWidget):
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.open()
         self.conflict_detected.emit(buffer.rel)
+
+    def _mark_conflicts(self, buffer: Buffer) -> None:
+        """Highlight each conflict region (markers included) and put the cursor on the first."""
+        if buffer is not self._current:
+            return
+        selections = []
+        document = buffer.document
+        block = document.begin()
+        start = None
+        while block.isValid():
+            text = block.text()
+            if text == notetext.MINE_MARKER:
+                start = block
+            elif text == notetext.THEIRS_MARKER and start is not None:
+                selection = QTextEdit.ExtraSelection()
+                selection.format.setBackground(_conflict_background(self.palette()))
+                selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+                cursor = QTextCursor(start)
+                cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+                selection.cursor = cursor
+                selections.append(selection)
+                start = None
+            block = block.next()
+        self.text_edit.setExtraSelections(selections)
+        if selections:
+            self.text_edit.setTextCursor(QTextCursor(selections[0].cursor.block()))
+            self.text_edit.centerCursor()
 
     # internals -----------------------------------------------------------------------
     def _update_title(self) -> None:
@@ -650,6 +866,3 @@ class NoteEditor(QWidget):
         # Rendering only when the preview is visible keeps typing cheap.
         if self._current is not None and self.tabs.currentWidget() is self.preview:
             self.preview.show_markdown(self._md, self._current.text())
-
-
-_UNREADABLE = object()

@@ -429,6 +429,7 @@ class MainWindow(QMainWindow):
         self.agent_dock.message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
+        self.note_editor.merged.connect(self._on_editor_merged)
         self.note_editor.current_changed.connect(self._on_editor_current_changed)
 
     def _attach(self, session: session_mod.Session) -> None:
@@ -880,6 +881,17 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(str(exc), 10_000)
 
     # slots: editor -------------------------------------------------------------------
+    @Slot(str, int)
+    def _on_editor_merged(self, rel: str, conflicts: int) -> None:
+        if conflicts:
+            plural = "s" if conflicts != 1 else ""
+            text = (
+                f"{rel}: {conflicts} overlapping change{plural} marked <<<<<<< … >>>>>>>; resolve, then save"
+            )
+        else:
+            text = f"{rel}: changes made on disk were merged with yours"
+        self.statusBar().showMessage(text, 15000)
+
     @Slot(str)
     def _on_editor_saved(self, rel: str) -> None:
         self.session.request_sync([rel])  # saves are indexed at once, not after the debounce

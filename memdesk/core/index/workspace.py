@@ -9,6 +9,8 @@ de-duplicated by realpath, first occurrence winning.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import dataclasses
 import errno
 import hashlib
@@ -16,10 +18,13 @@ import logging
 import os
 import stat
 import tempfile
-from collections.abc import Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from memdesk.core import errors
+from memdesk.core.index import notetext
 
 log = logging.getLogger(__name__)
 
@@ -295,6 +300,18 @@ def decode_note(data: bytes, *, name: str) -> str:
     return text.removeprefix("\ufeff")
 
 
+def note_text(data: bytes | None) -> str | None:
+    """``data`` as the editor shows it (a BOM kept), or None when ``decode_note`` would
+    refuse it (too large, binary, not UTF-8)."""
+    if data is None:
+        return None
+    try:
+        decode_note(data, name="")
+    except errors.NoteReadError:
+        return None
+    return data.decode("utf-8")
+
+
 def _decodes(data: bytes, encoding: str) -> bool:
     try:
         data.decode(encoding)
@@ -350,3 +367,239 @@ def write_note_atomic(path: Path, text: str) -> None:
             os.close(dir_fd)
     except OSError:
         pass  # some filesystems refuse fsync on directories; the rename is still atomic
+
+
+# -- reading and saving notes the editor shows ------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class DiskState:
+    """What is at a note's path now: its digest and, when readable as a note, bytes."""
+
+    exists: bool
+    digest: str | None  # sha256 of the bytes; None when missing or not a regular file
+    data: bytes | None  # None when missing, too large or not a regular file
+    problem: str | None = None  # why ``data`` is None although something is there
+
+
+def disk_state(path: Path) -> DiskState:
+    """Never blocks and never loads more than ``MAX_NOTE_BYTES`` (larger files are hashed
+    in pieces, so a change to an 11 MB log is still noticed)."""
+    try:
+        fd = open_regular(path)
+    except FileNotFoundError:
+        return DiskState(False, None, None)
+    except OSError as exc:
+        return DiskState(True, None, None, exc.strerror or str(exc))
+    try:
+        hasher = hashlib.sha256()
+        parts: list[bytes] = []
+        total = 0
+        while chunk := os.read(fd, 1 << 20):
+            hasher.update(chunk)
+            total += len(chunk)
+            if total <= MAX_NOTE_BYTES:
+                parts.append(chunk)
+            else:
+                parts = []
+    except OSError as exc:
+        return DiskState(True, None, None, exc.strerror or str(exc))
+    finally:
+        os.close(fd)
+    if total > MAX_NOTE_BYTES:
+        return DiskState(
+            True,
+            hasher.hexdigest(),
+            None,
+            f"{total / 1_048_576:.1f} MB, over the {MAX_NOTE_BYTES // 1_048_576} MB limit for a note",
+        )
+    return DiskState(True, hasher.hexdigest(), b"".join(parts))
+
+
+def sha256(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+@dataclasses.dataclass(frozen=True)
+class Saved:
+    """The outcome of ``save_note``: the bytes now on disk, and whether changes made
+    on disk since the caller's base were merged into them."""
+
+    data: bytes
+    merged: bool
+
+
+_SAVE_LOCK = threading.Lock()
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+_renameat2: Any = None
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two paths (Linux ``renameat2(RENAME_EXCHANGE)``); False where the
+    system or filesystem cannot."""
+    global _renameat2
+    if _renameat2 is None:
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+            fn = libc.renameat2
+            fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+            fn.restype = ctypes.c_int
+            _renameat2 = fn
+        except (OSError, AttributeError, TypeError):
+            _renameat2 = False
+    if not _renameat2:
+        return False
+    if _renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _merged(base: bytes | None, theirs: DiskState, mine: bytes) -> bytes | None:
+    """``mine`` with the disk's changes since ``base`` merged in, or None if they overlap
+    (or any side is not UTF-8 text)."""
+    texts = [note_text(base or b""), note_text(mine), note_text(theirs.data)]
+    if None in texts:
+        return None
+    result = notetext.merge3(str(texts[0]), str(texts[1]), str(texts[2]))
+    return None if result.conflicts else result.text.encode("utf-8")
+
+
+def save_note(
+    path: Path,
+    data: bytes,
+    *,
+    expected: str | None,
+    base: bytes | None = None,
+    overwrite_readonly: bool = False,
+) -> Saved:
+    """Write ``data`` to the note at ``path``, never over a version the caller has not seen.
+
+    ``expected`` is the sha256 of the bytes the edit started from (None: the note did
+    not exist) and ``base`` those bytes, for merging. If the note moved on, the disk's
+    changes are merged in when they do not overlap the caller's; otherwise
+    ``errors.NoteChanged`` carries what is on disk. The check is repeated *after* the
+    new file is swapped in atomically (Linux ``RENAME_EXCHANGE``; elsewhere the old
+    file is held open across the rename), so a write landing between the check and
+    the rename is found too, and merged or put back. A note without write bits
+    raises ``errors.NoteReadOnly`` unless ``overwrite_readonly``.
+    """
+    path = Path(path)
+    merged_any = False
+    with _SAVE_LOCK:
+        for _attempt in range(5):
+            disk = disk_state(path)
+            if disk.digest != expected or disk.exists != (expected is not None):
+                merged = _merged(base, disk, data) if disk.exists else None
+                if merged is None:
+                    raise errors.NoteChanged(path, disk)
+                expected, base, data, merged_any = disk.digest, disk.data, merged, True
+            mode = 0o600
+            if disk.exists:
+                mode = stat.S_IMODE(os.stat(path).st_mode)
+                if not mode & 0o222 and not overwrite_readonly:
+                    raise errors.NoteReadOnly(f"{path.name} is read-only (mode {mode:04o}); not saved")
+            outcome = _write_and_swap(
+                path, data, mode=mode, expected=expected, merge=lambda d, b=base, m=data: _merged(b, d, m)
+            )
+            if outcome is None:
+                _fsync_dir(path.parent)
+                return Saved(data, merged_any)
+            if outcome is _RETRY:
+                continue  # the note appeared while we wrote a new one: check again
+            displaced, merged = outcome
+            if merged is None:
+                raise errors.NoteChanged(path, displaced)  # theirs was put back in place
+            # Ours is on disk now; write the merge over it on the next turn.
+            expected, base, data, merged_any = sha256(data), data, merged, True
+    raise errors.NoteChanged(path, disk_state(path))
+
+
+_RETRY: Any = object()
+
+
+def _write_and_swap(
+    path: Path, data: bytes, *, mode: int, expected: str | None, merge: Callable[[DiskState], bytes | None]
+) -> Any:
+    """Put ``data`` at ``path`` atomically. None if what it replaced was the version the
+    caller checked; ``_RETRY`` if a new note appeared meanwhile; else (what was
+    displaced, ``merge(displaced)``), the displaced version put back in place when
+    ``merge`` found no clean merge."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        if expected is None:
+            try:
+                os.link(tmp, path)  # fails if the note appeared meanwhile: nothing clobbered
+            except FileExistsError:
+                return _RETRY
+            return None
+        if _exchange(tmp, path):
+            # ``tmp`` now holds whatever was at ``path`` at the instant of the swap.
+            displaced = disk_state(tmp)
+            if displaced.digest == expected:
+                return None
+            merged = merge(displaced)
+            if merged is None:
+                _exchange(tmp, path)
+            return displaced, merged
+        # No atomic exchange: hold the old file open across the rename and look at
+        # it afterwards; an append through another open descriptor still shows.
+        old_fd = open_regular(path)
+        try:
+            os.replace(tmp, path)
+            after = _state_of_fd(old_fd)
+        finally:
+            os.close(old_fd)
+        if after.digest == expected:
+            return None
+        merged = merge(after)
+        if merged is None and after.data is not None:
+            _replace_bytes(path, after.data, mode)
+        return after, merged
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _state_of_fd(fd: int) -> DiskState:
+    """``disk_state`` of an already open file (read from its start)."""
+    os.lseek(fd, 0, os.SEEK_SET)
+    parts: list[bytes] = []
+    while chunk := os.read(fd, 1 << 20):
+        parts.append(chunk)
+    data = b"".join(parts)
+    return DiskState(True, sha256(data), data if len(data) <= MAX_NOTE_BYTES else None)
+
+
+def _replace_bytes(path: Path, data: bytes, mode: int) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on directories; the rename is still atomic
+    finally:
+        os.close(dir_fd)
