@@ -54,6 +54,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # The machine said no (read-only or full disk, permissions): one line, no traceback.
+        where = f": {exc.filename}" if exc.filename else ""
+        sys.stderr.write(common.terminal_safe(f"memdesk: error: {exc.strerror or exc}{where}") + "\n")
+        return 1
 
 
 if __name__ == "__main__":

@@ -260,6 +260,8 @@ class Engine:
 
     # -- connections -----------------------------------------------------------
     def _open_writer(self) -> Store:
+        if self._writer is not None and not self._writer.is_current():
+            self._reopen_swapped(writer=True)
         if self._writer is None:
             try:
                 self._writer = Store(self.db_path)
@@ -302,7 +304,26 @@ class Engine:
         return self._open_writer()
         self._generation += 1
 
+    def _reopen_swapped(self, *, writer: bool) -> None:
+        """Another process swapped a rebuilt index in (or moved a damaged one aside):
+        our connections still see the old file, and writes into it would be lost.
+
+        The writer is only replaced from the sync path (it holds the sync lock), the
+        reader from the read path (it holds the read lock).
+        """
+        log.info("%s was replaced by another process; reopening it", self.db_path.name)
+        with self._read_lock:
+            if writer and self._writer is not None:
+                self._writer.close()
+                self._writer = None
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+            self._vec_cache = None
+
     def _read(self) -> Store:
+        if self._reader is not None and not self._reader.is_current():
+            self._reopen_swapped(writer=False)
         if self._reader is None or self._reader_generation != self._generation:
             if self._reader is not None:
                 self._reader.close()
@@ -620,6 +641,9 @@ class Engine:
         timings["embed_ms"] = (time.perf_counter() - t0) * 1000
         if not np.any(vec):
             return None  # OpenClaw skips the vector leg for an all-zero query vector
+        if not np.all(np.isfinite(vec)):
+            log.warning("the embedding model returned a non-finite query vector; keyword results only")
+            return None
         return vec
 
     def _vector_leg(

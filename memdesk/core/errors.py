@@ -47,6 +47,10 @@ class IndexCorrupt(StoreError):
     """The index file is damaged; callers rebuild it from the Markdown files."""
 
 
+class IndexBusy(StoreError):
+    """Another process held the index's write lock for longer than the busy timeout."""
+
+
 class EmbedderUnavailable(MemdeskError):
     """No usable embedding model: missing, truncated or non-GGUF file, or no llama.cpp."""
 

@@ -170,3 +170,45 @@ def test_leftover_of_a_killed_rebuild_is_removed_at_once(example_workspace: Path
         eng.close()
     assert not any(Path(f"{leftover}{s}").exists() for s in ("", "-wal", "-shm"))
     assert live.exists()
+
+
+def test_rebuild_by_another_process_is_noticed(example_workspace: Path, memdesk_home: Path) -> None:
+    """A GUI-like engine stays open while the CLI rebuilds and swaps the index file in:
+    the open engine notices and writes into the new file, so both sides see each
+    other's notes without a restart."""
+    gui = engine.Engine.open(example_workspace, model=None)
+    try:
+        gui.sync()
+        cli = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "memdesk",
+                "index",
+                "--rebuild",
+                "--workspace",
+                str(example_workspace),
+                "--model",
+                "none",
+            ],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, MEMDESK_HOME=str(memdesk_home)),
+            timeout=300,
+            check=False,
+        )
+        assert cli.returncode == 0, cli.stderr
+        note = example_workspace / "memory" / "2026-12-01.md"
+        note.write_text("# 2026-12-01\n\nThe quokkaphone launch slipped a week.\n", encoding="utf-8")
+        gui.sync(paths=["memory/2026-12-01.md"])
+        assert [h.path for h in gui.search("quokkaphone", SearchSettings()).hits] == ["memory/2026-12-01.md"]
+    finally:
+        gui.close()
+    other = engine.Engine.open(example_workspace, model=None)
+    try:
+        assert other.status().dirty_files == ()
+        assert [h.path for h in other.search("quokkaphone", SearchSettings()).hits] == [
+            "memory/2026-12-01.md"
+        ]
+    finally:
+        other.close()

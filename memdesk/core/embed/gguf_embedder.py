@@ -578,6 +578,7 @@ class GgufEmbedder:
             self._documents = documents
             self._queries = queries  # last: ``loaded`` turns True only when everything is ready
         logger.info("loaded %s (%d threads)", self._path.name, self._n_threads)
+        self._probe()
 
     def _new_context(self, model: Any, tokens: int, max_sequences: int) -> _Context:
         lc = self._lc
@@ -605,6 +606,21 @@ class GgufEmbedder:
             self._lc.llama_batch_free(context.batch)
             self._lc.llama_free(context.ctx)
             context.ctx = context.batch = None
+
+    def _probe(self) -> None:
+        """Embed one short text now: a model whose weights are damaged (NaN, inf) loads
+        fine but would make every search fail; it counts as unusable instead."""
+        try:
+            vector = self.embed_query("memdesk checks that this model works")
+        except EmbedderUnavailable:
+            self.close()
+            raise
+        if not np.all(np.isfinite(vector)) or not np.any(vector):
+            self.close()
+            raise EmbedderUnavailable(
+                f"Embedding model {self._path}: unusable, it produces "
+                f"{'non-finite (NaN/inf)' if not np.all(np.isfinite(vector)) else 'all-zero'} vectors"
+            )
 
     # ------------------------------------------------------------------ protocol
 

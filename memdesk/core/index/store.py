@@ -12,6 +12,7 @@ the engine rebuilds from the Markdown files.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import logging
 import os
@@ -29,6 +30,9 @@ from memdesk.core import errors
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 3
+# How long a writer waits for another process's write lock before giving up with a
+# one-line error; batches are small, so a turn rarely takes more than a second.
+BUSY_TIMEOUT_MS = 30_000
 _TABLE_RE = re.compile(r"CREATE (?:VIRTUAL )?TABLE IF NOT EXISTS (\w+)")
 META_KEY = "memdesk_index_meta_v1"
 # Set while some chunks are keyword-indexed but not embedded yet (a sync writes
@@ -94,19 +98,27 @@ class Store:
         self.vec_error: str | None = None
         self._seg_table: Any = None
         if not readonly and not self.path.exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            # Private memories: the file is created owner-only before SQLite opens it
-            # (SQLite gives -wal/-shm the same permissions).
-            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                # Private memories: the file is created owner-only before SQLite opens it
+                # (SQLite gives -wal/-shm the same permissions).
+                os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+            except OSError as exc:
+                raise errors.StoreError(
+                    f"cannot create the index in {self.path.parent}: {exc.strerror or exc}"
+                ) from None
         flags = (
             apsw.SQLITE_OPEN_READONLY if readonly else (apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
         )
         try:
             self.conn = apsw.Connection(str(self.path), flags=flags)
+        except (apsw.CantOpenError, apsw.PermissionsError, apsw.ReadOnlyError) as exc:
+            raise environment_error(exc, self.path) from None
         except apsw.Error as exc:
             raise errors.IndexCorrupt(f"{self.path}: cannot open index ({exc})") from exc
-        self.conn.setbusytimeout(5000)
+        self.conn.setbusytimeout(BUSY_TIMEOUT_MS)
         self.vec_available = self._load_vec()
+        self.identity = _identity(self.path)
         try:
             if not readonly:
                 self.conn.execute("PRAGMA journal_mode=WAL")
@@ -120,6 +132,9 @@ class Store:
         except apsw.SQLError as exc:
             self.close()
             raise errors.IndexCorrupt(f"{self.path}: index schema is damaged ({exc})") from exc
+        except _ENVIRONMENT_ERRORS as exc:
+            self.close()
+            raise environment_error(exc, self.path) from None
 
     # -- setup ---------------------------------------------------------------
     def _load_vec(self) -> bool:
@@ -147,7 +162,7 @@ class Store:
                 f"{self.path}: index schema v{version} is newer than this memdesk (v{SCHEMA_VERSION})"
             )
         for target in range(version, SCHEMA_VERSION):
-            with self.conn:
+            with self.transaction():
                 for statement in MIGRATIONS[target]:
                     self.conn.execute(statement)
                 self.conn.execute(f"PRAGMA user_version = {target + 1}")
@@ -185,8 +200,36 @@ class Store:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
-        with self.conn:
-            yield
+        """A write transaction that takes the write lock up front (``BEGIN IMMEDIATE``).
+
+        A deferred one that reads first and then writes cannot wait for another
+        process's lock (SQLite answers BUSY at once to avoid a deadlock); an
+        immediate one waits up to ``BUSY_TIMEOUT_MS``, so two writers take turns.
+        Nested calls are savepoints. Environment failures become one-line
+        ``StoreError``s (busy, read-only, disk full).
+        """
+        try:
+            if self.conn.in_transaction:
+                with self.conn:
+                    yield
+                return
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+        except _ENVIRONMENT_ERRORS as exc:
+            if self.conn.in_transaction:
+                with contextlib.suppress(apsw.Error):
+                    self.conn.execute("ROLLBACK")
+            raise environment_error(exc, self.path) from None
+
+    def is_current(self) -> bool:
+        """False once the file at ``path`` is another one than this connection opened
+        (another process swapped a rebuilt index in, or moved a damaged one aside)."""
+        return _identity(self.path) == self.identity
 
     # -- meta -----------------------------------------------------------------
     def get_meta(self) -> dict[str, Any] | None:
@@ -518,6 +561,45 @@ class Store:
             with contextlib.suppress(OSError):
                 total += os.path.getsize(str(self.path) + suffix)
         return total
+
+
+_ENVIRONMENT_ERRORS = (
+    apsw.BusyError,
+    apsw.LockedError,
+    apsw.FullError,
+    apsw.ReadOnlyError,
+    apsw.CantOpenError,
+    apsw.PermissionsError,
+    apsw.IOError,
+)
+
+
+def environment_error(exc: BaseException, path: Path) -> errors.StoreError:
+    """The one-line error for a failure of the machine, not of memdesk or the index."""
+    if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
+        return errors.IndexBusy(
+            f"the index {path.name} is busy: another memdesk process kept it locked for "
+            f"{BUSY_TIMEOUT_MS // 1000} s; try again when it has finished"
+        )
+    if isinstance(exc, apsw.FullError) or getattr(exc, "errno", None) == errno.ENOSPC:
+        return errors.StoreError(
+            f"the disk holding the index ({path.parent}) is full; free some space and run "
+            "memdesk index again (no note was changed)"
+        )
+    if isinstance(exc, (apsw.ReadOnlyError, apsw.CantOpenError, apsw.PermissionsError)):
+        return errors.StoreError(
+            f"cannot write the index in {path.parent}: the folder or file is read-only "
+            "(set MEMDESK_HOME to a writable folder)"
+        )
+    return errors.StoreError(f"the index {path} could not be read or written: {exc}")
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 def remove_index_files(path: Path) -> None:
