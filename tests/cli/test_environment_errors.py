@@ -100,7 +100,21 @@ def test_two_indexers_at_once_take_turns(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     (root / "memory").mkdir(parents=True)
     rng = np.random.default_rng(0)
-    words = np.array("alpha beta gamma delta atlas harbor deploy token database sqlite vector".split())
+    words = np.array(
+        [
+            "alpha",
+            "beta",
+            "gamma",
+            "delta",
+            "atlas",
+            "harbor",
+            "deploy",
+            "token",
+            "database",
+            "sqlite",
+            "vector",
+        ]
+    )
     for i in range(1500):
         lines = [" ".join(rng.choice(words, 12)) for _ in range(30)]
         (root / "memory" / f"n{i:04d}.md").write_text("\n".join(lines), encoding="utf-8")
