@@ -1,0 +1,758 @@
+"""Replay the adversarial reliability cases and count what goes wrong.
+
+Each category runs real files, the real SQLite index, the real CLI (subprocesses)
+and the real Qt editor (offscreen), and counts cases tried, failures (a
+traceback, a hang, a silent wrong answer) and data lost (bytes of a note or an
+agent's line that did not survive). The last line printed is one JSON object:
+``{"categories": {name: {"cases", "failures", "data_lost"}}, "totals": {...}}``.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/reliability.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from memdesk.core import engine, errors
+from memdesk.core.openclaw import chunking
+from memdesk.core.openclaw import text as oc_text
+from memdesk.core.search.settings import SearchSettings
+
+EXAMPLE = REPO / "examples" / "workspace"
+Counts = dict[str, int]
+
+
+class Category:
+    def __init__(self) -> None:
+        self.cases = self.failures = self.data_lost = 0
+        self.notes: list[str] = []
+
+    def case(self, ok: bool, *, lost: int = 0, note: str = "") -> None:
+        self.cases += 1
+        self.failures += 0 if ok else 1
+        self.data_lost += lost
+        if not ok and note and len(self.notes) < 3:
+            self.notes.append(note[:200])
+
+    def run(self, fn: Callable[[], tuple[bool, int]], note: str = "") -> None:
+        try:
+            ok, lost = fn()
+        except Exception as exc:  # a traceback where one line was due is a failure
+            ok, lost, note = False, 0, f"{note}: {type(exc).__name__}: {exc}"
+        self.case(ok, lost=lost, note=note)
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"cases": self.cases, "failures": self.failures, "data_lost": self.data_lost}
+        if self.notes:
+            out["examples"] = self.notes
+        return out
+
+
+def digest_tree(root: Path) -> dict[str, str]:
+    out = {}
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            path = os.path.join(dirpath, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    out[path] = hashlib.sha256(handle.read()).hexdigest()
+    return out
+
+
+def lost_files(before: dict[str, str], root: Path) -> int:
+    after = digest_tree(root)
+    return sum(1 for path, digest in before.items() if after.get(path) != digest)
+
+
+def cli(*args: str, home: Path, timeout: int = 300) -> subprocess.CompletedProcess[bytes]:
+    env = dict(os.environ, MEMDESK_HOME=str(home), PYTHONPATH=str(REPO))
+    return subprocess.run(
+        [sys.executable, "-m", "memdesk", *args], capture_output=True, env=env, timeout=timeout, check=False
+    )
+
+
+def one_line_error(out: subprocess.CompletedProcess[bytes]) -> bool:
+    err = out.stderr.decode("utf-8", "replace").strip().splitlines()
+    return out.returncode == 1 and len(err) == 1 and err[0].startswith("memdesk: error:")
+
+
+def fresh_workspace(base: Path, name: str = "ws") -> Path:
+    root = base / name
+    shutil.copytree(EXAMPLE, root)
+    return root
+
+
+# -- categories ------------------------------------------------------------------------------
+def hostile_names(tmp: Path, n: int) -> Category:
+    cat = Category()
+    rng = random.Random(1)
+    for i in range(n):
+        root = tmp / f"names-{i}"
+        (root / "memory").mkdir(parents=True)
+        (root / "MEMORY.md").write_text("# Memory\n\nquokka\n")
+        raw = bytes(rng.choice([b for b in range(1, 256) if b != 0x2F]) for _ in range(rng.randint(1, 30)))
+        with open(os.path.join(os.fsencode(root / "memory"), raw + b".md"), "wb") as handle:
+            handle.write(b"quokka too\n")
+        before = digest_tree(root)
+
+        def check(root: Path = root, raw: bytes = raw, before: dict[str, str] = before) -> tuple[bool, int]:
+            eng = engine.Engine.open(root, model=None, db_path=root.parent / f"{root.name}.sqlite")
+            try:
+                report = eng.sync()
+                status = eng.status()
+            finally:
+                eng.close()
+            try:
+                raw.decode("utf-8")
+                expected = 2
+            except UnicodeDecodeError:
+                expected = 1
+            listed = expected == 2 or any("UTF-8" in s.reason for s in status.skipped)
+            return report.files == expected and listed, lost_files(before, root)
+
+        cat.run(check, note=repr(raw))
+    return cat
+
+
+def chunk_cut_emoji(tmp: Path) -> Category:
+    cat = Category()
+    root = tmp / "emoji"
+    (root / "memory").mkdir(parents=True)
+    for cut in (1600, 3200):
+        for shift in range(-4, 4):
+            for emoji in ("🎉", "𠀋", "🇩🇪"):
+                text = "x" * (cut + shift) + emoji + " tail\n"
+                (root / "memory" / "e.md").write_text(text)
+
+                def check(text: str = text) -> tuple[bool, int]:
+                    eng = engine.Engine.open(root, model=None, db_path=tmp / "emoji.sqlite")
+                    try:
+                        report = eng.sync()
+                        rows = eng._read().conn.execute(
+                            "SELECT text, hash FROM chunks ORDER BY start_line, rid"
+                        )
+                        stored = [(str(t), str(h)) for t, h in rows]
+                    finally:
+                        eng.close()
+                    want = chunking.filter_non_empty_chunks(chunking.chunk_markdown(text))
+                    ok = not report.failures and [h for _, h in stored] == [c.hash for c in want]
+                    return ok and all(oc_text.is_well_formed(t) for t, _ in stored), 0
+
+                cat.run(check, note=f"cut {cut}{shift:+d} {emoji}")
+    return cat
+
+
+def _damage(db: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    pages = db.stat().st_size // 4096
+    with open(db, "r+b") as handle:
+        for page in rng.sample(range(2, pages), min(6, pages - 2)):
+            handle.seek(page * 4096)
+            handle.write(rng.randbytes(4096))
+
+
+def index_damage(tmp: Path, trials: int) -> Category:
+    cat = Category()
+    root = fresh_workspace(tmp, "damage")
+    before = digest_tree(root)
+    query = "which database did we choose for Atlas"
+    for trial in range(trials + 2):
+        db = tmp / f"damage-{trial}.sqlite"
+
+        def check(trial: int = trial, db: Path = db) -> tuple[bool, int]:
+            eng = engine.Engine.open(root, model=None, db_path=db)
+            eng.sync()
+            eng.close()
+            import apsw
+
+            if trial == trials:  # a dropped table
+                conn = apsw.Connection(str(db))
+                conn.execute("DROP TABLE chunks")
+                conn.close()
+            elif trial == trials + 1:  # an unreadable model record
+                conn = apsw.Connection(str(db))
+                conn.execute("UPDATE meta SET value = '{garbage'")
+                conn.close()
+            else:
+                _damage(db, trial)
+            eng = engine.Engine.open(root, model=None, db_path=db)
+            try:
+                try:
+                    hits = eng.search(query, SearchSettings()).hits
+                    silent_empty = not hits
+                except errors.IndexCorrupt:
+                    silent_empty = False
+                eng.sync(verify=True)
+                repaired = bool(eng.search(query, SearchSettings()).hits)
+                healthy = eng.status(verify=True).damage is None
+            finally:
+                eng.close()
+            return (not silent_empty) and repaired and healthy, lost_files(before, root)
+
+        cat.run(check, note=f"trial {trial}")
+    return cat
+
+
+def qt_app() -> object:
+    from PySide6.QtWidgets import QApplication
+
+    from memdesk.qt import compat
+
+    compat.apply_refcount_workaround()
+    return QApplication.instance() or QApplication([])
+
+
+def _editor(root: Path) -> object:
+    from memdesk.ui import editor
+
+    widget = editor.NoteEditor(root)
+    widget.resize(800, 600)
+    return widget
+
+
+def _replace_line(widget: object, number: int, text: str) -> None:
+    from PySide6.QtGui import QTextCursor
+
+    block = widget.text_edit.document().findBlockByNumber(number)  # type: ignore[attr-defined]
+    cursor = QTextCursor(block)
+    cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+    cursor.insertText(text)
+
+
+BASE = "".join(f"line {i}\n" for i in range(12))
+REL = "memory/2026-06-01.md"
+
+
+def saves_over_undecodable(tmp: Path) -> Category:
+    cat = Category()
+    changes = {
+        "latin-1": b"caf\xe9\n",
+        "nul": b"a \x00 b\n",
+        "utf-16": "now UTF-16\n".encode("utf-16"),
+        "11MB": b"log line\n" * 1_300_000,
+    }
+    for name, change in changes.items():
+        root = tmp / f"undecodable-{name}"
+        (root / "memory").mkdir(parents=True)
+        path = root / REL
+        path.write_text(BASE)
+
+        def check(path: Path = path, change: bytes = change, root: Path = root) -> tuple[bool, int]:
+            widget = _editor(root)
+            widget.open_note(REL)  # type: ignore[attr-defined]
+            _replace_line(widget, 2, "user edit")
+            path.write_bytes(change)
+            saved = widget.save()  # type: ignore[attr-defined]
+            kept = path.read_bytes() == change
+            widget.deleteLater()  # type: ignore[attr-defined]
+            return not saved and kept, 0 if kept else 1
+
+        cat.run(check, note=name)
+    return cat
+
+
+def save_race(tmp: Path, trials: int) -> Category:
+    cat = Category()
+    root = tmp / "race"
+    (root / "memory").mkdir(parents=True)
+    path = root / REL
+    widget = _editor(root)
+    rng = random.Random(9)
+    for trial in range(trials):
+        widget.close_note(REL)  # type: ignore[attr-defined]
+        path.write_text(BASE)
+        widget.open_note(REL)  # type: ignore[attr-defined]
+        edit = f"line 3 edited in trial {trial}"
+        _replace_line(widget, 3, edit)
+        agent = f"agent line {trial}\n"
+        delay = rng.uniform(0, 0.004)
+
+        def append(agent: str = agent, delay: float = delay) -> None:
+            time.sleep(delay)
+            with open(path, "a", encoding="utf-8") as handle:
+                handle.write(agent)
+
+        def check(
+            agent: str = agent, edit: str = edit, append: Callable[[], None] = append
+        ) -> tuple[bool, int]:
+            writer = threading.Thread(target=append)
+            writer.start()
+            saved = widget.save()  # type: ignore[attr-defined]
+            writer.join()
+            if not saved:
+                dialog = widget.open_dialog(REL)  # type: ignore[attr-defined]
+                dialog.default_button.click()
+                widget.save()  # type: ignore[attr-defined]
+            disk = path.read_text(encoding="utf-8")
+            lost = (agent not in disk) + (edit not in disk)
+            return lost == 0, lost
+
+        cat.run(check, note=f"trial {trial}")
+    return cat
+
+
+def byte_preserving(tmp: Path, n: int) -> Category:
+    cat = Category()
+    rng = random.Random(5)
+    seps = ["\n", "\r\n", "\r", "\u2028", "\u2029"]
+    chars = ["a", "b", " ", "\u00a0", "é", "🎉", "\t"]
+    root = tmp / "bytes"
+    (root / "memory").mkdir(parents=True)
+    path = root / REL
+    for i in range(n):
+        lines = [
+            ("".join(rng.choices(chars, k=rng.randint(1, 5))), rng.choice(seps))
+            for _ in range(rng.randint(2, 6))
+        ]
+        k = rng.randrange(len(lines))
+        bom = "\ufeff" if i % 3 == 0 else ""
+        original = bom + "".join(c + s for c, s in lines)
+        expected = bom + "".join(("EDITED" if j == k else c) + s for j, (c, s) in enumerate(lines))
+        path.write_text(original, encoding="utf-8", newline="")
+
+        def check(expected: str = expected, k: int = k) -> tuple[bool, int]:
+            widget = _editor(root)
+            widget.open_note(REL)  # type: ignore[attr-defined]
+            _replace_line(widget, k, "EDITED")
+            widget.save()  # type: ignore[attr-defined]
+            widget.deleteLater()  # type: ignore[attr-defined]
+            ok = path.read_bytes() == expected.encode("utf-8")
+            return ok, 0 if ok else 1
+
+        cat.run(check, note=repr(original))
+    return cat
+
+
+def _with_rescue(path: Path, fn: Callable[[], bool]) -> tuple[bool, int]:
+    done, rescued = threading.Event(), threading.Event()
+
+    def rescue() -> None:
+        if not done.wait(10):
+            rescued.set()
+            for _ in range(3):
+                with open(path, "wb"):
+                    pass
+
+    threading.Thread(target=rescue, daemon=True).start()
+    try:
+        ok = fn()
+    finally:
+        done.set()
+    return ok and not rescued.is_set(), 0
+
+
+def fifo(tmp: Path) -> Category:
+    cat = Category()
+    root = fresh_workspace(tmp, "fifo")
+    victim = root / "memory" / "2026-05-01.md"
+
+    def swap(progress: engine.SyncProgress) -> None:
+        if progress.phase == "scan" and victim.is_file():
+            victim.unlink()
+            os.mkfifo(victim)
+
+    def index() -> bool:
+        eng = engine.Engine.open(root, model=None, db_path=tmp / "fifo.sqlite")
+        try:
+            report = eng.sync(progress=swap)
+        finally:
+            eng.close()
+        return any("FIFO" in f.reason for f in report.failures)
+
+    cat.run(lambda: _with_rescue(victim, index), note="index")
+    root2 = tmp / "fifo-editor"
+    (root2 / "memory").mkdir(parents=True)
+    note = root2 / REL
+    note.write_text(BASE)
+
+    def gui() -> bool:
+        widget = _editor(root2)
+        widget.open_note(REL)  # type: ignore[attr-defined]
+        _replace_line(widget, 0, "unsaved")
+        note.unlink()
+        os.mkfifo(note)
+        widget.on_files_changed([REL])  # type: ignore[attr-defined]
+        asked = widget.open_dialog(REL) is not None  # type: ignore[attr-defined]
+        widget.open_dialog(REL).reject()  # type: ignore[attr-defined]
+        return asked and widget.save() is False  # type: ignore[attr-defined]
+
+    cat.run(lambda: _with_rescue(note, gui), note="editor")
+    return cat
+
+
+def two_writers(tmp: Path, trials: int) -> Category:
+    cat = Category()
+    root = tmp / "writers"
+    (root / "memory").mkdir(parents=True)
+    rng = random.Random(0)
+    words = ["alpha", "beta", "gamma", "delta", "atlas", "harbor", "deploy", "token", "database", "sqlite"]
+    for i in range(1500):
+        body = "\n".join(" ".join(rng.choices(words, k=12)) for _ in range(30))
+        (root / "memory" / f"n{i:04d}.md").write_text(body)
+    for trial in range(trials):
+        home = tmp / f"writers-home-{trial}"
+
+        def check(home: Path = home) -> tuple[bool, int]:
+            env = dict(os.environ, MEMDESK_HOME=str(home), PYTHONPATH=str(REPO))
+            cmd = [sys.executable, "-m", "memdesk", "index", "--workspace", str(root), "--model", "none"]
+            procs = [
+                subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+                for _ in range(2)
+            ]
+            for p in procs:
+                p.communicate(timeout=600)
+            return all(p.returncode == 0 for p in procs), 0
+
+        cat.run(check, note=f"trial {trial}")
+    return cat
+
+
+def rebuild_swap(tmp: Path) -> Category:
+    cat = Category()
+    root = fresh_workspace(tmp, "swap")
+    home = tmp / "swap-home"
+    os.environ["MEMDESK_HOME"] = str(home)
+
+    def check() -> tuple[bool, int]:
+        gui = engine.Engine.open(root, model=None)
+        try:
+            gui.sync()
+            cli("index", "--rebuild", "--workspace", str(root), "--model", "none", home=home)
+            (root / "memory" / "2026-12-01.md").write_text("# 2026-12-01\n\nquokkaphone slipped\n")
+            gui.sync(paths=["memory/2026-12-01.md"])
+        finally:
+            gui.close()
+        other = engine.Engine.open(root, model=None)
+        try:
+            hits = other.search("quokkaphone", SearchSettings()).hits
+        finally:
+            other.close()
+        return [h.path for h in hits] == ["memory/2026-12-01.md"], 0
+
+    cat.run(check)
+    return cat
+
+
+def nan_model(tmp: Path, models: Path) -> Category:
+    cat = Category()
+    source = models / "all-MiniLM-L6-v2.gguf"
+    if not source.exists():
+        return cat  # no built model to break: nothing to replay
+    import gguf
+    import numpy as np
+
+    broken = tmp / "nan.gguf"
+    shutil.copy(source, broken)
+    reader = gguf.GGUFReader(str(broken), "r+")
+    tensor = next(t for t in reader.tensors if t.name == "token_embd.weight")
+    tensor.data[...] = np.nan
+    reader.data.flush()
+    del reader
+    root = fresh_workspace(tmp, "nan")
+
+    def check() -> tuple[bool, int]:
+        out = cli(
+            "search",
+            "Atlas database",
+            "--workspace",
+            str(root),
+            "--model",
+            str(broken),
+            "--json",
+            home=tmp / "nan-home",
+        )
+        return out.returncode == 0 and b'"mode": "fts"' in out.stdout and b"non-finite" in out.stderr, 0
+
+    cat.run(check)
+    return cat
+
+
+def _mount(target: Path, size_kb: int, *, read_only: bool) -> bool:
+    target.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() != 0:
+        if read_only:
+            target.chmod(0o555)
+            return True
+        return False
+    ok = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(target)], check=False)
+    if ok.returncode != 0:
+        return False
+    if read_only:
+        subprocess.run(["mount", "-o", "remount,ro", str(target)], check=True)
+    return True
+
+
+def bad_data_dir(tmp: Path) -> Category:
+    cat = Category()
+    root = fresh_workspace(tmp, "baddir")
+    before = digest_tree(root)
+    for kind, size, ro in (("full", 160, False), ("read-only", 1024, True)):
+        target = tmp / f"data-{kind}"
+        if not _mount(target, size, read_only=ro):
+            continue
+        try:
+            for command in ("index", "status", "search"):
+                args = [command, "--workspace", str(root), "--model", "none"]
+                if command == "search":
+                    args.insert(1, "Atlas")
+
+                def check(args: list[str] = args, target: Path = target) -> tuple[bool, int]:
+                    out = cli(*args, home=target)
+                    ok = one_line_error(out) or (args[0] == "status" and out.returncode == 0)
+                    return ok, lost_files(before, root)
+
+                cat.run(check, note=f"{kind} {command}")
+        finally:
+            if os.geteuid() == 0:
+                subprocess.run(["umount", str(target)], check=False)
+            else:
+                target.chmod(0o755)
+    return cat
+
+
+def deep_nesting(tmp: Path) -> Category:
+    cat = Category()
+    root = tmp / "deep"
+    (root / "memory").mkdir(parents=True)
+    fd = os.open(root / "memory", os.O_RDONLY)
+    for _ in range(1100):
+        os.mkdir("d", dir_fd=fd)
+        child = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = child
+    note = os.open("deep.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+    os.write(note, b"deepest quokka\n")
+    os.close(note)
+    os.close(fd)
+
+    def check() -> tuple[bool, int]:
+        eng = engine.Engine.open(root, model=None, db_path=tmp / "deep.sqlite")
+        try:
+            report = eng.sync()
+            status = eng.status()
+        finally:
+            eng.close()
+        return report.files == 1 and status.files == 1, 0
+
+    cat.run(check)
+    subprocess.run(["rm", "-rf", str(root)], check=False)  # iterative, unlike shutil.rmtree
+    return cat
+
+
+def skips_with_reasons(tmp: Path) -> Category:
+    cat = Category()
+    root = fresh_workspace(tmp, "skips")
+    os.mkfifo(root / "memory" / "pipe.md")
+    os.symlink(root / "MEMORY.md", root / "memory" / "link.md")
+    (root / "memory" / "u16.md").write_bytes("# UTF-16\n".encode("utf-16"))
+    (root / "memory" / "bin.md").write_bytes(b"\x7fELF\x00\x00")
+    with open(os.path.join(os.fsencode(root / "memory"), b"bad-\xff.md"), "wb") as handle:
+        handle.write(b"x\n")
+    expected = {"memory/pipe.md", "memory/link.md", "memory/u16.md", "memory/bin.md", "memory/bad-\\xff.md"}
+    eng = engine.Engine.open(root, model=None, db_path=tmp / "skips.sqlite")
+    try:
+        eng.sync()
+        status = eng.status()
+    finally:
+        eng.close()
+    listed = {f.path: f.reason for f in (*status.skipped, *status.failures)}
+    for path in sorted(expected):
+        reason = listed.get(path, "")
+        ok = bool(reason) and (path.endswith("bin.md") or "binary" not in reason)
+        cat.case(ok, note=f"{path}: {reason}")
+    return cat
+
+
+def leftovers(tmp: Path) -> Category:
+    cat = Category()
+    root = fresh_workspace(tmp, "leftovers")
+    db = tmp / "leftovers.sqlite"
+    eng = engine.Engine.open(root, model=None, db_path=db)
+    eng.sync()
+    eng.close()
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True)
+    stale = db.with_name(f"{db.name}.tmp-{int(dead.stdout)}-dead0000")
+    stale.write_bytes(b"x" * 65536)
+    for n in range(3):
+        db.with_name(f"{db.name}.corrupt-{n}").write_bytes(b"old")
+    db.write_bytes(b"not a database" * 100)
+    eng = engine.Engine.open(root, model=None, db_path=db)
+    try:
+        eng.sync()
+        copy = eng.status().corrupt_copy
+    finally:
+        eng.close()
+    cat.case(not stale.exists(), note="stale rebuild left behind")
+    copies = list(db.parent.glob(db.name + ".corrupt-*"))
+    cat.case(len(copies) == 1 and copy == str(copies[0]), note=f"{len(copies)} damaged copies")
+    return cat
+
+
+def output_hygiene(tmp: Path) -> Category:
+    cat = Category()
+    root = tmp / "hygiene"
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text("quokka \x1b]0;owned\x07 \x1b[2J\x1b[31mred\n")
+    with open(os.path.join(os.fsencode(root / "memory"), b"bad-\xff.md"), "wb") as handle:
+        handle.write(b"quokka\n")
+    home = tmp / "hygiene-home"
+    for args in (
+        ("index",),
+        ("search", "quokka"),
+        ("status",),
+        ("status", "--json"),
+        ("index", "--json"),
+        ("search", "quokka", "--json"),
+    ):
+
+        def check(args: tuple[str, ...] = args) -> tuple[bool, int]:
+            out = cli(*args, "--workspace", str(root), "--model", "none", home=home)
+            text = out.stdout.decode("utf-8")  # raises on invalid UTF-8
+            if "--json" in args:
+                json.loads(text)
+            return out.returncode == 0 and not any(c in text for c in "\x1b\x07\x9b"), 0
+
+        cat.run(check, note=" ".join(args))
+
+    from memdesk.ui import editor
+
+    def dialog_names() -> tuple[bool, int]:
+        from PySide6.QtGui import QTextDocument
+
+        dialog = editor.ConflictDialog(None, rel="memory/<b>x &amp; y.md", mine="a", theirs="b", conflicts=0)
+        label = dialog.findChild(editor.QLabel, "conflictMessage")
+        shown = QTextDocument()
+        shown.setHtml(label.text())
+        dialog.deleteLater()
+        return "memory/<b>x &amp; y.md" in shown.toPlainText(), 0
+
+    cat.run(dialog_names, note="conflict dialog")
+    return cat
+
+
+def preview_images(tmp: Path) -> Category:
+    cat = Category()
+    from markdown_it import MarkdownIt
+    from PySide6.QtGui import QColor, QImage
+
+    from memdesk.ui import editor
+
+    for where in ("inside", "outside"):
+        folder = tmp / "preview" / ("memory" if where == "inside" else "elsewhere")
+        folder.mkdir(parents=True, exist_ok=True)
+        png = folder / "red.png"
+        image = QImage(64, 64, QImage.Format.Format_RGB32)
+        image.fill(QColor(255, 0, 0))
+        image.save(str(png))
+
+        def check(png: Path = png) -> tuple[bool, int]:
+            preview = editor.SafePreview()
+            preview.resize(300, 300)
+            preview.show()
+            preview.show_markdown(MarkdownIt("commonmark", {"html": False}), f"![red]({png})\n")
+            shot = preview.grab().toImage()
+            reds = sum(
+                1
+                for x in range(0, shot.width(), 4)
+                for y in range(0, shot.height(), 4)
+                if shot.pixelColor(x, y).red() > 200 and shot.pixelColor(x, y).green() < 60
+            )
+            preview.deleteLater()
+            return reds == 0, 0
+
+        cat.run(check, note=where)
+    return cat
+
+
+def read_only_note(tmp: Path) -> Category:
+    cat = Category()
+    root = tmp / "ro-note"
+    (root / "memory").mkdir(parents=True)
+    path = root / REL
+    path.write_text(BASE)
+    path.chmod(0o444)
+
+    def check() -> tuple[bool, int]:
+        widget = _editor(root)
+        widget.open_note(REL)  # type: ignore[attr-defined]
+        _replace_line(widget, 0, "edited")
+        saved = widget.save()  # type: ignore[attr-defined]
+        asked = widget.readonly_box is not None  # type: ignore[attr-defined]
+        if asked:
+            widget.readonly_box.reject()  # type: ignore[attr-defined]
+        kept = path.read_text() == BASE
+        return not saved and asked and kept, 0 if kept else 1
+
+    cat.run(check)
+    return cat
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer trials (a smoke run)")
+    args = parser.parse_args()
+    scale = 4 if args.quick else 1
+    tmp = Path(tempfile.mkdtemp(prefix="memdesk-reliability-"))
+    from memdesk.core import paths as paths_mod
+
+    models = paths_mod.models_dir()  # the built models, before the data dir moves to tmp
+    os.environ["MEMDESK_HOME"] = str(tmp / "home")
+    app = qt_app()
+    started = time.perf_counter()
+    runs: dict[str, Callable[[], Category]] = {
+        "non_utf8_file_names": lambda: hostile_names(tmp, 60 // scale),
+        "surrogate_at_chunk_cut": lambda: chunk_cut_emoji(tmp),
+        "index_damage": lambda: index_damage(tmp, 10 // scale),
+        "save_over_undecodable_change": lambda: saves_over_undecodable(tmp),
+        "save_race": lambda: save_race(tmp, 200 // scale),
+        "byte_preserving_save": lambda: byte_preserving(tmp, 100 // scale),
+        "fifo_never_blocks": lambda: fifo(tmp),
+        "two_writers": lambda: two_writers(tmp, 3 // scale or 1),
+        "rebuild_swap_noticed": lambda: rebuild_swap(tmp),
+        "nan_model_falls_back": lambda: nan_model(tmp, models),
+        "read_only_or_full_data_dir": lambda: bad_data_dir(tmp),
+        "deep_nesting": lambda: deep_nesting(tmp),
+        "skips_with_reasons": lambda: skips_with_reasons(tmp),
+        "leftovers": lambda: leftovers(tmp),
+        "output_hygiene": lambda: output_hygiene(tmp),
+        "preview_loads_no_images": lambda: preview_images(tmp),
+        "read_only_note": lambda: read_only_note(tmp),
+    }
+    results: dict[str, dict[str, object]] = {}
+    for name, run in runs.items():
+        t0 = time.perf_counter()
+        cat = run()
+        results[name] = cat.to_json()
+        print(
+            f"{name:<30} {cat.cases:>4} cases {cat.failures:>3} failures {cat.data_lost:>3} lost "
+            f"({time.perf_counter() - t0:.1f}s)",
+            file=sys.stderr,
+        )
+    del app
+    subprocess.run(["rm", "-rf", str(tmp)], check=False)
+    totals = {k: sum(int(r[k]) for r in results.values()) for k in ("cases", "failures", "data_lost")}  # type: ignore[call-overload]
+    print(
+        json.dumps(
+            {"categories": results, "totals": totals, "seconds": round(time.perf_counter() - started, 1)}
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
