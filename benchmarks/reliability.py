@@ -648,10 +648,9 @@ def output_hygiene(tmp: Path) -> Category:
 
 def preview_images(tmp: Path) -> Category:
     cat = Category()
-    from markdown_it import MarkdownIt
     from PySide6.QtGui import QColor, QImage
 
-    from memdesk.ui import editor
+    from memdesk.ui import editor, markdown_view
 
     for where in ("inside", "outside"):
         folder = tmp / "preview" / ("memory" if where == "inside" else "elsewhere")
@@ -665,7 +664,7 @@ def preview_images(tmp: Path) -> Category:
             preview = editor.SafePreview()
             preview.resize(300, 300)
             preview.show()
-            preview.show_markdown(MarkdownIt("commonmark", {"html": False}), f"![red]({png})\n")
+            preview.show_markdown(markdown_view.make_renderer(), f"![red]({png})\n")
             shot = preview.grab().toImage()
             reds = sum(
                 1
