@@ -390,13 +390,17 @@ class Engine:
         reason) and syncs again, as it would have had the model failed at open.
         """
         try:
-            return self._sync(rebuild=rebuild, paths=paths, progress=progress, cancelled=cancelled)
+            return self._sync(
+                rebuild=rebuild, paths=paths, progress=progress, cancelled=cancelled, verify=verify
+            )
         except errors.EmbedderUnavailable as exc:
             if self._embedder is None:
                 raise
             log.warning("%s; keyword-only search", exc)
             self.set_embedder(None, str(exc))
-            return self._sync(rebuild=rebuild, paths=None, progress=progress, cancelled=cancelled)
+            return self._sync(
+                rebuild=rebuild, paths=None, progress=progress, cancelled=cancelled, verify=verify
+            )
 
     def _sync(
         self,
@@ -405,6 +409,7 @@ class Engine:
         paths: Sequence[str] | None,
         progress: ProgressFn | None,
         cancelled: CancelledFn | None,
+        verify: bool = False,
     ) -> SyncReport:
         """``sync`` with the embedder as it is.
 

@@ -21,11 +21,11 @@ QUERY = "which database did we choose for Atlas"
 
 
 def _damage_pages(db: Path, *, seed: int = 7) -> None:
-    """Overwrite six pages a third into the file with random bytes (a bad disk sector)."""
+    """Overwrite the middle half of the file's pages with random bytes (a bad disk area)."""
     rng = random.Random(seed)
     pages = db.stat().st_size // 4096
     with open(db, "r+b") as handle:
-        for page in range(pages // 3, pages // 3 + 6):
+        for page in range(pages // 4, 3 * pages // 4):
             handle.seek(page * 4096)
             handle.write(rng.randbytes(4096))
 

@@ -19,12 +19,18 @@ import os
 import stat
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from memdesk.core import errors
 from memdesk.core.index import notetext
+
+try:
+    import fcntl
+except ImportError:  # Windows: no leases; a displaced file is read as soon as it is swapped out
+    fcntl = None  # type: ignore[assignment]
 
 log = logging.getLogger(__name__)
 
@@ -542,7 +548,7 @@ def _write_and_swap(
             return None
         if _exchange(tmp, path):
             # ``tmp`` now holds whatever was at ``path`` at the instant of the swap.
-            displaced = disk_state(tmp)
+            displaced = _settled_state(tmp)
             if displaced.digest == expected:
                 return None
             merged = merge(displaced)
@@ -566,6 +572,37 @@ def _write_and_swap(
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+
+
+def _settled_state(path: Path, *, wait_s: float = 2.0) -> DiskState:
+    """``disk_state`` of a file nobody else has open any more.
+
+    A writer that opened the note before the swap may still write into the displaced
+    file; a write lease is granted only when no other descriptor is open on it, so
+    once we hold one, what we read is final. Where leases are unavailable, read now.
+    """
+    try:
+        fd = open_regular(path)
+    except OSError:
+        return disk_state(path)
+    try:
+        deadline = time.monotonic() + wait_s
+        leased = False
+        while fcntl is not None and hasattr(fcntl, "F_SETLEASE"):
+            try:
+                fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_WRLCK)
+                leased = True
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EBUSY) or time.monotonic() > deadline:
+                    break
+                time.sleep(0.005)
+        state = _state_of_fd(fd)
+        if leased:
+            fcntl.fcntl(fd, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+        return state
+    finally:
+        os.close(fd)
 
 
 def _state_of_fd(fd: int) -> DiskState:
