@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from memdesk.cli import common
+from memdesk.core import errors
 from memdesk.core.search import settings as settings_mod
 
 
