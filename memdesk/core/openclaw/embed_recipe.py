@@ -1,0 +1,146 @@
+"""What text (and which special tokens) each OpenClaw version feeds its embedding model.
+
+memdesk's own profile gives e5-family models ``query: ``/``passage: `` prefixes; OpenClaw
+never does, so its vectors differ and a profile that predicts the agent must embed
+the way the agent does. Measured against the real releases (tests/fixtures/openclaw):
+
+* **2026.9** sends the bare chunk/query text to an OpenAI-compatible
+  ``/v1/embeddings`` server (its ``local`` provider is a managed llama-server), which
+  adds the model's own special tokens: ``special_tokens="model"``.
+* **2026.4** embeds through node-llama-cpp 3.18.1 (``LlamaEmbeddingContext``): it
+  tokenizes without specials, then prepends BOS only for WordPiece vocabularies
+  (BERT ``[CLS]``) or when the vocabulary asks for it (never for SentencePiece
+  unigram, i.e. e5), and appends SEP (WordPiece) or EOS (unigram, or when asked).
+  So e5 sees ``text </s>`` without ``<s>``: ``special_tokens="node-llama-cpp"``.
+
+Neither windows long inputs: both fail on a chunk longer than the model's context
+(2026.4 then discards the whole reindex), so :class:`RecipeEmbedder` raises
+:class:`OverContext` rather than averaging windows as memdesk's embedder does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from memdesk.core.embedder import EmbedderIdentity
+
+SpecialTokens = Literal["model", "node-llama-cpp"]
+
+
+class OverContext(ValueError):
+    """A text needs more tokens than the model's context (OpenClaw fails on it too)."""
+
+    def __init__(self, tokens: int, context: int) -> None:
+        super().__init__(f"input is {tokens} tokens, longer than the {context}-token context")
+        self.tokens = tokens
+        self.context = context
+
+
+@dataclasses.dataclass(frozen=True)
+class OpenClawRecipe:
+    name: str
+    special_tokens: SpecialTokens
+    query_prefix: str = ""
+    document_prefix: str = ""
+
+    def key(self) -> str:
+        return hashlib.sha256(json.dumps(dataclasses.asdict(self), sort_keys=True).encode()).hexdigest()
+
+
+RECIPES = {
+    "2026.4": OpenClawRecipe("openclaw-2026.4", "node-llama-cpp"),
+    "2026.9": OpenClawRecipe("openclaw-2026.9", "model"),
+}
+
+
+def recipe_for(version: str) -> OpenClawRecipe:
+    for prefix, recipe in RECIPES.items():
+        if version.startswith(prefix):
+            return recipe
+    raise KeyError(f"no embedding recipe for OpenClaw {version}")
+
+
+class RecipeEmbedder:
+    """An ``Embedder`` over a loaded GGUF model that feeds text the way one OpenClaw version does.
+
+    It shares the model (and its lock) with ``base``; its identity differs from the
+    base's only by the recipe, so its vectors get their own embedding-cache rows.
+    """
+
+    def __init__(self, base: Any, recipe: OpenClawRecipe) -> None:
+        self.base = base
+        self.recipe = recipe
+        ident: EmbedderIdentity = base.identity
+        self._identity = dataclasses.replace(
+            ident, query_prefix=recipe.query_prefix, document_prefix=recipe.document_prefix,
+            model=ident.model, provider=f"{ident.provider}+{recipe.name}")
+        info = base.info
+        self._vocab = str(info.get("tokenizer.ggml.model", ""))
+        self._add_bos = bool(info.get("tokenizer.ggml.add_bos_token", False))
+        self._add_eos = bool(info.get("tokenizer.ggml.add_eos_token", False))
+        self._bos = info.get("tokenizer.ggml.bos_token_id")
+        self._eos = info.get("tokenizer.ggml.eos_token_id")
+        self._sep = info.get("tokenizer.ggml.seperator_token_id", info.get("tokenizer.ggml.separator_token_id"))
+
+    @property
+    def identity(self) -> EmbedderIdentity:
+        return self._identity
+
+    @property
+    def dims(self) -> int:
+        return int(self.base.dims)
+
+    @property
+    def max_input_tokens(self) -> int:
+        return int(self.base.max_input_tokens)
+
+    def tokens(self, text: str, prefix: str = "") -> list[int]:
+        """The token sequence this OpenClaw version hands the model for ``prefix + text``."""
+        if self.recipe.special_tokens == "model":
+            return list(self.base._tokenize(prefix + text, special=True))
+        toks = list(self.base._tokenize(prefix + text, special=False))
+        if not toks:
+            return toks  # node-llama-cpp returns an empty vector for empty input
+        if self._vocab == "bert":  # WordPiece: [CLS] ... [SEP]
+            begin, end = self._bos, self._sep
+        elif self._vocab == "t5":  # SentencePiece unigram: no BOS, EOS
+            begin, end = None, self._eos
+        else:
+            begin = self._bos if self._add_bos else None
+            end = self._eos if self._add_eos else None
+        if begin is not None and toks[0] != begin:
+            toks.insert(0, int(begin))
+        if end is not None and toks[-1] != end:
+            toks.append(int(end))
+        return toks
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokens(text, self.recipe.document_prefix))
+
+    def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+        seqs = [self.tokens(t, prefix) for t in texts]
+        for seq in seqs:
+            if len(seq) > self.max_input_tokens:
+                raise OverContext(len(seq), self.max_input_tokens)
+        out = np.zeros((len(seqs), self.dims), dtype=np.float32)
+        todo = [i for i, s in enumerate(seqs) if s]
+        if todo:
+            with self.base._lock:
+                pooled = self.base._encode_sequences([seqs[i] for i in todo])
+            for row, i in zip(pooled, todo):
+                v = row.astype(np.float64)
+                n = np.linalg.norm(v)
+                out[i] = (v / n if n >= 1e-10 else v).astype(np.float32)
+        return out
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, self.recipe.document_prefix)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._embed([text], self.recipe.query_prefix)[0]

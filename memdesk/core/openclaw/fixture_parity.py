@@ -1,0 +1,197 @@
+"""Compare memdesk's OpenClaw profiles with what real OpenClaw returned (recorded fixtures).
+
+``tools/record_openclaw.py`` runs real OpenClaw releases and writes
+``tests/fixtures/openclaw/<version>/<workspace>-<mode>.json``; this module replays
+every recorded search through memdesk and classifies each result list:
+
+* ``exact``: same paths, line ranges and order, every score within ``1e-6``;
+* ``same_set``: the same (path, lines) set in another order or with other scores;
+* ``differs``: anything else.
+
+``python -m memdesk.core.openclaw.fixture_parity [FIXTURES_DIR]`` prints the match
+rates per version x workspace x mode (the numbers in the README). Hybrid fixtures
+need the GGUF file the recording used (matched by sha256 in the models dir).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+SCORE_TOLERANCE = 1e-6
+
+
+@dataclasses.dataclass(frozen=True)
+class Row:
+    path: str
+    start_line: int
+    end_line: int
+    score: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    query: str
+    variant: str
+    verdict: str  # exact | same_set | differs
+    expected: tuple[Row, ...]
+    actual: tuple[Row, ...]
+
+    def describe(self) -> str:
+        def fmt(rows: Sequence[Row]) -> str:
+            return ", ".join(f"{r.path}:{r.start_line}-{r.end_line}@{r.score:.6f}" for r in rows[:8])
+
+        return f"{self.query!r} [{self.variant}] {self.verdict}\n  openclaw: {fmt(self.expected)}\n  memdesk:  {fmt(self.actual)}"
+
+
+def compare(expected: Sequence[Row], actual: Sequence[Row], tol: float = SCORE_TOLERANCE) -> str:
+    keys_e = [(r.path, r.start_line, r.end_line) for r in expected]
+    keys_a = [(r.path, r.start_line, r.end_line) for r in actual]
+    if keys_e == keys_a and all(abs(e.score - a.score) <= tol for e, a in zip(expected, actual)):
+        return "exact"
+    return "same_set" if set(keys_e) == set(keys_a) else "differs"
+
+
+def fixture_rows(results: Iterable[dict[str, Any]] | None) -> tuple[Row, ...]:
+    return tuple(Row(r["path"], int(r["startLine"]), int(r["endLine"]), float(r["score"])) for r in results or [])
+
+
+def load_fixtures(root: Path) -> list[tuple[Path, dict[str, Any]]]:
+    out = []
+    for path in sorted(root.glob("*/*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "searches" in data:
+            out.append((path, data))
+    return out
+
+
+def workspace_for(fixture: dict[str, Any], root: Path, repo: Path) -> Path:
+    if fixture["workspace"] == "example":
+        return repo / "examples" / "workspace"
+    return root / "workspaces" / fixture["workspace"]
+
+
+def find_model(sha256: str | None) -> Path | None:
+    """The GGUF file with this sha256 in memdesk's models dir, if it is there."""
+    if not sha256:
+        return None
+    from memdesk.core import gguf_embedder, paths
+
+    for path in sorted(paths.models_dir().glob("*.gguf")):
+        if gguf_embedder.file_sha256(path) == sha256:
+            return path
+    return None
+
+
+Searcher = Callable[[str, dict[str, Any]], tuple[Row, ...]]
+
+
+def searcher_2026_9(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
+    """Replays searches through the 2026.9 port (:mod:`memdesk.core.openclaw.v2026_9`)."""
+    from memdesk.core.openclaw import v2026_9
+
+    embed_query: Callable[[str], np.ndarray] | None = None
+    embed_docs = None
+    model_name = v2026_9.FTS_ONLY_MODEL
+    if fixture["mode"] != "fts":
+        assert model is not None
+        emb = recipe_embedder(model, str(fixture["openclaw_version"]))
+        embed_docs, embed_query = emb.embed_documents, emb.embed_query
+        model_name = str(fixture["model"])
+    index = v2026_9.Index(workspace, model=model_name, embed_documents=embed_docs)
+    searcher = v2026_9.Searcher(index)
+
+    def run(query: str, search: dict[str, Any]) -> tuple[Row, ...]:
+        kwargs: dict[str, Any] = {}
+        if search.get("max_results") is not None:
+            kwargs["max_results"] = int(search["max_results"])
+        if search.get("min_score") is not None:
+            kwargs["min_score"] = float(search["min_score"])
+        qvec = embed_query(query) if embed_query is not None else None
+        results = searcher.search(query, now_ms=float(fixture["now_ms"]), query_vec=qvec, **kwargs)
+        return tuple(Row(r.path, r.start_line, r.end_line, r.score) for r in results)
+
+    return run
+
+
+def recipe_embedder(model: Path, version: str) -> Any:
+    """memdesk's embedder on ``model``, feeding text the way that OpenClaw version does."""
+    from memdesk.core import gguf_embedder
+    from memdesk.core.openclaw import embed_recipe
+
+    return embed_recipe.RecipeEmbedder(gguf_embedder.GgufEmbedder(model), embed_recipe.recipe_for(version))
+
+
+def searcher_2026_4(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
+    """Replays searches through memdesk's ``openclaw-2026.4`` profile (the app's Engine)."""
+    from memdesk.core import engine as engine_mod
+    from memdesk.core import settings as settings_mod
+
+    tmp = Path(tempfile.mkdtemp(prefix="memdesk-parity-"))
+    emb = recipe_embedder(model, str(fixture["openclaw_version"])) if model is not None else None
+    eng = engine_mod.Engine(workspace, embedder=emb, db_path=tmp / "index.sqlite")
+    eng.sync()
+    now = dt.datetime.fromtimestamp(float(fixture["now_ms"]) / 1000, tz=dt.timezone.utc)
+    profile = settings_mod.OPENCLAW_2026_4 if hasattr(settings_mod, "OPENCLAW_2026_4") else "openclaw"
+
+    def run(query: str, search: dict[str, Any]) -> tuple[Row, ...]:
+        settings = settings_mod.SearchSettings.defaults(profile)  # type: ignore[arg-type]
+        if search.get("max_results") is not None:
+            settings = settings.replace(max_results=int(search["max_results"]), min_score=float(search["min_score"]))
+        result = eng.search(query, settings, now=now)
+        return tuple(Row(h.path, h.start_line, h.end_line, h.score) for h in result.hits)
+
+    return run
+
+
+def replay(fixture: dict[str, Any], workspace: Path, model: Path | None) -> list[Outcome]:
+    version = str(fixture["openclaw_version"])
+    make = searcher_2026_9 if version.startswith("2026.9") else searcher_2026_4
+    run = make(fixture, workspace, model)
+    out = []
+    for search in fixture["searches"]:
+        expected = fixture_rows(search.get("results"))
+        actual = run(search["query"], search)
+        out.append(Outcome(search["query"], search["variant"], compare(expected, actual), expected, actual))
+    return out
+
+
+def summarize(outcomes: Sequence[Outcome]) -> dict[str, int]:
+    return {"queries": len(outcomes), "exact": sum(o.verdict == "exact" for o in outcomes),
+            "same_set": sum(o.verdict in ("exact", "same_set") for o in outcomes)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    verbose = "-v" in args
+    args = [a for a in args if a != "-v"]
+    repo = Path(__file__).resolve().parents[3]
+    root = Path(args[0]) if args else repo / "tests" / "fixtures" / "openclaw"
+    for path, fixture in load_fixtures(root):
+        model = find_model(fixture.get("model_sha256"))
+        if fixture["mode"] != "fts" and model is None:
+            print(f"{path.relative_to(root)}: skipped (model {fixture['model']} not built)")
+            continue
+        outcomes = replay(fixture, workspace_for(fixture, root, repo), model)
+        for variant in sorted({o.variant for o in outcomes}):
+            part = [o for o in outcomes if o.variant == variant]
+            s = summarize(part)
+            print(f"{fixture['openclaw_version']} {fixture['workspace']} {fixture['mode']} {variant}: "
+                  f"{s['exact']}/{s['queries']} exact, {s['same_set']}/{s['queries']} same set")
+            if verbose:
+                for o in part:
+                    if o.verdict != "exact":
+                        print("  " + o.describe().replace("\n", "\n  "))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

