@@ -363,7 +363,9 @@ def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path
         # The agent index OpenClaw built, for read-only agent-index tests.
         db = (home / ".openclaw" / "memory" / "main.sqlite" if version.startswith("2026.4")
               else home / ".openclaw" / "agents" / "main" / "agent" / "openclaw-agent.sqlite")
-        if db.exists() and (mode == "fts" or ws_name == "generated"):
+        # Two per layout keep the fixtures small: keyword-only over the example
+        # workspace, and one with vectors (MiniLM over the generated workspace).
+        if db.exists() and (ws_name, mode) in (("example", "fts"), ("generated", "minilm")):
             rel = Path(version) / "agent-index" / f"{ws_name}-{mode}-{db.name}"
             copy_db(db, out_dir / rel)
             fixture["agent_index"] = {"layout": str(db.relative_to(home)), "fixture": str(rel)}

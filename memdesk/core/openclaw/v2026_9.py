@@ -796,20 +796,43 @@ class Searcher:
         return [(self.index.chunks[i], float(sims[i])) for i in order]
 
     # the whole search
+    def ranked(self, query: str, *, now_ms: float, query_vec: np.ndarray | None = None,
+               active_projects: Sequence[str] | None = None, vector_only: bool = False) -> tuple[str, list[Result]]:
+        """Every candidate in OpenClaw's final order, before the minScore/maxResults selection.
+
+        Returns ``(kind, results)`` with kind ``fts`` (no provider), ``hybrid`` or
+        ``vector`` (no keyword leg).
+        """
+        q = js_trim(query)
+        if not q:
+            return "fts", []
+        active = frozenset(active_projects) if active_projects else None
+        if vector_only and query_vec is not None:
+            return "vector", rank_vector_only(self.vector_candidates(query_vec), now_ms=now_ms, active=active,
+                                              workspace=self.index.workspace)
+        keyword = self.keyword_candidates(q)
+        if query_vec is None or self.index.vectors is None:
+            return "fts", rank_keyword_only(keyword, now_ms=now_ms, active=active, workspace=self.index.workspace)
+        vector = self.vector_candidates(query_vec)
+        return "hybrid", merge_hybrid(q, vector, keyword, now_ms=now_ms, active=active,
+                                      workspace=self.index.workspace)
+
     def search(self, query: str, *, now_ms: float, query_vec: np.ndarray | None = None,
                max_results: int = MAX_RESULTS, min_score: float = MIN_SCORE,
                active_projects: Sequence[str] | None = None) -> list[Result]:
-        q = js_trim(query)
-        if not q:
-            return []
-        active = frozenset(active_projects) if active_projects else None
-        keyword = self.keyword_candidates(q)
-        if query_vec is None or self.index.vectors is None:
-            return finalize_keyword_only(keyword, now_ms=now_ms, min_score=min_score, active=active)[:max_results]
-        vector = self.vector_candidates(query_vec)
-        merged = merge_hybrid(q, vector, keyword, now_ms=now_ms, active=active)
-        return select_hybrid(merged, keyword, max_results=max(CANDIDATE_UNIVERSE, max_results),
-                             min_score=min_score)[:max_results]
+        """``MemoryIndexManager.search``: the results OpenClaw returns."""
+        kind, ranked = self.ranked(query, now_ms=now_ms, query_vec=query_vec, active_projects=active_projects)
+        return select(kind, ranked, max_results=max_results, min_score=min_score)
+
+
+def select(kind: str, ranked: list[Result], *, max_results: int, min_score: float) -> list[Result]:
+    """The selection after ranking; the pool is ``max(200, maxResults)``, the list ``maxResults``."""
+    pool = max(CANDIDATE_UNIVERSE, max_results)
+    if kind == "fts":
+        return select_keyword_only(ranked, max_results=pool, min_score=min_score)[:max_results]
+    if kind == "vector":
+        return [r for r in ranked if r.score >= min_score][:max_results]
+    return select_hybrid(ranked, max_results=pool, min_score=min_score)[:max_results]
 
 
 def _word_tokens_marks(text: str) -> list[str]:
@@ -912,15 +935,17 @@ class Result:
     lexical_rank: float = 0.0
     ranking_score: float = 0.0
     pre_mmr_rank: int = 0
+    keyword_hit: bool = False  # found by the keyword leg (may back-fill under minScore)
+    id: str = ""
 
 
 def exact_path_tie_score(content: float) -> float:
     return (1 + max(0.0, min(1.0, content))) / 2
 
 
-def finalize_keyword_only(hits: list[KeywordHit], *, now_ms: float, min_score: float,
-                          active: frozenset[str] | None = None, workspace: Path | None = None) -> list[Result]:
-    """``finalizeKeywordOnlyResults`` (decay always on in 2026.9)."""
+def rank_keyword_only(hits: list[KeywordHit], *, now_ms: float, active: frozenset[str] | None = None,
+                      workspace: Path | None = None) -> list[Result]:
+    """``finalizeKeywordOnlyResults`` up to its selection (decay is always on in 2026.9)."""
     work: list[tuple[KeywordHit, float, float, float]] = []
     for h in hits:
         base = h.score
@@ -943,11 +968,38 @@ def finalize_keyword_only(hits: list[KeywordHit], *, now_ms: float, min_score: f
     for h, dm, im, pm in ranked_hits:
         score = project_multiplier(h.project_key, active) if h.exact > 0 else h.score
         results.append(Result(h.path, h.start_line, h.end_line, score, h.snippet, h.source, 0.0, h.text_score,
-                              h.importance, h.project_key, dm, im, pm, h.exact))
-    strict = [r for r in results if r.score >= min_score]
+                              h.importance, h.project_key, dm, im, pm, h.exact, id=h.id))
+    for r in results:
+        r.keyword_hit = True
+    return results
+
+
+def select_keyword_only(ranked: list[Result], *, max_results: int, min_score: float) -> list[Result]:
+    """``selectScoredResults(ranked, max, minScore, 0)``: strict hits, else every hit >= 0."""
+    strict = [r for r in ranked if r.score >= min_score]
     if strict:
-        return strict[:CANDIDATE_UNIVERSE]
-    return [r for r in results if r.score >= 0][:CANDIDATE_UNIVERSE]
+        return strict[:max_results]
+    return [r for r in ranked if r.score >= 0][:max_results]
+
+
+def rank_vector_only(vector: list[tuple[IndexedChunk, float]], *, now_ms: float,
+                     active: frozenset[str] | None = None, workspace: Path | None = None) -> list[Result]:
+    """No FTS (or hybrid off): cosine x decay x importance (x project), sorted; no MMR."""
+    out = []
+    for c, sim in vector:
+        if INVALID_PROJECT_KEY in [k.strip() for k in (c.meta.project_key or "").split(";")]:
+            continue
+        dm = decay_multiplier(c.path, now_ms, workspace)
+        im = importance_multiplier(c.meta.importance)
+        pm = project_multiplier(c.meta.project_key, active) if active else 1.0
+        out.append(Result(c.path, c.start_line, c.end_line, sim * dm * im * pm,
+                          truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS), c.source, sim, 0.0, c.meta.importance,
+                          c.meta.project_key, dm, im, pm, 0, sim, 0.0, id=c.id))
+    import functools
+
+    out.sort(key=functools.cmp_to_key(lambda a, b: _sign(b.score - a.score) or _js_cmp_str(a.path, b.path)
+                                      or _sign(a.start_line - b.start_line) or _sign(a.end_line - b.end_line)))
+    return out
 
 
 def _sign(x: float) -> int:
@@ -961,7 +1013,7 @@ def merge_hybrid(query: str, vector: list[tuple[IndexedChunk, float]], keyword: 
     matcher = exact_path_matcher(query)
     entries: dict[str, dict[str, object]] = {}
     for c, sim in vector:
-        entries[c.id] = dict(path=c.path, start=c.start_line, end=c.end_line, source=c.source,
+        entries[c.id] = dict(id=c.id, path=c.path, start=c.start_line, end=c.end_line, source=c.source,
                              snippet=truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS), vs=sim, ts=0.0, rs=0.0,
                              ps=0.0, exact=matcher(c.path), body=False, has_vec=True, has_kw=False,
                              importance=c.meta.importance, project=c.meta.project_key)
@@ -973,7 +1025,7 @@ def merge_hybrid(query: str, vector: list[tuple[IndexedChunk, float]], keyword: 
             if k.snippet:
                 e["snippet"] = k.snippet
         else:
-            entries[k.id] = dict(path=k.path, start=k.start_line, end=k.end_line, source=k.source,
+            entries[k.id] = dict(id=k.id, path=k.path, start=k.start_line, end=k.end_line, source=k.source,
                                  snippet=k.snippet, vs=0.0, ts=k.text_score, rs=k.score, ps=k.path_score,
                                  exact=k.exact, body=k.has_body, has_vec=False, has_kw=True,
                                  importance=k.importance, project=k.project_key)
@@ -995,7 +1047,7 @@ def merge_hybrid(query: str, vector: list[tuple[IndexedChunk, float]], keyword: 
         results.append(Result(path, int(e["start"]), int(e["end"]), ranking * dm * im, str(e["snippet"]),  # type: ignore[call-overload]
                               str(e["source"]), vs, ts, imp if isinstance(imp, int) else None,
                               e["project"] if isinstance(e["project"], str) else None, dm, im, 1.0, exact, content,
-                              lexical))
+                              lexical, keyword_hit=bool(e["has_kw"]), id=str(e["id"])))
     results = [r for r in results if INVALID_PROJECT_KEY not in [k.strip() for k in (r.project_key or "").split(";")]]
     for r in results:
         pm = project_multiplier(r.project_key, active)
@@ -1027,14 +1079,13 @@ def merge_hybrid(query: str, vector: list[tuple[IndexedChunk, float]], keyword: 
     return tiers + (mmr_rerank(non_exact) if mmr else non_exact)
 
 
-def select_hybrid(merged: list[Result], keyword: list[KeywordHit], *, max_results: int,
-                  min_score: float) -> list[Result]:
+def select_hybrid(merged: list[Result], *, max_results: int, min_score: float) -> list[Result]:
     """``selectHybridSearchResults``: strict hits, back-filled with keyword-only ones."""
     strict = [r for r in merged if r.score >= min_score]
     selected = strict[:max_results]
-    if not keyword or len(selected) == max_results:
+    keys = {f"{r.source}:{r.path}:{r.start_line}:{r.end_line}" for r in merged if r.keyword_hit}
+    if not keys or len(selected) == max_results:
         return selected
-    keys = {f"{k.source}:{k.path}:{k.start_line}:{k.end_line}" for k in keyword}
 
     def key(r: Result) -> str:
         return f"{r.source}:{r.path}:{r.start_line}:{r.end_line}"
