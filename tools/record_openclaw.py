@@ -230,12 +230,19 @@ def clean_env(home: Path, clock: Path) -> dict[str, str]:
     return env
 
 
-def run(node: Path, cli: Path, args: list[str], env: dict[str, str], timeout: float = 900) -> dict[str, Any]:
+def run(node: Path, cli: Path, args: list[str], env: dict[str, str], timeout: float = 3600) -> dict[str, Any]:
+    """Run OpenClaw; on a timeout its whole process group (workers included) is ended."""
     start = time.perf_counter()
-    proc = subprocess.run([str(node), str(cli), *args], env=env, capture_output=True, text=True,
-                          timeout=timeout, cwd=env["HOME"])
-    return {"args": args, "rc": proc.returncode, "stdout": proc.stdout, "stderr": proc.stderr,
-            "seconds": round(time.perf_counter() - start, 2)}
+    proc = subprocess.Popen([str(node), str(cli), *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=env["HOME"], start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        rc: int | str = proc.returncode
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        out, err = proc.communicate()
+        rc = f"timeout after {timeout:.0f} s"
+    return {"args": args, "rc": rc, "stdout": out, "stderr": err, "seconds": round(time.perf_counter() - start, 2)}
 
 
 def _strip_volatile(obj: Any) -> Any:
@@ -244,6 +251,20 @@ def _strip_volatile(obj: Any) -> Any:
     if isinstance(obj, list):
         return [_strip_volatile(v) for v in obj]
     return obj
+
+
+def _same_results(a: list[dict[str, Any]] | None, b: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """CLI vs driver: same rows and fields; scores may differ by the pinned clock's drift."""
+    if a is None or b is None or len(a) != len(b):
+        return {"identical": False, "rows": [len(a or []), len(b or [])]}
+    drift = 0.0
+    for x, y in zip(a, b):
+        for key in set(x) | set(y):
+            if key in ("score", "vectorScore", "textScore") and isinstance(x.get(key), float):
+                drift = max(drift, abs(float(x[key]) - float(y.get(key, 0.0))))
+            elif x.get(key) != y.get(key):
+                return {"identical": False, "field": key}
+    return {"identical": drift <= 1e-9, "max_score_difference": drift}
 
 
 def _tail(text: str, lines: int = 40) -> list[str]:
@@ -351,7 +372,7 @@ def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path
             except ValueError:
                 cli_results = None
             checks.append({"query": entry["query"], "variant": entry["variant"],
-                           "identical": cli_results == entry["results"]})
+                           **_same_results(cli_results, entry["results"])})
         fixture["cli_cross_check"] = checks
         if server is not None:
             fixture["embedded_texts"] = {
@@ -380,6 +401,44 @@ def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def cross_check(path: Path, nodes: dict[str, Path], cache: Path) -> None:
+    """Index again and compare the first searches of a fixture with the real CLI's output."""
+    fixture = json.loads(path.read_text(encoding="utf-8"))
+    version, mode = fixture["openclaw_version"], fixture["mode"]
+    if mode != "fts":
+        raise SystemExit("cross-check re-runs keyword-only fixtures (hybrid ones need the embedder again)")
+    node = nodes[VERSIONS[version]["node"]]
+    cli = cache / f"openclaw-{version}" / "node_modules" / "openclaw" / "openclaw.mjs"
+    src = (REPO / "examples" / "workspace" if fixture["workspace"] == "example"
+           else path.parent.parent / "workspaces" / fixture["workspace"])
+    tmp = Path(tempfile.mkdtemp(prefix="ocrec-check-"))
+    try:
+        home = tmp / "home"
+        (home / ".openclaw").mkdir(parents=True)
+        ws = tmp / "workspace"
+        shutil.copytree(src, ws)
+        (tmp / "clock.mjs").write_text(CLOCK_JS)
+        (home / ".openclaw" / "openclaw.json").write_text(json.dumps(config_for(version, ws, mode, None, None)))
+        env = clean_env(home, tmp / "clock.mjs")
+        run(node, cli, ["memory", "index", "--force"], env)
+        checks = []
+        for entry in fixture["searches"][:CLI_CHECKS]:
+            args = ["memory", "search", "--json", "--query", entry["query"]]
+            if entry.get("max_results") is not None:
+                args += ["--max-results", str(entry["max_results"]), "--min-score", str(entry["min_score"])]
+            res = run(node, cli, args, env, timeout=600)
+            try:
+                got = _strip_volatile(json.loads(res["stdout"]).get("results"))
+            except ValueError:
+                got = None
+            checks.append({"query": entry["query"], "variant": entry["variant"], **_same_results(got, entry["results"])})
+        fixture["cli_cross_check"] = checks
+        path.write_text(json.dumps(fixture, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        log(f"{path.name}: {checks}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", type=Path, default=REPO / ".cache" / "openclaw")
@@ -389,10 +448,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=FIXTURES)
     ap.add_argument("--install-only", action="store_true")
     ap.add_argument("--queries", type=int, default=0, help="only the first N queries (smoke runs)")
+    ap.add_argument("--cross-check", type=Path, nargs="+", metavar="FIXTURE",
+                    help="re-index and re-run a fixture's first searches through the real CLI only")
     args = ap.parse_args(argv)
     versions = [v for v in args.versions.split(",") if v]
     nodes = install(args.cache, versions)
     if args.install_only:
+        return 0
+    if args.cross_check:
+        for path in args.cross_check:
+            cross_check(path, nodes, args.cache)
         return 0
     generated = args.out / "workspaces" / "generated"
     if generated.exists():

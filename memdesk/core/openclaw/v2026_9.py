@@ -569,10 +569,10 @@ class KeywordHit:
 
 
 def _js_cmp_str(a: str, b: str) -> int:
-    # localeCompare on these ASCII-ish paths/ids: ICU root collation; plain code-point
-    # order agrees for the characters memory paths use ('/', '-', '.', digits, letters
-    # of one case). Case differences are rare in paths; ICU orders lower before upper.
-    ka, kb = (a.lower(), a), (b.lower(), b)
+    # localeCompare (ICU root collation) on paths and hex ids: letters compare
+    # case-insensitively first, then lower case sorts before upper case; for the
+    # punctuation memory paths use ('-', '.', '/') and digits, code-point order agrees.
+    ka, kb = (a.lower(), a.swapcase()), (b.lower(), b.swapcase())
     return (ka > kb) - (ka < kb)
 
 
