@@ -237,7 +237,13 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
         print(f"  {name}: {msg}", flush=True)
 
     results = eval_runner.evaluate_engine(
-        eng, queries, dataset.qrels, doc_of, profiles=("memdesk", "openclaw"), modes=modes, progress=progress
+        eng,
+        queries,
+        dataset.qrels,
+        doc_of,
+        profiles=("memdesk", "openclaw-2026.4"),
+        modes=modes,
+        progress=progress,
     )
     ablations = []
     if eng.embedder is not None:

@@ -188,7 +188,7 @@ def measure(n_chunks: int, n_queries: int, workdir: Path) -> dict[str, float]:
         "build_seconds": round(build_s, 1),
         "index_bytes_per_chunk": round(size / n_chunks, 1),
     }
-    for profile in ("memdesk", "openclaw"):
+    for profile in ("memdesk", "openclaw-2026.4"):
         settings = SearchSettings.defaults(profile)  # type: ignore[arg-type]
         kw, vec, total = [], [], []
         for q in queries[:5]:

@@ -65,16 +65,41 @@ NOW_MS = 1_796_083_200_000  # 2026-12-01T00:00:00Z, after every dated note in bo
 MODELS = {"minilm": "all-MiniLM-L6-v2", "e5": "multilingual-e5-small"}
 QUERIES = [
     # English
-    "deploy window", "what vector store did we finally choose", "sqlite-vec", "OAuth",
-    "who owns the on-call rota", "GPU budget for evals", "when does Atlas v1.0 ship",
-    "nightly backups", "search latency p95", "Harbor dashboards", "Jonas Becker", "pgvector",
-    "Northwind pilot", "why did we switch from pgvector to sqlite-vec", "hotfix approvals",
+    "deploy window",
+    "what vector store did we finally choose",
+    "sqlite-vec",
+    "OAuth",
+    "who owns the on-call rota",
+    "GPU budget for evals",
+    "when does Atlas v1.0 ship",
+    "nightly backups",
+    "search latency p95",
+    "Harbor dashboards",
+    "Jonas Becker",
+    "pgvector",
+    "Northwind pilot",
+    "why did we switch from pgvector to sqlite-vec",
+    "hotfix approvals",
     # Chinese
-    "鉴权", "API鉴权方案", "向量检索最终用的是哪个数据库？", "发布窗口", "值班表", "检索延迟", "备份", "林蔚",
+    "鉴权",
+    "API鉴权方案",
+    "向量检索最终用的是哪个数据库？",
+    "发布窗口",
+    "值班表",
+    "检索延迟",
+    "备份",
+    "林蔚",
     # mixed
-    "鉴权 token 怎么处理", "Atlas 发布", "SQLite 向量库", "OAuth 鉴权", "Harbor 评测 GPU 预算", "p95 延迟",
+    "鉴权 token 怎么处理",
+    "Atlas 发布",
+    "SQLite 向量库",
+    "OAuth 鉴权",
+    "Harbor 评测 GPU 预算",
+    "p95 延迟",
     # paths (2026.9 has a filename index)
-    "deploy-window.md", "memory/projects/atlas.md", "atlas",
+    "deploy-window.md",
+    "memory/projects/atlas.md",
+    "atlas",
 ]
 # (name, extra CLI args): OpenClaw's defaults, and a wide list that shows the whole ranking.
 VARIANTS = [("defaults", []), ("wide", ["--max-results", "20", "--min-score", "0"])]
@@ -106,8 +131,12 @@ def npm_install(dest: Path, packages: list[str]) -> None:
     log(f"npm install {' '.join(packages)} -> {dest}")
     # --ignore-scripts: install scripts would try to download or compile binaries;
     # the prebuilt node-llama-cpp binary ships as its own npm package.
-    subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", *packages],
-                   cwd=dest, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        ["npm", "install", "--no-audit", "--no-fund", "--ignore-scripts", *packages],
+        cwd=dest,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     marker.write_text(json.dumps(packages))
 
 
@@ -124,7 +153,6 @@ def install(cache: Path, versions: list[str]) -> dict[str, Path]:
 def model_paths() -> dict[str, Path]:
     """memdesk's own GGUF files (``memdesk model list`` shows the same paths)."""
     from memdesk.core import paths
-    from memdesk.core.models import registry
 
     out = {}
     for key, name in MODELS.items():
@@ -132,7 +160,6 @@ def model_paths() -> dict[str, Path]:
             if name.lower() in path.name.lower() or (key == "e5" and "e5" in path.name.lower()):
                 out[key] = path
                 break
-    del registry
     return out
 
 
@@ -143,8 +170,9 @@ class EmbeddingServer:
     def __init__(self, model: Path) -> None:
         import llama_cpp
 
-        self.llm = llama_cpp.Llama(model_path=str(model), embedding=True, n_ctx=512, n_batch=512,
-                                   n_ubatch=512, verbose=False)
+        self.llm = llama_cpp.Llama(
+            model_path=str(model), embedding=True, n_ctx=512, n_batch=512, n_ubatch=512, verbose=False
+        )
         self.n_ctx = 512
         self.texts: list[str] = []
         self.rejected: list[dict[str, Any]] = []
@@ -189,14 +217,25 @@ class EmbeddingServer:
                 # llama-server: tokenize with add_special=true, parse_special=true.
                 tokens = self.llm.tokenize(text.encode("utf-8"), add_bos=True, special=True)
                 if len(tokens) > self.n_ctx:
-                    self.rejected.append({"tokens": len(tokens), "text_sha256": hashlib.sha256(text.encode()).hexdigest()})
-                    return 500, {"error": {"code": 500, "type": "exceed_context_size_error", "message":
-                                           f"input ({len(tokens)} tokens) is too large to process. "
-                                           "increase the physical batch size"}}
+                    self.rejected.append(
+                        {"tokens": len(tokens), "text_sha256": hashlib.sha256(text.encode()).hexdigest()}
+                    )
+                    return 500, {
+                        "error": {
+                            "code": 500,
+                            "type": "exceed_context_size_error",
+                            "message": f"input ({len(tokens)} tokens) is too large to process. "
+                            "increase the physical batch size",
+                        }
+                    }
                 vec = np.asarray(self.llm.embed(text, normalize=True, truncate=False), dtype=np.float64)
                 data.append({"object": "embedding", "index": i, "embedding": vec.tolist()})
-        return 200, {"object": "list", "data": data, "model": "stand-in",
-                     "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+        return 200, {
+            "object": "list",
+            "data": data,
+            "model": "stand-in",
+            "usage": {"prompt_tokens": 0, "total_tokens": 0},
+        }
 
     def close(self) -> None:
         self.httpd.shutdown()
@@ -204,7 +243,9 @@ class EmbeddingServer:
 
 
 # -- running OpenClaw ------------------------------------------------------------------------------
-def config_for(version: str, workspace: Path, mode: str, model: Path | None, port: int | None) -> dict[str, Any]:
+def config_for(
+    version: str, workspace: Path, mode: str, model: Path | None, port: int | None
+) -> dict[str, Any]:
     agents: dict[str, Any] = {"defaults": {"workspace": str(workspace)}}
     if version.startswith("2026.4"):
         ms: dict[str, Any] = {"provider": "auto", "fallback": "none"}
@@ -217,24 +258,41 @@ def config_for(version: str, workspace: Path, mode: str, model: Path | None, por
         return {"agents": agents}
     search: dict[str, Any] = {"provider": "none"}
     if mode != "fts":
-        search = {"provider": "openai-compatible", "model": MODELS[mode], "fallback": "none",
-                  "remote": {"baseUrl": f"http://127.0.0.1:{port}/v1", "apiKey": "local-stand-in"}}
+        search = {
+            "provider": "openai-compatible",
+            "model": MODELS[mode],
+            "fallback": "none",
+            "remote": {"baseUrl": f"http://127.0.0.1:{port}/v1", "apiKey": "local-stand-in"},
+        }
     return {"agents": agents, "memory": {"search": search}}
 
 
 def clean_env(home: Path, clock: Path) -> dict[str, str]:
     keep = {"PATH", "LANG", "LC_ALL", "TMPDIR"}
     env = {k: v for k, v in os.environ.items() if k in keep}
-    env.update(HOME=str(home), TZ="UTC", NO_COLOR="1", OPENCLAW_RECORD_NOW_MS=str(NOW_MS),
-               NODE_OPTIONS=f"--import={clock.as_uri()}", OPENCLAW_NO_UPDATE_CHECK="1")
+    env.update(
+        HOME=str(home),
+        TZ="UTC",
+        NO_COLOR="1",
+        OPENCLAW_RECORD_NOW_MS=str(NOW_MS),
+        NODE_OPTIONS=f"--import={clock.as_uri()}",
+        OPENCLAW_NO_UPDATE_CHECK="1",
+    )
     return env
 
 
 def run(node: Path, cli: Path, args: list[str], env: dict[str, str], timeout: float = 3600) -> dict[str, Any]:
     """Run OpenClaw; on a timeout its whole process group (workers included) is ended."""
     start = time.perf_counter()
-    proc = subprocess.Popen([str(node), str(cli), *args], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=env["HOME"], start_new_session=True)
+    proc = subprocess.Popen(
+        [str(node), str(cli), *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=env["HOME"],
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
         rc: int | str = proc.returncode
@@ -242,7 +300,13 @@ def run(node: Path, cli: Path, args: list[str], env: dict[str, str], timeout: fl
         os.killpg(proc.pid, 9)
         out, err = proc.communicate()
         rc = f"timeout after {timeout:.0f} s"
-    return {"args": args, "rc": rc, "stdout": out, "stderr": err, "seconds": round(time.perf_counter() - start, 2)}
+    return {
+        "args": args,
+        "rc": rc,
+        "stdout": out,
+        "stderr": err,
+        "seconds": round(time.perf_counter() - start, 2),
+    }
 
 
 def _strip_volatile(obj: Any) -> Any:
@@ -258,17 +322,19 @@ def _same_results(a: list[dict[str, Any]] | None, b: list[dict[str, Any]] | None
     if a is None or b is None or len(a) != len(b):
         return {"identical": False, "rows": [len(a or []), len(b or [])]}
     drift = 0.0
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         for key in set(x) | set(y):
             if key in ("score", "vectorScore", "textScore") and isinstance(x.get(key), float):
                 drift = max(drift, abs(float(x[key]) - float(y.get(key, 0.0))))
             elif x.get(key) != y.get(key):
                 return {"identical": False, "field": key}
-    return {"identical": drift <= 1e-9, "max_score_difference": drift}
+    return {"identical": drift <= 1e-7, "max_score_difference": drift}
 
 
 def _tail(text: str, lines: int = 40) -> list[str]:
-    return [ln for ln in text.splitlines() if "ExperimentalWarning" not in ln and "--trace-warnings" not in ln][-lines:]
+    return [
+        ln for ln in text.splitlines() if "ExperimentalWarning" not in ln and "--trace-warnings" not in ln
+    ][-lines:]
 
 
 def copy_db(src: Path, dest: Path) -> None:
@@ -288,9 +354,18 @@ def copy_db(src: Path, dest: Path) -> None:
     src_conn.close()
 
 
-def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path, mode: str,
-               models: dict[str, Path], queries: list[str], variants: list[tuple[str, list[str]]],
-               out_dir: Path) -> dict[str, Any]:
+def record_one(
+    version: str,
+    node: Path,
+    cache: Path,
+    ws_name: str,
+    ws_src: Path,
+    mode: str,
+    models: dict[str, Path],
+    queries: list[str],
+    variants: list[tuple[str, list[str]]],
+    out_dir: Path,
+) -> dict[str, Any]:
     cli = cache / f"openclaw-{version}" / "node_modules" / "openclaw" / "openclaw.mjs"
     model = models.get(mode) if mode != "fts" else None
     if mode != "fts" and model is None:
@@ -326,13 +401,21 @@ def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path
             "model": MODELS.get(mode),
             "model_file": model.name if model else None,
             "model_sha256": hashlib.sha256(model.read_bytes()).hexdigest() if model else None,
-            "embedder": (None if mode == "fts" else "node-llama-cpp@3.18.1 (OpenClaw local provider)"
-                         if version.startswith("2026.4") else
-                         "openai-compatible -> loopback llama.cpp stand-in for llama-server"),
+            "embedder": (
+                None
+                if mode == "fts"
+                else "node-llama-cpp@3.18.1 (OpenClaw local provider)"
+                if version.startswith("2026.4")
+                else "openai-compatible -> loopback llama.cpp stand-in for llama-server"
+            ),
             "config": json.loads(json.dumps(config).replace(str(ws), "<workspace>")),
             "now_ms": NOW_MS,
-            "index": {"rc": index["rc"], "seconds": index["seconds"], "stdout": _tail(index["stdout"]),
-                      "stderr": _tail(index["stderr"])},
+            "index": {
+                "rc": index["rc"],
+                "seconds": index["seconds"],
+                "stdout": _tail(index["stdout"]),
+                "stderr": _tail(index["stderr"]),
+            },
             "status": status_json,
             "searches": [],
         }
@@ -340,22 +423,42 @@ def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path
         for query in queries:
             for vname, vargs in variants:
                 wide = bool(vargs)
-                driver_requests.append({"query": query, "variant": vname,
-                                        "maxResults": 20 if wide else None, "minScore": 0 if wide else None})
+                driver_requests.append(
+                    {
+                        "query": query,
+                        "variant": vname,
+                        "maxResults": 20 if wide else None,
+                        "minScore": 0 if wide else None,
+                    }
+                )
         req_file = tmp / "requests.jsonl"
         req_file.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in driver_requests))
         dist = cli.parent / "dist"
         log(f"{version} {ws_name} {mode}: {len(driver_requests)} searches")
         start = time.perf_counter()
-        proc = subprocess.run([str(node), str(DRIVER), str(dist), str(req_file)], env=env, capture_output=True,
-                              text=True, timeout=3600, cwd=env["HOME"])
+        proc = subprocess.run(
+            [str(node), str(DRIVER), str(dist), str(req_file)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=3600,
+            cwd=env["HOME"],
+        )
         fixture["search_seconds"] = round(time.perf_counter() - start, 1)
         answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
         if len(answers) != len(driver_requests):
-            fixture["driver_error"] = {"rc": proc.returncode, "stdout": _tail(proc.stdout), "stderr": _tail(proc.stderr)}
-        for req, ans in zip(driver_requests, answers):
-            entry: dict[str, Any] = {"query": req["query"], "variant": req["variant"],
-                                     "max_results": req["maxResults"], "min_score": req["minScore"]}
+            fixture["driver_error"] = {
+                "rc": proc.returncode,
+                "stdout": _tail(proc.stdout),
+                "stderr": _tail(proc.stderr),
+            }
+        for req, ans in zip(driver_requests, answers, strict=False):
+            entry: dict[str, Any] = {
+                "query": req["query"],
+                "variant": req["variant"],
+                "max_results": req["maxResults"],
+                "min_score": req["minScore"],
+            }
             if "error" in ans:
                 entry["error"] = ans["error"]
             entry["results"] = _strip_volatile(ans.get("results"))
@@ -371,8 +474,13 @@ def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path
                 cli_results = _strip_volatile(json.loads(res["stdout"]).get("results"))
             except ValueError:
                 cli_results = None
-            checks.append({"query": entry["query"], "variant": entry["variant"],
-                           **_same_results(cli_results, entry["results"])})
+            checks.append(
+                {
+                    "query": entry["query"],
+                    "variant": entry["variant"],
+                    **_same_results(cli_results, entry["results"]),
+                }
+            )
         fixture["cli_cross_check"] = checks
         if server is not None:
             fixture["embedded_texts"] = {
@@ -382,8 +490,11 @@ def record_one(version: str, node: Path, cache: Path, ws_name: str, ws_src: Path
                 "sample": server.texts[:3],
             }
         # The agent index OpenClaw built, for read-only agent-index tests.
-        db = (home / ".openclaw" / "memory" / "main.sqlite" if version.startswith("2026.4")
-              else home / ".openclaw" / "agents" / "main" / "agent" / "openclaw-agent.sqlite")
+        db = (
+            home / ".openclaw" / "memory" / "main.sqlite"
+            if version.startswith("2026.4")
+            else home / ".openclaw" / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+        )
         # Two per layout keep the fixtures small: keyword-only over the example
         # workspace, and one with vectors (MiniLM over the generated workspace).
         if db.exists() and (ws_name, mode) in (("example", "fts"), ("generated", "minilm")):
@@ -409,8 +520,11 @@ def cross_check(path: Path, nodes: dict[str, Path], cache: Path) -> None:
         raise SystemExit("cross-check re-runs keyword-only fixtures (hybrid ones need the embedder again)")
     node = nodes[VERSIONS[version]["node"]]
     cli = cache / f"openclaw-{version}" / "node_modules" / "openclaw" / "openclaw.mjs"
-    src = (REPO / "examples" / "workspace" if fixture["workspace"] == "example"
-           else path.parent.parent / "workspaces" / fixture["workspace"])
+    src = (
+        REPO / "examples" / "workspace"
+        if fixture["workspace"] == "example"
+        else path.parent.parent / "workspaces" / fixture["workspace"]
+    )
     tmp = Path(tempfile.mkdtemp(prefix="ocrec-check-"))
     try:
         home = tmp / "home"
@@ -418,7 +532,9 @@ def cross_check(path: Path, nodes: dict[str, Path], cache: Path) -> None:
         ws = tmp / "workspace"
         shutil.copytree(src, ws)
         (tmp / "clock.mjs").write_text(CLOCK_JS)
-        (home / ".openclaw" / "openclaw.json").write_text(json.dumps(config_for(version, ws, mode, None, None)))
+        (home / ".openclaw" / "openclaw.json").write_text(
+            json.dumps(config_for(version, ws, mode, None, None))
+        )
         env = clean_env(home, tmp / "clock.mjs")
         run(node, cli, ["memory", "index", "--force"], env)
         checks = []
@@ -431,7 +547,9 @@ def cross_check(path: Path, nodes: dict[str, Path], cache: Path) -> None:
                 got = _strip_volatile(json.loads(res["stdout"]).get("results"))
             except ValueError:
                 got = None
-            checks.append({"query": entry["query"], "variant": entry["variant"], **_same_results(got, entry["results"])})
+            checks.append(
+                {"query": entry["query"], "variant": entry["variant"], **_same_results(got, entry["results"])}
+            )
         fixture["cli_cross_check"] = checks
         path.write_text(json.dumps(fixture, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         log(f"{path.name}: {checks}")
@@ -448,8 +566,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=FIXTURES)
     ap.add_argument("--install-only", action="store_true")
     ap.add_argument("--queries", type=int, default=0, help="only the first N queries (smoke runs)")
-    ap.add_argument("--cross-check", type=Path, nargs="+", metavar="FIXTURE",
-                    help="re-index and re-run a fixture's first searches through the real CLI only")
+    ap.add_argument(
+        "--cross-check",
+        type=Path,
+        nargs="+",
+        metavar="FIXTURE",
+        help="re-index and re-run a fixture's first searches through the real CLI only",
+    )
     args = ap.parse_args(argv)
     versions = [v for v in args.versions.split(",") if v]
     nodes = install(args.cache, versions)
@@ -472,8 +595,18 @@ def main(argv: list[str] | None = None) -> int:
                 # The wide variant only for keyword-only runs: hybrid runs are slow on
                 # 2 cores, and keyword runs already show the whole ranking.
                 variants = VARIANTS if mode == "fts" else VARIANTS[:1]
-                record_one(version, nodes[VERSIONS[version]["node"]], args.cache, ws_name,
-                           workspaces[ws_name], mode, models, queries, variants, args.out)
+                record_one(
+                    version,
+                    nodes[VERSIONS[version]["node"]],
+                    args.cache,
+                    ws_name,
+                    workspaces[ws_name],
+                    mode,
+                    models,
+                    queries,
+                    variants,
+                    args.out,
+                )
     return 0
 
 

@@ -29,6 +29,7 @@ from memdesk.core.embed import embedder as embedder_mod
 from memdesk.core.index import indexer, workspace
 from memdesk.core.index.store import Store, remove_index_files, swap_in
 from memdesk.core.openclaw import keyword_search as oc_kw
+from memdesk.core.openclaw import profile_2026_9
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search import dates, lexical, ranking
 from memdesk.core.search import hits as hits_mod
@@ -127,7 +128,8 @@ class SearchResult:
 
 log = logging.getLogger(__name__)
 
-SNIPPET_UTF16 = 700  # OpenClaw's snippet length
+SNIPPET_UTF16 = 700
+OC4 = settings_mod.OPENCLAW_2026_4  # OpenClaw's snippet length
 MAX_QUERY_CHARS = 10_000  # longer queries are cut: nobody types more, and FTS work stays bounded
 ModelSpec = Path | str | None
 # sqlite-vec's exact scan costs ~1 µs per 384-dim vector on a laptop core; past this
@@ -222,7 +224,10 @@ class Engine:
         db_path: Path | None = None,
         extra_paths: Sequence[Path | str] = (),
         fallback_reason: str | None = None,
+        chunk_params: indexer.ChunkParams | None = None,
     ) -> None:
+        """``chunk_params`` fixes the chunking (e.g. OpenClaw's 400/80 for a parity run)
+        instead of deriving it from the embedder's context."""
         root = Path(workspace_dir).expanduser()
         if not root.is_dir():
             raise errors.WorkspaceError(f"{root}: workspace folder does not exist")
@@ -242,6 +247,8 @@ class Engine:
         self._last_sync: dt.datetime | None = None
         # Why the index must be rebuilt, when a read found it damaged; the next sync does.
         self._damage: str | None = None
+        self._chunk_params = chunk_params
+        self._oc9: profile_2026_9.Runner | None = None  # the openclaw-2026.9 profile's own index
         self._open_writer()
 
     @classmethod
@@ -361,7 +368,7 @@ class Engine:
         return "hybrid" if self._embedder is not None else "fts"
 
     def _wanted_meta(self) -> dict[str, object]:
-        params = indexer.chunk_params_for(self._embedder)
+        params = self._chunk_params or indexer.chunk_params_for(self._embedder)
         ident = self._embedder.identity if self._embedder is not None else None
         return {
             "provider": ident.provider if ident else "none",
@@ -499,7 +506,7 @@ class Engine:
             self.workspace,
             extra_paths=self.extra_paths,
             embedder=self._embedder,
-            params=indexer.chunk_params_for(self._embedder),
+            params=self._chunk_params or indexer.chunk_params_for(self._embedder),
             only=only,
             progress=report,
             cancelled=cancelled,
@@ -569,7 +576,7 @@ class Engine:
         scope: Scope = "all",
         now: dt.date | dt.datetime | None = None,
     ) -> SearchResult:
-        pool = self.fetch_candidates(query, settings, scope=scope)
+        pool = self.fetch_candidates(query, settings, scope=scope, now=now)
         return SearchResult(pool=pool, hits=tuple(ranking.rank(pool, settings, now=now)), settings=settings)
 
     def fetch_candidates(
@@ -580,6 +587,7 @@ class Engine:
         scope: Scope = "all",
         mode: hits_mod.Mode | None = None,
         wait_for_model: bool = True,
+        now: dt.date | dt.datetime | None = None,
     ) -> hits_mod.CandidatePool:
         """Run the keyword and vector legs once; ``ranking.rank`` does the rest in memory.
 
@@ -587,6 +595,8 @@ class Engine:
         embeddings only, as with no FTS) for evaluation; by default it is the
         engine's mode. With ``wait_for_model=False`` (the GUI) a search while the
         embedding model is still loading runs keyword-only instead of waiting.
+        ``now`` is the clock of profiles that rank while fetching (openclaw-2026.9
+        applies decay inside its pipeline).
         """
         settings = settings.clamped()
         q = query.strip()[:MAX_QUERY_CHARS]
@@ -604,8 +614,10 @@ class Engine:
         with self._read_lock:
             try:
                 store = self._read()
-                if settings.profile == "openclaw":
+                if settings.profile == settings_mod.OPENCLAW_2026_4:
                     cands = self._fetch_openclaw(store, q, limit, scope, mode, timings)
+                elif settings.profile == settings_mod.OPENCLAW_2026_9:
+                    cands = self._fetch_openclaw_2026_9(store, q, scope, mode, timings, now)
                 else:
                     cands = self._fetch_memdesk(store, q, limit, scope, mode, timings)
             except (apsw.CorruptError, apsw.NotADBError, apsw.SQLError, errors.IndexCorrupt) as exc:
@@ -723,11 +735,11 @@ class Engine:
             timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
             return [
                 self._candidate(
-                    (r.id, r.path, r.source, r.start_line, r.end_line, r.text), "openclaw", None, r.score
+                    (r.id, r.path, r.source, r.start_line, r.end_line, r.text), OC4, None, r.score
                 )
                 for r in rows
                 if in_scope(r.path)
-            ][:limit]
+            ]  # the whole union: OpenClaw sorts all per-keyword hits before cutting
         model = self._embedder.identity.model if self._embedder else indexer.FTS_ONLY_MODEL
         t0 = time.perf_counter()
         kw_rows = (
@@ -745,7 +757,7 @@ class Engine:
         order: list[str] = []
         for rid, sim in vec_hits:
             if rid in rows:
-                cand = self._candidate(rows[rid], "openclaw", sim, None)
+                cand = self._candidate(rows[rid], OC4, sim, None)
                 by_id[cand.chunk_id] = cand
                 order.append(cand.chunk_id)
         for r in kw_rows:
@@ -753,10 +765,80 @@ class Engine:
                 by_id[r.id] = dataclasses.replace(by_id[r.id], text_score=r.text_score)
             else:
                 by_id[r.id] = self._candidate(
-                    (r.id, r.path, r.source, r.start_line, r.end_line, r.text), "openclaw", None, r.text_score
+                    (r.id, r.path, r.source, r.start_line, r.end_line, r.text), OC4, None, r.text_score
                 )
                 order.append(r.id)
         return [by_id[i] for i in order]
+
+    def _fetch_openclaw_2026_9(
+        self,
+        store: Store,
+        q: str,
+        scope: Scope,
+        mode: str,
+        timings: dict[str, float],
+        now: dt.date | dt.datetime | None,
+    ) -> list[hits_mod.Candidate]:
+        """OpenClaw 2026.9's whole pipeline over its own index of this workspace.
+
+        The candidates come back ranked (``Candidate.ranked``); ``ranking.rank`` only
+        applies the release's minScore/maxResults selection.
+        """
+        from memdesk.core.openclaw import v2026_9
+
+        if self._oc9 is None:
+            self._oc9 = profile_2026_9.Runner(self.workspace)
+        t0 = time.perf_counter()
+        base = self._embedder if mode != "fts" else None
+        searcher = self._oc9.searcher(base, store, self.embed_lock)
+        qvec = self._oc9.query_vector(q, self.embed_lock) if base is not None else None
+        timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+        timings["pool_size"] = float(v2026_9.CANDIDATE_UNIVERSE)
+        kind, ranked = searcher.ranked(
+            q,
+            now_ms=dates.as_utc_datetime(now).timestamp() * 1000,
+            query_vec=qvec,
+            vector_only=mode == "vector",
+        )
+        out = []
+        for pos, r in enumerate(ranked, 1):
+            if scope != "all" and not workspace.is_shared_scope(r.path):
+                continue
+            chunk = searcher.index.by_id.get(r.id)
+            text = chunk.text if chunk is not None else r.snippet
+            out.append(
+                hits_mod.Candidate(
+                    chunk_id=r.id,
+                    path=r.path,
+                    source=r.source,
+                    start_line=r.start_line,
+                    end_line=r.end_line,
+                    text=text,
+                    snippet=r.snippet,
+                    vector_score=r.vector_score if kind != "fts" else None,
+                    text_score=r.text_score if r.keyword_hit else None,
+                    date=dates.decay_date(
+                        r.path,
+                        profile=settings_mod.OPENCLAW_2026_9,
+                        workspace=self.workspace,
+                        source=r.source,
+                    ),
+                    importance=r.importance,
+                    project_key=r.project_key,
+                    ranked=hits_mod.RankedParts(
+                        score=r.score,
+                        merged=r.content_score if kind == "hybrid" else r.score,
+                        decay=r.decay,
+                        importance_multiplier=r.importance_mult,
+                        project_multiplier=r.project_mult,
+                        pre_mmr_rank=r.pre_mmr_rank or pos,
+                        mmr_rank=pos if kind == "hybrid" and r.exact == 0 else None,
+                        keyword_hit=r.keyword_hit,
+                        exact_path=r.exact,
+                    ),
+                )
+            )
+        return out
 
     def _root_chunk_count(self, store: Store) -> int:
         return int(

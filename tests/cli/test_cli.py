@@ -27,6 +27,10 @@ RESULT_KEYS = {
     "recency",
     "date_boost",
     "rank_without_recency",
+    "importance",
+    "importance_multiplier",
+    "project_key",
+    "project_multiplier",
 }
 
 
@@ -83,8 +87,11 @@ def test_search_flags_shape_the_ranking(example_workspace: Path, memdesk_home: P
     decayed = json.loads(run(*base, "--decay", "--half-life", "7", home=memdesk_home).stdout)
     dated = [r for r in decayed["results"] if r["date"]]
     assert dated and all(r["decay"] < 1.0 for r in dated)
+    # "openclaw" is an alias of the newest OpenClaw profile.
     oc = json.loads(run(*base, "--profile", "openclaw", home=memdesk_home).stdout)
-    assert oc["profile"] == "openclaw" and oc["settings"]["max_results"] == 6
+    assert oc["profile"] == "openclaw-2026.9" and oc["settings"]["max_results"] == 6
+    old = json.loads(run(*base, "--profile", "openclaw-2026.4", home=memdesk_home).stdout)
+    assert old["profile"] == "openclaw-2026.4" and old["settings"]["decay"] is False
 
 
 def test_get_and_refusals(example_workspace: Path, memdesk_home: Path) -> None:

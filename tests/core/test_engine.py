@@ -18,7 +18,7 @@ from memdesk.core.search.settings import SearchSettings
 from tests.fakes import HashEmbedder
 
 MEMDESK = SearchSettings.defaults("memdesk")
-OPENCLAW = SearchSettings.defaults("openclaw")
+OPENCLAW = SearchSettings.defaults("openclaw-2026.4")
 
 
 def _write(root: Path, rel: str, text: str) -> Path:
@@ -241,7 +241,7 @@ HOSTILE = [
 
 
 @pytest.mark.parametrize("query", HOSTILE)
-@pytest.mark.parametrize("profile", ["memdesk", "openclaw"])
+@pytest.mark.parametrize("profile", ["memdesk", "openclaw-2026.4", "openclaw-2026.9"])
 def test_hostile_queries_never_raise(small_ws: Path, query: str, profile: str) -> None:
     eng = engine.Engine(small_ws, embedder=HashEmbedder())
     eng.sync()
@@ -253,7 +253,7 @@ def test_hostile_queries_never_raise(small_ws: Path, query: str, profile: str) -
 @given(query=st.text(min_size=0, max_size=200))
 def test_any_query_returns_a_list(small_ws: Path, query: str) -> None:
     eng = _shared_engine(small_ws)
-    for profile in ("memdesk", "openclaw"):
+    for profile in ("memdesk", "openclaw-2026.4", "openclaw-2026.9"):
         result = eng.search(query, SearchSettings.defaults(profile))  # type: ignore[arg-type]
         assert all(h.score == h.score for h in result.hits)  # no NaN
 
@@ -291,6 +291,10 @@ def test_hits_carry_every_component(small_ws: Path) -> None:
         "recency",
         "date_boost",
         "rank_without_recency",
+        "importance",
+        "importance_multiplier",
+        "project_key",
+        "project_multiplier",
     }
     assert hit.mmr_rank is not None and hit.pre_mmr_rank >= 1
     off = eng.search("vector store", MEMDESK.replace(mmr=False)).hits[0]

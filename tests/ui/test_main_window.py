@@ -273,7 +273,8 @@ def test_profile_switch_and_apply_to_openclaw(qtbot, fts_window, tmp_path: Path,
     )
     combo = fts_window.findChild(QComboBox, "profileCombo")
     combo.setCurrentIndex(combo.findData("openclaw"))
-    assert fts_window.tuning.settings.profile == "openclaw"
+    assert fts_window.tuning.settings.profile == "openclaw-2026.9"  # the alias names the newest
+    assert combo.currentData() == "openclaw-2026.9"
     assert fts_window.tuning.settings.min_score == pytest.approx(0.35)
     fts_window.findChild(QPushButton, "applyOpenClawButton").click()
     dialog = fts_window.agent_dock.dialog

@@ -233,8 +233,9 @@ def test_profile_switch_and_index_change_refetch_pools(qtbot, golden_window, wor
     combo.setCurrentIndex(combo.findData("openclaw"))
     readout = _wait_readout(qtbot, lab, scored=len(QUERIES))
     assert lab.fetch_count == fetches + len(QUERIES)
-    assert {p.profile for p in lab.pools.values()} == {"openclaw"}
-    assert readout.settings.profile == "openclaw"
+    # "openclaw" is the alias of the newest OpenClaw profile.
+    assert {p.profile for p in lab.pools.values()} == {"openclaw-2026.9"}
+    assert readout.settings.profile == "openclaw-2026.9"
     assert threads == {golden_mod.READER_THREAD_NAME}
 
     fetches = lab.fetch_count

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from memdesk.core.embedder import EmbedderIdentity
+from memdesk.core.embed.embedder import EmbedderIdentity
 
 SpecialTokens = Literal["model", "node-llama-cpp"]
 
@@ -78,15 +78,21 @@ class RecipeEmbedder:
         self.recipe = recipe
         ident: EmbedderIdentity = base.identity
         self._identity = dataclasses.replace(
-            ident, query_prefix=recipe.query_prefix, document_prefix=recipe.document_prefix,
-            model=ident.model, provider=f"{ident.provider}+{recipe.name}")
+            ident,
+            query_prefix=recipe.query_prefix,
+            document_prefix=recipe.document_prefix,
+            model=ident.model,
+            provider=f"{ident.provider}+{recipe.name}",
+        )
         info = base.info
         self._vocab = str(info.get("tokenizer.ggml.model", ""))
         self._add_bos = bool(info.get("tokenizer.ggml.add_bos_token", False))
         self._add_eos = bool(info.get("tokenizer.ggml.add_eos_token", False))
         self._bos = info.get("tokenizer.ggml.bos_token_id")
         self._eos = info.get("tokenizer.ggml.eos_token_id")
-        self._sep = info.get("tokenizer.ggml.seperator_token_id", info.get("tokenizer.ggml.separator_token_id"))
+        self._sep = info.get(
+            "tokenizer.ggml.seperator_token_id", info.get("tokenizer.ggml.separator_token_id")
+        )
 
     @property
     def identity(self) -> EmbedderIdentity:
@@ -123,24 +129,28 @@ class RecipeEmbedder:
     def count_tokens(self, text: str) -> int:
         return len(self.tokens(text, self.recipe.document_prefix))
 
-    def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], prefix: str, *, queries: bool) -> np.ndarray:
         seqs = [self.tokens(t, prefix) for t in texts]
         for seq in seqs:
             if len(seq) > self.max_input_tokens:
                 raise OverContext(len(seq), self.max_input_tokens)
         out = np.zeros((len(seqs), self.dims), dtype=np.float32)
-        todo = [i for i, s in enumerate(seqs) if s]
-        if todo:
-            with self.base._lock:
-                pooled = self.base._encode_sequences([seqs[i] for i in todo])
-            for row, i in zip(pooled, todo):
-                v = row.astype(np.float64)
-                n = np.linalg.norm(v)
-                out[i] = (v / n if n >= 1e-10 else v).astype(np.float32)
+        self.base.load()
+        context = self.base._queries if queries else self.base._documents
+        for i, seq in enumerate(seqs):
+            if not seq:
+                continue
+            # One sequence per encode call, as node-llama-cpp and llama-server run them:
+            # packing several into one batch changes llama.cpp's rounding (~1e-4 cosine).
+            with context.lock:
+                row = self.base._encode_sequences(context, [seq])[0]
+            v = row.astype(np.float64)
+            n = np.linalg.norm(v)
+            out[i] = (v / n if n >= 1e-10 else v).astype(np.float32)
         return out
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self.recipe.document_prefix)
+        return self._embed(texts, self.recipe.document_prefix, queries=False)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([text], self.recipe.query_prefix)[0]
+        return self._embed([text], self.recipe.query_prefix, queries=True)[0]

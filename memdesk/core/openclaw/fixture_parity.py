@@ -24,8 +24,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 SCORE_TOLERANCE = 1e-6
 
 
@@ -55,13 +53,15 @@ class Outcome:
 def compare(expected: Sequence[Row], actual: Sequence[Row], tol: float = SCORE_TOLERANCE) -> str:
     keys_e = [(r.path, r.start_line, r.end_line) for r in expected]
     keys_a = [(r.path, r.start_line, r.end_line) for r in actual]
-    if keys_e == keys_a and all(abs(e.score - a.score) <= tol for e, a in zip(expected, actual)):
+    if keys_e == keys_a and all(abs(e.score - a.score) <= tol for e, a in zip(expected, actual, strict=True)):
         return "exact"
     return "same_set" if set(keys_e) == set(keys_a) else "differs"
 
 
 def fixture_rows(results: Iterable[dict[str, Any]] | None) -> tuple[Row, ...]:
-    return tuple(Row(r["path"], int(r["startLine"]), int(r["endLine"]), float(r["score"])) for r in results or [])
+    return tuple(
+        Row(r["path"], int(r["startLine"]), int(r["endLine"]), float(r["score"])) for r in results or []
+    )
 
 
 def load_fixtures(root: Path) -> list[tuple[Path, dict[str, Any]]]:
@@ -83,7 +83,8 @@ def find_model(sha256: str | None) -> Path | None:
     """The GGUF file with this sha256 in memdesk's models dir, if it is there."""
     if not sha256:
         return None
-    from memdesk.core import gguf_embedder, paths
+    from memdesk.core import paths
+    from memdesk.core.embed import gguf_embedder
 
     for path in sorted(paths.models_dir().glob("*.gguf")):
         if gguf_embedder.file_sha256(path) == sha256:
@@ -94,58 +95,47 @@ def find_model(sha256: str | None) -> Path | None:
 Searcher = Callable[[str, dict[str, Any]], tuple[Row, ...]]
 
 
-def searcher_2026_9(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
-    """Replays searches through the 2026.9 port (:mod:`memdesk.core.openclaw.v2026_9`)."""
-    from memdesk.core.openclaw import v2026_9
-
-    embed_query: Callable[[str], np.ndarray] | None = None
-    embed_docs = None
-    model_name = v2026_9.FTS_ONLY_MODEL
-    if fixture["mode"] != "fts":
-        assert model is not None
-        emb = recipe_embedder(model, str(fixture["openclaw_version"]))
-        embed_docs, embed_query = emb.embed_documents, emb.embed_query
-        model_name = str(fixture["model"])
-    index = v2026_9.Index(workspace, model=model_name, embed_documents=embed_docs)
-    searcher = v2026_9.Searcher(index)
-
-    def run(query: str, search: dict[str, Any]) -> tuple[Row, ...]:
-        kwargs: dict[str, Any] = {}
-        if search.get("max_results") is not None:
-            kwargs["max_results"] = int(search["max_results"])
-        if search.get("min_score") is not None:
-            kwargs["min_score"] = float(search["min_score"])
-        qvec = embed_query(query) if embed_query is not None else None
-        results = searcher.search(query, now_ms=float(fixture["now_ms"]), query_vec=qvec, **kwargs)
-        return tuple(Row(r.path, r.start_line, r.end_line, r.score) for r in results)
-
-    return run
-
-
 def recipe_embedder(model: Path, version: str) -> Any:
     """memdesk's embedder on ``model``, feeding text the way that OpenClaw version does."""
-    from memdesk.core import gguf_embedder
+    from memdesk.core.embed import gguf_embedder
     from memdesk.core.openclaw import embed_recipe
 
     return embed_recipe.RecipeEmbedder(gguf_embedder.GgufEmbedder(model), embed_recipe.recipe_for(version))
 
 
-def searcher_2026_4(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
-    """Replays searches through memdesk's ``openclaw-2026.4`` profile (the app's Engine)."""
-    from memdesk.core import engine as engine_mod
-    from memdesk.core import settings as settings_mod
+def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
+    """Replays searches through the app's own profile (the ``Engine`` the GUI and CLI use).
 
+    ``openclaw-2026.4`` runs on memdesk's index built with OpenClaw's 400/80 chunking
+    and an embedder fed like node-llama-cpp; ``openclaw-2026.9`` runs that release's
+    pipeline over its own index (the engine wraps the embedder in 2026.9's recipe).
+    """
+    from memdesk.core import engine as engine_mod
+    from memdesk.core.embed import gguf_embedder
+    from memdesk.core.index import indexer
+    from memdesk.core.search import settings as settings_mod
+
+    version = str(fixture["openclaw_version"])
     tmp = Path(tempfile.mkdtemp(prefix="memdesk-parity-"))
-    emb = recipe_embedder(model, str(fixture["openclaw_version"])) if model is not None else None
-    eng = engine_mod.Engine(workspace, embedder=emb, db_path=tmp / "index.sqlite")
-    eng.sync()
-    now = dt.datetime.fromtimestamp(float(fixture["now_ms"]) / 1000, tz=dt.timezone.utc)
-    profile = settings_mod.OPENCLAW_2026_4 if hasattr(settings_mod, "OPENCLAW_2026_4") else "openclaw"
+    if version.startswith("2026.4"):
+        profile = settings_mod.OPENCLAW_2026_4
+        emb = recipe_embedder(model, version) if model is not None else None
+        eng = engine_mod.Engine(
+            workspace, embedder=emb, db_path=tmp / "index.sqlite", chunk_params=indexer.ChunkParams(400, 80)
+        )
+        eng.sync()
+    else:
+        profile = settings_mod.OPENCLAW_2026_9
+        base = gguf_embedder.GgufEmbedder(model) if model is not None else None
+        eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite")
+    now = dt.datetime.fromtimestamp(float(fixture["now_ms"]) / 1000, tz=dt.UTC)
 
     def run(query: str, search: dict[str, Any]) -> tuple[Row, ...]:
-        settings = settings_mod.SearchSettings.defaults(profile)  # type: ignore[arg-type]
+        settings = settings_mod.SearchSettings.defaults(profile)
         if search.get("max_results") is not None:
-            settings = settings.replace(max_results=int(search["max_results"]), min_score=float(search["min_score"]))
+            settings = settings.replace(
+                max_results=int(search["max_results"]), min_score=float(search["min_score"])
+            )
         result = eng.search(query, settings, now=now)
         return tuple(Row(h.path, h.start_line, h.end_line, h.score) for h in result.hits)
 
@@ -153,9 +143,7 @@ def searcher_2026_4(fixture: dict[str, Any], workspace: Path, model: Path | None
 
 
 def replay(fixture: dict[str, Any], workspace: Path, model: Path | None) -> list[Outcome]:
-    version = str(fixture["openclaw_version"])
-    make = searcher_2026_9 if version.startswith("2026.9") else searcher_2026_4
-    run = make(fixture, workspace, model)
+    run = app_searcher(fixture, workspace, model)
     out = []
     for search in fixture["searches"]:
         expected = fixture_rows(search.get("results"))
@@ -165,8 +153,11 @@ def replay(fixture: dict[str, Any], workspace: Path, model: Path | None) -> list
 
 
 def summarize(outcomes: Sequence[Outcome]) -> dict[str, int]:
-    return {"queries": len(outcomes), "exact": sum(o.verdict == "exact" for o in outcomes),
-            "same_set": sum(o.verdict in ("exact", "same_set") for o in outcomes)}
+    return {
+        "queries": len(outcomes),
+        "exact": sum(o.verdict == "exact" for o in outcomes),
+        "same_set": sum(o.verdict in ("exact", "same_set") for o in outcomes),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -184,8 +175,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for variant in sorted({o.variant for o in outcomes}):
             part = [o for o in outcomes if o.variant == variant]
             s = summarize(part)
-            print(f"{fixture['openclaw_version']} {fixture['workspace']} {fixture['mode']} {variant}: "
-                  f"{s['exact']}/{s['queries']} exact, {s['same_set']}/{s['queries']} same set")
+            print(
+                f"{fixture['openclaw_version']} {fixture['workspace']} {fixture['mode']} {variant}: "
+                f"{s['exact']}/{s['queries']} exact, {s['same_set']}/{s['queries']} same set"
+            )
             if verbose:
                 for o in part:
                     if o.verdict != "exact":

@@ -6,9 +6,9 @@ cannot share memdesk's chunk table. :class:`Runner` keeps that version's own ind
 (in memory, rebuilt when a note changes: building it is FTS inserts plus cached
 vectors) and returns the merged, ranked candidates; ``ranking.rank`` then only applies
 2026.9's result selection for the current ``minScore``/``maxResults``. Vectors are
-computed with OpenClaw's text recipe (bare text, model's own special tokens) and
-kept in the main index's embedding cache under that recipe's provider key, so
-switching profiles back and forth embeds nothing twice.
+computed with OpenClaw's text recipe (bare text, model's own special tokens), kept
+per text hash in memory (a note edit re-embeds only that note's chunks) and read
+from the main index's embedding cache under that recipe's provider key when there.
 """
 
 from __future__ import annotations
@@ -48,6 +48,8 @@ class Runner:
         self._searcher: v2026_9.Searcher | None = None
         self._embedder: embed_recipe.RecipeEmbedder | None = None
         self.failure: str | None = None  # why the vector leg is off (e.g. a chunk over the context)
+        # Vectors by (recipe provider key, text hash): a note edit re-embeds only its chunks.
+        self._vectors: dict[tuple[str, str], np.ndarray] = {}
 
     def _recipe_embedder(self, base: Any) -> embed_recipe.RecipeEmbedder | None:
         if base is None or not hasattr(base, "_encode_sequences"):
@@ -82,26 +84,27 @@ class Runner:
             self._key = key
             return self._searcher
 
-    def _cached_vectors(self, emb: embed_recipe.RecipeEmbedder, store: Any, embed_lock: Any,
-                        texts: Sequence[str]) -> np.ndarray:
+    def _cached_vectors(
+        self, emb: embed_recipe.RecipeEmbedder, store: Any, embed_lock: Any, texts: Sequence[str]
+    ) -> np.ndarray:
+        """Vectors for ``texts``: this runner's memory, then the index's embedding cache
+        (read only: the main index has one writer, the sync), then the model."""
         ident = emb.identity
         hashes = [hash_text(t) for t in texts]
-        found: dict[str, np.ndarray] = {}
-        if store is not None:
-            found = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, hashes)
-        missing = {h: t for h, t in zip(hashes, texts) if h not in found}
+        found = {h: v for h in hashes if (v := self._vectors.get((ident.provider_key, h))) is not None}
+        rest = [h for h in hashes if h not in found]
+        if rest and store is not None:
+            found.update(store.cached_embeddings(ident.provider, ident.model, ident.provider_key, rest))
+        missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
         if missing:
             with embed_lock:
                 fresh = emb.embed_documents(list(missing.values()))
-            new = {h: np.asarray(fresh[i], dtype=np.float32) for i, h in enumerate(missing)}
-            found.update(new)
-            if store is not None and not getattr(store, "readonly", False):
-                try:
-                    with store.transaction():
-                        store.put_embeddings(ident.provider, ident.model, ident.provider_key, new)
-                except Exception as exc:  # a read connection or a busy writer: the cache is optional
-                    log.debug("embedding cache not updated: %s", exc)
-        return np.stack([found[h] for h in hashes]) if hashes else np.zeros((0, emb.dims), np.float32)
+            found.update({h: np.asarray(fresh[i], dtype=np.float32) for i, h in enumerate(missing)})
+        for h in hashes:
+            self._vectors[(ident.provider_key, h)] = found[h]
+        if not hashes:
+            return np.zeros((0, emb.dims), np.float32)
+        return np.stack([found[h] for h in hashes])
 
     def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
         if self._embedder is None:

@@ -64,13 +64,37 @@ FTS_ONLY_MODEL = "fts-only"
 # -- weighted size (normalization-core/src/cjk-chars.ts) -------------------------------------------
 _WEIGHT_RANGES: tuple[tuple[tuple[int, int], ...], ...] = (
     ((183, 183), (12288, 12703), (19968, 40869), (44032, 55215), (65281, 65376)),
-    ((4352, 4607), (11904, 12287), (12704, 19967), (40870, 40959), (40960, 42239), (42752, 42759),
-     (43360, 43391), (55216, 55295), (63744, 64255)),
-    ((711, 711), (713, 715), (729, 729), (746, 747), (773, 773), (803, 803), (65040, 65103),
-     (65377, 65500), (65504, 65510)),
+    (
+        (4352, 4607),
+        (11904, 12287),
+        (12704, 19967),
+        (40870, 40959),
+        (40960, 42239),
+        (42752, 42759),
+        (43360, 43391),
+        (55216, 55295),
+        (63744, 64255),
+    ),
+    (
+        (711, 711),
+        (713, 715),
+        (729, 729),
+        (746, 747),
+        (773, 773),
+        (803, 803),
+        (65040, 65103),
+        (65377, 65500),
+        (65504, 65510),
+    ),
     ((119648, 119665),),
-    ((94176, 94207), (110576, 110591), (110592, 110959), (127488, 127743), (131072, 195103),
-     (196608, 210047)),
+    (
+        (94176, 94207),
+        (110576, 110591),
+        (110592, 110959),
+        (127488, 127743),
+        (131072, 195103),
+        (196608, 210047),
+    ),
 )
 # Extra weight per code point of each bucket on top of its UTF-16 length.
 _BUCKET_EXTRA = (3, 11, 7, 10, 14)
@@ -139,8 +163,7 @@ def scan_annotations(text: str, marker: re.Pattern[str], line_scoped: bool = Fal
             if newline < closing:
                 pos = value_start
                 continue
-        out.append(Annotation(m.start(), closing + 3, m.group(1).lower(),
-                              js_trim(text[value_start:closing])))
+        out.append(Annotation(m.start(), closing + 3, m.group(1).lower(), js_trim(text[value_start:closing])))
         pos = closing + 3
 
 
@@ -152,7 +175,7 @@ def strip_annotation_carriers(text: str) -> str:
     parts: list[str] = []
     cursor = 0
     for a in found:
-        parts.append(text[cursor:a.start])
+        parts.append(text[cursor : a.start])
         cursor = a.end
     parts.append(text[cursor:])
     joined = "".join(parts)
@@ -183,8 +206,9 @@ class RecallMetadata:
     project_key: str | None = None
 
 
-def extract_recall_metadata(source_lines: Sequence[str], *, curated_root: bool,
-                            project_scope_eligible: bool) -> RecallMetadata:
+def extract_recall_metadata(
+    source_lines: Sequence[str], *, curated_root: bool, project_scope_eligible: bool
+) -> RecallMetadata:
     """``extractCuratedEntryRecallMetadata`` for one entry's original lines."""
     project_key: str | None = None
     if project_scope_eligible:
@@ -274,12 +298,13 @@ def _coarse_slices(line: str, max_chars: int) -> list[str]:
         if not piece:  # a lone pair at the cut: JS would loop; take one code point
             piece = rest[0]
         out.append(piece)
-        rest = rest[len(piece):]
+        rest = rest[len(piece) :]
     return out
 
 
-def chunk_markdown(content: str, tokens: int = CHUNK_TOKENS, overlap: int = CHUNK_OVERLAP, *,
-                   per_entry: bool = False) -> list[Chunk]:
+def chunk_markdown(
+    content: str, tokens: int = CHUNK_TOKENS, overlap: int = CHUNK_OVERLAP, *, per_entry: bool = False
+) -> list[Chunk]:
     """``chunkMarkdown`` v5: line-tracked chunks; with ``per_entry`` a new chunk per entry."""
     lines = content.split("\n")
     max_chars = max(32, tokens * 4)
@@ -430,8 +455,10 @@ def prepare_file_chunks(rel: str, content: str) -> list[tuple[Chunk, RecallMetad
         meta = cache.get((start, end))
         if meta is None:
             meta = extract_recall_metadata(
-                source_lines[start - 1:end], curated_root=curated_root,
-                project_scope_eligible=rel.upper() != "USER.MD")
+                source_lines[start - 1 : end],
+                curated_root=curated_root,
+                project_scope_eligible=rel.upper() != "USER.MD",
+            )
             cache[(start, end)] = meta
         out.append((c, meta))
     return out
@@ -443,8 +470,14 @@ EmbedFn = Callable[[Sequence[str]], np.ndarray]
 class Index:
     """One workspace indexed the way OpenClaw 2026.9 indexes it (in memory by default)."""
 
-    def __init__(self, workspace: Path, *, model: str = FTS_ONLY_MODEL, embed_documents: EmbedFn | None = None,
-                 db_path: str = ":memory:") -> None:
+    def __init__(
+        self,
+        workspace: Path,
+        *,
+        model: str = FTS_ONLY_MODEL,
+        embed_documents: EmbedFn | None = None,
+        db_path: str = ":memory:",
+    ) -> None:
         self.workspace = Path(workspace).resolve()
         self.model = model
         self.conn = apsw.Connection(db_path)
@@ -459,23 +492,45 @@ class Index:
         with self.conn:
             for source_id, rel in enumerate(list_memory_files(self.workspace), 1):
                 content = (self.workspace / rel).read_bytes().decode("utf-8", "replace")
-                self.conn.execute("INSERT INTO memory_index_sources (id, path, source, hash) VALUES (?, ?, 'memory', ?)",
-                                  (source_id, rel, hash_text(content)))
-                self.conn.execute("INSERT INTO memory_index_paths_fts (rowid, path, source) VALUES (?, ?, 'memory')",
-                                  (source_id, rel))
+                self.conn.execute(
+                    "INSERT INTO memory_index_sources (id, path, source, hash) VALUES (?, ?, 'memory', ?)",
+                    (source_id, rel, hash_text(content)),
+                )
+                self.conn.execute(
+                    "INSERT INTO memory_index_paths_fts (rowid, path, source) VALUES (?, ?, 'memory')",
+                    (source_id, rel),
+                )
                 for chunk, meta in prepare_file_chunks(rel, content):
                     rowid += 1
-                    cid = hash_text(f"memory:{rel}:{chunk.start_line}:{chunk.end_line}:{chunk.hash}:{self.model}")
+                    cid = hash_text(
+                        f"memory:{rel}:{chunk.start_line}:{chunk.end_line}:{chunk.hash}:{self.model}"
+                    )
                     self.conn.execute(
                         "INSERT INTO memory_index_chunks VALUES (?, ?, ?, 'memory', ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (rowid, cid, rel, chunk.start_line, chunk.end_line, chunk.hash, self.model, chunk.text,
-                         meta.importance, meta.triggers, meta.project_key))
+                        (
+                            rowid,
+                            cid,
+                            rel,
+                            chunk.start_line,
+                            chunk.end_line,
+                            chunk.hash,
+                            self.model,
+                            chunk.text,
+                            meta.importance,
+                            meta.triggers,
+                            meta.project_key,
+                        ),
+                    )
                     self.conn.execute(
                         "INSERT INTO memory_index_chunks_fts (rowid, text, id, path, source, model, start_line, "
                         "end_line) VALUES (?, ?, ?, ?, 'memory', ?, ?, ?)",
-                        (rowid, chunk.text, cid, rel, self.model, chunk.start_line, chunk.end_line))
-                    self.chunks.append(IndexedChunk(rowid, cid, rel, "memory", chunk.start_line, chunk.end_line,
-                                                    chunk.text, meta))
+                        (rowid, chunk.text, cid, rel, self.model, chunk.start_line, chunk.end_line),
+                    )
+                    self.chunks.append(
+                        IndexedChunk(
+                            rowid, cid, rel, "memory", chunk.start_line, chunk.end_line, chunk.text, meta
+                        )
+                    )
         if embed_documents is not None and self.chunks:
             self.vectors = np.asarray(embed_documents([c.text for c in self.chunks]), dtype=np.float64)
         self.by_id = {c.id: c for c in self.chunks}
@@ -502,7 +557,9 @@ def _casefold_eq(a: str, b: str) -> bool:
     return a.lower() == b.lower() or a.casefold() == b.casefold()
 
 
-def score_fallback_keyword_result(query_tokens: Sequence[str], path: str, text: str, fts_score: float) -> float:
+def score_fallback_keyword_result(
+    query_tokens: Sequence[str], path: str, text: str, fts_score: float
+) -> float:
     """``scoreFallbackKeywordResult`` (2026.9: NFC, case-insensitive literal matchers)."""
     if not query_tokens:
         return fts_score
@@ -615,26 +672,45 @@ class Searcher:
         match = build_fts_query(query)
         if match is None:
             return []
-        sql = ("SELECT id, path, source, start_line, end_line, text, memory_index_chunks_fts.rank AS rank "
-               "FROM memory_index_chunks_fts WHERE memory_index_chunks_fts MATCH ? AND "
-               "memory_index_chunks_fts.rank MATCH 'bm25()' ORDER BY rank ASC LIMIT ?")
+        sql = (
+            "SELECT id, path, source, start_line, end_line, text, memory_index_chunks_fts.rank AS rank "
+            "FROM memory_index_chunks_fts WHERE memory_index_chunks_fts MATCH ? AND "
+            "memory_index_chunks_fts.rank MATCH 'bm25()' ORDER BY rank ASC LIMIT ?"
+        )
         try:
             rows = list(self.conn.execute(sql, (match, limit)))
         except apsw.SQLError:
             return []  # OpenClaw falls back to a substring scan here; not reproduced
-        q_tokens = list(dict.fromkeys(_search_tokens_lower(ranking_query if ranking_query is not None else query)))
+        q_tokens = list(
+            dict.fromkeys(_search_tokens_lower(ranking_query if ranking_query is not None else query))
+        )
         out = []
         for cid, path, source, start, end, text, rank in rows:
             ts = bm25_rank_to_score(float(rank))
             score = score_fallback_keyword_result(q_tokens, str(path), str(text), ts)
-            out.append(KeywordHit(str(cid), str(path), str(source), int(start), int(end), score, ts, 0.0, 0,
-                                  True, truncate_utf16_safe(str(text), SNIPPET_MAX_CHARS)))
+            out.append(
+                KeywordHit(
+                    str(cid),
+                    str(path),
+                    str(source),
+                    int(start),
+                    int(end),
+                    score,
+                    ts,
+                    0.0,
+                    0,
+                    True,
+                    truncate_utf16_safe(str(text), SNIPPET_MAX_CHARS),
+                )
+            )
         return out
 
     def _first_chunk(self, path: str) -> IndexedChunk | None:
         best = None
         for c in self.index.chunks:
-            if c.path == path and (best is None or (c.start_line, c.end_line, c.id) < (best.start_line, best.end_line, best.id)):
+            if c.path == path and (
+                best is None or (c.start_line, c.end_line, c.id) < (best.start_line, best.end_line, best.id)
+            ):
                 best = c
         return best
 
@@ -647,8 +723,19 @@ class Searcher:
         for spec, p in exact_paths[:EXACT_PATH_CANDIDATE_LIMIT]:
             c = self._first_chunk(p)
             if c is not None:
-                exact[c.id] = KeywordHit(c.id, p, "memory", c.start_line, c.end_line, 0.0, 0.0, 0.0, spec, False,
-                                         truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS))
+                exact[c.id] = KeywordHit(
+                    c.id,
+                    p,
+                    "memory",
+                    c.start_line,
+                    c.end_line,
+                    0.0,
+                    0.0,
+                    0.0,
+                    spec,
+                    False,
+                    truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS),
+                )
         plans: list[tuple[str | None, list[str]]] = []
         seen: set[tuple[str | None, tuple[str, ...]]] = set()
 
@@ -664,7 +751,12 @@ class Searcher:
             subs = [t for t in tokens if not t.isascii()]
             if subs:
                 ascii_terms = [t for t in tokens if t.isascii()]
-                add(" AND ".join('"' + t.replace('"', "") + '"' for t in ascii_terms) if ascii_terms else None, subs)
+                add(
+                    " AND ".join('"' + t.replace('"', "") + '"' for t in ascii_terms)
+                    if ascii_terms
+                    else None,
+                    subs,
+                )
         if not any(m or t for m, t in plans):
             return list(exact.values())
         lexical: dict[str, KeywordHit] = {}
@@ -677,8 +769,19 @@ class Searcher:
                 if c is None:
                     continue
                 ps = bm25_rank_to_score(rank) if match else 1.0
-                hit = KeywordHit(c.id, path, "memory", c.start_line, c.end_line, ps, 0.0, ps, matcher(path), False,
-                                 truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS))
+                hit = KeywordHit(
+                    c.id,
+                    path,
+                    "memory",
+                    c.start_line,
+                    c.end_line,
+                    ps,
+                    0.0,
+                    ps,
+                    matcher(path),
+                    False,
+                    truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS),
+                )
                 prev = lexical.get(hit.id)
                 if prev is None:
                     lexical[hit.id] = hit
@@ -703,14 +806,20 @@ class Searcher:
             non_exact += 1
         return _sorted(list(by_id.values()), _compare_path_hits)[: EXACT_PATH_CANDIDATE_LIMIT + limit]
 
-    def _path_rows(self, match: str | None, terms: list[str], matcher: Callable[[str], int],
-                   limit: int) -> list[tuple[str, float]]:
+    def _path_rows(
+        self, match: str | None, terms: list[str], matcher: Callable[[str], int], limit: int
+    ) -> list[tuple[str, float]]:
         live = {c.path for c in self.index.chunks}
         if match:
             try:
-                rows = [(str(p), float(r)) for p, r in self.conn.execute(
-                    "SELECT path, bm25(memory_index_paths_fts) FROM memory_index_paths_fts "
-                    "WHERE memory_index_paths_fts MATCH ?", (match,))]
+                rows = [
+                    (str(p), float(r))
+                    for p, r in self.conn.execute(
+                        "SELECT path, bm25(memory_index_paths_fts) FROM memory_index_paths_fts "
+                        "WHERE memory_index_paths_fts MATCH ?",
+                        (match,),
+                    )
+                ]
             except apsw.SQLError:
                 return []
         else:
@@ -761,8 +870,9 @@ class Searcher:
         non_exact = [e for e in ranked if e.exact == 0][:limit]
         return exact + non_exact
 
-    def _search_keyword(self, query: str, limit: int, *, exact_query: str | None = None,
-                        ranking_query: str | None = None) -> list[KeywordHit]:
+    def _search_keyword(
+        self, query: str, limit: int, *, exact_query: str | None = None, ranking_query: str | None = None
+    ) -> list[KeywordHit]:
         eq = exact_query if exact_query is not None else query
         body = self._search_body(query, limit, ranking_query)
         path = self._search_path(query, limit, eq)
@@ -774,7 +884,9 @@ class Searcher:
         result = full
         if len([r for r in full if r.exact == 0]) < limit:
             lowered = js_trim(query).lower()
-            terms = [t for t in oc_keywords.extract_keywords(query) if t != lowered][:KEYWORD_FALLBACK_TERM_LIMIT]
+            terms = [t for t in oc_keywords.extract_keywords(query) if t != lowered][
+                :KEYWORD_FALLBACK_TERM_LIMIT
+            ]
             strict = (build_fts_query(query) or "").lower() or None
             kw = (build_fts_query(" ".join(terms)) or "").lower() or None
             if terms and not (full and strict == kw):
@@ -786,7 +898,9 @@ class Searcher:
         return result
 
     # vector leg
-    def vector_candidates(self, query_vec: np.ndarray, limit: int = CANDIDATE_UNIVERSE) -> list[tuple[IndexedChunk, float]]:
+    def vector_candidates(
+        self, query_vec: np.ndarray, limit: int = CANDIDATE_UNIVERSE
+    ) -> list[tuple[IndexedChunk, float]]:
         if self.index.vectors is None or not np.any(query_vec):
             return []
         q = np.asarray(query_vec, dtype=np.float64)
@@ -796,8 +910,15 @@ class Searcher:
         return [(self.index.chunks[i], float(sims[i])) for i in order]
 
     # the whole search
-    def ranked(self, query: str, *, now_ms: float, query_vec: np.ndarray | None = None,
-               active_projects: Sequence[str] | None = None, vector_only: bool = False) -> tuple[str, list[Result]]:
+    def ranked(
+        self,
+        query: str,
+        *,
+        now_ms: float,
+        query_vec: np.ndarray | None = None,
+        active_projects: Sequence[str] | None = None,
+        vector_only: bool = False,
+    ) -> tuple[str, list[Result]]:
         """Every candidate in OpenClaw's final order, before the minScore/maxResults selection.
 
         Returns ``(kind, results)`` with kind ``fts`` (no provider), ``hybrid`` or
@@ -808,18 +929,32 @@ class Searcher:
             return "fts", []
         active = frozenset(active_projects) if active_projects else None
         if vector_only and query_vec is not None:
-            return "vector", rank_vector_only(self.vector_candidates(query_vec), now_ms=now_ms, active=active,
-                                              workspace=self.index.workspace)
+            return "vector", rank_vector_only(
+                self.vector_candidates(query_vec),
+                now_ms=now_ms,
+                active=active,
+                workspace=self.index.workspace,
+            )
         keyword = self.keyword_candidates(q)
         if query_vec is None or self.index.vectors is None:
-            return "fts", rank_keyword_only(keyword, now_ms=now_ms, active=active, workspace=self.index.workspace)
+            return "fts", rank_keyword_only(
+                keyword, now_ms=now_ms, active=active, workspace=self.index.workspace
+            )
         vector = self.vector_candidates(query_vec)
-        return "hybrid", merge_hybrid(q, vector, keyword, now_ms=now_ms, active=active,
-                                      workspace=self.index.workspace)
+        return "hybrid", merge_hybrid(
+            q, vector, keyword, now_ms=now_ms, active=active, workspace=self.index.workspace
+        )
 
-    def search(self, query: str, *, now_ms: float, query_vec: np.ndarray | None = None,
-               max_results: int = MAX_RESULTS, min_score: float = MIN_SCORE,
-               active_projects: Sequence[str] | None = None) -> list[Result]:
+    def search(
+        self,
+        query: str,
+        *,
+        now_ms: float,
+        query_vec: np.ndarray | None = None,
+        max_results: int = MAX_RESULTS,
+        min_score: float = MIN_SCORE,
+        active_projects: Sequence[str] | None = None,
+    ) -> list[Result]:
         """``MemoryIndexManager.search``: the results OpenClaw returns."""
         kind, ranked = self.ranked(query, now_ms=now_ms, query_vec=query_vec, active_projects=active_projects)
         return select(kind, ranked, max_results=max_results, min_score=min_score)
@@ -898,8 +1033,9 @@ def is_evergreen(path: str) -> bool:
     return p.startswith("memory/") and _DATED_RE.search(p) is None
 
 
-def decay_multiplier(path: str, now_ms: float, workspace: Path | None = None,
-                     half_life_days: float = HALF_LIFE_DAYS) -> float:
+def decay_multiplier(
+    path: str, now_ms: float, workspace: Path | None = None, half_life_days: float = HALF_LIFE_DAYS
+) -> float:
     ts = dated_path_ms(path)
     if ts is None:
         if is_evergreen(path) or workspace is None:
@@ -943,8 +1079,13 @@ def exact_path_tie_score(content: float) -> float:
     return (1 + max(0.0, min(1.0, content))) / 2
 
 
-def rank_keyword_only(hits: list[KeywordHit], *, now_ms: float, active: frozenset[str] | None = None,
-                      workspace: Path | None = None) -> list[Result]:
+def rank_keyword_only(
+    hits: list[KeywordHit],
+    *,
+    now_ms: float,
+    active: frozenset[str] | None = None,
+    workspace: Path | None = None,
+) -> list[Result]:
     """``finalizeKeywordOnlyResults`` up to its selection (decay is always on in 2026.9)."""
     work: list[tuple[KeywordHit, float, float, float]] = []
     for h in hits:
@@ -954,7 +1095,9 @@ def rank_keyword_only(hits: list[KeywordHit], *, now_ms: float, active: frozense
         dm = decay_multiplier(h.path, now_ms, workspace)
         im = importance_multiplier(h.importance)
         work.append((h, base * dm * im, dm, im))
-    eligible = [w for w in work if INVALID_PROJECT_KEY not in [k.strip() for k in (w[0].project_key or "").split(";")]]
+    eligible = [
+        w for w in work if INVALID_PROJECT_KEY not in [k.strip() for k in (w[0].project_key or "").split(";")]
+    ]
     ranked_hits = []
     for h, score, dm, im in eligible:
         pm = project_multiplier(h.project_key, active)
@@ -962,13 +1105,29 @@ def rank_keyword_only(hits: list[KeywordHit], *, now_ms: float, active: frozense
         ranked_hits.append((h2, dm, im, pm))
     import functools
 
-    ranked_hits.sort(key=functools.cmp_to_key(
-        lambda x, y: _sign(_compare_keyword_hits(x[0], y[0], False))))
+    ranked_hits.sort(key=functools.cmp_to_key(lambda x, y: _sign(_compare_keyword_hits(x[0], y[0], False))))
     results = []
     for h, dm, im, pm in ranked_hits:
         score = project_multiplier(h.project_key, active) if h.exact > 0 else h.score
-        results.append(Result(h.path, h.start_line, h.end_line, score, h.snippet, h.source, 0.0, h.text_score,
-                              h.importance, h.project_key, dm, im, pm, h.exact, id=h.id))
+        results.append(
+            Result(
+                h.path,
+                h.start_line,
+                h.end_line,
+                score,
+                h.snippet,
+                h.source,
+                0.0,
+                h.text_score,
+                h.importance,
+                h.project_key,
+                dm,
+                im,
+                pm,
+                h.exact,
+                id=h.id,
+            )
+        )
     for r in results:
         r.keyword_hit = True
     return results
@@ -982,8 +1141,13 @@ def select_keyword_only(ranked: list[Result], *, max_results: int, min_score: fl
     return [r for r in ranked if r.score >= 0][:max_results]
 
 
-def rank_vector_only(vector: list[tuple[IndexedChunk, float]], *, now_ms: float,
-                     active: frozenset[str] | None = None, workspace: Path | None = None) -> list[Result]:
+def rank_vector_only(
+    vector: list[tuple[IndexedChunk, float]],
+    *,
+    now_ms: float,
+    active: frozenset[str] | None = None,
+    workspace: Path | None = None,
+) -> list[Result]:
     """No FTS (or hybrid off): cosine x decay x importance (x project), sorted; no MMR."""
     out = []
     for c, sim in vector:
@@ -992,13 +1156,39 @@ def rank_vector_only(vector: list[tuple[IndexedChunk, float]], *, now_ms: float,
         dm = decay_multiplier(c.path, now_ms, workspace)
         im = importance_multiplier(c.meta.importance)
         pm = project_multiplier(c.meta.project_key, active) if active else 1.0
-        out.append(Result(c.path, c.start_line, c.end_line, sim * dm * im * pm,
-                          truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS), c.source, sim, 0.0, c.meta.importance,
-                          c.meta.project_key, dm, im, pm, 0, sim, 0.0, id=c.id))
+        out.append(
+            Result(
+                c.path,
+                c.start_line,
+                c.end_line,
+                sim * dm * im * pm,
+                truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS),
+                c.source,
+                sim,
+                0.0,
+                c.meta.importance,
+                c.meta.project_key,
+                dm,
+                im,
+                pm,
+                0,
+                sim,
+                0.0,
+                id=c.id,
+            )
+        )
     import functools
 
-    out.sort(key=functools.cmp_to_key(lambda a, b: _sign(b.score - a.score) or _js_cmp_str(a.path, b.path)
-                                      or _sign(a.start_line - b.start_line) or _sign(a.end_line - b.end_line)))
+    out.sort(
+        key=functools.cmp_to_key(
+            lambda a, b: (
+                _sign(b.score - a.score)
+                or _js_cmp_str(a.path, b.path)
+                or _sign(a.start_line - b.start_line)
+                or _sign(a.end_line - b.end_line)
+            )
+        )
+    )
     return out
 
 
@@ -1006,64 +1196,144 @@ def _sign(x: float) -> int:
     return (x > 0) - (x < 0)
 
 
-def merge_hybrid(query: str, vector: list[tuple[IndexedChunk, float]], keyword: list[KeywordHit], *,
-                 now_ms: float, active: frozenset[str] | None = None,
-                 workspace: Path | None = None, mmr: bool = True) -> list[Result]:
+@dataclasses.dataclass
+class _Entry:
+    """One chunk in the hybrid merge (``mergeHybridResults``' map value)."""
+
+    id: str
+    path: str
+    start: int
+    end: int
+    source: str
+    snippet: str
+    vs: float = 0.0  # vector score
+    ts: float = 0.0  # keyword text score (the bm25 part)
+    rs: float = 0.0  # keyword ranking score (boosted)
+    ps: float = 0.0  # path score
+    exact: int = 0
+    body: bool = False
+    has_vec: bool = False
+    has_kw: bool = False
+    importance: int | None = None
+    project: str | None = None
+
+
+def merge_hybrid(
+    query: str,
+    vector: list[tuple[IndexedChunk, float]],
+    keyword: list[KeywordHit],
+    *,
+    now_ms: float,
+    active: frozenset[str] | None = None,
+    workspace: Path | None = None,
+    mmr: bool = True,
+) -> list[Result]:
     """``mergeHybridResults`` with decay, importance, projects, exact-path tiers and MMR."""
     matcher = exact_path_matcher(query)
-    entries: dict[str, dict[str, object]] = {}
+    entries: dict[str, _Entry] = {}
     for c, sim in vector:
-        entries[c.id] = dict(id=c.id, path=c.path, start=c.start_line, end=c.end_line, source=c.source,
-                             snippet=truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS), vs=sim, ts=0.0, rs=0.0,
-                             ps=0.0, exact=matcher(c.path), body=False, has_vec=True, has_kw=False,
-                             importance=c.meta.importance, project=c.meta.project_key)
+        entries[c.id] = _Entry(
+            c.id,
+            c.path,
+            c.start_line,
+            c.end_line,
+            c.source,
+            truncate_utf16_safe(c.text, SNIPPET_MAX_CHARS),
+            vs=sim,
+            exact=matcher(c.path),
+            has_vec=True,
+            importance=c.meta.importance,
+            project=c.meta.project_key,
+        )
     for k in keyword:
         e = entries.get(k.id)
         if e is not None:
-            e.update(ts=k.text_score, body=k.has_body, rs=k.score, ps=k.path_score,
-                     exact=max(int(e["exact"]), k.exact), has_kw=True)  # type: ignore[call-overload]
+            e.ts, e.body, e.rs, e.ps = k.text_score, k.has_body, k.score, k.path_score
+            e.exact = max(e.exact, k.exact)
+            e.has_kw = True
+            if e.importance is None:
+                e.importance = k.importance
+            if e.project is None:
+                e.project = k.project_key
             if k.snippet:
-                e["snippet"] = k.snippet
+                e.snippet = k.snippet
         else:
-            entries[k.id] = dict(id=k.id, path=k.path, start=k.start_line, end=k.end_line, source=k.source,
-                                 snippet=k.snippet, vs=0.0, ts=k.text_score, rs=k.score, ps=k.path_score,
-                                 exact=k.exact, body=k.has_body, has_vec=False, has_kw=True,
-                                 importance=k.importance, project=k.project_key)
+            entries[k.id] = _Entry(
+                k.id,
+                k.path,
+                k.start_line,
+                k.end_line,
+                k.source,
+                k.snippet,
+                ts=k.text_score,
+                rs=k.score,
+                ps=k.path_score,
+                exact=k.exact,
+                body=k.has_body,
+                has_kw=True,
+                importance=k.importance,
+                project=k.project_key,
+            )
     results: list[Result] = []
     for e in entries.values():
-        vs, ts, rs, ps = float(e["vs"]), float(e["ts"]), float(e["rs"]), float(e["ps"])  # type: ignore[arg-type]
-        exact = int(e["exact"])  # type: ignore[call-overload]
-        kw_score = rs if ts > 0 else (0.0 if exact > 0 else ps)
-        content = VECTOR_WEIGHT * vs + TEXT_WEIGHT * kw_score
-        lexical = rs if (e["body"] and ts == 0) else 0.0
-        if exact > 0:
-            ranking = exact_path_tie_score(content)  # decay is always on in 2026.9
-        else:
-            ranking = lexical if content == 0 else content
-        path = str(e["path"])
-        dm = decay_multiplier(path, now_ms, workspace)
-        imp = e["importance"]
-        im = importance_multiplier(imp if isinstance(imp, int) else None)
-        results.append(Result(path, int(e["start"]), int(e["end"]), ranking * dm * im, str(e["snippet"]),  # type: ignore[call-overload]
-                              str(e["source"]), vs, ts, imp if isinstance(imp, int) else None,
-                              e["project"] if isinstance(e["project"], str) else None, dm, im, 1.0, exact, content,
-                              lexical, keyword_hit=bool(e["has_kw"]), id=str(e["id"])))
-    results = [r for r in results if INVALID_PROJECT_KEY not in [k.strip() for k in (r.project_key or "").split(";")]]
+        kw_score = e.rs if e.ts > 0 else (0.0 if e.exact > 0 else e.ps)
+        content = VECTOR_WEIGHT * e.vs + TEXT_WEIGHT * kw_score
+        lexical = e.rs if (e.body and e.ts == 0) else 0.0
+        # An exact path hit ranks by the tie score (decay is always on in 2026.9).
+        ranking = exact_path_tie_score(content) if e.exact > 0 else (lexical if content == 0 else content)
+        dm = decay_multiplier(e.path, now_ms, workspace)
+        im = importance_multiplier(e.importance)
+        results.append(
+            Result(
+                e.path,
+                e.start,
+                e.end,
+                ranking * dm * im,
+                e.snippet,
+                e.source,
+                e.vs,
+                e.ts,
+                e.importance,
+                e.project,
+                dm,
+                im,
+                1.0,
+                e.exact,
+                content,
+                lexical,
+                keyword_hit=e.has_kw,
+                id=e.id,
+            )
+        )
+    results = [
+        r for r in results if INVALID_PROJECT_KEY not in [k.strip() for k in (r.project_key or "").split(";")]
+    ]
     for r in results:
         pm = project_multiplier(r.project_key, active)
         if active:
             r.score *= pm
             r.project_mult = pm
         r.ranking_score = r.score
-        r.score = project_multiplier(r.project_key, active) if r.exact > 0 else (0.0 if r.content_score == 0 else r.score)
+        r.score = (
+            project_multiplier(r.project_key, active)
+            if r.exact > 0
+            else (0.0 if r.content_score == 0 else r.score)
+        )
     import functools
 
     def cmp_ranking(a: Result, b: Result) -> int:
-        return (_sign(b.ranking_score - a.ranking_score) or _sign(b.lexical_rank - a.lexical_rank)
-                or _js_cmp_str(a.path, b.path) or _sign(a.start_line - b.start_line) or _sign(a.end_line - b.end_line))
+        return (
+            _sign(b.ranking_score - a.ranking_score)
+            or _sign(b.lexical_rank - a.lexical_rank)
+            or _js_cmp_str(a.path, b.path)
+            or _sign(a.start_line - b.start_line)
+            or _sign(a.end_line - b.end_line)
+        )
 
-    non_exact = sorted([r for r in results if r.exact == 0],
-                       key=functools.cmp_to_key(lambda a, b: _sign(b.score - a.score) or cmp_ranking(a, b)))
+    non_exact = sorted(
+        [r for r in results if r.exact == 0],
+        key=functools.cmp_to_key(lambda a, b: _sign(b.score - a.score) or cmp_ranking(a, b)),
+    )
     for pos, r in enumerate(non_exact, 1):
         r.pre_mmr_rank = pos
     tiers: list[Result] = []
@@ -1131,7 +1401,7 @@ def mmr_rerank(items: list[Result], lambda_: float = MMR_LAMBDA) -> list[Result]
     if lam == 1:
         return sorted(items, key=lambda r: -r.score)
     toks = [mmr_tokens(r.snippet) for r in items]
-    empty_text = [js_trim(r.snippet).lower() if not t else None for r, t in zip(items, toks)]
+    empty_text = [js_trim(r.snippet).lower() if not t else None for r, t in zip(items, toks, strict=True)]
     scores = [r.score for r in items]
     hi, lo = max(scores), min(scores)
     rng = hi - lo
@@ -1144,7 +1414,9 @@ def mmr_rerank(items: list[Result], lambda_: float = MMR_LAMBDA) -> list[Result]
         best_mmr = -math.inf
         for i in remaining:
             m = lam * rel[i] - (1 - lam) * max_sim[i]
-            if m > best_mmr or (m == best_mmr and scores[i] > (scores[best] if best is not None else -math.inf)):
+            if m > best_mmr or (
+                m == best_mmr and scores[i] > (scores[best] if best is not None else -math.inf)
+            ):
                 best_mmr, best = m, i
         if best is None:
             break

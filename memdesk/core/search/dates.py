@@ -57,7 +57,17 @@ def decay_date(rel: str, *, profile: str, workspace: Path, source: str = "memory
     Both profiles: root ``MEMORY.md``/``memory.md`` and undated ``memory/`` notes are
     evergreen; files from extra paths decay from their modification time.
     """
-    if profile == "openclaw":
+    if profile == "openclaw-2026.9":
+        # 2026.9: dated at any depth under memory/, "-slug" names too; USER.md evergreen.
+        from memdesk.core.openclaw import v2026_9
+
+        ms = v2026_9.dated_path_ms(rel)
+        if ms is not None:
+            return dt.date(1970, 1, 1) + dt.timedelta(days=int(ms // 86_400_000))
+        if source == "memory" and v2026_9.is_evergreen(rel):
+            return None
+        return _mtime_date(workspace, rel)
+    if profile == "openclaw-2026.4":
         date = oc_decay.dated_path_date(rel)
         if date is not None:
             return date

@@ -30,6 +30,27 @@ class Candidate:
     # Keyword-indexed but not embedded yet (a sync writes keywords first): in a
     # hybrid search it is scored as in keyword mode instead of losing its vector half.
     keyword_only: bool = False
+    # Annotations as OpenClaw 2026.9 reads them (<!-- importance: N -->, <!-- project: ... -->).
+    importance: int | None = None
+    project_key: str | None = None
+    # Set by a pipeline that ranks in full itself (openclaw-2026.9): ``ranking.rank``
+    # then keeps this order and score and only applies the minScore/maxResults rule.
+    ranked: RankedParts | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class RankedParts:
+    """A candidate's final score and its factors, from a self-ranking pipeline."""
+
+    score: float
+    merged: float  # weighted content score before decay and multipliers
+    decay: float
+    importance_multiplier: float
+    project_multiplier: float
+    pre_mmr_rank: int
+    mmr_rank: int | None
+    keyword_hit: bool  # may back-fill under minScore (OpenClaw keeps keyword-only hits)
+    exact_path: int = 0  # 3 path, 2 basename, 1 stem matched the query; 0 none
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,6 +98,11 @@ class Hit:
     recency: float = 0.0  # added for being recent (memdesk, current-state queries), <= recency_weight
     date_boost: float = 0.0  # added because the note is dated in a period the query names
     rank_without_recency: int | None = None  # None: recency changed nothing (or the hit was not shown)
+    importance: int | None = None  # <!-- importance: N --> the profile applied
+    importance_multiplier: float = 1.0
+    project_key: str | None = None  # <!-- project: ... --> keys of the hit
+    project_multiplier: float = 1.0
+    exact_path: int = 0  # openclaw-2026.9: 3/2/1 = the query named this file's path/basename/stem
 
     def to_json(self) -> dict[str, Any]:
         """The CLI's result object: a contract other tools parse (``memdesk search --json``)."""
@@ -97,4 +123,8 @@ class Hit:
             "recency": self.recency,
             "date_boost": self.date_boost,
             "rank_without_recency": self.rank_without_recency,
+            "importance": self.importance,
+            "importance_multiplier": self.importance_multiplier,
+            "project_key": self.project_key,
+            "project_multiplier": self.project_multiplier,
         }

@@ -1,7 +1,7 @@
 """Re-ranking a fetched candidate pool: merge → temporal decay → recency → sort → MMR → cut.
 
 Everything here is pure (no SQLite, no embedder), so the GUI re-runs it on every
-slider move. Under the ``openclaw`` profile it follows OpenClaw v2026.4.12's
+slider move. Under ``openclaw-2026.4`` it follows OpenClaw v2026.4.12's
 ``mergeHybridResults`` and manager ``search`` exactly; under ``memdesk`` it uses
 memdesk's MMR tokens (whole chunk text, any script) with the same arithmetic, and
 two bounded additions OpenClaw does not have:
@@ -14,6 +14,9 @@ two bounded additions OpenClaw does not have:
 - **date match**: a note dated inside a period the query names ("in July",
   "7月14日", "last week", up to ``DATE_MATCH_AFTER_DAYS`` later, since notes record
   events a few days on) gains ``date_boost``.
+
+``openclaw-2026.9`` pools arrive ranked by that release's own pipeline
+(``memdesk.core.openclaw.v2026_9``): only its result selection runs here.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from memdesk.core.openclaw import decay as oc_decay
 from memdesk.core.openclaw import mmr as oc_mmr
 from memdesk.core.search import dates, lexical, mmr_fast, temporal
 from memdesk.core.search.hits import Candidate, CandidatePool, Hit
-from memdesk.core.search.settings import SearchSettings
+from memdesk.core.search.settings import OPENCLAW_2026_4, OPENCLAW_2026_9, SearchSettings
 
 # A note written up to this many days after a date the query names still counts as
 # "dated then" (daily notes record what happened "yesterday" or "last week").
@@ -60,7 +63,7 @@ def pool_satisfies(pool: CandidatePool, settings: SearchSettings) -> bool:
 
 
 def _tokens(cand: Candidate, profile: str) -> frozenset[str]:
-    if profile == "openclaw":
+    if profile == OPENCLAW_2026_4:
         # OpenClaw runs MMR on the (≤700 UTF-16 unit) snippet with its ASCII+CJK tokenizer.
         return _oc_tokens(cand.snippet)
     return lexical.mmr_tokens(cand.text)
@@ -141,7 +144,7 @@ def _decay_and_sort(
 def _apply_mmr(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
     if not settings.mmr or len(items) <= 1:
         return items
-    if profile != "openclaw":
+    if profile == "memdesk":
         # memdesk diversifies the head of the ranking only: an item below
         # 3 x max_results cannot climb into the shown results on diversity alone
         # at any sensible lambda, and the window keeps slider moves cheap.
@@ -208,6 +211,72 @@ def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
     ]
 
 
+def _select_self_ranked(pool: CandidatePool, settings: SearchSettings) -> list[Hit]:
+    """OpenClaw 2026.9's selection over its already ranked candidates.
+
+    Hits scoring ``>= minScore``; in hybrid mode back-filled with keyword-only hits
+    (no vector score) below it, and with nothing above it the keyword hits scoring
+    ``>= 0``; keyword-only mode falls back to every hit. The pool is
+    ``max(200, maxResults)`` and the list is cut to ``maxResults``.
+    """
+    cands = [c for c in pool.candidates if c.ranked is not None]
+
+    def score(c: Candidate) -> float:
+        assert c.ranked is not None
+        return c.ranked.score
+
+    cap = max(200, settings.max_results)
+    strict = [c for c in cands if score(c) >= settings.min_score]
+    if pool.mode == "fts":
+        chosen = (strict or [c for c in cands if score(c) >= 0])[:cap]
+    elif pool.mode == "vector":
+        chosen = strict
+    else:
+        chosen = strict[:cap]
+        keyword = [c for c in cands if c.ranked is not None and c.ranked.keyword_hit]
+        if keyword and len(chosen) < cap:
+            if not strict:
+                chosen = [c for c in keyword if score(c) >= 0][:cap]
+            else:
+                seen = {c.chunk_id for c in chosen}
+                for c in keyword:
+                    if len(chosen) == cap:
+                        break
+                    if score(c) < settings.min_score and not c.vector_score and c.chunk_id not in seen:
+                        seen.add(c.chunk_id)
+                        chosen.append(c)
+    hits = []
+    for pos, c in enumerate(chosen[: settings.max_results], 1):
+        r = c.ranked
+        assert r is not None
+        hits.append(
+            Hit(
+                rank=pos,
+                chunk_id=c.chunk_id,
+                path=c.path,
+                source=c.source,
+                start_line=c.start_line,
+                end_line=c.end_line,
+                snippet=c.snippet,
+                text=c.text,
+                vector_score=c.vector_score,
+                text_score=c.text_score,
+                merged_score=r.merged,
+                decay=r.decay,
+                score=r.score,
+                pre_mmr_rank=r.pre_mmr_rank,
+                mmr_rank=r.mmr_rank,
+                date=c.date,
+                importance=c.importance,
+                importance_multiplier=r.importance_multiplier,
+                project_key=c.project_key,
+                project_multiplier=r.project_multiplier,
+                exact_path=r.exact_path,
+            )
+        )
+    return hits
+
+
 def rank(
     pool: CandidatePool, settings: SearchSettings, *, now: dt.date | dt.datetime | None = None
 ) -> list[Hit]:
@@ -228,13 +297,15 @@ def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> 
     vw, tw = settings.normalized_weights
     profile = pool.profile
     cands = pool.candidates
+    if profile == OPENCLAW_2026_9:
+        return _select_self_ranked(pool, settings)
 
     if pool.mode == "vector":
         # No keyword leg (no FTS): OpenClaw returns cosine hits as they are, with
         # neither decay nor MMR; memdesk keeps decay and MMR on the cosine score.
         items = [_Scored(c, c.vector_score or 0.0) for c in cands]
         items.sort(key=lambda i: -i.merged)
-        if profile == "openclaw":
+        if profile == OPENCLAW_2026_4:
             for pos, item in enumerate(items, 1):
                 item.score, item.pre_mmr_rank = item.merged, pos
             kept = [i for i in items if i.score >= settings.min_score]
@@ -249,10 +320,10 @@ def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> 
         # no MMR, and if nothing clears minScore returns the top maxResults anyway.
         items = [_Scored(c, c.text_score or 0.0) for c in cands]
         _decay_and_sort(items, settings, clock, pool)
-        if profile != "openclaw":
+        if profile == "memdesk":
             items = _apply_mmr(items, settings, profile)
         kept = [i for i in items if i.score >= settings.min_score]
-        if not kept and profile == "openclaw":
+        if not kept and profile == OPENCLAW_2026_4:
             kept = items
         return _to_hits(kept[: settings.max_results])
 
@@ -272,7 +343,7 @@ def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> 
     items = _apply_mmr(items, settings, profile)
     strict = [i for i in items if i.score >= settings.min_score]
     keyword_hits = [i for i in items if i.cand.text_score is not None]
-    if strict or not keyword_hits or profile != "openclaw":
+    if strict or not keyword_hits or profile != OPENCLAW_2026_4:
         return _to_hits(strict[: settings.max_results])
     # OpenClaw's "relaxed" pass for keyword hits the vector leg missed (dead code
     # upstream since the bm25 fix, kept for parity).

@@ -10,8 +10,26 @@ import dataclasses
 import math
 from typing import Any, Literal
 
-Profile = Literal["memdesk", "openclaw"]
-PROFILES: tuple[Profile, ...] = ("memdesk", "openclaw")
+Profile = Literal["memdesk", "openclaw-2026.4", "openclaw-2026.9", "openclaw"]
+OPENCLAW_2026_4: Profile = "openclaw-2026.4"  # OpenClaw v2026.4.12
+OPENCLAW_2026_9: Profile = "openclaw-2026.9"  # OpenClaw v2026.9.6
+OPENCLAW_LATEST: Profile = OPENCLAW_2026_9
+# "openclaw" names the newest verified OpenClaw release.
+PROFILE_ALIASES: dict[str, Profile] = {"openclaw": OPENCLAW_LATEST}
+# What the CLI's --profile and the GUI's picker offer (the alias last).
+PROFILES: tuple[Profile, ...] = ("memdesk", OPENCLAW_2026_4, OPENCLAW_2026_9, "openclaw")
+
+
+def canonical_profile(profile: str) -> Profile:
+    """The profile an alias names (``openclaw`` -> the newest OpenClaw profile)."""
+    resolved = PROFILE_ALIASES.get(profile, profile)
+    if resolved not in PROFILES:
+        raise ValueError(f"unknown ranking profile {profile!r} ({', '.join(PROFILES)})")
+    return resolved  # type: ignore[return-value]
+
+
+def is_openclaw(profile: str) -> bool:
+    return canonical_profile(profile).startswith("openclaw-")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,12 +138,34 @@ class SearchSettings:
     # Notes dated in a period the query names: LoCoMo dev 0.776 -> 0.796.
     date_boost: float = 0.1
 
+    def __post_init__(self) -> None:
+        # Aliases resolve once, here, so every comparison sees the real profile.
+        object.__setattr__(self, "profile", canonical_profile(self.profile))
+
     @classmethod
     def defaults(cls, profile: Profile = "memdesk") -> SearchSettings:
-        """Defaults of a profile; ``openclaw`` are OpenClaw v2026.4.12's config defaults."""
-        if profile == "openclaw":
+        """Defaults of a profile: OpenClaw profiles carry that release's defaults.
+
+        In 2026.9 only ``maxResults``/``minScore`` are configurable; the rest are the
+        release's constants (decay and MMR always on), kept here so the GUI shows them.
+        """
+        profile = canonical_profile(profile)
+        if profile == OPENCLAW_2026_9:
             return cls(
-                profile="openclaw",
+                profile=OPENCLAW_2026_9,
+                vector_weight=0.7,
+                text_weight=0.3,
+                min_score=0.35,
+                max_results=6,
+                candidate_multiplier=4,
+                decay=True,
+                half_life_days=30,
+                mmr=True,
+                mmr_lambda=0.7,
+            )
+        if profile == OPENCLAW_2026_4:
+            return cls(
+                profile=OPENCLAW_2026_4,
                 vector_weight=0.7,
                 text_weight=0.3,
                 min_score=0.35,
@@ -138,8 +178,6 @@ class SearchSettings:
                 recency=False,
                 date_boost=0.0,
             )
-        if profile != "memdesk":
-            raise ValueError(f"unknown ranking profile {profile!r} (memdesk or openclaw)")
         return cls()
 
     def replace(self, **changes: Any) -> SearchSettings:

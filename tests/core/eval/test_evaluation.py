@@ -61,12 +61,12 @@ def test_example_golden_set_paths_exist() -> None:
 
 def test_golden_eval_fts_only(example_workspace: Path) -> None:
     report = eval_runner.evaluate_golden(
-        example_workspace, GOLDEN, profiles=("memdesk", "openclaw"), modes=["fts"], model=None
+        example_workspace, GOLDEN, profiles=("memdesk", "openclaw-2026.4"), modes=["fts"], model=None
     )
     by_profile = {r["profile"]: r for r in report["results"]}
-    assert report["queries"] >= 15 and set(by_profile) == {"memdesk", "openclaw"}
+    assert report["queries"] >= 15 and set(by_profile) == {"memdesk", "openclaw-2026.4"}
     # Bigram keyword search must beat OpenClaw's unicode61 AND search on this bilingual set.
-    assert by_profile["memdesk"]["ndcg@10"] > by_profile["openclaw"]["ndcg@10"]
+    assert by_profile["memdesk"]["ndcg@10"] > by_profile["openclaw-2026.4"]["ndcg@10"]
     assert 0 < by_profile["memdesk"]["recall@100"] <= 1
 
 

@@ -24,8 +24,15 @@ FIXTURES = fp.load_fixtures(ROOT)
 KNOWN: dict[tuple[str, str, str, str, str], str] = {}
 
 
-def _id(item: tuple[Path, dict[str, Any]]) -> str:
-    return str(item[0].relative_to(ROOT).with_suffix(""))
+MODEL_FIXTURES = {"minilm": "minilm_path", "e5": "e5_path"}  # tests/conftest.py builds these
+
+
+def _params() -> list[Any]:
+    out = []
+    for path, fixture in FIXTURES:
+        marks = [pytest.mark.model] if fixture["mode"] != "fts" else []
+        out.append(pytest.param((path, fixture), id=str(path.relative_to(ROOT).with_suffix("")), marks=marks))
+    return out
 
 
 def test_both_versions_are_recorded_keyword_only() -> None:
@@ -35,12 +42,16 @@ def test_both_versions_are_recorded_keyword_only() -> None:
             assert (version, workspace, "fts") in have
 
 
-@pytest.mark.parametrize("item", FIXTURES, ids=_id)
-def test_profile_matches_recording(item: tuple[Path, dict[str, Any]]) -> None:
+@pytest.mark.parametrize("item", _params())
+def test_profile_matches_recording(item: tuple[Path, dict[str, Any]], request: pytest.FixtureRequest) -> None:
     _, fixture = item
-    model = fp.find_model(fixture.get("model_sha256"))
-    if fixture["mode"] != "fts" and model is None:
-        pytest.skip(f"{fixture['model']} GGUF (sha256 {fixture['model_sha256'][:12]}) is not built")
+    model: Path | None = None
+    if fixture["mode"] != "fts":
+        from memdesk.core.embed import gguf_embedder
+
+        model = request.getfixturevalue(MODEL_FIXTURES[fixture["mode"]])
+        # The recording used memdesk's own GGUF build; the test build must be that file.
+        assert gguf_embedder.file_sha256(model) == fixture["model_sha256"]
     outcomes = fp.replay(fixture, fp.workspace_for(fixture, ROOT, REPO), model)
     assert outcomes, "a fixture without searches"
     unexpected = []

@@ -11,14 +11,21 @@ from memdesk.core.search import settings as settings_mod
 
 REPO = Path(__file__).resolve().parents[3]
 WORKSPACE = REPO / "tests" / "fixtures" / "openclaw" / "workspaces" / "generated"
-NOW = dt.datetime(2026, 12, 1, tzinfo=dt.timezone.utc)
+NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
 
 
 def test_alias_names_the_newest_profile() -> None:
     assert settings_mod.SearchSettings.defaults("openclaw").profile == "openclaw-2026.9"
     assert "openclaw-2026.4" in settings_mod.PROFILES and "openclaw-2026.9" in settings_mod.PROFILES
     s = settings_mod.SearchSettings.defaults("openclaw-2026.9")
-    assert (s.max_results, s.min_score, s.decay, s.mmr, s.mmr_lambda, s.half_life_days) == (6, 0.35, True, True, 0.7, 30)
+    assert (s.max_results, s.min_score, s.decay, s.mmr, s.mmr_lambda, s.half_life_days) == (
+        6,
+        0.35,
+        True,
+        True,
+        0.7,
+        30,
+    )
 
 
 def test_engine_profile_equals_the_port_and_reselects_on_min_score(tmp_path: Path) -> None:
@@ -29,8 +36,12 @@ def test_engine_profile_equals_the_port_and_reselects_on_min_score(tmp_path: Pat
         now_ms = NOW.timestamp() * 1000
         settings = settings_mod.SearchSettings.defaults("openclaw-2026.9")
         for query in ("vector store", "鉴权", "deploy-window.md", "Lin Wei"):
-            want = [(r.path, r.start_line, r.end_line, r.score) for r in searcher.search(query, now_ms=now_ms)]
-            got = [(h.path, h.start_line, h.end_line, h.score) for h in eng.search(query, settings, now=NOW).hits]
+            want = [
+                (r.path, r.start_line, r.end_line, r.score) for r in searcher.search(query, now_ms=now_ms)
+            ]
+            got = [
+                (h.path, h.start_line, h.end_line, h.score) for h in eng.search(query, settings, now=NOW).hits
+            ]
             assert got == want, query
         wide = settings.replace(max_results=20, min_score=0.0)
         result = eng.search("vector store", wide, now=NOW)

@@ -45,19 +45,28 @@ def test_annotation_carriers_are_stripped_only_when_closed_on_their_line() -> No
 def test_importance_is_read_from_curated_roots_on_lines_ending_with_the_carrier() -> None:
     lines = ["- fact <!-- importance: 9 -->", "- <!-- importance: 3 --> not at end"]
     assert v.extract_recall_metadata(lines, curated_root=True, project_scope_eligible=True).importance == 9
-    assert v.extract_recall_metadata(lines, curated_root=False, project_scope_eligible=True).importance is None
+    assert (
+        v.extract_recall_metadata(lines, curated_root=False, project_scope_eligible=True).importance is None
+    )
     bad = ["- x <!-- importance: 11 -->", "- y <!-- importance: high -->"]
     assert v.extract_recall_metadata(bad, curated_root=True, project_scope_eligible=True).importance is None
 
 
 def test_project_keys_and_malformed_annotations() -> None:
-    meta = v.extract_recall_metadata(["<!-- project: Atlas/Core; harbor -->"], curated_root=False,
-                                     project_scope_eligible=True)
+    meta = v.extract_recall_metadata(
+        ["<!-- project: Atlas/Core; harbor -->"], curated_root=False, project_scope_eligible=True
+    )
     assert meta.project_key == "atlas/Core; harbor"
-    broken = v.extract_recall_metadata(["<!-- project: a;; -->"], curated_root=False, project_scope_eligible=True)
+    broken = v.extract_recall_metadata(
+        ["<!-- project: a;; -->"], curated_root=False, project_scope_eligible=True
+    )
     assert broken.project_key == v.INVALID_PROJECT_KEY
-    assert v.extract_recall_metadata(["<!-- project: a -->"], curated_root=True,
-                                     project_scope_eligible=False).project_key is None
+    assert (
+        v.extract_recall_metadata(
+            ["<!-- project: a -->"], curated_root=True, project_scope_eligible=False
+        ).project_key
+        is None
+    )
 
 
 def test_multipliers() -> None:
@@ -72,15 +81,18 @@ def test_multipliers() -> None:
     assert v.project_multiplier(None, active) == 1
 
 
-@pytest.mark.parametrize(("path", "dated"), [
-    ("memory/2026-11-01.md", True),
-    ("memory/2026-11/2026-11-01.md", True),
-    ("memory/daily/2026-11-01-standup.md", True),
-    ("notes/memory/2026-11-01.md", True),
-    ("memory/2026-02-30.md", False),
-    ("memory/topics/atlas.md", False),
-    ("MEMORY.md", False),
-])
+@pytest.mark.parametrize(
+    ("path", "dated"),
+    [
+        ("memory/2026-11-01.md", True),
+        ("memory/2026-11/2026-11-01.md", True),
+        ("memory/daily/2026-11-01-standup.md", True),
+        ("notes/memory/2026-11-01.md", True),
+        ("memory/2026-02-30.md", False),
+        ("memory/topics/atlas.md", False),
+        ("MEMORY.md", False),
+    ],
+)
 def test_dated_paths_decay_at_any_depth(path: str, dated: bool) -> None:
     mult = v.decay_multiplier(path, NOW)
     if dated:
