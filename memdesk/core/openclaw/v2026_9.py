@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import math
 import os
 import re
@@ -655,9 +656,12 @@ def _compare_keyword_hits(a: KeywordHit, b: KeywordHit, prefer_exact_body: bool 
 
 
 def _sorted(items: list[KeywordHit], cmp: Callable[[KeywordHit, KeywordHit], float]) -> list[KeywordHit]:
-    import functools
+    """JS ``toSorted(cmp)``: a stable sort by a comparator."""
 
-    return sorted(items, key=functools.cmp_to_key(lambda x, y: (cmp(x, y) > 0) - (cmp(x, y) < 0)))
+    def three_way(x: KeywordHit, y: KeywordHit) -> int:
+        return _sign(cmp(x, y))
+
+    return sorted(items, key=functools.cmp_to_key(three_way))
 
 
 class Searcher:
@@ -1098,14 +1102,17 @@ def rank_keyword_only(
     eligible = [
         w for w in work if INVALID_PROJECT_KEY not in [k.strip() for k in (w[0].project_key or "").split(";")]
     ]
-    ranked_hits = []
+    ranked_hits: list[tuple[KeywordHit, float, float, float]] = []
     for h, score, dm, im in eligible:
         pm = project_multiplier(h.project_key, active)
         h2 = dataclasses.replace(h, score=score * pm if active else score)
         ranked_hits.append((h2, dm, im, pm))
-    import functools
 
-    ranked_hits.sort(key=functools.cmp_to_key(lambda x, y: _sign(_compare_keyword_hits(x[0], y[0], False))))
+    def by_hit(x: tuple[KeywordHit, float, float, float], y: tuple[KeywordHit, float, float, float]) -> int:
+        # Decay is on, so an exact path match does not prefer a body match here.
+        return _sign(_compare_keyword_hits(x[0], y[0], False))
+
+    ranked_hits.sort(key=functools.cmp_to_key(by_hit))
     results = []
     for h, dm, im, pm in ranked_hits:
         score = project_multiplier(h.project_key, active) if h.exact > 0 else h.score
@@ -1177,8 +1184,6 @@ def rank_vector_only(
                 id=c.id,
             )
         )
-    import functools
-
     out.sort(
         key=functools.cmp_to_key(
             lambda a, b: (
@@ -1319,7 +1324,6 @@ def merge_hybrid(
             if r.exact > 0
             else (0.0 if r.content_score == 0 else r.score)
         )
-    import functools
 
     def cmp_ranking(a: Result, b: Result) -> int:
         return (
@@ -1330,10 +1334,10 @@ def merge_hybrid(
             or _sign(a.end_line - b.end_line)
         )
 
-    non_exact = sorted(
-        [r for r in results if r.exact == 0],
-        key=functools.cmp_to_key(lambda a, b: _sign(b.score - a.score) or cmp_ranking(a, b)),
-    )
+    def by_score(a: Result, b: Result) -> int:
+        return _sign(b.score - a.score) or cmp_ranking(a, b)
+
+    non_exact = sorted([r for r in results if r.exact == 0], key=functools.cmp_to_key(by_score))
     for pos, r in enumerate(non_exact, 1):
         r.pre_mmr_rank = pos
     tiers: list[Result] = []
