@@ -1,0 +1,40 @@
+"""The token sequences each OpenClaw version feeds the model (real GGUF files)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memdesk.core.openclaw import embed_recipe
+
+pytestmark = pytest.mark.model
+
+
+@pytest.fixture(scope="module")
+def e5(e5_path: Path):  # type: ignore[no-untyped-def]
+    from memdesk.core.embed import gguf_embedder
+
+    return gguf_embedder.GgufEmbedder(e5_path)
+
+
+def test_node_llama_cpp_feeds_e5_without_bos_and_without_prefix(e5) -> None:  # type: ignore[no-untyped-def]
+    old = embed_recipe.RecipeEmbedder(e5, embed_recipe.recipe_for("2026.4.12"))
+    new = embed_recipe.RecipeEmbedder(e5, embed_recipe.recipe_for("2026.9.6"))
+    body = e5._tokenize("hello world", special=False)
+    bos, eos = e5.info.get("tokenizer.ggml.bos_token_id"), e5.info.get("tokenizer.ggml.eos_token_id")
+    assert old.tokens("hello world") == [*body, eos]  # SentencePiece unigram: EOS only
+    assert new.tokens("hello world") == [bos, *body, eos]  # llama-server: the model's own specials
+    # memdesk's own recipe adds "query: "; OpenClaw's never does, so the vectors differ.
+    assert e5.query_prefix == "query: "
+    assert float(new.embed_query("hello world") @ e5.embed_query("hello world")) < 0.999
+    assert old.identity.provider_key != new.identity.provider_key != e5.identity.provider_key
+
+
+def test_recipe_refuses_inputs_over_the_context(e5) -> None:  # type: ignore[no-untyped-def]
+    emb = embed_recipe.RecipeEmbedder(e5, embed_recipe.recipe_for("2026.9"))
+    with pytest.raises(embed_recipe.OverContext):
+        emb.embed_documents(["word " * 2000])
+    vec = emb.embed_documents(["short note"])[0]
+    assert abs(float(np.linalg.norm(vec)) - 1) < 1e-5
