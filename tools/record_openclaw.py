@@ -34,6 +34,7 @@ so temporal decay is reproducible; the fixture records the instant.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -436,13 +437,30 @@ def record_one(
         dist = cli.parent / "dist"
         log(f"{version} {ws_name} {mode}: {len(driver_requests)} searches")
         start = time.perf_counter()
-        proc = subprocess.run(
+        # Its own session: OpenClaw leaves a memory worker running after the driver exits,
+        # which would hold the output pipe open; the whole group is ended afterwards.
+        err_file = (tmp / "driver.err").open("w")
+        drv = subprocess.Popen(
             [str(node), str(DRIVER), str(dist), str(req_file)],
             env=env,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=err_file,
             text=True,
-            timeout=3600,
             cwd=env["HOME"],
+            start_new_session=True,
+        )
+        stdout_lines: list[str] = []
+        assert drv.stdout is not None
+        for line in drv.stdout:
+            stdout_lines.append(line)
+            if len([x for x in stdout_lines if x.startswith("{")]) >= len(driver_requests):
+                break
+        drv.wait(timeout=3600)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(drv.pid, 9)
+        err_file.close()
+        proc = subprocess.CompletedProcess(
+            drv.args, drv.returncode, "".join(stdout_lines), (tmp / "driver.err").read_text(errors="replace")
         )
         fixture["search_seconds"] = round(time.perf_counter() - start, 1)
         answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
