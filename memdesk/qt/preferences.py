@@ -44,7 +44,11 @@ class Preferences:
             profile = self.current_profile()
         if profile not in settings_mod.PROFILES:
             profile = "memdesk"
+        profile = settings_mod.canonical_profile(profile)
         raw = self._qs.value(f"search/tuned/{profile}", "")
+        if not raw and profile == settings_mod.OPENCLAW_2026_4:
+            # Saved before profiles were versioned, "openclaw" was OpenClaw 2026.4.
+            raw = self._qs.value("search/tuned/openclaw", "")
         if not raw:
             legacy = self._read_json("search/overrides")  # before profiles kept their own
             raw = json.dumps(legacy) if legacy.get("profile", "memdesk") == profile else ""

@@ -111,7 +111,7 @@ class MainWindow(QMainWindow):
         self.search_panel = search_mod.SearchPanel()
         self.note_editor = editor_mod.NoteEditor(session.workspace)
         self.tuning = tuning_mod.TuningPanel(session.settings)
-        for profile in settings_mod.PROFILES:  # each profile comes back with its own values
+        for profile in settings_mod.CANONICAL_PROFILES:  # each profile comes back with its own values
             if profile != session.settings.profile:
                 self.tuning.remember_profile(prefs.search_settings(profile))
         self.quality = quality_mod.QualityPanel()

@@ -242,7 +242,8 @@ class TuningPanel(QWidget):
 
     def profile_settings(self, profile: str) -> settings_mod.SearchSettings:
         """The values ``profile`` would come back with (its defaults if never tuned)."""
-        return self._per_profile.get(profile) or settings_mod.SearchSettings.defaults(profile)  # type: ignore[arg-type]
+        profile = settings_mod.canonical_profile(profile)  # "openclaw" is the newest OpenClaw profile
+        return self._per_profile.get(profile) or settings_mod.SearchSettings.defaults(profile)
 
     def remember_profile(self, settings: settings_mod.SearchSettings) -> None:
         """Keep ``settings`` as the tuned values of its profile (e.g. loaded from disk)."""

@@ -37,7 +37,7 @@ class KeywordTerms:
     @classmethod
     def for_query(cls, query: str, profile: str = "memdesk") -> KeywordTerms:
         """The terms ``profile``'s keyword leg builds from ``query``."""
-        if profile == "openclaw":
+        if profile.startswith("openclaw"):
             return cls(tuple(t for t in (w.strip() for w in oc_text.word_tokens(query)) if t), profile)
         return cls(tuple(lexical.query_terms(query)), profile)
 
@@ -49,7 +49,7 @@ def _tokenizer(profile: str) -> apsw.FTS5Tokenizer:
         _local.conn = apsw.Connection(":memory:")
         cache = _local.tokenizers = {}
     if profile not in cache:
-        name, *args = MEMDESK_TOKENIZER if profile != "openclaw" else OPENCLAW_TOKENIZER
+        name, *args = MEMDESK_TOKENIZER if not profile.startswith("openclaw") else OPENCLAW_TOKENIZER
         cache[profile] = _local.conn.fts5_tokenizer(name, list(args))
     return cache[profile]
 
@@ -91,7 +91,7 @@ def match_spans(text: str, terms: KeywordTerms) -> list[tuple[int, int]]:
     if not terms.terms or not text:
         return []
     profile = terms.profile
-    cjk_grams = {t for t in terms.terms if profile != "openclaw" and lexical.is_cjk(t[0])}
+    cjk_grams = {t for t in terms.terms if not profile.startswith("openclaw") and lexical.is_cjk(t[0])}
     words = [t for t in terms.terms if t not in cjk_grams]
     wanted: set[str] = set()
     for word in words:
@@ -102,7 +102,7 @@ def match_spans(text: str, terms: KeywordTerms) -> list[tuple[int, int]]:
         # blank them the same way before tokenizing (same length, offsets unchanged).
         source = (
             lexical._CJK_RUN.sub(lambda m: " " * len(m.group()), text)
-            if profile != "openclaw" and not text.isascii()
+            if not profile.startswith("openclaw") and not text.isascii()
             else text
         )
         spans += [(s, e) for s, e, token in _tokens(source, profile) if token in wanted]

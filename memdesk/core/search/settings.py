@@ -18,6 +18,8 @@ OPENCLAW_LATEST: Profile = OPENCLAW_2026_9
 PROFILE_ALIASES: dict[str, Profile] = {"openclaw": OPENCLAW_LATEST}
 # What the CLI's --profile and the GUI's picker offer (the alias last).
 PROFILES: tuple[Profile, ...] = ("memdesk", OPENCLAW_2026_4, OPENCLAW_2026_9, "openclaw")
+# The distinct profiles (no aliases): what per-profile state is kept for.
+CANONICAL_PROFILES: tuple[Profile, ...] = ("memdesk", OPENCLAW_2026_4, OPENCLAW_2026_9)
 
 
 def canonical_profile(profile: str) -> Profile:
