@@ -136,7 +136,9 @@ class RecipeEmbedder:
                 raise OverContext(len(seq), self.max_input_tokens)
         out = np.zeros((len(seqs), self.dims), dtype=np.float32)
         self.base.load()
-        context = self.base._queries if queries else self.base._documents
+        # The query context (one sequence, the model's own n_ctx) for both: the document
+        # context's larger batch rounds differently from node-llama-cpp and llama-server.
+        context = self.base._queries
         for i, seq in enumerate(seqs):
             if not seq:
                 continue
