@@ -164,6 +164,8 @@ class SearchSettings:
                 half_life_days=30,
                 mmr=True,
                 mmr_lambda=0.7,
+                recency=False,
+                date_boost=0.0,
             )
         if profile == OPENCLAW_2026_4:
             return cls(

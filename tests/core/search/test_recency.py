@@ -117,12 +117,12 @@ def test_a_date_the_query_names_lifts_notes_dated_then() -> None:
 
 
 def test_the_openclaw_profile_has_neither() -> None:
-    settings = SearchSettings.defaults("openclaw").replace(min_score=0.0, recency=True, date_boost=0.2)
+    settings = SearchSettings.defaults("openclaw-2026.4").replace(min_score=0.0, recency=True, date_boost=0.2)
     p = pool(
         "what do we use now, since July",
         cand("old", "2026-05-06", 0.86),
         cand("july", "2026-07-10", 0.85),
-        profile="openclaw",
+        profile="openclaw-2026.4",
     )
     hits = ranking.rank(p, settings, now=NOW)
     assert order(hits) == ["old", "july"]
