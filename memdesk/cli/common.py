@@ -97,10 +97,18 @@ def open_engine(args: argparse.Namespace) -> Any:
     from memdesk.core import engine
 
     eng = engine.Engine.open(workspace_arg(args.workspace), model=model_arg(getattr(args, "model", None)))
-    if eng.fallback_reason and getattr(args, "model", None) not in (None, "none", "None"):
-        # An explicitly named model that cannot load is worth a warning line.
-        warn(f"{eng.fallback_reason}; using keyword search only")
+    warn_fallback(eng, args)
     return eng
+
+
+def warn_fallback(eng: Any, args: argparse.Namespace) -> None:
+    """One warning line when an explicitly named model cannot be used (at open, or
+    when it failed at first use, e.g. NaN weights), printed once."""
+    if getattr(args, "_fallback_warned", False) or getattr(args, "model", None) in (None, "none", "None"):
+        return
+    if eng.fallback_reason:
+        args._fallback_warned = True
+        warn(f"{eng.fallback_reason}; using keyword search only")
 
 
 def progress_printer(enabled: bool) -> Any:

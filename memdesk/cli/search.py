@@ -28,6 +28,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     try:
         if not args.no_sync:
             common.report_repair(eng.sync())
+            common.warn_fallback(eng, args)
         t0 = time.perf_counter()
         try:
             result = eng.search(args.query, settings, scope=args.scope, now=now)
