@@ -138,10 +138,8 @@ class TuningPanel(QWidget):
             self.profile_combo.addItem(f"{profile} (= {alias})" if alias else profile, profile)
         self.profile_combo.setToolTip(
             self.tr(
-                "memdesk: our ranking · openclaw-2026.4 / openclaw-2026.9: exactly what that "
-                "OpenClaw release's builtin memory search returns (verified against the real "
-                "releases) · openclaw: the newest of them. In 2026.9 only max results and min "
-                "score are configurable; the other sliders do not change its ranking."
+                "memdesk: our ranking · openclaw: exactly what OpenClaw "
+                "v2026.4.12's builtin memory search would return"
             )
         )
         self.decay_check = QCheckBox(self.tr("Temporal decay"))
