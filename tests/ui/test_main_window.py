@@ -276,6 +276,10 @@ def test_profile_switch_and_apply_to_openclaw(qtbot, fts_window, tmp_path: Path,
     assert fts_window.tuning.settings.profile == "openclaw-2026.9"  # the alias names the newest
     assert combo.currentData() == "openclaw-2026.9"
     assert fts_window.tuning.settings.min_score == pytest.approx(0.35)
+    # The config is in 2026.4's layout: apply the profile of that release, whose defaults
+    # the agent already runs with (2026.9's always-on decay and MMR would differ from them).
+    combo.setCurrentIndex(combo.findData("openclaw-2026.4"))
+    assert fts_window.tuning.settings.profile == "openclaw-2026.4"
     fts_window.findChild(QPushButton, "applyOpenClawButton").click()
     dialog = fts_window.agent_dock.dialog
     assert dialog is not None and dialog.isVisible()
