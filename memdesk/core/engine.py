@@ -132,6 +132,9 @@ SNIPPET_UTF16 = 700
 OC4 = settings_mod.OPENCLAW_2026_4  # OpenClaw's snippet length
 MAX_QUERY_CHARS = 10_000  # longer queries are cut: nobody types more, and FTS work stays bounded
 ModelSpec = Path | str | None
+# How long a sync keeps retrying while another process writes (beyond SQLite's own
+# busy timeout per statement): long enough for another first index to finish.
+BUSY_RETRY_SECONDS = 120.0
 # sqlite-vec's exact scan costs ~1 µs per 384-dim vector on a laptop core; past this
 # many chunks the vector leg scans an in-memory copy of chunks_vec with numpy
 # instead (BLAS, ~10x faster; 1.5 KB of RAM per chunk). sqlite-vec stays the store.
@@ -396,6 +399,32 @@ class Engine:
         load it after all, the engine degrades to keyword-only search (with the
         reason) and syncs again, as it would have had the model failed at open.
         """
+        # SQLite answers some lock conflicts at once instead of waiting in the busy
+        # handler (a read snapshot gone stale under another writer, WAL set-up), so a
+        # second writer also waits here for its turn. A sync is idempotent: running it
+        # again after a rolled-back attempt is safe.
+        deadline = time.monotonic() + BUSY_RETRY_SECONDS
+        while True:
+            try:
+                return self._sync_degrading(
+                    rebuild=rebuild, paths=paths, progress=progress, cancelled=cancelled, verify=verify
+                )
+            except errors.IndexBusy:
+                if time.monotonic() >= deadline or (cancelled is not None and cancelled()):
+                    raise
+                log.info("index busy: another writer holds it; waiting for its turn")
+                time.sleep(0.25)
+
+    def _sync_degrading(
+        self,
+        *,
+        rebuild: bool,
+        paths: Sequence[str] | None,
+        progress: ProgressFn | None,
+        cancelled: CancelledFn | None,
+        verify: bool,
+    ) -> SyncReport:
+        """``_sync``, degrading to keyword-only when llama.cpp refuses the model."""
         try:
             return self._sync(
                 rebuild=rebuild, paths=paths, progress=progress, cancelled=cancelled, verify=verify
