@@ -152,23 +152,8 @@ class SearchSettings:
         release's constants (decay and MMR always on), kept here so the GUI shows them.
         """
         profile = canonical_profile(profile)
-        if profile == OPENCLAW_2026_9:
-            return cls(
-                profile=OPENCLAW_2026_9,
-                vector_weight=0.7,
-                text_weight=0.3,
-                min_score=0.35,
-                max_results=6,
-                candidate_multiplier=4,
-                decay=True,
-                half_life_days=30,
-                mmr=True,
-                mmr_lambda=0.7,
-                recency=False,
-                date_boost=0.0,
-            )
-        if profile == OPENCLAW_2026_4:
-            return cls(
+        if profile in (OPENCLAW_2026_4, OPENCLAW_2026_9):
+            v2026_4 = cls(
                 profile=OPENCLAW_2026_4,
                 vector_weight=0.7,
                 text_weight=0.3,
@@ -182,6 +167,10 @@ class SearchSettings:
                 recency=False,
                 date_boost=0.0,
             )
+            if profile == OPENCLAW_2026_4:
+                return v2026_4
+            # 2026.9 keeps 2026.4's numbers and turns decay and MMR on for good.
+            return dataclasses.replace(v2026_4, profile=OPENCLAW_2026_9, decay=True, mmr=True)
         return cls()
 
     def replace(self, **changes: Any) -> SearchSettings:
