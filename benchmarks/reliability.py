@@ -144,7 +144,7 @@ def chunk_cut_emoji(tmp: Path) -> Category:
                     eng = engine.Engine.open(root, model=None, db_path=tmp / "emoji.sqlite")
                     try:
                         report = eng.sync()
-                        rows = eng._read().conn.execute(
+                        rows = eng._index.reader().conn.execute(
                             "SELECT text, hash FROM chunks ORDER BY start_line, rid"
                         )
                         stored = [(str(t), str(h)) for t, h in rows]

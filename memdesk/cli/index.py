@@ -42,24 +42,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         st = eng.status(verify=True)
     finally:
         eng.close()
-    data = {
-        "workspace": st.workspace,
-        "files": st.files,
-        "chunks": st.chunks,
-        "dirty_files": list(st.dirty_files),
-        "db_path": st.db_path,
-        "db_bytes": st.db_bytes,
-        "embedder": st.embedder,
-        "dims": st.dims,
-        "fts_available": st.fts_available,
-        "vector_available": st.vector_available,
-        "mode": st.mode,
-        "fallback_reason": st.fallback_reason,
-        "failures": [{"path": f.path, "reason": f.reason} for f in st.failures],
-        "skipped": [{"path": f.path, "reason": f.reason} for f in st.skipped],
-        "damage": st.damage,
-        "corrupt_copy": st.corrupt_copy,
-    }
+    data = st.to_json()
     model = st.embedder["model"] if st.embedder else "none"
     text = (
         f"workspace  {st.workspace}\nindex      {st.db_path} ({st.db_bytes / 1024:.0f} KiB)\n"

@@ -47,6 +47,10 @@ class IndexCorrupt(StoreError):
     """The index file is damaged; callers rebuild it from the Markdown files."""
 
 
+class QueryRejected(StoreError):
+    """SQLite refused a statement: an FTS5 query it cannot parse, a table that is not there."""
+
+
 class IndexBusy(StoreError):
     """Another process held the index's write lock for longer than the busy timeout."""
 

@@ -13,7 +13,7 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from memdesk.core import engine, errors
-from memdesk.core.search import ranking
+from memdesk.core.search import ranking, vector
 from memdesk.core.search.settings import SearchSettings
 from tests.fakes import HashEmbedder
 
@@ -328,7 +328,7 @@ def test_numpy_vector_scan_ranks_like_sqlite_vec(
     if how == "no-sqlite-vec":
         monkeypatch.setenv("MEMDESK_DISABLE_SQLITE_VEC", "1")
     else:
-        monkeypatch.setattr(engine, "IN_MEMORY_VECTORS_FROM", 0)
+        monkeypatch.setattr(vector, "IN_MEMORY_VECTORS_FROM", 0)
     eng2 = engine.Engine(small_ws, embedder=emb)
     assert eng2.status().vector_available == (how != "no-sqlite-vec")
     got = [[(h.chunk_id, round(h.score, 6)) for h in eng2.search(q, MEMDESK).hits] for q in queries]

@@ -34,7 +34,7 @@ def _indexed(workspace: Path, **kw: object) -> Path:
     eng = engine.Engine.open(workspace, **kw)  # type: ignore[arg-type]
     try:
         eng.sync()
-        eng._open_writer().conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        eng._index.writer().conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         eng.close()
     return eng.db_path
@@ -68,7 +68,7 @@ def test_memdesk_index_finds_damage_nothing_else_touched(example_workspace: Path
     try:
         report = eng.sync(verify=True)
         assert report.repaired
-        assert eng._open_writer().integrity_problem() is None
+        assert eng._index.writer().integrity_problem() is None
     finally:
         eng.close()
 

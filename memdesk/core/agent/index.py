@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import apsw
 import numpy as np
 
 from memdesk.core import errors
+from memdesk.core.index import sqlite
 from memdesk.core.openclaw.fts_query import escape_like_pattern, plan_keyword_search
 from memdesk.core.openclaw.hybrid import bm25_rank_to_score
 
@@ -140,8 +140,8 @@ class Drift:
         return {"changed": self.changed, "new": self.new, "removed": self.removed, "stale": self.stale}
 
 
-def detect_layout(conn: apsw.Connection) -> IndexLayout | None:
-    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
+def detect_layout(conn: sqlite.Connection) -> IndexLayout | None:
+    names = {row[0] for row in sqlite.rows(conn, "SELECT name FROM sqlite_schema WHERE type='table'")}
     if {"memory_index_meta", "memory_index_chunks"} <= names:
         return "2026.9"
     if {"meta", "chunks", "files"} <= names:
@@ -152,7 +152,7 @@ def detect_layout(conn: apsw.Connection) -> IndexLayout | None:
 class AgentIndex:
     """Read-only view of the agent's memory tables."""
 
-    def __init__(self, path: Path, conn: apsw.Connection, layout: IndexLayout) -> None:
+    def __init__(self, path: Path, conn: sqlite.Connection, layout: IndexLayout) -> None:
         self.path = path
         self._conn = conn
         self.layout: IndexLayout = layout
@@ -165,10 +165,10 @@ class AgentIndex:
             raise AgentIndexError(f"{path}: the agent has no index there yet (run `openclaw memory index`)")
         uri = "file:" + str(path.resolve()).replace("?", "%3f").replace("#", "%23") + "?mode=ro"
         try:
-            conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+            conn = sqlite.connect(uri, readonly=True, uri=True)
             conn.set_busy_timeout(5000)
             layout = detect_layout(conn)
-        except apsw.Error as exc:
+        except errors.StoreError as exc:
             raise AgentIndexError(f"{path}: cannot open the agent's index read-only ({exc})") from None
         if layout is None:
             conn.close()
@@ -185,13 +185,14 @@ class AgentIndex:
         self.close()
 
     def _has_table(self, name: str) -> bool:
-        row = self._conn.execute("SELECT 1 FROM sqlite_schema WHERE name = ?", (name,)).fetchone()
-        return row is not None
+        return bool(
+            sqlite.rows(self._conn, "SELECT 1 FROM sqlite_schema WHERE name = ?", (name,), where=self.path)
+        )
 
     def _query(self, sql: str, params: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
         try:
-            return list(self._conn.execute(sql, tuple(params)))
-        except apsw.Error as exc:
+            return sqlite.rows(self._conn, sql, tuple(params), where=self.path)
+        except errors.StoreError as exc:
             raise AgentIndexError(f"{self.path}: reading the agent's index failed ({exc})") from None
 
     # -- what it holds ------------------------------------------------------------------
@@ -300,14 +301,14 @@ class AgentIndex:
         clauses.append(f"source IN ({','.join('?' for _ in wanted)})")
         params += [*wanted, int(limit)]
         try:
-            rows = list(
-                self._conn.execute(
-                    f"SELECT id, path, source, start_line, end_line, text, {rank_expr} AS rank "
-                    f"FROM {fts} WHERE {' AND '.join(clauses)} ORDER BY rank ASC LIMIT ?",
-                    params,
-                )
+            rows = sqlite.rows(
+                self._conn,
+                f"SELECT id, path, source, start_line, end_line, text, {rank_expr} AS rank "
+                f"FROM {fts} WHERE {' AND '.join(clauses)} ORDER BY rank ASC LIMIT ?",
+                params,
+                where=self.path,
             )
-        except apsw.SQLError:
+        except errors.QueryRejected:
             return []  # a query FTS5 cannot parse finds nothing, as in OpenClaw
         meta = self._recall_metadata([str(r[0]) for r in rows])
         hits = []

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import apsw
+from memdesk.core.index import sqlite
 
 Scope = Literal["private", "group", "internal", "unknown"]
 SCOPES: tuple[Scope, ...] = ("private", "group", "internal", "unknown")
@@ -312,10 +312,10 @@ class SessionCorpus:
     """The transcripts in one in-memory FTS5 table, one row per message."""
 
     transcripts: list[Transcript]
-    _conn: apsw.Connection = field(init=False, repr=False)
+    _conn: sqlite.Connection = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._conn = apsw.Connection(":memory:")
+        self._conn = sqlite.memory()
         self._conn.execute(
             "CREATE VIRTUAL TABLE m USING fts5(text, t UNINDEXED, i UNINDEXED, "
             "tokenize='trigram case_sensitive 0')"

@@ -7,12 +7,17 @@ vec0 tables, so a chunk's rows are found without joins on text ids.
 
 The index is disposable: anything that looks corrupt raises ``IndexCorrupt`` and
 the engine rebuilds from the Markdown files.
+
+This is the only module that writes SQL for memdesk's index (with ``sqlite.py``, the
+only ones importing apsw). Every public method maps apsw's exceptions to memdesk
+errors (``sqlite.mapped``): ``IndexCorrupt`` for a damaged file or schema,
+``StoreError``/``IndexBusy`` for the machine, ``QueryRejected`` for a refused
+statement; callers never see apsw.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import logging
 import os
@@ -26,13 +31,17 @@ import apsw
 import numpy as np
 
 from memdesk.core import errors
+from memdesk.core.index.sqlite import (
+    BUSY_TIMEOUT_MS,
+    ENVIRONMENT_ERRORS,
+    environment_error,
+    mapped,
+    maps_errors,
+)
 
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 3
-# How long a writer waits for another process's write lock before giving up with a
-# one-line error; batches are small, so a turn rarely takes more than a second.
-BUSY_TIMEOUT_MS = 30_000
 _TABLE_RE = re.compile(r"CREATE (?:VIRTUAL )?TABLE IF NOT EXISTS (\w+)")
 META_KEY = "memdesk_index_meta_v1"
 # Set while some chunks are keyword-indexed but not embedded yet (a sync writes
@@ -132,9 +141,15 @@ class Store:
         except apsw.SQLError as exc:
             self.close()
             raise errors.IndexCorrupt(f"{self.path}: index schema is damaged ({exc})") from exc
-        except _ENVIRONMENT_ERRORS as exc:
+        except ENVIRONMENT_ERRORS as exc:
             self.close()
             raise environment_error(exc, self.path) from None
+        except errors.QueryRejected as exc:  # a migration statement refused (transaction() maps)
+            self.close()
+            raise errors.IndexCorrupt(f"{self.path}: index schema is damaged ({exc.__cause__})") from exc
+        except errors.StoreError:
+            self.close()
+            raise
 
     # -- setup ---------------------------------------------------------------
     def _load_vec(self) -> bool:
@@ -178,6 +193,7 @@ class Store:
         if missing:
             raise errors.IndexCorrupt(f"{self.path}: index schema is damaged (missing {', '.join(missing)})")
 
+    @maps_errors
     def integrity_problem(self) -> str | None:
         """What ``PRAGMA quick_check`` finds wrong (damaged pages anywhere), or None.
 
@@ -206,7 +222,7 @@ class Store:
         process's lock (SQLite answers BUSY at once to avoid a deadlock); an
         immediate one waits up to ``BUSY_TIMEOUT_MS``, so two writers take turns.
         Nested calls are savepoints. Environment failures become one-line
-        ``StoreError``s (busy, read-only, disk full).
+        ``StoreError``s (busy, read-only, disk full), as every apsw error is mapped.
         """
         try:
             if self.conn.in_transaction:
@@ -220,11 +236,11 @@ class Store:
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
-        except _ENVIRONMENT_ERRORS as exc:
+        except apsw.Error as exc:
             if self.conn.in_transaction:
                 with contextlib.suppress(apsw.Error):
                     self.conn.execute("ROLLBACK")
-            raise environment_error(exc, self.path) from None
+            raise mapped(exc, self.path, own_schema=True) from exc
 
     def is_current(self) -> bool:
         """False once the file at ``path`` is another one than this connection opened
@@ -232,6 +248,7 @@ class Store:
         return _identity(self.path) == self.identity
 
     # -- meta -----------------------------------------------------------------
+    @maps_errors
     def get_meta(self) -> dict[str, Any] | None:
         """The index's model and chunking identity; None for a brand-new index.
 
@@ -249,6 +266,7 @@ class Store:
             raise errors.IndexCorrupt(f"{self.path}: the index's model record is unreadable")
         return value
 
+    @maps_errors
     def set_meta(self, meta: dict[str, Any]) -> None:
         self.conn.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
@@ -256,6 +274,7 @@ class Store:
         )
 
     # -- files ----------------------------------------------------------------
+    @maps_errors
     def file_rows(self) -> dict[str, tuple[str, int, int, str, str | None]]:
         """path -> (hash, mtime_ns, size, status, reason)."""
         return {
@@ -263,6 +282,7 @@ class Store:
             for row in self.conn.execute("SELECT path, hash, mtime, size, status, reason FROM files")
         }
 
+    @maps_errors
     def upsert_file(
         self,
         path: str,
@@ -280,11 +300,13 @@ class Store:
             (path, source, hash, mtime, size, status, reason),
         )
 
+    @maps_errors
     def delete_file(self, path: str) -> None:
         self.delete_chunks_of(path)
         self.conn.execute("DELETE FROM files WHERE path = ?", (path,))
 
     # -- chunks ---------------------------------------------------------------
+    @maps_errors
     def delete_chunks_of(self, path: str) -> int:
         rids = [r[0] for r in self.conn.execute("SELECT rid FROM chunks WHERE path = ?", (path,))]
         for rid in rids:
@@ -295,6 +317,7 @@ class Store:
         self.conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
         return len(rids)
 
+    @maps_errors
     def insert_chunk(
         self,
         *,
@@ -331,19 +354,23 @@ class Store:
             )
         return rid
 
+    @maps_errors
     def counts(self) -> tuple[int, int]:
         files = self.conn.execute("SELECT count(*) FROM files WHERE status = 'indexed'").fetchall()[0][0]
         chunks = self.conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0]
         return int(files), int(chunks)
 
+    @maps_errors
     def data_version(self) -> int:
         """Changes whenever another connection commits: a cheap "has the index changed?"."""
         return int(self.conn.execute("PRAGMA data_version").fetchall()[0][0])
 
+    @maps_errors
     def chunk_count_bound(self) -> int:
         """An upper bound of the chunk count from the rowid index (count(*) scans)."""
         return int(self.conn.execute("SELECT coalesce(max(rid), 0) FROM chunks").fetchall()[0][0])
 
+    @maps_errors
     def chunk_rows(self, rids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
         """rid -> (id, path, source, start_line, end_line, text)."""
         out: dict[int, tuple[Any, ...]] = {}
@@ -358,10 +385,64 @@ class Store:
                 out[row[0]] = row[1:]
         return out
 
+    @maps_errors
+    def root_chunk_count(self) -> int:
+        """Chunks of the root MEMORY.md / memory.md (left out of the group-chat scope)."""
+        return int(
+            self.conn.execute(
+                "SELECT count(*) FROM chunks WHERE path IN ('MEMORY.md', 'memory.md')"
+            ).fetchall()[0][0]
+        )
+
+    @maps_errors
+    def execute(self, sql: str, params: Sequence[Any] = (), /) -> list[tuple[Any, ...]]:
+        """Every row of one statement, errors mapped: for the OpenClaw port's keyword leg,
+        whose SQL is OpenClaw's own and so lives with the port (``openclaw/keyword_search.py``)."""
+        return self.conn.execute(sql, params).fetchall()
+
+    @maps_errors
+    def checkpoint(self) -> None:
+        """Fold the WAL into the database file (before a finished rebuild is swapped in)."""
+        self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    # -- memdesk's keyword leg ------------------------------------------------------
+    @maps_errors
+    def keyword_search(
+        self, table: str, expr: str, limit: int, *, shared_only: bool
+    ) -> list[tuple[int, float]]:
+        """(rid, -bm25) of the best ``limit`` matches of an FTS5 expression, best first."""
+        _check_fts_table(table)
+        scope_sql = " AND c.path NOT IN ('MEMORY.md', 'memory.md')" if shared_only else ""
+        return [
+            (int(r), -float(s))
+            for r, s in self.conn.execute(
+                f"SELECT f.rowid, bm25({table}) AS s FROM {table} f "
+                f"JOIN chunks c ON c.rid = f.rowid WHERE {table} MATCH ?"
+                f"{scope_sql} ORDER BY s LIMIT ?",
+                (expr, limit),
+            )
+        ]
+
+    @maps_errors
+    def keyword_score_of(self, table: str, expr: str, rid: int) -> float | None:
+        """-bm25 of one chunk for an FTS5 expression, None when it does not match.
+
+        One rowid-constrained MATCH: FTS5 seeks each doclist to that rowid, far
+        cheaper than scoring every match and filtering.
+        """
+        _check_fts_table(table)
+        for (score,) in self.conn.execute(
+            f"SELECT bm25({table}) FROM {table} WHERE {table} MATCH ? AND rowid = ?", (expr, rid)
+        ):
+            return -float(score)
+        return None
+
     # -- vectors ----------------------------------------------------------------
+    @maps_errors
     def has_vec_table(self) -> bool:
         return bool(self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'chunks_vec'").fetchall())
 
+    @maps_errors
     def ensure_vec_table(self, dims: int) -> None:
         if self.has_vec_table():
             return
@@ -372,6 +453,7 @@ class Store:
             f"embedding float[{int(dims)}] distance_metric=cosine, shared integer)"
         )
 
+    @maps_errors
     def vector_search(self, query: np.ndarray, k: int, *, shared_only: bool) -> list[tuple[int, float]]:
         """(rid, cosine similarity) of the k nearest chunks (sqlite-vec)."""
         if not self.has_vec_table() or k <= 0:
@@ -382,6 +464,14 @@ class Store:
             sql += " AND shared = 1"
         return [(int(r), 1.0 - float(d)) for r, d in self.conn.execute(sql, (blob, int(k)))]
 
+    @maps_errors
+    def vec_embedding(self, rid: int) -> np.ndarray | None:
+        """One chunk's vector from sqlite-vec (a vec0 point look-up)."""
+        for (blob,) in self.conn.execute("SELECT embedding FROM chunks_vec WHERE rowid = ?", (int(rid),)):
+            return np.frombuffer(blob, dtype=np.float32)
+        return None
+
+    @maps_errors
     def vec_table_vectors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(rids, shared flags, matrix) read from sqlite-vec, for the in-memory scan."""
         if not self.has_vec_table():
@@ -394,6 +484,7 @@ class Store:
         matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         return rids, shared, matrix
 
+    @maps_errors
     def cached_vectors_for(
         self, rids: Sequence[int], provider: str, model: str, provider_key: str
     ) -> dict[int, np.ndarray]:
@@ -412,6 +503,7 @@ class Store:
                 out[int(rid)] = np.frombuffer(blob, dtype=np.float32)
         return out
 
+    @maps_errors
     def document_frequencies(self, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """(chunk count, term -> number of chunks containing it) in the segmented index.
 
@@ -436,6 +528,7 @@ class Store:
             out[term] = min(counts) if counts else 0
         return total, out
 
+    @maps_errors
     def all_vectors(
         self, provider: str, model: str, provider_key: str
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -453,6 +546,7 @@ class Store:
         return rids, shared, matrix
 
     # -- embedding cache ------------------------------------------------------------
+    @maps_errors
     def cached_embeddings(
         self, provider: str, model: str, provider_key: str, hashes: Sequence[str]
     ) -> dict[str, np.ndarray]:
@@ -469,6 +563,7 @@ class Store:
                 out[h] = np.frombuffer(blob, dtype=np.float32).copy()
         return out
 
+    @maps_errors
     def put_embeddings(
         self, provider: str, model: str, provider_key: str, items: dict[str, np.ndarray]
     ) -> None:
@@ -490,6 +585,7 @@ class Store:
             ],
         )
 
+    @maps_errors
     def copy_cache_from(self, other: Path) -> int:
         """Seed this index's embedding cache from another index file (safe rebuild)."""
         if not other.exists():
@@ -510,10 +606,12 @@ class Store:
                 self.conn.execute("DETACH DATABASE old")
 
     # -- keyword first, vectors after --------------------------------------------------
+    @maps_errors
     def vectors_pending(self) -> bool:
         rows = self.conn.execute("SELECT value FROM meta WHERE key = ?", (VECTORS_PENDING_KEY,)).fetchall()
         return bool(rows) and rows[0][0] == "1"
 
+    @maps_errors
     def set_vectors_pending(self, pending: bool) -> None:
         if pending:
             self.conn.execute(
@@ -522,6 +620,7 @@ class Store:
         else:
             self.conn.execute("DELETE FROM meta WHERE key = ?", (VECTORS_PENDING_KEY,))
 
+    @maps_errors
     def chunks_missing_vectors(
         self, provider: str, model: str, provider_key: str
     ) -> list[tuple[int, str, str, str]]:
@@ -540,6 +639,7 @@ class Store:
             )
         ]
 
+    @maps_errors
     def set_chunk_vectors(self, items: Sequence[tuple[int, np.ndarray, bool]]) -> None:
         """Attach vectors to chunks already written: (rid, embedding, shared) each."""
         if not self.vec_available or not items:
@@ -563,35 +663,13 @@ class Store:
         return total
 
 
-_ENVIRONMENT_ERRORS = (
-    apsw.BusyError,
-    apsw.LockedError,
-    apsw.FullError,
-    apsw.ReadOnlyError,
-    apsw.CantOpenError,
-    apsw.PermissionsError,
-    apsw.IOError,
-)
+FTS_TABLES = ("chunks_fts", "chunks_fts_seg")
 
 
-def environment_error(exc: BaseException, path: Path) -> errors.StoreError:
-    """The one-line error for a failure of the machine, not of memdesk or the index."""
-    if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
-        return errors.IndexBusy(
-            f"the index {path.name} is busy: another memdesk process kept it locked for "
-            f"{BUSY_TIMEOUT_MS // 1000} s; try again when it has finished"
-        )
-    if isinstance(exc, apsw.FullError) or getattr(exc, "errno", None) == errno.ENOSPC:
-        return errors.StoreError(
-            f"the disk holding the index ({path.parent}) is full; free some space and run "
-            "memdesk index again (no note was changed)"
-        )
-    if isinstance(exc, (apsw.ReadOnlyError, apsw.CantOpenError, apsw.PermissionsError)):
-        return errors.StoreError(
-            f"cannot write the index in {path.parent}: the folder or file is read-only "
-            "(set MEMDESK_HOME to a writable folder)"
-        )
-    return errors.StoreError(f"the index {path} could not be read or written: {exc}")
+def _check_fts_table(table: str) -> None:
+    # Table names cannot be bound as parameters: only the two known ones are allowed.
+    if table not in FTS_TABLES:
+        raise ValueError(f"unknown FTS table {table!r}")
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

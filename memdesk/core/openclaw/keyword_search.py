@@ -1,8 +1,11 @@
 """OpenClaw's keyword leg against an FTS5 ``chunks_fts`` table (``manager-search.ts``).
 
-Runs through **apsw** because the stdlib ``sqlite3`` here cannot load
-extensions; apsw ships FTS5 (with the trigram tokenizer). ``bm25()`` values are
-engine-identical to OpenClaw's, so text scores match to float precision.
+The SQL is OpenClaw's own, so it lives here with the port; it runs on anything with
+``execute(sql, params)``: the app's index store (errors mapped to memdesk's), or an
+in-memory apsw database from ``core/index/sqlite.py`` (the parity runner; the stdlib
+``sqlite3`` here cannot load extensions, apsw ships FTS5 with the trigram tokenizer).
+``bm25()`` values are engine-identical to OpenClaw's, so text scores match to float
+precision.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import apsw
+from memdesk.core.index.sqlite import Executes
 
 from .decay import apply_temporal_decay
 from .fts_query import escape_like_pattern, plan_keyword_search
@@ -70,7 +73,7 @@ class KeywordRow:
 
 
 def search_keyword(
-    conn: apsw.Connection,
+    conn: Executes,
     query: str,
     limit: int,
     *,
@@ -142,7 +145,7 @@ def search_keyword(
 
 
 def fts_only_candidates(
-    conn: apsw.Connection,
+    conn: Executes,
     query: str,
     candidates: int,
     *,
@@ -180,7 +183,7 @@ def fts_only_candidates(
 
 
 def search_fts_only(
-    conn: apsw.Connection,
+    conn: Executes,
     query: str,
     *,
     max_results: int,
@@ -214,7 +217,7 @@ def search_fts_only(
 
 
 def insert_fts_row(
-    conn: apsw.Connection,
+    conn: Executes,
     *,
     id: str,
     path: str,

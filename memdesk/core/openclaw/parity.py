@@ -29,8 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import apsw
-
+from memdesk.core.index import sqlite
 from memdesk.core.openclaw import ANCHOR_VERSION
 from memdesk.core.openclaw.chunking import (
     MemoryChunk,
@@ -234,7 +233,7 @@ def _snippet(inp: Mapping[str, Any], ctx: Context) -> Json:
 
 
 def _search_keyword(inp: Mapping[str, Any], ctx: Context) -> Json:
-    conn = apsw.Connection(":memory:")
+    conn = sqlite.memory()
     try:
         tokenizer = str(inp.get("tokenizer", "unicode61"))
         conn.execute(chunks_fts_ddl(tokenizer))

@@ -21,7 +21,7 @@ changed since 2026.4 and where each rule lives. What this module reproduces:
   the project multiplier (1.15 / 0.9 for active projects), MMR (λ 0.7, always on)
   and the result selection that back-fills keyword-only hits under ``minScore``.
 
-The index lives in an apsw connection with the release's own table names, so
+The index lives in an SQLite connection (``core/index/sqlite.py``) with the release's own table names, so
 ``bm25()`` sees the same rows OpenClaw's does. Sessions, extra paths, multimodal
 files and the trigram tokenizer are not reproduced (see the doc).
 """
@@ -38,8 +38,10 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import apsw
 import numpy as np
+
+from memdesk.core import errors
+from memdesk.core.index import sqlite
 
 from . import keywords as oc_keywords
 from .hybrid import bm25_rank_to_score
@@ -481,7 +483,7 @@ class Index:
     ) -> None:
         self.workspace = Path(workspace).resolve()
         self.model = model
-        self.conn = apsw.Connection(db_path)
+        self.conn = sqlite.connect(db_path)
         for ddl in SCHEMA:
             self.conn.execute(ddl)
         self.chunks: list[IndexedChunk] = []
@@ -682,8 +684,8 @@ class Searcher:
             "memory_index_chunks_fts.rank MATCH 'bm25()' ORDER BY rank ASC LIMIT ?"
         )
         try:
-            rows = list(self.conn.execute(sql, (match, limit)))
-        except apsw.SQLError:
+            rows = sqlite.rows(self.conn, sql, (match, limit))
+        except errors.QueryRejected:
             return []  # OpenClaw falls back to a substring scan here; not reproduced
         q_tokens = list(
             dict.fromkeys(_search_tokens_lower(ranking_query if ranking_query is not None else query))
@@ -818,13 +820,14 @@ class Searcher:
             try:
                 rows = [
                     (str(p), float(r))
-                    for p, r in self.conn.execute(
+                    for p, r in sqlite.rows(
+                        self.conn,
                         "SELECT path, bm25(memory_index_paths_fts) FROM memory_index_paths_fts "
                         "WHERE memory_index_paths_fts MATCH ?",
                         (match,),
                     )
                 ]
-            except apsw.SQLError:
+            except errors.QueryRejected:
                 return []
         else:
             rows = [(str(p), 0.0) for (p,) in self.conn.execute("SELECT path FROM memory_index_paths_fts")]

@@ -16,8 +16,7 @@ import threading
 from collections.abc import Sequence
 from typing import cast
 
-import apsw
-
+from memdesk.core.index import sqlite
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search import lexical
 
@@ -42,15 +41,15 @@ class KeywordTerms:
         return cls(tuple(lexical.query_terms(query)), profile)
 
 
-def _tokenizer(profile: str) -> apsw.FTS5Tokenizer:
+def _tokenizer(profile: str) -> sqlite.Tokenizer:
     cache = getattr(_local, "tokenizers", None)
     if cache is None:
         # One private in-memory connection per thread: apsw objects are not shared.
-        _local.conn = apsw.Connection(":memory:")
+        _local.conn = sqlite.memory()
         cache = _local.tokenizers = {}
     if profile not in cache:
         name, *args = MEMDESK_TOKENIZER if not profile.startswith("openclaw") else OPENCLAW_TOKENIZER
-        cache[profile] = _local.conn.fts5_tokenizer(name, list(args))
+        cache[profile] = sqlite.fts5_tokenizer(_local.conn, name, args)
     return cache[profile]
 
 
@@ -61,7 +60,7 @@ def _tokens(text: str, profile: str) -> list[tuple[int, int, str]]:
     found = cast(
         list[tuple[int, int, str]],
         _tokenizer(profile)(
-            raw, apsw.FTS5_TOKENIZE_DOCUMENT, None, include_offsets=True, include_colocated=False
+            raw, sqlite.TOKENIZE_DOCUMENT, None, include_offsets=True, include_colocated=False
         ),
     )
     if text.isascii():

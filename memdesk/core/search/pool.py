@@ -1,0 +1,246 @@
+"""Candidate-pool assembly: run a profile's keyword and vector legs once, keep every score.
+
+The pool is what ``ranking.rank`` re-ranks without I/O. Its order matters: vector
+hits first, then keyword-only hits, as OpenClaw's merge inserts them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memdesk.core import errors
+from memdesk.core.embed.embedder import Embedder
+from memdesk.core.index import workspace
+from memdesk.core.index.store import Store
+from memdesk.core.openclaw import keyword_search as oc_kw
+from memdesk.core.openclaw import profile_2026_9
+from memdesk.core.openclaw import text as oc_text
+from memdesk.core.openclaw.ids import FTS_ONLY_MODEL
+from memdesk.core.search import dates, keyword, vector
+from memdesk.core.search import settings as settings_mod
+from memdesk.core.search.hits import Candidate, Mode, RankedParts
+from memdesk.core.search.keyword import MemdeskOptions
+from memdesk.core.search.vector import Scope, Timings, VectorLeg
+
+SNIPPET_UTF16 = 700  # OpenClaw's snippet length
+MAX_QUERY_CHARS = 10_000  # longer queries are cut: nobody types more, and FTS work stays bounded
+OC4 = settings_mod.OPENCLAW_2026_4
+ChunkRow = tuple[Any, ...]  # (id, path, source, start_line, end_line, text)
+
+
+@dataclasses.dataclass
+class Legs:
+    """What every profile's legs need from the engine for one query."""
+
+    store: Store
+    workspace: Path
+    embedder: Embedder | None
+    vectors: VectorLeg
+    generation: int
+    # Called when the model's lazy load fails during the query: the engine drops to
+    # keyword-only; this query runs on without a vector leg.
+    on_embedder_failed: Callable[[errors.EmbedderUnavailable], None]
+
+    def embed_query(self, q: str, timings: Timings) -> np.ndarray | None:
+        if self.embedder is None:
+            return None
+        try:
+            return vector.embed_query(self.embedder, q, timings)
+        except errors.EmbedderUnavailable as exc:  # the lazy load failed: keyword-only
+            self.on_embedder_failed(exc)
+            self.embedder = None
+            return None
+
+    def vector_hits(
+        self, qvec: np.ndarray, limit: int, scope: Scope, timings: Timings
+    ) -> list[tuple[int, float]]:
+        assert self.embedder is not None
+        return self.vectors.search(
+            self.store, self.embedder.identity, qvec, limit, scope, self.generation, timings
+        )
+
+    def candidate(
+        self, row: ChunkRow, profile: str, vector_score: float | None, text: float | None
+    ) -> Candidate:
+        cid, path, source, start, end, body = row
+        body_s = str(body)
+        return Candidate(
+            chunk_id=str(cid),
+            path=str(path),
+            source=str(source),
+            start_line=int(start),
+            end_line=int(end),
+            text=body_s,
+            snippet=oc_text.truncate_utf16_safe(body_s, SNIPPET_UTF16),
+            vector_score=vector_score,
+            text_score=text,
+            date=dates.decay_date(str(path), profile=profile, workspace=self.workspace, source=str(source)),
+        )
+
+
+def _keyword_row(r: oc_kw.KeywordRow) -> ChunkRow:
+    return (r.id, r.path, r.source, r.start_line, r.end_line, r.text)
+
+
+def openclaw_pool(
+    legs: Legs, q: str, limit: int, scope: Scope, mode: Mode, timings: Timings
+) -> list[Candidate]:
+    """OpenClaw 2026.4's legs: its keyword search (the port, on the store) and the vector leg."""
+    store = legs.store
+
+    def in_scope(path: str) -> bool:
+        return scope == "all" or workspace.is_shared_scope(path)
+
+    # Fetch a little more when filtering by scope afterwards, so the pool stays full.
+    extra = 0 if scope == "all" else store.root_chunk_count()
+    if mode == "fts":
+        t0 = time.perf_counter()
+        rows = oc_kw.fts_only_candidates(store, q, limit + extra)
+        timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+        # The whole union: OpenClaw sorts all per-keyword hits before cutting.
+        return [legs.candidate(_keyword_row(r), OC4, None, r.score) for r in rows if in_scope(r.path)]
+    model = legs.embedder.identity.model if legs.embedder else FTS_ONLY_MODEL
+    t0 = time.perf_counter()
+    kw_rows = (
+        []
+        if mode == "vector"
+        else [r for r in oc_kw.search_keyword(store, q, limit + extra, model=model) if in_scope(r.path)][
+            :limit
+        ]
+    )
+    timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+    qvec = legs.embed_query(q, timings)
+    vec_hits = legs.vector_hits(qvec, limit, scope, timings) if qvec is not None else []
+    rows_by_rid = store.chunk_rows([rid for rid, _ in vec_hits])
+    by_id: dict[str, Candidate] = {}
+    order: list[str] = []
+    for rid, sim in vec_hits:
+        if rid in rows_by_rid:
+            cand = legs.candidate(rows_by_rid[rid], OC4, sim, None)
+            by_id[cand.chunk_id] = cand
+            order.append(cand.chunk_id)
+    for r in kw_rows:
+        if r.id in by_id:
+            by_id[r.id] = dataclasses.replace(by_id[r.id], text_score=r.text_score)
+        else:
+            by_id[r.id] = legs.candidate(_keyword_row(r), OC4, None, r.text_score)
+            order.append(r.id)
+    return [by_id[i] for i in order]
+
+
+def openclaw_2026_9_pool(
+    legs: Legs,
+    runner: profile_2026_9.Runner,
+    embed_lock: threading.RLock,
+    q: str,
+    scope: Scope,
+    mode: Mode,
+    timings: Timings,
+    now: dt.date | dt.datetime | None,
+) -> list[Candidate]:
+    """OpenClaw 2026.9's whole pipeline over its own index of this workspace.
+
+    The candidates come back ranked (``Candidate.ranked``); ``ranking.rank`` only
+    applies the release's minScore/maxResults selection.
+    """
+    from memdesk.core.openclaw import v2026_9
+
+    t0 = time.perf_counter()
+    base = legs.embedder if mode != "fts" else None
+    searcher = runner.searcher(base, legs.store, embed_lock)
+    qvec = runner.query_vector(q, embed_lock) if base is not None else None
+    timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+    timings["pool_size"] = float(v2026_9.CANDIDATE_UNIVERSE)
+    kind, ranked = searcher.ranked(
+        q,
+        now_ms=dates.as_utc_datetime(now).timestamp() * 1000,
+        query_vec=qvec,
+        vector_only=mode == "vector",
+    )
+    out = []
+    for pos, r in enumerate(ranked, 1):
+        if scope != "all" and not workspace.is_shared_scope(r.path):
+            continue
+        chunk = searcher.index.by_id.get(r.id)
+        text = chunk.text if chunk is not None else r.snippet
+        out.append(
+            Candidate(
+                chunk_id=r.id,
+                path=r.path,
+                source=r.source,
+                start_line=r.start_line,
+                end_line=r.end_line,
+                text=text,
+                snippet=r.snippet,
+                vector_score=r.vector_score if kind != "fts" else None,
+                text_score=r.text_score if r.keyword_hit else None,
+                date=dates.decay_date(
+                    r.path, profile=settings_mod.OPENCLAW_2026_9, workspace=legs.workspace, source=r.source
+                ),
+                importance=r.importance,
+                project_key=r.project_key,
+                ranked=RankedParts(
+                    score=r.score,
+                    merged=r.content_score if kind == "hybrid" else r.score,
+                    decay=r.decay,
+                    importance_multiplier=r.importance_mult,
+                    project_multiplier=r.project_mult,
+                    pre_mmr_rank=r.pre_mmr_rank or pos,
+                    mmr_rank=pos if kind == "hybrid" and r.exact == 0 else None,
+                    keyword_hit=r.keyword_hit,
+                    exact_path=r.exact,
+                ),
+            )
+        )
+    return out
+
+
+def memdesk_pool(
+    legs: Legs, q: str, limit: int, scope: Scope, mode: Mode, timings: Timings, opts: MemdeskOptions
+) -> list[Candidate]:
+    """Both legs over memdesk's segmented keyword index; see ``MemdeskOptions``.
+
+    A keyword-only hit gets its real cosine (cheap, and it shows the user how
+    close the vector leg came); a vector-only hit's BM25 stays 0 unless
+    ``complete_text`` asks for it (measured: no gain, real cost).
+    """
+    store = legs.store
+    terms = keyword.query_terms(q, opts) if mode != "vector" else []
+    expr = keyword.match_expression(store, terms, opts)
+    t0 = time.perf_counter()
+    kw = keyword.search(store, expr, limit, shared_only=scope != "all", opts=opts) if expr is not None else []
+    timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
+    qvec = legs.embed_query(q, timings) if mode != "fts" else None
+    vec = legs.vector_hits(qvec, limit, scope, timings) if qvec is not None else []
+    vec_scores = dict(vec)
+    kw_scores = dict(kw)
+    order = [rid for rid, _ in vec] + [rid for rid, _ in kw if rid not in vec_scores]
+    t0 = time.perf_counter()
+    if opts.complete_vector and qvec is not None and legs.embedder is not None:
+        missing = [rid for rid in order if rid not in vec_scores]
+        vec_scores.update(legs.vectors.cosines(store, legs.embedder.identity, qvec, missing, legs.generation))
+    if opts.complete_text and expr is not None:
+        kw_scores.update(keyword.complete(store, expr, [rid for rid in order if rid not in kw_scores], opts))
+    timings["complete_ms"] = (time.perf_counter() - t0) * 1000
+    best = max(kw_scores.values(), default=0.0)
+    rows = store.chunk_rows(order)
+    out: list[Candidate] = []
+    for rid in order:
+        if rid not in rows:
+            continue
+        text_score = keyword.normalise(kw_scores.get(rid, 0.0), best, opts) if expr is not None else None
+        vector_score = vec_scores.get(rid) if qvec is not None else None
+        cand = legs.candidate(rows[rid], "memdesk", vector_score, text_score)
+        if vector_score is None and qvec is not None and opts.complete_vector:
+            # The completion found no vector: the chunk is not embedded yet.
+            cand = dataclasses.replace(cand, keyword_only=True)
+        out.append(cand)
+    return out
