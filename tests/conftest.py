@@ -55,6 +55,23 @@ def memdesk_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     return home
 
 
+@pytest.fixture(autouse=True)
+def trash_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A freedesktop trash of each test's own: a deleted note never lands in the user's.
+
+    send2trash reads XDG_DATA_HOME once, at import, so its module paths are pointed here
+    (subprocesses get the variable).
+    """
+    from send2trash import plat_other
+
+    home = tmp_path_factory.mktemp("xdg-data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(home))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(home / "Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", str(home / "Trash"))
+    return home
+
+
 CLOCK_QUERY = "which vector store did we choose"
 
 

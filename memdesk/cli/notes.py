@@ -1,12 +1,15 @@
-"""``memdesk get``: print a memory file or some of its lines."""
+"""``memdesk get``, ``memdesk new`` and ``memdesk today``: read and create notes."""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from typing import Any
 
 from memdesk.cli import common
+from memdesk.core import errors
+from memdesk.core.index import notes
 
 
 def cmd_get(args: argparse.Namespace) -> int:
@@ -25,6 +28,28 @@ def cmd_get(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_new(args: argparse.Namespace) -> int:
+    root = common.workspace_arg(args.workspace)
+    rel = notes.note_path(args.folder, args.title)
+    path = notes.create_note(root, rel, f"# {notes.safe_name(args.title)}\n\n")
+    common.emit({"path": rel, "file": str(path), "created": True}, args.json, str(path))
+    return 0
+
+
+def cmd_today(args: argparse.Namespace) -> int:
+    root = common.workspace_arg(args.workspace)
+    date = dt.date.today()
+    if args.date:
+        try:
+            date = dt.date.fromisoformat(args.date)
+        except ValueError:
+            raise errors.MemdeskError(f"--date {args.date!r}: expected a date as YYYY-MM-DD") from None
+    rel, created = notes.open_daily_note(root, date)
+    path = root / rel
+    common.emit({"path": rel, "file": str(path), "created": created}, args.json, str(path))
+    return 0
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("get", help="print a memory file (or some of its lines)")
     p.add_argument("path")
@@ -32,3 +57,16 @@ def register(sub: Any) -> None:
     p.add_argument("--from", type=int, dest="from_", metavar="N", help="first line (1-based)")
     p.add_argument("--lines", type=int, metavar="K", help="number of lines")
     p.set_defaults(func=cmd_get)
+
+    p = sub.add_parser("new", help="create a note (prints its path)")
+    p.add_argument("title", help="the note's name; its file name is made safe")
+    p.add_argument("--folder", default="memory", help="folder inside the workspace (default: memory)")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_new)
+
+    p = sub.add_parser("today", help="today's daily note memory/YYYY-MM-DD.md, created if missing")
+    p.add_argument("--date", metavar="YYYY-MM-DD", help="another day's note")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=cmd_today)

@@ -6,12 +6,10 @@ import datetime as dt
 import itertools
 import logging
 import os
-import re
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-import send2trash
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
@@ -36,7 +34,8 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
-from memdesk.core.index import workspace as workspace_mod
+from memdesk.core.index import notes
+from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
@@ -65,7 +64,6 @@ MODE_LABELS = {  # translated where shown
 UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
 DEFAULT_SIZE = (1280, 800)
 SessionFactory = Callable[[Path], session_mod.Session]
-_NOTE_NAME = re.compile(r"[^\w\- .]+", re.UNICODE)
 
 
 class MainWindow(QMainWindow):
@@ -103,7 +101,7 @@ class MainWindow(QMainWindow):
         self.tree_filter.setPlaceholderText(self.tr("Filter notes"))
         self.tree_filter.setClearButtonEnabled(True)
         self.empty_state = empty_mod.EmptyWorkspace()
-        self._trashed: tuple[str, bytes] | None = None  # the last note moved to the trash
+        self._trashed: tuple[str, trash_mod.Trashed] | None = None  # the last note sent to the trash
         self._undo_timer = QTimer(self)
         self._undo_timer.setObjectName("undo-delete-timer")
         self._undo_timer.setSingleShot(True)
@@ -622,38 +620,33 @@ class MainWindow(QMainWindow):
 
     def open_today_note(self) -> None:
         """Ctrl+N: open ``memory/YYYY-MM-DD.md``, creating it if it does not exist yet."""
-        today = dt.date.today().isoformat()
-        rel = f"memory/{today}.md"
-        if not (self.session.workspace / rel).exists():
-            self.create_note(rel, f"# {today}\n\n")
+        try:
+            rel, created = notes.open_daily_note(self.session.workspace, dt.date.today())
+        except errors.MemdeskError as exc:
+            ui_errors.show_error(self, exc)
+            return
+        if created:
+            self.session.request_sync([rel])
+            self.session.request_snapshot()
         self.open_note(rel)
         self.note_editor.text_edit.moveCursor(self.note_editor.text_edit.textCursor().MoveOperation.End)
         self.note_editor.text_edit.setFocus()
 
     def create_note(self, rel: str, text: str) -> bool:
-        path = self.session.workspace / rel
-        if path.exists():
-            ui_errors.show_error(self, errors.MemdeskError(f"{rel} already exists"))
-            return False
         try:
-            workspace_mod.write_note_atomic(path, text)
-        except OSError as exc:
-            ui_errors.show_error(self, errors.MemdeskError(f"Cannot create {rel}: {exc}"))
+            notes.create_note(self.session.workspace, rel, text)
+        except errors.MemdeskError as exc:
+            ui_errors.show_error(self, exc)
             return False
         self.session.request_sync([rel])
         self.session.request_snapshot()
         return True
 
     def rename_note(self, old: str, new: str) -> bool:
-        src, dst = self.session.workspace / old, self.session.workspace / new
-        if dst.exists():
-            ui_errors.show_error(self, errors.MemdeskError(f"{new} already exists"))
-            return False
         try:
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            os.rename(src, dst)
-        except OSError as exc:
-            ui_errors.show_error(self, errors.MemdeskError(f"Cannot rename {old}: {exc}"))
+            notes.rename_note(self.session.workspace, old, new, self.session.engine.extra_paths)
+        except errors.MemdeskError as exc:
+            ui_errors.show_error(self, exc)
             return False
         self.note_editor.rename_buffer(old, new)
         self.session.request_sync([old, new])
@@ -661,18 +654,14 @@ class MainWindow(QMainWindow):
 
     def delete_note(self, rel: str) -> bool:
         """Move ``rel`` to the system trash; Undo (status bar, Edit menu) brings it back."""
-        path = self.session.workspace / rel
         try:
-            content = path.read_bytes()
-            send2trash.send2trash(str(path))
-        except (OSError, send2trash.TrashPermissionError) as exc:
-            ui_errors.show_error(
-                self, errors.MemdeskError(self.tr("Cannot move {0} to the trash: {1}").format(rel, exc))
-            )
+            trashed = notes.delete_note(self.session.workspace, rel, self.session.engine.extra_paths)
+        except errors.MemdeskError as exc:
+            ui_errors.show_error(self, exc)
             return False
         self.note_editor.close_note(rel)
         self.session.request_sync([rel])
-        self._trashed = (rel, content)
+        self._trashed = (rel, trashed)
         self.undo_button.setVisible(True)
         self.undo_delete_action.setEnabled(True)
         self.undo_delete_action.setText(self.tr("Undo move to trash of {0}").format(rel))
@@ -681,12 +670,11 @@ class MainWindow(QMainWindow):
         return True
 
     def undo_delete(self) -> bool:
-        """Put the note last moved to the trash back where it was."""
+        """Move the note last sent to the trash back from the trash, where it was."""
         if self._trashed is None:
             return False
-        rel, content = self._trashed
-        path = self.session.workspace / rel
-        if path.exists():
+        rel, trashed = self._trashed
+        if os.path.lexists(trashed.path):
             ui_errors.show_error(
                 self,
                 errors.MemdeskError(
@@ -696,9 +684,8 @@ class MainWindow(QMainWindow):
             self._end_undo()
             return False
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            workspace_mod.write_note_atomic(path, content.decode("utf-8", errors="surrogateescape"))
-        except (OSError, UnicodeError) as exc:
+            trash_mod.restore(trashed)
+        except (OSError, errors.MemdeskError) as exc:
             ui_errors.show_error(
                 self, errors.MemdeskError(self.tr("Cannot restore {0}: {1}").format(rel, exc))
             )
@@ -801,22 +788,20 @@ class MainWindow(QMainWindow):
         name, ok = QInputDialog.getText(
             self, self.tr("New topic note"), self.tr("Name of the note in {0}/:").format(folder)
         )
-        name = _NOTE_NAME.sub("-", name).strip(" .-") if ok else ""
-        if not name:
+        stem = notes.safe_name(name) if ok else ""
+        if not stem:
             return
-        rel = f"{folder}/{name.removesuffix('.md')}.md"
-        if self.create_note(rel, f"# {name.removesuffix('.md')}\n\n"):
+        rel = notes.note_path(folder, stem)
+        if self.create_note(rel, f"# {stem}\n\n"):
             self.open_note(rel)
 
     @Slot(str)
     def _on_tree_rename_requested(self, rel: str) -> None:
         folder, _, name = rel.rpartition("/")
         new_name, ok = QInputDialog.getText(self, self.tr("Rename note"), self.tr("New name:"), text=name)
-        new_name = _NOTE_NAME.sub("-", new_name).strip(" .-") if ok else ""
-        if new_name and new_name != name:
-            if not new_name.endswith(".md"):
-                new_name += ".md"
-            self.rename_note(rel, f"{folder}/{new_name}" if folder else new_name)
+        stem = notes.safe_name(new_name) if ok else ""
+        if stem and f"{stem}.md" != name:
+            self.rename_note(rel, f"{folder}/{stem}.md" if folder else f"{stem}.md")
 
     @Slot(str)
     def _on_tree_delete_requested(self, rel: str) -> None:

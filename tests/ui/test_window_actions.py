@@ -22,22 +22,6 @@ def fts_window(make_window, workspace: Path):  # type: ignore[no-untyped-def]
     return make_window(workspace, model=None)
 
 
-@pytest.fixture
-def trash_home(tmp_path: Path, monkeypatch) -> Path:  # type: ignore[no-untyped-def]
-    """A freedesktop trash of this test's own, never the user's.
-
-    send2trash reads XDG_DATA_HOME once, at import, so its module paths are pointed here.
-    """
-    from send2trash import plat_other
-
-    home = tmp_path / "xdg"
-    home.mkdir()
-    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(home))
-    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(home / "Trash"))
-    monkeypatch.setattr(plat_other, "HOMETRASH", str(home / "Trash"))
-    return home
-
-
 def _trashed_files(home: Path) -> list[Path]:
     return list((home / "Trash" / "files").glob("*"))
 
