@@ -20,18 +20,15 @@ from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
-from memdesk.core.eval import anchors
 from memdesk.core.eval import golden as eval_golden
 from memdesk.core.eval import metrics as eval_metrics
 from memdesk.core.eval import tune as eval_tune
-from memdesk.core.index import workspace as workspace_mod
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import workers
 
 log = logging.getLogger(__name__)
 
-GOLDEN_REL = ".memdesk/golden.jsonl"
 POOL_MAX_RESULTS = 100
 POOL_MULTIPLIER = 2  # 100 x 2 = 200 candidates per leg, the engine's ceiling
 READER_THREAD_NAME = "memdesk-reader"  # the Session's reader QThread (a child of the Session)
@@ -40,168 +37,6 @@ READER_THREAD_NAME = "memdesk-reader"  # the Session's reader QThread (a child o
 def pool_settings(settings: settings_mod.SearchSettings) -> settings_mod.SearchSettings:
     """What golden pools are fetched with: the profile of ``settings``, a 200-candidate pool."""
     return settings.replace(max_results=POOL_MAX_RESULTS, candidate_multiplier=POOL_MULTIPLIER, min_score=0.0)
-
-
-def hit_item(hit: hits_mod.Hit) -> eval_golden.Relevant:
-    """The label a ticked hit gets: ``path#Lstart-Lend``."""
-    return eval_golden.Relevant(hit.path, hit.start_line, hit.end_line)
-
-
-def query_key(query: str) -> str:
-    """Golden queries are keyed by their text without surrounding blanks (as searched)."""
-    return query.strip()
-
-
-class GoldenSet:
-    """The labelled queries of ``.memdesk/golden.jsonl``; every change is saved atomically.
-
-    A query whose last item is unticked leaves the file; the others keep their order
-    (new queries are appended), so the file stays diff-friendly. Each line-range
-    label carries an anchor (a hash of its lines): ``reanchor`` moves labels whose
-    text moved within the note, and lists those whose text is gone in ``lost``.
-    """
-
-    def __init__(self, path: Path, root: Path | None = None) -> None:
-        self.path = Path(path)
-        self.root = Path(root) if root is not None else self.path.parent.parent
-        self._items: dict[str, tuple[eval_golden.Relevant, ...]] = {}
-        self._anchors: dict[eval_golden.Relevant, str] = {}
-        self.lost: tuple[tuple[str, eval_golden.Relevant], ...] = ()
-        self.writable = True  # False after a failed load: never overwrite what we could not read
-
-    def load(self) -> None:
-        """Read the file (a missing file is an empty set); raises ``errors.EvalError``."""
-        self._items = {}
-        self._anchors = {}
-        self.lost = ()
-        self.writable = False
-        if not self.path.exists():
-            self.writable = True
-            return
-        for item in eval_golden.load_golden(self.path):
-            key = query_key(item.query)
-            if key and item.relevant:
-                merged = self._items.get(key, ()) + tuple(
-                    r for r in item.relevant if r not in self._items.get(key, ())
-                )
-                self._items[key] = merged
-                for label, anchor in item.anchors:
-                    try:
-                        self._anchors[eval_golden.Relevant.parse(label)] = anchor
-                    except errors.EvalError:
-                        continue
-        self.writable = True
-
-    @property
-    def queries(self) -> list[eval_golden.GoldenQuery]:
-        return [
-            eval_golden.GoldenQuery(
-                q, rel, tuple((r.label(), self._anchors[r]) for r in rel if r in self._anchors)
-            )
-            for q, rel in self._items.items()
-        ]
-
-    @property
-    def item_count(self) -> int:
-        return sum(len(rel) for rel in self._items.values())
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def relevant_for(self, query: str) -> tuple[eval_golden.Relevant, ...]:
-        return self._items.get(query_key(query), ())
-
-    def anchor_for(self, item: eval_golden.Relevant) -> str | None:
-        return self._anchors.get(item)
-
-    def _note_lines(self, rel: str) -> list[str] | None:
-        try:
-            return workspace_mod.read_note(self.root / rel).splitlines()
-        except (OSError, errors.MemdeskError):
-            return None
-
-    def set_relevant(self, query: str, item: eval_golden.Relevant, on: bool) -> bool:
-        """Add or remove ``item`` for ``query`` and save; False when nothing changed.
-
-        Raises ``OSError`` when the file cannot be written and ``errors.EvalError`` when
-        it could not be read (the set is left as it was).
-        """
-        key = query_key(query)
-        if not key:
-            return False
-        if not self.writable:
-            raise errors.EvalError(
-                f"{self.path} could not be read; fix or remove it and reopen the workspace before labelling"
-            )
-        current = self._items.get(key, ())
-        if on == (item in current):
-            return False
-        before, before_anchors = dict(self._items), dict(self._anchors)
-        updated = (*current, item) if on else tuple(r for r in current if r != item)
-        if updated:
-            self._items[key] = updated
-        else:
-            self._items.pop(key, None)
-        if on and item.start is not None and item.end is not None:
-            lines = self._note_lines(item.path)
-            if lines is not None:
-                self._anchors[item] = anchors.anchor_of(lines, item.start, item.end)
-        self.lost = tuple((q, r) for q, r in self.lost if not (q == key and r == item))
-        try:
-            eval_golden.save_golden(self.path, self.queries)
-        except OSError:
-            self._items, self._anchors = before, before_anchors
-            raise
-        return True
-
-    def reanchor(self) -> bool:
-        """Follow every anchored label to where its lines are now; True if any moved.
-
-        Labels without an anchor (written by hand) are anchored to their lines as they
-        are now. Labels whose lines are gone stay as they are and are listed in
-        ``lost``. Moves are saved at once.
-        """
-        moved = False
-        lost: list[tuple[str, eval_golden.Relevant]] = []
-        texts: dict[str, list[str] | None] = {}
-        new_items: dict[str, tuple[eval_golden.Relevant, ...]] = {}
-        for key, items in self._items.items():
-            out: list[eval_golden.Relevant] = []
-            for item in items:
-                if item.start is None or item.end is None:
-                    out.append(item)
-                    continue
-                if item.path not in texts:
-                    texts[item.path] = self._note_lines(item.path)
-                lines = texts[item.path]
-                anchor = self._anchors.get(item)
-                if lines is None:
-                    lost.append((key, item))
-                    out.append(item)
-                elif anchor is None:
-                    self._anchors[item] = anchors.anchor_of(lines, item.start, item.end)
-                    out.append(item)
-                else:
-                    where = anchors.reanchor(item.start, item.end, anchor, "\n".join(lines))
-                    if where.lost:
-                        lost.append((key, item))
-                        out.append(item)
-                    elif where.moved:
-                        new = eval_golden.Relevant(item.path, where.start, where.end)
-                        self._anchors[new] = anchor
-                        out.append(new)
-                        moved = True
-                    else:
-                        out.append(item)
-            new_items[key] = tuple(dict.fromkeys(out))
-        self._items = new_items
-        self.lost = tuple(lost)
-        if moved and self.writable:
-            try:
-                eval_golden.save_golden(self.path, self.queries)
-            except OSError as exc:
-                log.warning("cannot save re-anchored labels to %s: %s", self.path, exc)
-        return moved
 
 
 @dataclasses.dataclass(frozen=True)
@@ -374,8 +209,8 @@ class TuningLab(QObject):
         super().__init__(parent)
         self._session = session
         engine: engine_mod.Engine = session.engine  # type: ignore[attr-defined]
-        self.golden = GoldenSet(
-            Path(session.workspace) / GOLDEN_REL,  # type: ignore[attr-defined]
+        self.golden = eval_golden.GoldenSet(
+            Path(session.workspace) / eval_golden.GOLDEN_REL,  # type: ignore[attr-defined]
             Path(session.workspace),
         )  # type: ignore[attr-defined]
         self._settings = settings
@@ -450,7 +285,7 @@ class TuningLab(QObject):
     def set_relevant(self, query: str, hit: hits_mod.Hit, on: bool) -> bool:
         """Tick or untick ``hit`` for ``query``; saves the golden file at once."""
         try:
-            changed = self.golden.set_relevant(query, hit_item(hit), on)
+            changed = self.golden.set_relevant(query, eval_golden.hit_item(hit), on)
         except (OSError, errors.MemdeskError) as exc:
             err = (
                 exc
@@ -465,7 +300,7 @@ class TuningLab(QObject):
             return False
         self._error = ""
         self.golden_changed.emit()
-        key = query_key(query)
+        key = eval_golden.query_key(query)
         if self.golden.relevant_for(key) and key not in self._pools and key not in self._pending:
             self._request([key])
         self._schedule_score()

@@ -20,11 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core import errors
+from memdesk.core.eval import golden as eval_golden
 from memdesk.core.eval import tune as eval_tune
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 
-TUNED_FIELDS = ("vector_weight", "text_weight", "half_life_days", "mmr_lambda")
 FEW_QUERIES = 10  # below this many labelled queries a tuned result rarely generalises
 UP, DOWN = "#2f8132", "#b3261e"
 
@@ -33,16 +33,13 @@ def _metric(value: float | None) -> str:
     return "—" if value is None else f"{value:.3f}"
 
 
-def describe_changes(before: settings_mod.SearchSettings, after: settings_mod.SearchSettings) -> list[str]:
+def describe_changes(before: settings_mod.SearchSettings, result: eval_tune.TuneResult) -> list[str]:
     """One line per tuned setting that differs, e.g. ``Vector weight 0.50 → 0.30``."""
     lines = []
-    for name in TUNED_FIELDS:
-        old, new = getattr(before, name), getattr(after, name)
-        if old == new:
-            continue
-        field = settings_mod.FIELDS[name]
+    for change in result.changes(before):
+        field = settings_mod.FIELDS[change.name]
         fmt = (lambda v: f"{int(v)}") if field.integer else (lambda v: f"{float(v):.2f}")
-        lines.append(f"{field.label} {fmt(old)} → {fmt(new)}")
+        lines.append(f"{field.label} {fmt(change.old)} → {fmt(change.new)}")
     return lines
 
 
@@ -246,7 +243,7 @@ class QualityPanel(QWidget):
                     else self.tr("{0} labelled queries · {1} relevant items")
                 ).format(readout.labelled, readout.items)
             )
-        self.count_label.setToolTip(self.tr("Saved in the workspace as {0}").format(golden_mod.GOLDEN_REL))
+        self.count_label.setToolTip(self.tr("Saved in the workspace as {0}").format(eval_golden.GOLDEN_REL))
         self.status.setText(self._status_text(readout))
         can_tune = (
             readout is not None and readout.scored > 0 and self._lab is not None and not self._lab.is_tuning
@@ -370,7 +367,7 @@ class QualityPanel(QWidget):
         self._set_tuning(False)
         self._result = result
         before, after = result.before.ndcg10, result.after.ndcg10
-        changes = describe_changes(self._tuned_from or result.settings, result.settings)
+        changes = describe_changes(self._tuned_from or result.settings, result)
         head = (
             f"<b>nDCG@10 {before:.3f} → {after:.3f}</b> "
             f"<span style='color:{UP if after > before else 'palette(mid)'}'>"
@@ -401,15 +398,15 @@ class QualityPanel(QWidget):
         self.result_box.setVisible(True)
 
     def _fill_tune_table(self, result: eval_tune.TuneResult) -> None:
-        rows = sorted(result.per_query, key=lambda r: r[2].ndcg10 - r[1].ndcg10)
+        rows = result.rows()
         self.tune_table.setRowCount(len(rows))
-        for row, (query, before, after) in enumerate(rows):
-            diff = after.ndcg10 - before.ndcg10
-            cells = [query, f"{before.ndcg10:.3f}", f"{after.ndcg10:.3f}", f"{diff:+.3f}"]
+        for row, line in enumerate(rows):
+            diff = line.delta
+            cells = [line.query, f"{line.before:.3f}", f"{line.after:.3f}", f"{diff:+.3f}"]
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if column == 0:
-                    item.setToolTip(query)
+                    item.setToolTip(line.query)
                 else:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if column == 3 and abs(diff) >= 0.0005:
@@ -418,10 +415,12 @@ class QualityPanel(QWidget):
 
     def tune_rows(self) -> list[tuple[str, str, str, str]]:
         """The per-query table's text (tests, automation)."""
-        return [
-            tuple(self.tune_table.item(r, c).text() for c in range(4))  # type: ignore[misc]
-            for r in range(self.tune_table.rowCount())
-        ]
+        rows = []
+        for r in range(self.tune_table.rowCount()):
+            cells = [self.tune_table.item(r, c) for c in range(4)]
+            query, before, after, delta = (cell.text() if cell is not None else "" for cell in cells)
+            rows.append((query, before, after, delta))
+        return rows
 
     @Slot(object)
     def _on_lab_tune_failed(self, exc: BaseException) -> None:

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox
 
-from memdesk.qt import golden as golden_mod
+from memdesk.core.eval import golden as eval_golden
 from memdesk.qt import models
 from tests.ui.conftest import search, wait_synced
 
@@ -86,7 +86,7 @@ def test_labels_follow_their_text_and_lost_ones_are_flagged(qtbot, long_window, 
     row = next(i for i, h in enumerate(results.hits) if h.path == LONG_NOTE and h.start_line > 3)
     hit = results.hits[row]
     _tick(qtbot, long_window, row)
-    golden_file = workspace / golden_mod.GOLDEN_REL
+    golden_file = workspace / eval_golden.GOLDEN_REL
     path = workspace / LONG_NOTE
     text = path.read_text(encoding="utf-8")
     path.write_text("# Zephyr rollout\n\nthree\nnew\nlines\n" + text.split("\n", 2)[2], encoding="utf-8")

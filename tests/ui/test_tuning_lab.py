@@ -37,7 +37,7 @@ QUERIES = (
 def _write_golden(workspace: Path, queries: tuple[str, ...] | None = QUERIES) -> Path:
     lines = EXAMPLE_GOLDEN.read_text(encoding="utf-8").splitlines()
     keep = [line for line in lines if queries is None or json.loads(line)["query"] in queries]
-    target = workspace / golden_mod.GOLDEN_REL
+    target = workspace / eval_golden.GOLDEN_REL
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text("\n".join(keep) + "\n", encoding="utf-8")
     return target
@@ -174,7 +174,7 @@ def test_partial_tick_for_file_labels(qtbot, golden_window) -> None:  # type: ig
     inside = [h for h in results.hits if any(r.matches(h) for r in relevant)]
     assert inside
     for hit in results.hits:
-        own = golden_mod.hit_item(hit) in relevant
+        own = eval_golden.hit_item(hit) in relevant
         expected = (
             Qt.CheckState.Checked
             if own
@@ -337,7 +337,7 @@ def test_golden_set_survives_reopening(qtbot, make_window, workspace: Path) -> N
 
 def test_unreadable_golden_file_is_never_overwritten(qtbot, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     """A malformed golden file is reported and left alone: ticks are refused, not saved."""
-    target = workspace / golden_mod.GOLDEN_REL
+    target = workspace / eval_golden.GOLDEN_REL
     target.parent.mkdir(parents=True)
     target.write_text('{"query": "x", "relevant": ["MEMORY.md"]}\nnot json\n', encoding="utf-8")
     window = make_window(workspace, model=None)

@@ -1,4 +1,5 @@
-"""Golden sets: a user's own labelled queries (JSON lines) and their scores on cached pools."""
+"""Golden sets: a user's own labelled queries (JSON lines), their scores on cached pools,
+and ``GoldenSet``, the labels a person ticks in the tuning lab (load, tick, atomic save)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core import errors
+from memdesk.core.eval import anchors as anchors_mod
 from memdesk.core.eval.metrics import Scores, score_ranking
 from memdesk.core.index import workspace
 from memdesk.core.search import ranking
@@ -20,6 +22,9 @@ from memdesk.core.search.settings import SearchSettings
 
 log = logging.getLogger(__name__)
 
+
+# Where the tuning lab keeps a workspace's golden set, relative to the workspace.
+GOLDEN_REL = ".memdesk/golden.jsonl"
 
 _RANGE = re.compile(r"^(?P<path>.+?)(?:#L(?P<start>\d+)(?:-L?(?P<end>\d+))?)?$")
 
@@ -208,3 +213,163 @@ def score_golden(
 ) -> Scores:
     """Mean scores of the golden set, re-ranking cached pools only (no I/O)."""
     return Scores.mean(list(score_golden_queries(pools, golden, settings, now=now).values()))
+
+
+def hit_item(hit: Hit) -> Relevant:
+    """The label a ticked hit gets: ``path#Lstart-Lend``."""
+    return Relevant(hit.path, hit.start_line, hit.end_line)
+
+
+def query_key(query: str) -> str:
+    """Golden queries are keyed by their text without surrounding blanks (as searched)."""
+    return query.strip()
+
+
+class GoldenSet:
+    """The labelled queries of ``.memdesk/golden.jsonl``; every change is saved atomically.
+
+    A query whose last item is unticked leaves the file; the others keep their order
+    (new queries are appended), so the file stays diff-friendly. Each line-range
+    label carries an anchor (a hash of its lines): ``reanchor`` moves labels whose
+    text moved within the note, and lists those whose text is gone in ``lost``.
+    """
+
+    def __init__(self, path: Path, root: Path | None = None) -> None:
+        self.path = Path(path)
+        self.root = Path(root) if root is not None else self.path.parent.parent
+        self._items: dict[str, tuple[Relevant, ...]] = {}
+        self._anchors: dict[Relevant, str] = {}
+        self.lost: tuple[tuple[str, Relevant], ...] = ()
+        self.writable = True  # False after a failed load: never overwrite what we could not read
+
+    def load(self) -> None:
+        """Read the file (a missing file is an empty set); raises ``errors.EvalError``."""
+        self._items = {}
+        self._anchors = {}
+        self.lost = ()
+        self.writable = False
+        if not self.path.exists():
+            self.writable = True
+            return
+        for item in load_golden(self.path):
+            key = query_key(item.query)
+            if key and item.relevant:
+                merged = self._items.get(key, ()) + tuple(
+                    r for r in item.relevant if r not in self._items.get(key, ())
+                )
+                self._items[key] = merged
+                for label, anchor in item.anchors:
+                    try:
+                        self._anchors[Relevant.parse(label)] = anchor
+                    except errors.EvalError:
+                        continue
+        self.writable = True
+
+    @property
+    def queries(self) -> list[GoldenQuery]:
+        return [
+            GoldenQuery(q, rel, tuple((r.label(), self._anchors[r]) for r in rel if r in self._anchors))
+            for q, rel in self._items.items()
+        ]
+
+    @property
+    def item_count(self) -> int:
+        return sum(len(rel) for rel in self._items.values())
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def relevant_for(self, query: str) -> tuple[Relevant, ...]:
+        return self._items.get(query_key(query), ())
+
+    def anchor_for(self, item: Relevant) -> str | None:
+        return self._anchors.get(item)
+
+    def _note_lines(self, rel: str) -> list[str] | None:
+        try:
+            return workspace.read_note(self.root / rel).splitlines()
+        except (OSError, errors.MemdeskError):
+            return None
+
+    def set_relevant(self, query: str, item: Relevant, on: bool) -> bool:
+        """Add or remove ``item`` for ``query`` and save; False when nothing changed.
+
+        Raises ``OSError`` when the file cannot be written and ``errors.EvalError`` when
+        it could not be read (the set is left as it was).
+        """
+        key = query_key(query)
+        if not key:
+            return False
+        if not self.writable:
+            raise errors.EvalError(
+                f"{self.path} could not be read; fix or remove it and reopen the workspace before labelling"
+            )
+        current = self._items.get(key, ())
+        if on == (item in current):
+            return False
+        before, before_anchors = dict(self._items), dict(self._anchors)
+        updated = (*current, item) if on else tuple(r for r in current if r != item)
+        if updated:
+            self._items[key] = updated
+        else:
+            self._items.pop(key, None)
+        if on and item.start is not None and item.end is not None:
+            lines = self._note_lines(item.path)
+            if lines is not None:
+                self._anchors[item] = anchors_mod.anchor_of(lines, item.start, item.end)
+        self.lost = tuple((q, r) for q, r in self.lost if not (q == key and r == item))
+        try:
+            save_golden(self.path, self.queries)
+        except OSError:
+            self._items, self._anchors = before, before_anchors
+            raise
+        return True
+
+    def reanchor(self) -> bool:
+        """Follow every anchored label to where its lines are now; True if any moved.
+
+        Labels without an anchor (written by hand) are anchored to their lines as they
+        are now. Labels whose lines are gone stay as they are and are listed in
+        ``lost``. Moves are saved at once.
+        """
+        moved = False
+        lost: list[tuple[str, Relevant]] = []
+        texts: dict[str, list[str] | None] = {}
+        new_items: dict[str, tuple[Relevant, ...]] = {}
+        for key, items in self._items.items():
+            out: list[Relevant] = []
+            for item in items:
+                if item.start is None or item.end is None:
+                    out.append(item)
+                    continue
+                if item.path not in texts:
+                    texts[item.path] = self._note_lines(item.path)
+                lines = texts[item.path]
+                anchor = self._anchors.get(item)
+                if lines is None:
+                    lost.append((key, item))
+                    out.append(item)
+                elif anchor is None:
+                    self._anchors[item] = anchors_mod.anchor_of(lines, item.start, item.end)
+                    out.append(item)
+                else:
+                    where = anchors_mod.reanchor(item.start, item.end, anchor, "\n".join(lines))
+                    if where.lost:
+                        lost.append((key, item))
+                        out.append(item)
+                    elif where.moved:
+                        new = Relevant(item.path, where.start, where.end)
+                        self._anchors[new] = anchor
+                        out.append(new)
+                        moved = True
+                    else:
+                        out.append(item)
+            new_items[key] = tuple(dict.fromkeys(out))
+        self._items = new_items
+        self.lost = tuple(lost)
+        if moved and self.writable:
+            try:
+                save_golden(self.path, self.queries)
+            except OSError as exc:
+                log.warning("cannot save re-anchored labels to %s: %s", self.path, exc)
+        return moved

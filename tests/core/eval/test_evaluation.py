@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -158,3 +159,33 @@ def test_auto_tune_never_gets_worse(example_workspace: Path) -> None:
     assert eval_golden.score_golden(pools, golden, result.settings).ndcg10 == pytest.approx(
         result.after.ndcg10
     )
+
+
+def test_the_tune_grid_is_the_settings_auto_tune_tries() -> None:
+    settings = SearchSettings.defaults("memdesk")
+    grid = eval_tune.tune_grid(settings)
+    expected = len(eval_tune.WEIGHTS)
+    expected *= len(eval_tune.MMR_LAMBDAS) if settings.mmr else 1
+    expected *= len(eval_tune.HALF_LIVES) if settings.decay else 1
+    assert len(grid) == expected == len(set(grid))
+    assert all(s.vector_weight + s.text_weight == pytest.approx(1.0) for s in grid)
+    # Only the tuned fields move.
+    untouched = {f.name for f in dataclasses.fields(SearchSettings)} - set(eval_tune.TUNED_FIELDS)
+    assert all(getattr(s, name) == getattr(settings, name) for s in grid for name in untouched)
+    plain = settings.replace(mmr=False, decay=False)
+    assert len(eval_tune.tune_grid(plain)) == len(eval_tune.WEIGHTS)
+
+
+def test_tune_result_rows_and_changes() -> None:
+    start = SearchSettings.defaults("memdesk").replace(vector_weight=0.5, text_weight=0.5)
+    tuned = start.replace(vector_weight=0.3, text_weight=0.7)
+    worse, better = eval_metrics.Scores(0.2, 0.0, 0.0, 0.0, 0.0), eval_metrics.Scores(0.9, 0.0, 0.0, 0.0, 0.0)
+    result = eval_tune.TuneResult(
+        worse, better, tuned, 3, (("gains", worse, better), ("loses", better, worse))
+    )
+    assert [(r.query, round(r.delta, 3)) for r in result.rows()] == [("loses", -0.7), ("gains", 0.7)]
+    assert result.changes(start) == [
+        eval_tune.SettingChange("vector_weight", 0.5, 0.3),
+        eval_tune.SettingChange("text_weight", 0.5, 0.7),
+    ]
+    assert result.changes(tuned) == []
