@@ -2,9 +2,9 @@
 
 Reading the agent's index (hashing every note), running the doctor (loading the
 model's vocabulary, chunking every note) and parsing transcripts can take seconds,
-so each request runs as one ``CallWorker`` on its own QThread and answers with a
-signal. Answers carry the request id; an answer to a request that has been
-superseded (another agent picked, another query typed) is dropped.
+so each request runs as one ``jobs.Job`` on its own QThread and answers with a
+signal. Each kind of request has a ``jobs.RequestGate``; an answer to a request that
+has been superseded (another agent picked, another query typed) is dropped.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from memdesk.core import errors
 from memdesk.core.agent import config as agent_config
@@ -24,40 +24,9 @@ from memdesk.core.agent import sessions as agent_sessions
 from memdesk.core.agent import status as agent_status
 from memdesk.core.agent.compare import AgentResults, agent_results, open_query_embedder
 from memdesk.core.agent.index import AgentIndex, AgentIndexError
+from memdesk.qt import jobs
 
 log = logging.getLogger(__name__)
-
-
-class CallWorker(QObject):
-    """Runs one callable on its thread.
-
-    Signals:
-        finished(int, object): the job id and the callable's return value.
-        failed(int, object): the job id and the exception it raised.
-        done(): emitted last; the thread quits on it.
-    """
-
-    finished = Signal(int, object)
-    failed = Signal(int, object)
-    done = Signal()
-
-    def __init__(self, job_id: int, fn: Callable[[], Any]) -> None:
-        super().__init__()
-        self.job_id = job_id
-        self._fn = fn
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            result = self._fn()
-        except Exception as exc:
-            if not isinstance(exc, errors.MemdeskError):
-                log.exception("agent job failed")
-            self.failed.emit(self.job_id, exc)
-        else:
-            self.finished.emit(self.job_id, result)
-        finally:
-            self.done.emit()
 
 
 class AgentController(QObject):
@@ -91,10 +60,8 @@ class AgentController(QObject):
         self.env = env
         self._config_file = config_file
         self._models_dir = models_dir
-        self._jobs: dict[int, tuple[QThread, CallWorker]] = {}
-        self._handlers: dict[int, tuple[str, Callable[[Any], None]]] = {}
-        self._latest: dict[str, int] = {}
-        self._next_id = 0
+        self._jobs: set[jobs.Job[Any]] = set()
+        self._gates: dict[str, jobs.RequestGate] = {}
         self.setup: agent_config.OpenClawSetup | None = None
         self._embedders: dict[str, tuple[Any, str | None]] = {}
         self._embedders_lock = threading.Lock()
@@ -159,11 +126,11 @@ class AgentController(QObject):
 
     def close(self) -> None:
         """Wait for running jobs (they are short and never write anything)."""
-        for thread, _worker in list(self._jobs.values()):
-            thread.quit()
-            thread.wait()
+        for job in list(self._jobs):
+            job.wait()
         self._jobs.clear()
-        self._handlers.clear()
+        for gate in self._gates.values():
+            gate.issue()  # answers still queued are dropped
         with self._embedders_lock:
             for embedder, _note in self._embedders.values():
                 if embedder is not None:
@@ -187,37 +154,20 @@ class AgentController(QObject):
         self.setup_loaded.emit(setup)
 
     def _run(self, kind: str, fn: Callable[[], Any], deliver: Callable[[Any], None]) -> None:
-        from memdesk.qt import workers
+        gate = self._gates.setdefault(kind, jobs.RequestGate())
+        request_id = gate.issue()
+        job: jobs.Job[Any] = jobs.Job(f"agent-{kind}", lambda _context: fn())
 
-        self._next_id += 1
-        job_id = self._next_id
-        self._latest[kind] = job_id
-        worker = CallWorker(job_id, fn)
-        self._handlers[job_id] = (kind, deliver)
-        # Bound slots of this GUI-thread object: the answers arrive queued, on the GUI thread.
-        worker.finished.connect(self._on_worker_finished)
-        worker.failed.connect(self._on_worker_failed)
-        thread = workers.start_in_thread(worker, name=f"agent-{kind}", on_finished=self._on_thread_finished)
-        self._jobs[job_id] = (thread, worker)
+        def on_finished(outcome: jobs.JobOutcome[Any]) -> None:
+            self._jobs.discard(job)
+            if not gate.is_current(request_id):
+                return
+            if outcome.error is not None:
+                self.failed.emit(kind, outcome.error)
+            else:
+                deliver(outcome.value)
 
-    @Slot(int, object)
-    def _on_worker_finished(self, job_id: int, result: object) -> None:
-        kind, deliver = self._handlers.pop(job_id, ("", None))
-        if deliver is not None and self._latest.get(kind) == job_id:
-            deliver(result)
-
-    @Slot(int, object)
-    def _on_worker_failed(self, job_id: int, exc: object) -> None:
-        kind, deliver = self._handlers.pop(job_id, ("", None))
-        if deliver is not None and self._latest.get(kind) == job_id:
-            self.failed.emit(kind, exc)
-
-    @Slot()
-    def _on_thread_finished(self) -> None:
-        from memdesk.qt import workers
-
-        # Only threads are released here; answers are delivered by the slots above.
-        for job_id, (thread, _worker) in list(self._jobs.items()):
-            if thread.isFinished():
-                workers.release_thread(thread)
-                del self._jobs[job_id]
+        # The job lives on the GUI thread: its outcome arrives here queued, on the GUI thread.
+        job.finished.connect(on_finished)
+        self._jobs.add(job)
+        job.start()

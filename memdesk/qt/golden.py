@@ -12,11 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
-from collections.abc import Mapping, Sequence
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 
-from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
@@ -25,13 +23,13 @@ from memdesk.core.eval import metrics as eval_metrics
 from memdesk.core.eval import tune as eval_tune
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
-from memdesk.qt import workers
+from memdesk.qt import jobs
+from memdesk.qt import session as session_mod
 
 log = logging.getLogger(__name__)
 
 POOL_MAX_RESULTS = 100
 POOL_MULTIPLIER = 2  # 100 x 2 = 200 candidates per leg, the engine's ceiling
-READER_THREAD_NAME = "memdesk-reader"  # the Session's reader QThread (a child of the Session)
 
 
 def pool_settings(settings: settings_mod.SearchSettings) -> settings_mod.SearchSettings:
@@ -43,7 +41,7 @@ def pool_settings(settings: settings_mod.SearchSettings) -> settings_mod.SearchS
 class PoolRequest:
     """Fetch pools for ``queries``; a newer ``generation`` makes older requests stale."""
 
-    generation: int
+    generation: int  # from the lab's ``jobs.RequestGate``
     queries: tuple[str, ...]
     settings: settings_mod.SearchSettings
 
@@ -66,22 +64,15 @@ class PoolFetcher(QObject):
     fetched = Signal(object)
     _step_requested = Signal()  # to itself, queued: lets searches queued meanwhile go first
 
-    def __init__(self, engine: engine_mod.Engine) -> None:
+    def __init__(self, engine: engine_mod.Engine, generations: jobs.RequestGate) -> None:
         super().__init__()
         self._engine = engine
-        self._lock = threading.Lock()
-        self._latest = 0
+        self._generations = generations
         self._queue: list[tuple[int, str, settings_mod.SearchSettings]] = []  # reader thread only
         self._step_requested.connect(self._step, Qt.ConnectionType.QueuedConnection)
 
-    def note_latest(self, generation: int) -> None:
-        """Record the newest generation (GUI thread) so stale queued fetches are skipped."""
-        with self._lock:
-            self._latest = max(self._latest, generation)
-
     def _is_stale(self, generation: int) -> bool:
-        with self._lock:
-            return generation < self._latest
+        return self._generations.is_stale(generation)
 
     @Slot(object)
     def fetch(self, request: PoolRequest) -> None:
@@ -110,55 +101,28 @@ class PoolFetcher(QObject):
             self._step_requested.emit()
 
 
-class TuneWorker(QObject):
-    """Runs ``eval_tune.auto_tune`` over cached pools (pure CPU, no I/O).
+@dataclasses.dataclass(frozen=True)
+class TuneProgress:
+    done: int  # settings tried so far
+    total: int
 
-    Signals:
-        progress(int, int): trials done, trials in total.
-        finished(object): the ``eval_tune.TuneResult``.
-        failed(object): the exception (``errors.Cancelled`` when cancelled).
-        done(): emitted last, whatever happened; the thread quits on it.
-    """
 
-    progress = Signal(int, int)
-    finished = Signal(object)
-    failed = Signal(object)
-    done = Signal()
+def tune_job(
+    pools: Mapping[str, hits_mod.CandidatePool],
+    golden: Sequence[eval_golden.GoldenQuery],
+    settings: settings_mod.SearchSettings,
+) -> Callable[[jobs.JobContext], eval_tune.TuneResult]:
+    """A ``jobs.Job`` function running ``eval_tune.auto_tune`` over cached pools (pure CPU,
+    no I/O); it reports ``TuneProgress`` and stops between trials when cancelled."""
+    pools, golden = dict(pools), list(golden)
 
-    def __init__(
-        self,
-        pools: Mapping[str, hits_mod.CandidatePool],
-        golden: Sequence[eval_golden.GoldenQuery],
-        settings: settings_mod.SearchSettings,
-    ) -> None:
-        super().__init__()
-        self._pools = dict(pools)
-        self._golden = list(golden)
-        self._settings = settings
-        self._cancel = threading.Event()
+    def run(context: jobs.JobContext) -> eval_tune.TuneResult:
+        def progress(done: int, total: int) -> None:
+            context.report(TuneProgress(done, total), force=done >= total)
 
-    def cancel(self) -> None:
-        """Stop between trials (callable from any thread)."""
-        self._cancel.set()
+        return eval_tune.auto_tune(pools, golden, settings, cancelled=context.cancelled, progress=progress)
 
-    @Slot()
-    def run(self) -> None:
-        try:
-            result = eval_tune.auto_tune(
-                self._pools,
-                self._golden,
-                self._settings,
-                cancelled=self._cancel.is_set,
-                progress=self.progress.emit,
-            )
-        except Exception as exc:
-            if not isinstance(exc, errors.Cancelled):
-                log.exception("auto-tune failed")
-            self.failed.emit(exc)
-        else:
-            self.finished.emit(result)
-        finally:
-            self.done.emit()
+    return run
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,31 +168,27 @@ class TuningLab(QObject):
     _fetch_requested = Signal(object)  # to the PoolFetcher on the reader thread
 
     def __init__(
-        self, session: QObject, settings: settings_mod.SearchSettings, parent: QObject | None = None
+        self,
+        session: session_mod.Session,
+        settings: settings_mod.SearchSettings,
+        parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._session = session
-        engine: engine_mod.Engine = session.engine  # type: ignore[attr-defined]
-        self.golden = eval_golden.GoldenSet(
-            Path(session.workspace) / eval_golden.GOLDEN_REL,  # type: ignore[attr-defined]
-            Path(session.workspace),
-        )  # type: ignore[attr-defined]
+        self.golden = eval_golden.GoldenSet(session.workspace / eval_golden.GOLDEN_REL, session.workspace)
         self._settings = settings
         self._pools: dict[str, hits_mod.CandidatePool] = {}
         self._pending: set[str] = set()
-        self._generation = 0
+        self._generations = jobs.RequestGate()
         self._error = ""
         self.fetch_count = 0  # pool fetches sent to the reader (tests: slider moves add none)
         self.score_count = 0  # readouts computed
         self._readout: Readout | None = None
         self._closed = False
 
-        self._fetcher = PoolFetcher(engine)
-        reader = session.findChild(QThread, READER_THREAD_NAME)
-        if reader is not None:
-            self._fetcher.moveToThread(reader)
-        else:  # no reader thread (a bare test session): fetch on the GUI thread
-            log.warning("no %s thread; golden pools are fetched on the GUI thread", READER_THREAD_NAME)
+        # Pools are fetched where the session's searches run, on its read connection.
+        self._fetcher = PoolFetcher(session.engine, self._generations)
+        session.reader_thread.host(self._fetcher)
         self._fetch_requested.connect(self._fetcher.fetch)
         self._fetcher.fetched.connect(self._on_fetcher_fetched)
 
@@ -238,11 +198,9 @@ class TuningLab(QObject):
         self._rescore.setInterval(0)  # coalesce a burst of slider moves into one readout
         self._rescore.timeout.connect(self._on_rescore_timeout)
 
-        self._tune_thread: QThread | None = None
-        self._tune_worker: TuneWorker | None = None
-        self._tune_outcome: tuple[Signal, object] | None = None
+        self._tune_job: jobs.Job[eval_tune.TuneResult] | None = None
 
-        session.sync_finished.connect(self._on_session_sync_finished)  # type: ignore[attr-defined]
+        session.sync_finished.connect(self._on_session_sync_finished)
         self.reload()
 
     # state -----------------------------------------------------------------------------
@@ -264,7 +222,7 @@ class TuningLab(QObject):
 
     @property
     def is_tuning(self) -> bool:
-        return self._tune_thread is not None
+        return self._tune_job is not None
 
     def relevant_for(self, query: str) -> tuple[eval_golden.Relevant, ...]:
         return self.golden.relevant_for(query)
@@ -320,8 +278,7 @@ class TuningLab(QObject):
         """Fetch every golden query's pool again (a new generation drops older answers)."""
         if self._closed:
             return
-        self._generation += 1
-        self._fetcher.note_latest(self._generation)
+        self._generations.issue()  # answers to earlier fetches are dropped now
         if clear:
             self._pools = {}
         self._pending = set()
@@ -334,12 +291,12 @@ class TuningLab(QObject):
         self._pending.update(queries)
         self.fetch_count += len(queries)
         self._fetch_requested.emit(
-            PoolRequest(self._generation, tuple(queries), pool_settings(self._settings))
+            PoolRequest(self._generations.latest, tuple(queries), pool_settings(self._settings))
         )
 
     @Slot(object)
     def _on_fetcher_fetched(self, result: PoolResult) -> None:
-        if result.generation != self._generation or self._closed:
+        if not self._generations.is_current(result.generation) or self._closed:
             return
         self._pending.discard(result.query)
         if result.pool is not None and result.pool.profile == self._settings.profile:
@@ -392,47 +349,38 @@ class TuningLab(QObject):
     # auto-tune -------------------------------------------------------------------------
     def start_tune(self) -> bool:
         """Grid-search the current settings over the cached pools on a worker thread."""
-        if self._tune_thread is not None or self._closed:
+        if self._tune_job is not None or self._closed:
             return False
         usable = {q: p for q, p in self._pools.items() if p.profile == self._settings.profile}
         golden = [g for g in self.golden.queries if g.query in usable]
         if not golden:
             return False
-        worker = TuneWorker(usable, golden, self._settings)
-        worker.progress.connect(self.tune_progress)
-        worker.finished.connect(self._on_tune_worker_finished)
-        worker.failed.connect(self._on_tune_worker_failed)
-        self._tune_outcome = None
-        self._tune_worker = worker  # the Python reference keeps the worker alive
-        self._tune_thread = workers.start_in_thread(
-            worker, name="memdesk-auto-tune", on_finished=self._on_tune_thread_finished
-        )
+        job = jobs.Job("memdesk-auto-tune", tune_job(usable, golden, self._settings), quiet=())
+        job.progress.connect(self._on_tune_job_progress)
+        job.finished.connect(self._on_tune_job_finished)
+        self._tune_job = job
+        job.start()
         self.tune_started.emit()
         return True
 
     def cancel_tune(self) -> None:
-        if self._tune_worker is not None:
-            self._tune_worker.cancel()
+        if self._tune_job is not None:
+            self._tune_job.cancel()
 
     @Slot(object)
-    def _on_tune_worker_finished(self, result: eval_tune.TuneResult) -> None:
-        self._tune_outcome = (self.tune_finished, result)
+    def _on_tune_job_progress(self, progress: TuneProgress) -> None:
+        self.tune_progress.emit(progress.done, progress.total)
 
     @Slot(object)
-    def _on_tune_worker_failed(self, exc: BaseException) -> None:
-        self._tune_outcome = (self.tune_failed, exc)
-
-    @Slot()
-    def _on_tune_thread_finished(self) -> None:
-        # Reported only now, so that whoever hears it can start the next run at once.
-        if self._tune_thread is not None:
-            workers.release_thread(self._tune_thread)
-        self._tune_thread = None
-        self._tune_worker = None
-        outcome, self._tune_outcome = self._tune_outcome, None
-        if outcome is not None and not self._closed:
-            signal, value = outcome
-            signal.emit(value)
+    def _on_tune_job_finished(self, outcome: jobs.JobOutcome[eval_tune.TuneResult]) -> None:
+        # Reported once the thread has ended, so whoever hears it can start the next run.
+        self._tune_job = None
+        if self._closed:
+            return
+        if outcome.value is not None:
+            self.tune_finished.emit(outcome.value)
+        elif outcome.error is not None:
+            self.tune_failed.emit(outcome.error)
 
     # shutdown --------------------------------------------------------------------------
     def close(self) -> None:
@@ -441,9 +389,7 @@ class TuningLab(QObject):
             return
         self._closed = True
         self._rescore.stop()
-        self._generation += 1
-        self._fetcher.note_latest(self._generation)
-        if self._tune_worker is not None:
-            self._tune_worker.cancel()
-        if self._tune_thread is not None:
-            self._tune_thread.wait()
+        self._generations.issue()
+        if self._tune_job is not None:
+            self._tune_job.cancel()
+            self._tune_job.wait()

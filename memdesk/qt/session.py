@@ -15,19 +15,21 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import ranking
 from memdesk.core.search import settings as settings_mod
+from memdesk.qt import jobs, workers
 from memdesk.qt import watcher as watcher_mod
-from memdesk.qt import workers
 
 log = logging.getLogger(__name__)
 
 SEARCH_DEBOUNCE_MS = 150
+READER_THREAD_NAME = "memdesk-reader"
+SYNC_PROGRESS_INTERVAL = 0.05  # seconds between progress ticks the GUI thread handles
 _UNSET = object()
 
 
@@ -96,18 +98,17 @@ class Session(QObject):
         self._settings = settings or settings_mod.SearchSettings()
         self._scope: engine_mod.Scope = scope
         self._query = ""
-        self._request_id = 0
-        self._snapshot_id = 0
+        self._searches = jobs.RequestGate()
+        self._snapshots = jobs.RequestGate()
         self._pool: hits_mod.CandidatePool | None = None
         self._pool_request: workers.SearchRequest | None = None
         self._results: Results | None = None
         self.fetch_count = 0  # searches sent to SQLite/embedder (tests assert re-ranks add none)
         self.snapshot: workers.WorkspaceSnapshot | None = None
 
-        self._reader_thread = QThread(self)
-        self._reader_thread.setObjectName("memdesk-reader")
-        self._reader = workers.ReaderWorker(engine, rank=ranking.rank)
-        self._reader.moveToThread(self._reader_thread)
+        self._reader_thread = jobs.WorkerThread(READER_THREAD_NAME, self)
+        self._reader = workers.ReaderWorker(engine, rank=ranking.rank, searches=self._searches)
+        self._reader_thread.host(self._reader)
         self._search_requested.connect(self._reader.search)
         self._snapshot_requested.connect(self._reader.snapshot)
         self._reader.searched.connect(self._on_reader_searched)
@@ -120,16 +121,13 @@ class Session(QObject):
         self._debounce.setInterval(SEARCH_DEBOUNCE_MS)
         self._debounce.timeout.connect(self._on_debounce_timeout)
 
-        self._sync_thread: QThread | None = None
-        self._sync_worker: workers.SyncWorker | None = None
+        self._sync_job: jobs.Job[engine_mod.SyncReport] | None = None
         self._pending_full = False
         self._pending_rebuild = False
         self._pending_paths: set[str] = set()
         self._pending_model: Any = _UNSET
-        self._build_thread: QThread | None = None
-        self._build_worker: workers.ModelBuildWorker | None = None
-        self._load_thread: QThread | None = None
-        self._load_worker: workers.ModelLoadWorker | None = None
+        self._build_job: jobs.Job[Path] | None = None
+        self._load_job: jobs.Job[None] | None = None
 
         self._watcher: watcher_mod.WatchBridge | None = None
         if watch:
@@ -166,12 +164,18 @@ class Session(QObject):
         return self._results
 
     @property
+    def reader_thread(self) -> jobs.WorkerThread:
+        """The thread that serves searches and status reads (the read connection's);
+        other short reads of the index (the tuning lab's pools) are hosted there too."""
+        return self._reader_thread
+
+    @property
     def is_syncing(self) -> bool:
-        return self._sync_thread is not None
+        return self._sync_job is not None
 
     @property
     def is_building_model(self) -> bool:
-        return self._build_thread is not None
+        return self._build_job is not None
 
     @property
     def search_pending(self) -> bool:
@@ -223,21 +227,20 @@ class Session(QObject):
     def _fetch(self) -> None:
         if self._closed:
             return
-        self._request_id += 1
+        request_id = self._searches.issue()  # answers to earlier queries are dropped now
         query = self._query
         if not query.strip():
             self._pool = None
             self._pool_request = None
             self._publish(Results(query, (), None, self._settings, reranked=False))
             return
-        request = workers.SearchRequest(self._request_id, query, self._settings, self._scope)
-        self._reader.note_latest(request.request_id)
+        request = workers.SearchRequest(request_id, query, self._settings, self._scope)
         self.fetch_count += 1
         self._search_requested.emit(request)
 
     @Slot(object)
     def _on_reader_searched(self, response: workers.SearchResponse) -> None:
-        if response.request_id != self._request_id:
+        if not self._searches.is_current(response.request_id):
             return  # stale: the user typed or tuned on since this was asked
         if response.error is not None:
             self._pool = None
@@ -274,12 +277,11 @@ class Session(QObject):
 
     # workspace snapshot --------------------------------------------------------------
     def request_snapshot(self) -> None:
-        self._snapshot_id += 1
-        self._snapshot_requested.emit(self._snapshot_id)
+        self._snapshot_requested.emit(self._snapshots.issue())
 
     @Slot(object)
     def _on_reader_snapshot_ready(self, snapshot: workers.WorkspaceSnapshot) -> None:
-        if snapshot.request_id != self._snapshot_id:
+        if not self._snapshots.is_current(snapshot.request_id):
             return
         self.snapshot = snapshot
         self.snapshot_changed.emit(snapshot)
@@ -292,19 +294,19 @@ class Session(QObject):
         else:
             self._pending_paths.update(paths)
         self._pending_rebuild = self._pending_rebuild or rebuild
-        if self._sync_thread is None:
+        if self._sync_job is None:
             self._start_next_sync()
 
     def set_model(self, model: Path | str | None) -> None:
         """Swap the embedder on the sync thread, then re-embed (cache reused)."""
         self._pending_model = model
         self._pending_full = True
-        if self._sync_thread is None:
+        if self._sync_job is None:
             self._start_next_sync()
 
     def cancel_sync(self) -> None:
-        if self._sync_worker is not None:
-            self._sync_worker.cancel()
+        if self._sync_job is not None:
+            self._sync_job.cancel()
 
     def _start_next_sync(self) -> None:
         if self._closed:
@@ -314,29 +316,31 @@ class Session(QObject):
             return
         paths = None if self._pending_full else sorted(self._pending_paths)
         model = self._pending_model
-        worker = workers.SyncWorker(
-            self._engine,
-            paths=paths,
-            rebuild=self._pending_rebuild,
-            model=None if model is _UNSET else model,
-            set_model=model is not _UNSET,
+        job = jobs.Job(
+            "memdesk-sync",
+            workers.sync_job(
+                self._engine,
+                paths=paths,
+                rebuild=self._pending_rebuild,
+                model=None if model is _UNSET else model,
+                set_model=model is not _UNSET,
+            ),
+            progress_interval=SYNC_PROGRESS_INTERVAL,
+            quiet=(),
         )
         self._pending_full = False
         self._pending_rebuild = False
         self._pending_paths = set()
         self._pending_model = _UNSET
-        worker.progress.connect(self._on_sync_worker_progress)
-        worker.finished.connect(self._on_sync_worker_finished)
-        worker.failed.connect(self._on_sync_worker_failed)
-        self._sync_worker = worker
-        self._sync_thread = workers.start_in_thread(
-            worker, name="memdesk-sync", on_finished=self._on_sync_thread_finished
-        )
+        job.progress.connect(self._on_sync_job_progress)
+        job.finished.connect(self._on_sync_job_finished)
+        self._sync_job = job
+        job.start()
         self.idle_changed.emit(False)
         self.sync_started.emit()
 
     @Slot(object)
-    def _on_sync_worker_progress(self, progress: engine_mod.SyncProgress) -> None:
+    def _on_sync_job_progress(self, progress: engine_mod.SyncProgress) -> None:
         self.sync_progress.emit(progress)
         if progress.phase == "keyword" and not self._closed:
             # Every changed note is keyword-searchable now; its vectors come next.
@@ -346,19 +350,12 @@ class Session(QObject):
                 self.refresh_search()
 
     @Slot(object)
-    def _on_sync_worker_finished(self, report: engine_mod.SyncReport) -> None:
-        self.sync_finished.emit(report)
-
-    @Slot(object)
-    def _on_sync_worker_failed(self, exc: BaseException) -> None:
-        self.sync_failed.emit(exc)
-
-    @Slot()
-    def _on_sync_thread_finished(self) -> None:
-        if self._sync_thread is not None:
-            workers.release_thread(self._sync_thread)
-        self._sync_thread = None
-        self._sync_worker = None
+    def _on_sync_job_finished(self, outcome: jobs.JobOutcome[engine_mod.SyncReport]) -> None:
+        self._sync_job = None
+        if outcome.value is not None:
+            self.sync_finished.emit(outcome.value)
+        elif outcome.error is not None:
+            self.sync_failed.emit(outcome.error)
         if self._closed:
             return
         self.request_snapshot()
@@ -379,63 +376,65 @@ class Session(QObject):
     # model load ----------------------------------------------------------------------
     @property
     def is_loading_model(self) -> bool:
-        return self._load_thread is not None
+        return self._load_job is not None
 
     def load_model(self) -> None:
         """Load a lazy embedder's weights on a worker thread (no-op when loaded or none)."""
         embedder = self._engine.embedder
         load = getattr(embedder, "load", None)
-        if self._load_thread is not None or load is None or getattr(embedder, "loaded", True):
+        if self._load_job is not None or load is None or getattr(embedder, "loaded", True):
             return
-        worker = workers.ModelLoadWorker(load)
-        worker.finished.connect(self._on_load_worker_finished)
-        self._load_worker = worker
-        self._load_thread = workers.start_in_thread(
-            worker, name="memdesk-model-load", on_finished=self._on_load_thread_finished
-        )
+
+        def run(_context: jobs.JobContext) -> None:
+            load()
+
+        job: jobs.Job[None] = jobs.Job("memdesk-model-load", run, quiet=(Exception,))
+        job.finished.connect(self._on_load_job_finished)
+        self._load_job = job
+        job.start()
         self.model_loading_changed.emit(True)
 
-    @Slot()
-    def _on_load_worker_finished(self) -> None:
+    @Slot(object)
+    def _on_load_job_finished(self, outcome: jobs.JobOutcome[None]) -> None:
+        self._load_job = None
+        if outcome.error is not None:
+            # The engine stays keyword-only; the status bar says why.
+            log.warning("the embedding model could not be loaded: %s", outcome.error)
+        if self._closed:
+            return
         # Results shown meanwhile were keyword-only: run the query again, now hybrid.
-        if self._query.strip() and not self._closed:
+        if outcome.ok and self._query.strip():
             self.refresh_search()
-
-    @Slot()
-    def _on_load_thread_finished(self) -> None:
-        if self._load_thread is not None:
-            workers.release_thread(self._load_thread)
-        self._load_thread = None
-        self._load_worker = None
-        if not self._closed:
-            self.model_loading_changed.emit(False)
-            self.request_snapshot()
+        self.model_loading_changed.emit(False)
+        self.request_snapshot()
 
     # model build ---------------------------------------------------------------------
     def build_model(self, build: Callable[[Callable[[Any], None]], Path]) -> None:
         """Run ``build(progress)`` on a worker thread; on success switch to that model."""
-        if self._build_thread is not None:
+        if self._build_job is not None:
             return
-        worker = workers.ModelBuildWorker(build)
-        worker.progress.connect(self.model_build_progress)
-        worker.finished.connect(self._on_build_worker_finished)
-        worker.failed.connect(self.model_build_failed)
-        self._build_worker = worker  # without a Python reference the worker would be freed
-        self._build_thread = workers.start_in_thread(
-            worker, name="memdesk-model-build", on_finished=self._on_build_thread_finished
-        )
+
+        def run(context: jobs.JobContext) -> Path:
+            return build(lambda message: context.report(str(message), force=True))
+
+        job: jobs.Job[Path] = jobs.Job("memdesk-model-build", run, quiet=())
+        job.progress.connect(self._on_build_job_progress)
+        job.finished.connect(self._on_build_job_finished)
+        self._build_job = job
+        job.start()
 
     @Slot(object)
-    def _on_build_worker_finished(self, path: Path) -> None:
-        self.model_build_finished.emit(path)
-        self.set_model(path)
+    def _on_build_job_progress(self, message: object) -> None:
+        self.model_build_progress.emit(str(message))
 
-    @Slot()
-    def _on_build_thread_finished(self) -> None:
-        if self._build_thread is not None:
-            workers.release_thread(self._build_thread)
-        self._build_thread = None
-        self._build_worker = None
+    @Slot(object)
+    def _on_build_job_finished(self, outcome: jobs.JobOutcome[Path]) -> None:
+        self._build_job = None
+        if outcome.value is not None:
+            self.model_build_finished.emit(outcome.value)
+            self.set_model(outcome.value)
+        elif outcome.error is not None:
+            self.model_build_failed.emit(outcome.error)
 
     # shutdown ------------------------------------------------------------------------
     def close(self) -> None:
@@ -446,11 +445,9 @@ class Session(QObject):
         self._debounce.stop()
         if self._watcher is not None:
             self._watcher.stop()
-        if self._sync_worker is not None:
-            self._sync_worker.cancel()
-        for thread in (self._sync_thread, self._build_thread, self._load_thread):
-            if thread is not None:
-                thread.wait()
-        self._reader_thread.quit()
-        self._reader_thread.wait()
+        for job in (self._sync_job, self._build_job, self._load_job):
+            if job is not None:
+                job.cancel()
+                job.wait()
+        self._reader_thread.stop()
         self._engine.close()

@@ -1,197 +1,59 @@
-"""QObject workers that run memdesk's long jobs on QThreads and report by signals.
+"""What the session runs off the GUI thread: the sync job and the reader.
 
-The wiring follows Mu's (``thread.started -> worker.run``, ``worker.done ->
-thread.quit``), adapted to PySide's object ownership (see ``start_in_thread``).
-Workers never touch widgets; they only emit plain values (core dataclasses,
-exceptions) that the GUI thread turns into pixels.
-
-Searches are different: they are short and frequent, so one long-lived
-``ReaderWorker`` sits on its own thread and serves requests one at a time, each
-tagged with an id so the GUI can drop answers to queries the user has already
-typed past.
+Syncs run as ``jobs.Job``s. Searches are different: they are short and frequent, so
+one long-lived ``ReaderWorker`` sits on a ``jobs.WorkerThread`` and serves requests
+one at a time, each tagged with an id from a ``jobs.RequestGate`` so that requests
+the user has typed past are skipped and their answers dropped. Workers never touch
+widgets; they only emit plain values (core dataclasses, exceptions).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
 from memdesk.core.index import workspace as workspace_mod
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
+from memdesk.qt import jobs
 
 log = logging.getLogger(__name__)
 
 
-def start_in_thread(worker: QObject, *, name: str, on_finished: Callable[[], None] | None = None) -> QThread:
-    """Move ``worker`` to a new QThread, start it and return the thread.
+def sync_job(
+    engine: engine_mod.Engine,
+    *,
+    paths: list[str] | None = None,
+    rebuild: bool = False,
+    model: engine_mod.ModelSpec = None,
+    set_model: bool = False,
+) -> Callable[[jobs.JobContext], engine_mod.SyncReport]:
+    """A ``jobs.Job`` function that brings the index up to date (swapping the embedder
+    first when ``set_model``); it reports ``engine.SyncProgress`` and stops between
+    files when cancelled."""
 
-    The worker must have a ``run`` slot and a ``done`` signal emitted last, whatever
-    the outcome. Two deliberate departures from Mu's wiring:
-    ``done -> quit`` is a direct connection, because a queued ``quit`` needs the GUI
-    event loop and ``thread.wait()`` on shutdown would deadlock; and there is no
-    ``deleteLater``: in PySide the Python wrappers own both objects, so the owner keeps
-    references until ``thread.finished``, calls ``release_thread`` and lets them go
-    (a ``deleteLater`` as well would free them twice, under a live wrapper).
-    """
-    thread = QThread()
-    thread.setObjectName(name)
-    worker.moveToThread(thread)
-    thread.started.connect(worker.run)  # type: ignore[attr-defined]
-    worker.done.connect(thread.quit, Qt.ConnectionType.DirectConnection)  # type: ignore[attr-defined]
-    if on_finished is not None:
-        # Connected before start(): a short job can finish before this function returns.
-        thread.finished.connect(on_finished)
-    thread.start()
-    return thread
+    def run(context: jobs.JobContext) -> engine_mod.SyncReport:
+        last_phase = ""
 
+        def progress(value: engine_mod.SyncProgress) -> None:
+            nonlocal last_phase
+            # Throttled by the context; the last tick and each new phase always go through
+            # (the session acts on "keyword": every changed note is searchable).
+            force = value.phase != last_phase or value.files_done >= value.files_total
+            last_phase = value.phase
+            context.report(value, force=force)
 
-def release_thread(thread: QThread) -> None:
-    """Call on ``thread.finished`` before dropping references: ``finished`` is emitted
-    from the thread just before it really ends, and freeing a running QThread aborts."""
-    thread.wait()
+        if set_model:
+            engine.set_model(model)
+        return engine.sync(rebuild=rebuild, paths=paths, progress=progress, cancelled=context.cancelled)
 
-
-class SyncWorker(QObject):
-    """Brings the index up to date (optionally swapping the embedder first).
-
-    Signals:
-        progress(object): an ``engine.SyncProgress`` after each file.
-        finished(object): the ``engine.SyncReport`` of a completed sync.
-        failed(object): the exception that stopped it (``errors.Cancelled`` when cancelled).
-        done(): emitted last, whatever happened; the thread quits on it.
-    """
-
-    progress = Signal(object)
-    finished = Signal(object)
-    failed = Signal(object)
-    done = Signal()
-
-    def __init__(
-        self,
-        engine: engine_mod.Engine,
-        *,
-        paths: list[str] | None = None,
-        rebuild: bool = False,
-        model: Path | str | object | None = None,
-        set_model: bool = False,
-    ) -> None:
-        super().__init__()
-        self._engine = engine
-        self._paths = paths
-        self._rebuild = rebuild
-        self._model = model
-        self._set_model = set_model
-        # A plain Event, not a signal: the worker thread is busy inside sync() and
-        # would never process a queued cancel slot until it returned.
-        self._cancel = threading.Event()
-        self._last_emit = 0.0
-
-    def cancel(self) -> None:
-        """Ask the sync to stop between files (callable from any thread)."""
-        self._cancel.set()
-
-    def _on_progress(self, progress: engine_mod.SyncProgress) -> None:
-        # Throttle: 2,000 queued signals per sync would cost the GUI thread more
-        # than the progress bar is worth; the final tick always goes through.
-        now = time.monotonic()
-        if now - self._last_emit >= 0.05 or progress.files_done >= progress.files_total:
-            self._last_emit = now
-            self.progress.emit(progress)
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            if self._set_model:
-                self._engine.set_model(self._model)  # type: ignore[arg-type]
-            report = self._engine.sync(
-                rebuild=self._rebuild,
-                paths=self._paths,
-                progress=self._on_progress,
-                cancelled=self._cancel.is_set,
-            )
-        except Exception as exc:  # every failure reaches the UI as a value
-            if not isinstance(exc, errors.Cancelled):
-                log.exception("sync failed")
-            self.failed.emit(exc)
-        else:
-            self.finished.emit(report)
-        finally:
-            self.done.emit()
-
-
-class ModelLoadWorker(QObject):
-    """Loads a lazy embedder's weights into llama.cpp off the GUI thread.
-
-    The window opens over keyword search at once; this makes the model ready
-    for hybrid search in the background.
-
-    Signals:
-        finished(): the weights are loaded.
-        failed(object): the exception (the engine then stays keyword-only).
-        done(): emitted last.
-    """
-
-    finished = Signal()
-    failed = Signal(object)
-    done = Signal()
-
-    def __init__(self, load: Callable[[], None]) -> None:
-        super().__init__()
-        self._load = load
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            self._load()
-        except Exception as exc:
-            log.warning("the embedding model could not be loaded: %s", exc)
-            self.failed.emit(exc)
-        else:
-            self.finished.emit()
-        finally:
-            self.done.emit()
-
-
-class ModelBuildWorker(QObject):
-    """Builds the default GGUF embedding model (minutes of CPU) off the GUI thread.
-
-    Signals:
-        progress(str): a human-readable line from the builder.
-        finished(object): the ``Path`` of the built model.
-        failed(object): the exception.
-        done(): emitted last.
-    """
-
-    progress = Signal(str)
-    finished = Signal(object)
-    failed = Signal(object)
-    done = Signal()
-
-    def __init__(self, build: Callable[[Callable[[Any], None]], Path]) -> None:
-        super().__init__()
-        self._build = build
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            path = self._build(lambda message: self.progress.emit(str(message)))
-        except Exception as exc:
-            log.exception("model build failed")
-            self.failed.emit(exc)
-        else:
-            self.finished.emit(path)
-        finally:
-            self.done.emit()
+    return run
 
 
 @dataclasses.dataclass(frozen=True)
@@ -236,25 +98,21 @@ class ReaderWorker(QObject):
     searched = Signal(object)
     snapshot_ready = Signal(object)
 
-    def __init__(self, engine: engine_mod.Engine, *, rank: Callable[..., list[hits_mod.Hit]]) -> None:
+    def __init__(
+        self,
+        engine: engine_mod.Engine,
+        *,
+        rank: Callable[..., list[hits_mod.Hit]],
+        searches: jobs.RequestGate,
+    ) -> None:
         super().__init__()
         self._engine = engine
         self._rank = rank
-        self._latest_search = 0
-        self._lock = threading.Lock()
-
-    def note_latest(self, request_id: int) -> None:
-        """Record the newest request id (GUI thread) so stale queued ones are skipped."""
-        with self._lock:
-            self._latest_search = max(self._latest_search, request_id)
-
-    def _is_stale(self, request_id: int) -> bool:
-        with self._lock:
-            return request_id < self._latest_search
+        self._searches = searches
 
     @Slot(object)
     def search(self, request: SearchRequest) -> None:
-        if self._is_stale(request.request_id):
+        if self._searches.is_stale(request.request_id):
             return  # the user typed on; answering this would only be thrown away
         started = time.perf_counter()
         try:

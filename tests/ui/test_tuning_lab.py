@@ -19,8 +19,8 @@ from memdesk.core import errors
 from memdesk.core.eval import golden as eval_golden
 from memdesk.core.eval import tune as eval_tune
 from memdesk.core.search import settings as settings_mod
-from memdesk.qt import golden as golden_mod
 from memdesk.qt import models
+from memdesk.qt import session as session_mod
 from memdesk.ui import tuning_panel
 from tests.ui.conftest import REPO, search, wait_idle
 
@@ -236,7 +236,7 @@ def test_profile_switch_and_index_change_refetch_pools(qtbot, golden_window, wor
     # "openclaw" is the alias of the newest OpenClaw profile.
     assert {p.profile for p in lab.pools.values()} == {"openclaw-2026.9"}
     assert readout.settings.profile == "openclaw-2026.9"
-    assert threads == {golden_mod.READER_THREAD_NAME}
+    assert threads == {session_mod.READER_THREAD_NAME}
 
     fetches = lab.fetch_count
     with qtbot.waitSignal(
