@@ -74,7 +74,7 @@ def build_window(
         return session_mod.Session(
             engine,
             settings=prefs.search_settings(),
-            scope=prefs.scope(),  # type: ignore[arg-type]
+            scope=prefs.scope(),
             watch=watch,
         )
 

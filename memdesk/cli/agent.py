@@ -130,11 +130,9 @@ def cmd_agent_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def profile_for(layout: agent_config.Layout) -> str:
+def profile_for(layout: agent_config.Layout) -> settings_mod.Profile:
     """memdesk's ranking profile that reproduces this OpenClaw release (newest alias otherwise)."""
-    wanted = f"openclaw-{layout}"
-    profiles: tuple[str, ...] = tuple(settings_mod.PROFILES)
-    return wanted if wanted in profiles else "openclaw"
+    return next((p for p in settings_mod.PROFILES if p == f"openclaw-{layout}"), "openclaw")
 
 
 def cmd_agent_search(args: argparse.Namespace) -> int:
@@ -168,7 +166,7 @@ def cmd_agent_search(args: argparse.Namespace) -> int:
         from memdesk.core import engine
 
         profile = profile_for(setup.layout)
-        settings = settings_mod.SearchSettings.defaults(profile)  # type: ignore[arg-type]
+        settings = settings_mod.SearchSettings.defaults(profile)
         eng = engine.Engine.open(agent.workspace, model="auto")
         try:
             eng.sync()
@@ -192,11 +190,11 @@ def cmd_agent_sessions(args: argparse.Namespace) -> int:
     setup = _setup(args)
     agent = setup.agent(args.agent)
     transcripts = agent_sessions.list_transcripts(agent.sessions_dir, agent.id)
-    scopes = agent_sessions.SCOPES if args.scope == "all" else (args.scope,)
+    scopes = tuple(s for s in agent_sessions.SCOPES if args.scope in ("all", s))
     if args.query:
         corpus = agent_sessions.SessionCorpus(transcripts)
         try:
-            hits = corpus.search(args.query, scopes=scopes, limit=args.limit)  # type: ignore[arg-type]
+            hits = corpus.search(args.query, scopes=scopes, limit=args.limit)
         finally:
             corpus.close()
         data = {"query": args.query, "scopes": list(scopes), "results": [h.to_json() for h in hits]}

@@ -7,6 +7,11 @@ else escaping the core is a bug.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the index package imports this module: a runtime import would be circular
+    from memdesk.core.index.workspace import DiskState
+
 
 class MemdeskError(Exception):
     """Base of every error the core raises on purpose; ``str(exc)`` is user-facing."""
@@ -30,7 +35,7 @@ class NoteChanged(MemdeskError):
     ``disk`` is a ``workspace.DiskState``: what is at the path now.
     """
 
-    def __init__(self, path: object, disk: object) -> None:
+    def __init__(self, path: object, disk: DiskState) -> None:
         super().__init__(f"{path} changed on disk since it was opened; not saved")
         self.disk = disk
 

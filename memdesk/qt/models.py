@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
-    QT_TRANSLATE_NOOP,
     QAbstractItemModel,
     QAbstractTableModel,
     QCoreApplication,
@@ -27,6 +26,7 @@ from PySide6.QtCore import (
 from memdesk.core.eval import golden as eval_golden
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
+from memdesk.qt.translations import QT_TRANSLATE_NOOP
 
 HitRole = Qt.ItemDataRole.UserRole  # the whole ``Hit``
 ScoreRole = Qt.ItemDataRole.UserRole + 1  # float in [0, 1] for the bar, or None
@@ -545,7 +545,8 @@ class WorkspaceTreeModel(QAbstractItemModel):
 
     def _node(self, index: AnyIndex) -> _Node:
         if index.isValid():
-            return index.internalPointer()  # type: ignore[no-any-return]
+            node: _Node = index.internalPointer()
+            return node
         return self._root
 
     def index(self, row: int, column: int, parent: AnyIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
@@ -554,6 +555,7 @@ class WorkspaceTreeModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, node.children[row])
 
+    # PySide types parent() as QObject.parent()'s overloads; a model's parent(index) is Qt's other overload.
     def parent(self, index: AnyIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid():
             return QModelIndex()

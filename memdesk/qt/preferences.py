@@ -13,6 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from memdesk.core import engine as engine_mod
 from memdesk.core.search import settings as settings_mod
 
 log = logging.getLogger(__name__)
@@ -44,17 +45,17 @@ class Preferences:
             profile = self.current_profile()
         if profile not in settings_mod.PROFILES:
             profile = "memdesk"
-        profile = settings_mod.canonical_profile(profile)
-        raw = self._qs.value(f"search/tuned/{profile}", "")
-        if not raw and profile == settings_mod.OPENCLAW_2026_4:
+        canonical = settings_mod.canonical_profile(profile)
+        raw = self._qs.value(f"search/tuned/{canonical}", "")
+        if not raw and canonical == settings_mod.OPENCLAW_2026_4:
             # Saved before profiles were versioned, "openclaw" was OpenClaw 2026.4.
             raw = self._qs.value("search/tuned/openclaw", "")
         if not raw:
             legacy = self._read_json("search/overrides")  # before profiles kept their own
-            raw = json.dumps(legacy) if legacy.get("profile", "memdesk") == profile else ""
+            raw = json.dumps(legacy) if legacy.get("profile", "memdesk") == canonical else ""
         data = self._read_json_text(raw)
         data.pop("profile", None)
-        base = settings_mod.SearchSettings.defaults(profile)  # type: ignore[arg-type]
+        base = settings_mod.SearchSettings.defaults(canonical)
         known = {k: v for k, v in data.items() if hasattr(base, k)}
         try:
             return base.replace(**known)
@@ -104,7 +105,7 @@ class Preferences:
     def zoom(self, key: str) -> float | None:
         """A remembered font point size ("editor", "results"), None when never zoomed."""
         try:
-            value = float(self._qs.value(f"view/{key}_point_size", 0) or 0)
+            value = float(str(self._qs.value(f"view/{key}_point_size", 0) or 0))
         except (TypeError, ValueError):
             return None
         return value if value > 0 else None
@@ -112,9 +113,8 @@ class Preferences:
     def set_zoom(self, key: str, size: float) -> None:
         self._qs.setValue(f"view/{key}_point_size", round(float(size), 2))
 
-    def scope(self) -> str:
-        value = str(self._qs.value("search/scope", "all"))
-        return value if value in ("all", "shared") else "all"
+    def scope(self) -> engine_mod.Scope:
+        return "shared" if str(self._qs.value("search/scope", "all")) == "shared" else "all"
 
     def set_scope(self, scope: str) -> None:
         if scope == "all":
@@ -130,7 +130,7 @@ class Preferences:
     def recent_workspaces(self) -> list[Path]:
         raw = self._qs.value("workspace/recent", "")
         try:
-            items = json.loads(raw) if raw else []
+            items = json.loads(str(raw)) if raw else []
         except (TypeError, ValueError):
             items = []
         return [Path(p) for p in items if isinstance(p, str)]

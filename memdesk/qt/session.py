@@ -257,9 +257,9 @@ class Session(QObject):
         self._pool = response.pool
         self._pool_request = response.request
         hits = response.hits
-        if response.request.settings != self._settings:
+        if response.pool is not None and response.request.settings != self._settings:
             # Sliders moved while the query ran: rank the fresh pool with the newest settings.
-            hits = tuple(ranking.rank(response.pool, self._settings))  # type: ignore[arg-type]
+            hits = tuple(ranking.rank(response.pool, self._settings))
         self._publish(
             Results(
                 response.request.query,

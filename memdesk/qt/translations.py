@@ -30,6 +30,13 @@ SYSTEM = "system"
 LANGUAGES = {SYSTEM: "", "en": "English", "zh_CN": "简体中文"}
 
 
+def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
+    """Mark ``source`` for ``lupdate`` (which finds the calls by this name) and return it
+    untranslated; ``translate(context, source)`` translates it where it is shown.
+    PySide's own is typed as returning ``object``, which every use then had to cast."""
+    return source
+
+
 def translations_dir() -> Path:
     return paths.resource_dir() / "translations"
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 
 from memdesk.core.index import workspace as workspace_mod
 
@@ -71,7 +72,7 @@ class WatchBridge(QObject):
         self._root = Path(root)
         self._real_root = os.path.realpath(self._root)
         self._pending: set[str] = set()
-        self._observer: Observer | None = None  # type: ignore[valid-type]
+        self._observer: BaseObserver | None = None
         self._timer = QTimer(self)
         self._timer.setObjectName("watch-debounce-timer")
         self._timer.setSingleShot(True)

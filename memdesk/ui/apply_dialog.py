@@ -55,11 +55,11 @@ class ApplyToOpenClawDialog(QDialog):
 
         self.target_combo = QComboBox()
         self.target_combo.setObjectName("applyTargetCombo")
-        for layout in reversed(agent_config.LAYOUTS):
-            label = self.tr("OpenClaw {v}").format(v=layout)
-            if layout == setup.layout:
+        for release in reversed(agent_config.LAYOUTS):
+            label = self.tr("OpenClaw {v}").format(v=release)
+            if release == setup.layout:
                 label += self.tr(" (detected)")
-            self.target_combo.addItem(label, layout)
+            self.target_combo.addItem(label, release)
         self.target_combo.setCurrentIndex(self.target_combo.findData(setup.layout))
         self.scope_combo = QComboBox()
         self.scope_combo.setObjectName("applyScopeCombo")

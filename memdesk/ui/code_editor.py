@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, Signal, Slot
 from PySide6.QtGui import (
     QKeyEvent,
     QKeySequence,
     QPainter,
+    QPaintEvent,
     QPalette,
     QResizeEvent,
     QTextCursor,
@@ -28,7 +29,7 @@ class _LineNumberArea(QWidget):
     def sizeHint(self) -> QSize:  # Qt override
         return QSize(self._editor.line_number_width(), 0)
 
-    def paintEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:  # Qt override
         self._editor.paint_line_numbers(event)
 
 
@@ -65,7 +66,7 @@ class CodeEditor(QPlainTextEdit):
     def marked_lines(self) -> tuple[int, int] | None:
         return self._marked
 
-    def paint_line_numbers(self, event) -> None:  # type: ignore[no-untyped-def]
+    def paint_line_numbers(self, event: QPaintEvent) -> None:
         painter = QPainter(self._gutter)
         palette = self.palette()
         painter.fillRect(event.rect(), palette.color(QPalette.ColorRole.Window))
@@ -197,7 +198,7 @@ class FindBar(QWidget):
         self._editor.setFocus()
         self.closed.emit()
 
-    def eventFilter(self, obj, event) -> bool:  # type: ignore[no-untyped-def]  # Qt override
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
         if obj is self.input and isinstance(event, QKeyEvent) and event.type() == event.Type.KeyPress:
             if event.key() == Qt.Key.Key_Escape:
                 self.close_bar()

@@ -85,9 +85,11 @@ class ShortcutsDialog(QDialog):
         self.resize(560, 520)
 
     def rows(self) -> list[tuple[str, str]]:
-        return [
-            (self.table.item(r, 0).text(), self.table.item(r, 1).text()) for r in range(self.table.rowCount())
-        ]
+        rows = []
+        for r in range(self.table.rowCount()):
+            key, what = self.table.item(r, 0), self.table.item(r, 1)
+            rows.append((key.text() if key else "", what.text() if what else ""))
+        return rows
 
 
 def about_html(*, version: str, model: str, index_path: str, data_dir: str, log_file: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 import logging
 import os
@@ -10,8 +11,17 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDesktopServices, QGuiApplication, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDesktopServices,
+    QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -21,6 +31,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -37,11 +48,13 @@ from memdesk.core import errors, paths
 from memdesk.core.index import notes
 from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
+from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import translations, workers
+from memdesk.qt.translations import QT_TRANSLATE_NOOP
 from memdesk.ui import agent_dock as agent_dock_mod
 from memdesk.ui import code_editor, fitted_label, theme
 from memdesk.ui import editor as editor_mod
@@ -147,7 +160,9 @@ class MainWindow(QMainWindow):
         right.setFrameShape(QFrame.Shape.NoFrame)
         right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         right.setMinimumWidth(right_body.sizeHint().width())
+        self._right_pane = right
         tree_page = QWidget()
+        self._tree_page = tree_page
         tree_layout = QVBoxLayout(tree_page)
         tree_layout.setContentsMargins(0, 4, 0, 0)
         tree_layout.setSpacing(2)
@@ -182,8 +197,8 @@ class MainWindow(QMainWindow):
         self._restore_view()
 
     # construction --------------------------------------------------------------------
-    def eventFilter(self, obj, event) -> bool:  # type: ignore[no-untyped-def]  # Qt override
-        if obj is self.tree_filter and event.type() == QEvent.Type.KeyPress:
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if obj is self.tree_filter and isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:
             if event.key() == Qt.Key.Key_Down:
                 self.tree.setFocus(Qt.FocusReason.OtherFocusReason)
                 shown = self.tree.tree_model.shown_files
@@ -302,7 +317,7 @@ class MainWindow(QMainWindow):
             (self.tr("&Paste"), "paste", QKeySequence.StandardKey.Paste),
             (self.tr("Select &all"), "selectAll", QKeySequence.StandardKey.SelectAll),
         ):
-            self._action(edit_menu, text, lambda name=name: self._edit_focused(name), key)
+            self._action(edit_menu, text, functools.partial(self._edit_focused, name), key)
         edit_menu.addSeparator()
         self.undo_delete_action = self._action(edit_menu, self.tr("Undo move to trash"), self.undo_delete)
         self.undo_delete_action.setEnabled(False)
@@ -388,9 +403,9 @@ class MainWindow(QMainWindow):
 
     def _action(
         self,
-        menu,
+        menu: QMenu,
         text: str,
-        slot: Callable[[], object],  # type: ignore[no-untyped-def]
+        slot: Callable[[], object],
         shortcut: QKeySequence | QKeySequence.StandardKey | None = None,
     ) -> QAction:
         action = QAction(text, self)
@@ -487,7 +502,7 @@ class MainWindow(QMainWindow):
                 widget.set_point_size(size)
 
     def _share_width(self, width: int) -> None:
-        right = self.splitter.widget(2).minimumWidth()
+        right = self._right_pane.minimumWidth()
         left = max(150, width * 14 // 100)
         self.splitter.setSizes([left, max(300, width - left - right), right])
 
@@ -497,7 +512,7 @@ class MainWindow(QMainWindow):
         self.resize(width, height)
         self._share_width(width)
 
-    def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # Qt override
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)
         if not self._fitted:
             self._fitted = True
@@ -520,7 +535,7 @@ class MainWindow(QMainWindow):
         if (x, y) != (frame.x(), frame.y()):
             self.move(x, y)
 
-    def _available_geometry(self):  # type: ignore[no-untyped-def]
+    def _available_geometry(self) -> QRect | None:
         screen = self.screen() or QGuiApplication.primaryScreen()
         return screen.availableGeometry() if screen is not None else None
 
@@ -826,34 +841,34 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_search_panel_scope_changed(self, scope: str) -> None:
-        self.session.set_scope(scope)  # type: ignore[arg-type]
+        self.session.set_scope("shared" if scope == "shared" else "all")
         self.prefs.set_scope(scope)
 
     @Slot(object)
-    def _on_search_panel_hit_activated(self, hit: object) -> None:
+    def _on_search_panel_hit_activated(self, hit: hits_mod.Hit) -> None:
         model = self.search_panel.model
         row = next((i for i, h in enumerate(model.hits) if h is hit), -1)
-        text = hit.text  # type: ignore[attr-defined]
-        start = hit.start_line  # type: ignore[attr-defined]
+        text = hit.text
+        start = hit.start_line
         matched = tuple(sorted({start + text.count("\n", 0, s) for s, _e in model.match_spans(row)}))
-        self.open_note(hit.path, lines=(start, hit.end_line), matched=matched)  # type: ignore[attr-defined]
-        self.tree.select_note(hit.path)  # type: ignore[attr-defined]
+        self.open_note(hit.path, lines=(start, hit.end_line), matched=matched)
+        self.tree.select_note(hit.path)
 
     @Slot(object)
-    def _on_tuning_settings_changed(self, settings: object) -> None:
-        self.session.set_settings(settings)  # type: ignore[arg-type]
-        self.prefs.set_search_settings(settings)  # type: ignore[arg-type]
+    def _on_tuning_settings_changed(self, settings: settings_mod.SearchSettings) -> None:
+        self.session.set_settings(settings)
+        self.prefs.set_search_settings(settings)
         if self.lab is not None:
-            self.lab.set_settings(settings)  # type: ignore[arg-type]
+            self.lab.set_settings(settings)
 
     @Slot(object, bool)
-    def _on_search_panel_relevance_toggled(self, hit: object, on: bool) -> None:
+    def _on_search_panel_relevance_toggled(self, hit: hits_mod.Hit, on: bool) -> None:
         if self.lab is not None and self._shown_query.strip():
-            self.lab.set_relevant(self._shown_query, hit, on)  # type: ignore[arg-type]
+            self.lab.set_relevant(self._shown_query, hit, on)
 
     @Slot(object)
-    def _on_quality_apply_requested(self, settings: object) -> None:
-        self.tuning.set_settings(settings)  # type: ignore[arg-type]  # emits settings_changed
+    def _on_quality_apply_requested(self, settings: settings_mod.SearchSettings) -> None:
+        self.tuning.set_settings(settings)  # emits settings_changed
         self.statusBar().showMessage("Applied the auto-tuned settings", 5000)
 
     @Slot()
@@ -1023,7 +1038,7 @@ class MainWindow(QMainWindow):
         empty = not snapshot.files
         if empty:
             self.empty_state.set_workspace(self.session.workspace.name or str(self.session.workspace))
-        self.left.setCurrentWidget(self.empty_state if empty else self.left.widget(0))
+        self.left.setCurrentWidget(self.empty_state if empty else self._tree_page)
         status = snapshot.status
         if status is None:
             return
@@ -1082,7 +1097,7 @@ class MainWindow(QMainWindow):
     def _on_recent_menu_about_to_show(self) -> None:
         self.recent_menu.clear()
         for path in self.prefs.recent_workspaces():
-            self.recent_menu.addAction(str(path), lambda p=path: self.open_workspace(p))
+            self.recent_menu.addAction(str(path), functools.partial(self.open_workspace, path))
 
     @Slot()
     def _on_choose_model_action(self) -> None:

@@ -5,9 +5,12 @@ remote is loaded (``SafePreview.loadResource`` refuses every resource)."""
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.tasklists import tasklists_plugin
 from PySide6.QtGui import QPalette
 
@@ -24,17 +27,21 @@ def make_renderer() -> MarkdownIt:
     return md
 
 
-def _render_html_inline(self, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _render_html_inline(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     content = tokens[idx].content
     if "task-list-item-checkbox" in content:
         return "☑" if 'checked="checked"' in content else "☐"
     return html.escape(content)  # only plugins make html_inline tokens (raw HTML is off)
 
 
-def _render_image(self, tokens: list[Token], idx: int, options, env) -> str:  # type: ignore[no-untyped-def]
+def _render_image(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     # Images are never loaded (they could be remote): show their alt text instead.
     alt = self.renderInlineAsText(tokens[idx].children or [], options, env)
-    return f"<i>[{html.escape(alt or tokens[idx].attrGet('src') or '')}]</i>"
+    return f"<i>[{html.escape(alt or str(tokens[idx].attrGet('src') or ''))}]</i>"
 
 
 def style_sheet(palette: QPalette) -> str:

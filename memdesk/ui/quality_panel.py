@@ -3,7 +3,9 @@ golden set, live as the sliders move, and auto-tune with an explicit Apply."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from collections.abc import Callable
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -214,7 +216,7 @@ class QualityPanel(QWidget):
         self._set_tuning(lab.is_tuning)
         self._show_readout(lab.readout)
 
-    def _connections(self, lab: golden_mod.TuningLab) -> list:  # type: ignore[type-arg]
+    def _connections(self, lab: golden_mod.TuningLab) -> list[tuple[SignalInstance, Callable[..., None]]]:
         return [
             (lab.readout_changed, self._on_lab_readout_changed),
             (lab.tune_started, self._on_lab_tune_started),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QStringListModel, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QVBoxLayout, QWidget
 
@@ -115,6 +115,6 @@ class QuickOpen(QDialog):
             self._on_list_activated(index)
 
     @Slot(object)
-    def _on_list_activated(self, index) -> None:  # type: ignore[no-untyped-def]
+    def _on_list_activated(self, index: QModelIndex) -> None:
         self.note_chosen.emit(str(index.data()))
         self.accept()

@@ -388,12 +388,12 @@ class SearchPanel(QWidget):
             header.resizeSection(i, width)
         # Two lines of snippet, measured with the fallback fonts CJK text and emoji use
         # (taller than the table font's own line spacing).
-        sample = QTextDocument()
-        sample.setDefaultFont(self.table.font())
-        sample.setDocumentMargin(0)
-        sample.setHtml("<b>Ag</b> 鉴权 ✅")
-        sample.size()
-        layout = sample.firstBlock().layout()
+        probe = QTextDocument()
+        probe.setDefaultFont(self.table.font())
+        probe.setDocumentMargin(0)
+        probe.setHtml("<b>Ag</b> 鉴权 ✅")
+        probe.size()
+        layout = probe.firstBlock().layout()
         line = (
             layout.lineAt(0).height() if layout is not None and layout.lineCount() else metrics.lineSpacing()
         )

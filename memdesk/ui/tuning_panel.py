@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.search import settings as settings_mod
+from memdesk.qt.translations import QT_TRANSLATE_NOOP
 
 # objectNames tests and automation rely on, keyed by settings field.
 SLIDER_NAMES = {

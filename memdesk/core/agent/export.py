@@ -29,15 +29,23 @@ from .config import FIXED_2026_9, ExtraPath, Layout, OpenClawSetup, get
 
 
 class Tuned(Protocol):
-    """What memdesk's ``SearchSettings`` carries (duck-typed so any profile fits)."""
+    """What memdesk's ``SearchSettings`` carries (duck-typed so any profile fits); read-only
+    properties, so a frozen dataclass satisfies it."""
 
-    max_results: int
-    min_score: float
-    candidate_multiplier: int
-    decay: bool
-    half_life_days: int
-    mmr: bool
-    mmr_lambda: float
+    @property
+    def max_results(self) -> int: ...
+    @property
+    def min_score(self) -> float: ...
+    @property
+    def candidate_multiplier(self) -> int: ...
+    @property
+    def decay(self) -> bool: ...
+    @property
+    def half_life_days(self) -> int: ...
+    @property
+    def mmr(self) -> bool: ...
+    @property
+    def mmr_lambda(self) -> float: ...
 
     @property
     def normalized_weights(self) -> tuple[float, float]: ...
