@@ -137,7 +137,6 @@ def test_bad_model_falls_back_to_fts_with_a_warning(
     assert "broken.gguf" in out.stderr
 
 
-@pytest.mark.model
 def test_hybrid_search_with_real_model(
     example_workspace: Path, memdesk_home: Path, minilm_path: Path
 ) -> None:

@@ -132,7 +132,6 @@ def test_two_indexers_at_once_take_turns(tmp_path: Path) -> None:
         assert "1500 indexed, 0 dirty" in status.stdout
 
 
-@pytest.mark.model
 def test_model_with_nan_weights_falls_back_to_keyword_search(
     example_workspace: Path, minilm_path: Path, tmp_path: Path, memdesk_home: Path
 ) -> None:

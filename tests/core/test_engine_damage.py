@@ -115,7 +115,6 @@ def test_dropped_table_is_rebuilt_not_a_traceback(example_workspace: Path) -> No
     assert report.files >= 50 and hits
 
 
-@pytest.mark.model
 def test_unreadable_model_record_is_rebuilt_not_adopted(
     example_workspace: Path, minilm_path: Path, e5_path: Path
 ) -> None:

@@ -64,7 +64,6 @@ def test_object_names_present(fts_window) -> None:  # type: ignore[no-untyped-de
     assert fts_window.findChild(object, "qualityPanel") is not None
 
 
-@pytest.mark.model
 def test_query_fills_every_column(qtbot, hybrid_window) -> None:  # type: ignore[no-untyped-def]
     """Typing a query shows hits with every score component filled in, in hybrid mode."""
     results = search(qtbot, hybrid_window, "which database did we choose for Atlas")
@@ -77,7 +76,6 @@ def test_query_fills_every_column(qtbot, hybrid_window) -> None:  # type: ignore
     assert hybrid_window.mode_label.text().startswith("Hybrid")
 
 
-@pytest.mark.model
 def test_vector_weight_slider_reranks_without_query(qtbot, hybrid_window) -> None:  # type: ignore[no-untyped-def]
     """Moving the vector-weight slider re-orders the cached pool; no new database query."""
     search(qtbot, hybrid_window, "time zone overlap for Berlin and Shanghai meetings")
@@ -115,7 +113,6 @@ def test_decay_slider_reranks_without_query_fts(qtbot, fts_window) -> None:  # t
     assert [h.decay for h in fts_window.search_panel.model.hits] != decays
 
 
-@pytest.mark.model
 def test_click_hit_lands_on_its_lines(qtbot, hybrid_window) -> None:  # type: ignore[no-untyped-def]
     """Clicking a hit opens its note scrolled to its lines: the chunk's range is marked in
     the gutter and the lines in it that hold the query's words are highlighted."""
@@ -303,7 +300,6 @@ def test_scope_shared_excludes_curated_memory(qtbot, fts_window) -> None:  # typ
     assert "MEMORY.md" not in {h.path for h in fts_window.session.results.hits}
 
 
-@pytest.mark.model
 def test_first_run_builds_model_then_goes_hybrid(
     qtbot, make_window, workspace: Path, minilm_path: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]

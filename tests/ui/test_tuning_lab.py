@@ -353,7 +353,6 @@ def test_unreadable_golden_file_is_never_overwritten(qtbot, make_window, workspa
     )
 
 
-@pytest.mark.model
 def test_hybrid_readout_follows_vector_weight(
     qtbot,
     make_window,

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from memdesk.core.agent import config, doctor
 
 
@@ -21,7 +19,6 @@ def _setup(tmp_path: Path, workspace: Path, search: dict[str, object], layout: s
     return config.discover({"HOME": str(tmp_path)})
 
 
-@pytest.mark.model
 def test_example_workspace_overflows_minilm_context(
     tmp_path: Path, example_workspace: Path, minilm_path: Path
 ) -> None:
@@ -50,7 +47,6 @@ def test_example_workspace_overflows_minilm_context(
     assert report.worst == "error"
 
 
-@pytest.mark.model
 def test_smaller_chunks_fit(tmp_path: Path, example_workspace: Path, minilm_path: Path) -> None:
     setup = _setup(
         tmp_path,
