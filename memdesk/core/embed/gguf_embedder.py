@@ -513,6 +513,9 @@ class GgufEmbedder:
         # queries, so a search never queues behind a batch of chunks being indexed.
         self._documents: _Context | None = None
         self._queries: _Context | None = None
+        # A third, created on first use of ``encode_reference``: one sequence, no flash
+        # attention, the way OpenClaw's embedders run the same weights.
+        self._reference: _Context | None = None
         self._head: list[int] = []
         self._tail: list[int] = []
 
@@ -580,8 +583,11 @@ class GgufEmbedder:
         logger.info("loaded %s (%d threads)", self._path.name, self._n_threads)
         self._probe()
 
-    def _new_context(self, model: Any, tokens: int, max_sequences: int) -> _Context:
+    def _new_context(
+        self, model: Any, tokens: int, max_sequences: int, *, flash_attention: bool | None = None
+    ) -> _Context:
         lc = self._lc
+        flash = self._flash_attention if flash_attention is None else flash_attention
         cparams = lc.llama_context_default_params()
         cparams.n_ctx = tokens
         cparams.n_batch = tokens
@@ -592,7 +598,7 @@ class GgufEmbedder:
         cparams.n_threads = self._n_threads
         cparams.n_threads_batch = self._n_threads
         cparams.flash_attn_type = (
-            lc.LLAMA_FLASH_ATTN_TYPE_ENABLED if self._flash_attention else lc.LLAMA_FLASH_ATTN_TYPE_DISABLED
+            lc.LLAMA_FLASH_ATTN_TYPE_ENABLED if flash else lc.LLAMA_FLASH_ATTN_TYPE_DISABLED
         )
         cparams.no_perf = True
         ctx = lc.llama_init_from_model(model, cparams)
@@ -804,11 +810,37 @@ class GgufEmbedder:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: no pooled embedding returned")
             result[target] = np.ctypeslib.as_array(ptr, shape=(self._dims,))
 
+    def encode_reference(self, tokens: Sequence[int]) -> np.ndarray:
+        """The pooled (un-normalised) vector of one token sequence, computed as
+        node-llama-cpp 3.x and llama.cpp's own defaults do: one sequence per encode
+        call in a context of the model's trained size, flash attention off.
+
+        The fast path (``embed_*``) packs sequences and uses flash attention, whose
+        CPU kernel accumulates in F16: measured on MiniLM against vectors
+        node-llama-cpp stored, cosines move by ~1.5e-4; with this context they agree
+        to ~1e-8 (float32 rounding). Parity with an agent's scores needs the latter.
+        Raises ``ValueError`` for an empty sequence or one longer than the context.
+        """
+        seq = [int(t) for t in tokens]
+        if not seq or len(seq) > self._n_ctx:
+            raise ValueError(f"{len(seq)} tokens: a reference encode takes 1..{self._n_ctx}")
+        self.load()
+        with self._load_lock:
+            if self._model is None:
+                raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
+            if self._reference is None:
+                self._reference = self._new_context(self._model, self._n_ctx, 1, flash_attention=False)
+            context = self._reference
+        with context.lock:
+            if context.ctx is None:
+                raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
+            return self._encode_sequences(context, [seq])[0]
+
     def close(self) -> None:
         """Free the llama.cpp model and context now rather than at garbage collection."""
         with self._load_lock:
-            contexts = [c for c in (self._queries, self._documents) if c is not None]
-            self._queries = self._documents = None
+            contexts = [c for c in (self._queries, self._documents, self._reference) if c is not None]
+            self._queries = self._documents = self._reference = None
             for context in contexts:
                 self._free_context(context)
             if self._model is not None:

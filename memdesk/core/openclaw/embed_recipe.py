@@ -48,6 +48,10 @@ class OpenClawRecipe:
     special_tokens: SpecialTokens
     query_prefix: str = ""
     document_prefix: str = ""
+    # How the vectors are computed: "reference" = one sequence per call, no flash
+    # attention (``GgufEmbedder.encode_reference``). Part of the key, so vectors from
+    # another computation never come back from a cache.
+    compute: str = "reference"
 
     def key(self) -> str:
         return hashlib.sha256(json.dumps(dataclasses.asdict(self), sort_keys=True).encode()).hexdigest()
@@ -82,7 +86,7 @@ class RecipeEmbedder:
             query_prefix=recipe.query_prefix,
             document_prefix=recipe.document_prefix,
             model=ident.model,
-            provider=f"{ident.provider}+{recipe.name}",
+            provider=f"{ident.provider}+{recipe.name}+{recipe.compute}",
         )
         info = base.info
         self._vocab = str(info.get("tokenizer.ggml.model", ""))
@@ -129,30 +133,25 @@ class RecipeEmbedder:
     def count_tokens(self, text: str) -> int:
         return len(self.tokens(text, self.recipe.document_prefix))
 
-    def _embed(self, texts: Sequence[str], prefix: str, *, queries: bool) -> np.ndarray:
+    def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
         seqs = [self.tokens(t, prefix) for t in texts]
         for seq in seqs:
             if len(seq) > self.max_input_tokens:
                 raise OverContext(len(seq), self.max_input_tokens)
         out = np.zeros((len(seqs), self.dims), dtype=np.float32)
-        self.base.load()
-        # The query context (one sequence, the model's own n_ctx) for both: the document
-        # context's larger batch rounds differently from node-llama-cpp and llama-server.
-        context = self.base._queries
         for i, seq in enumerate(seqs):
             if not seq:
                 continue
-            # One sequence per encode call, as node-llama-cpp and llama-server run them:
-            # packing several into one batch changes llama.cpp's rounding (~1e-4 cosine).
-            with context.lock:
-                row = self.base._encode_sequences(context, [seq])[0]
-            v = row.astype(np.float64)
+            # One sequence per encode, flash attention off (``encode_reference``): how
+            # node-llama-cpp and the recorded llama.cpp server compute; memdesk's packed,
+            # flash-attention path moves cosines by ~1e-4 and would break 1e-6 parity.
+            v = np.asarray(self.base.encode_reference(seq), dtype=np.float64)
             n = np.linalg.norm(v)
             out[i] = (v / n if n >= 1e-10 else v).astype(np.float32)
         return out
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, self.recipe.document_prefix, queries=False)
+        return self._embed(texts, self.recipe.document_prefix)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([text], self.recipe.query_prefix, queries=True)[0]
+        return self._embed([text], self.recipe.query_prefix)[0]

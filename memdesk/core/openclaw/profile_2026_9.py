@@ -52,7 +52,7 @@ class Runner:
         self._vectors: dict[tuple[str, str], np.ndarray] = {}
 
     def _recipe_embedder(self, base: Any) -> embed_recipe.RecipeEmbedder | None:
-        if base is None or not hasattr(base, "_encode_sequences"):
+        if base is None or not hasattr(base, "encode_reference"):
             return None
         if self._embedder is None or self._embedder.base is not base:
             self._embedder = embed_recipe.RecipeEmbedder(base, embed_recipe.recipe_for("2026.9"))

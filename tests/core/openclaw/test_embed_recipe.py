@@ -38,3 +38,30 @@ def test_recipe_refuses_inputs_over_the_context(e5) -> None:  # type: ignore[no-
         emb.embed_documents(["word " * 2000])
     vec = emb.embed_documents(["short note"])[0]
     assert abs(float(np.linalg.norm(vec)) - 1) < 1e-5
+
+
+def test_recipe_vectors_are_the_ones_node_llama_cpp_stored(minilm_path: Path) -> None:
+    """OpenClaw 2026.4 keeps each chunk's vector (node-llama-cpp, flash attention off) in
+    its index; the 2026.4 recipe must reproduce them, not just rank alike."""
+    import json
+
+    import apsw
+
+    from memdesk.core.embed import gguf_embedder
+
+    db = (
+        Path(__file__).resolve().parents[2]
+        / "fixtures/openclaw/2026.4.12/agent-index/generated-minilm-main.sqlite"
+    )
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    rows = list(conn.execute("SELECT text, embedding FROM chunks ORDER BY id LIMIT 12"))
+    conn.close()
+    assert len(rows) == 12
+    emb = embed_recipe.RecipeEmbedder(
+        gguf_embedder.GgufEmbedder(minilm_path), embed_recipe.recipe_for("2026.4.12")
+    )
+    got = emb.embed_documents([text for text, _ in rows]).astype(np.float64)
+    for vec, (_, stored) in zip(got, rows, strict=True):
+        ref = np.asarray(json.loads(stored), dtype=np.float64)
+        ref /= np.linalg.norm(ref)
+        assert float(np.abs(vec - ref).max()) < 1e-6
