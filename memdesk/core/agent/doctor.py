@@ -3,7 +3,8 @@
 Each check reads the agent's config, files and index the way its OpenClaw release
 does and reports a ``Finding``:
 
-* ``chunk_too_long`` – a chunk (OpenClaw's 400/80 chunking) longer than the local
+* ``chunk_too_long`` – a chunk (chunked as the agent's release does: 400/80 or the
+  configured chunking under 2026.4, chunker v5 under 2026.9) longer than the local
   embedding model's context. node-llama-cpp (OpenClaw 2026.4's local embedder)
   throws "Input is longer than the context size" and OpenClaw then discards the
   whole reindex: no files, no chunks, no memory search at all.
@@ -350,12 +351,25 @@ def _decay_findings(listing: SourceListing, layout: Layout, search: AgentSearch)
 
 
 # -- the doctor -------------------------------------------------------------------------
-def _chunks_for(text: str, search: AgentSearch) -> list[chunking.MemoryChunk]:
+def _chunks_for(
+    text: str, search: AgentSearch, layout: Layout = "2026.4", rel: str = ""
+) -> list[tuple[int, int, str]]:
+    """(start line, end line, text) of the chunks this agent's release embeds.
+
+    2026.9 has its own chunker (v5: other CJK weights, one chunk per entry in
+    ``MEMORY.md``/``USER.md``, annotation comments removed) and no chunking keys.
+    """
+    if layout == "2026.9":
+        from memdesk.core.openclaw import v2026_9
+
+        return [(c.start_line, c.end_line, c.text) for c, _ in v2026_9.prepare_file_chunks(rel, text)]
     chunks = chunking.filter_non_empty_chunks(
         chunking.chunk_markdown(text, int(search.chunk_tokens), int(search.chunk_overlap))
     )
     limit = chunking.embedding_max_input_tokens(search.provider, search.model)
-    return chunking.enforce_max_input_bytes(chunks, min(limit, 8000))
+    return [
+        (c.start_line, c.end_line, c.text) for c in chunking.enforce_max_input_bytes(chunks, min(limit, 8000))
+    ]
 
 
 def run_doctor(
@@ -443,21 +457,24 @@ def _check_chunk_lengths(
         report.add(Finding("info", "chunk_too_long", f"chunk lengths not checked: {exc}"))
         return
     too_long = 0
+    # node-llama-cpp (2026.4) checks the body tokens; llama-server (2026.9's local
+    # provider) refuses a request whose tokens, special tokens included, exceed it.
+    specials = setup.layout == "2026.9"
     for rel, text in texts.items():
-        for chunk in _chunks_for(text, search):
-            tokens = tokenizer.count(chunk.text)
+        for start, end, chunk_text in _chunks_for(text, search, setup.layout, rel):
+            tokens = tokenizer.count(chunk_text, with_specials=specials)
             if tokens > tokenizer.context:
                 too_long += 1
                 report.add(
                     Finding(
                         "error",
                         "chunk_too_long",
-                        f"{rel}:{chunk.start_line}-{chunk.end_line} is {tokens} tokens "
-                        f"({tokenizer.count(chunk.text, with_specials=True)} with special tokens), over "
+                        f"{rel}:{start}-{end} is {tokenizer.count(chunk_text)} tokens "
+                        f"({tokenizer.count(chunk_text, with_specials=True)} with special tokens), over "
                         f"the {tokenizer.context}-token context of {tokenizer.name}",
                         rel,
-                        chunk.start_line,
-                        chunk.end_line,
+                        start,
+                        end,
                         fix="shorten these lines or move part of the note to another file: OpenClaw cuts "
                         "chunks by characters, so dense text (CJK, code, URLs) packs more tokens into one",
                     )

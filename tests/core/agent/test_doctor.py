@@ -47,6 +47,24 @@ def test_example_workspace_overflows_minilm_context(
     assert report.worst == "error"
 
 
+def test_2026_9_agents_are_checked_with_2026_9_chunks(
+    tmp_path: Path, example_workspace: Path, minilm_path: Path
+) -> None:
+    """2026.9's chunker v5 weighs CJK differently, so ``鉴权.md`` no longer overflows
+    (docs/openclaw-versions.md); llama-server counts the special tokens too."""
+    setup = _setup(
+        tmp_path, example_workspace, {"provider": "local", "local": {"modelPath": str(minilm_path)}}, "2026.9"
+    )
+    assert setup.layout == "2026.9"
+    report = doctor.run_doctor(setup, setup.agent())
+    too_long = [f for f in report.findings if f.code == "chunk_too_long" and f.path]
+    assert [(f.path, f.start_line, f.end_line) for f in too_long] == [
+        ("memory/decisions/database.md", 1, 30),
+        ("memory/projects/atlas.md", 1, 34),
+    ]
+    assert [f.message.split("(")[1].split(" with")[0] for f in too_long] == ["523", "522"]
+
+
 def test_smaller_chunks_fit(tmp_path: Path, example_workspace: Path, minilm_path: Path) -> None:
     setup = _setup(
         tmp_path,
