@@ -103,6 +103,24 @@ def recipe_embedder(model: Path, version: str) -> Any:
     return embed_recipe.RecipeEmbedder(gguf_embedder.GgufEmbedder(model), embed_recipe.recipe_for(version))
 
 
+def recorded_settings(fixture: dict[str, Any]) -> Any:
+    """The agent settings (tokenizer, extraPaths) a 2026.9 recording ran with."""
+    from memdesk.core.agent import config as agent_config
+    from memdesk.core.openclaw import profile_2026_9
+
+    search = (fixture.get("config") or {}).get("memory", {}).get("search", {})
+    tokenizer = ((search.get("store") or {}).get("fts") or {}).get("tokenizer", "unicode61")
+    extra = tuple(
+        agent_config.ExtraPath(e)
+        if isinstance(e, str)
+        else agent_config.ExtraPath(e["path"], e.get("pattern"))
+        for e in search.get("extraPaths") or []
+    )
+    return profile_2026_9.AgentSettings(
+        "trigram" if tokenizer == "trigram" else "unicode61", extra, "the recording's config"
+    )
+
+
 def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
     """Replays searches through the app's own profile (the ``Engine`` the GUI and CLI use).
 
@@ -113,6 +131,7 @@ def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -
     from memdesk.core import engine as engine_mod
     from memdesk.core.embed import gguf_embedder
     from memdesk.core.index import indexer
+    from memdesk.core.openclaw import profile_2026_9
     from memdesk.core.search import settings as settings_mod
 
     version = str(fixture["openclaw_version"])
@@ -128,6 +147,8 @@ def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -
         profile = settings_mod.OPENCLAW_2026_9
         base = gguf_embedder.GgufEmbedder(model) if model is not None else None
         eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite")
+        # The recording's own memory.search settings, not this machine's OpenClaw config.
+        eng._oc9 = profile_2026_9.Runner(workspace, recorded_settings(fixture))
     now = dt.datetime.fromtimestamp(float(fixture["now_ms"]) / 1000, tz=dt.UTC)
 
     def run(query: str, search: dict[str, Any]) -> tuple[Row, ...]:
@@ -168,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     root = Path(args[0]) if args else repo / "tests" / "fixtures" / "openclaw"
     for path, fixture in load_fixtures(root):
         model = find_model(fixture.get("model_sha256"))
-        if fixture["mode"] != "fts" and model is None:
+        if not fixture["mode"].startswith("fts") and model is None:
             print(f"{path.relative_to(root)}: skipped (model {fixture['model']} not built)")
             continue
         outcomes = replay(fixture, workspace_for(fixture, root, repo), model)

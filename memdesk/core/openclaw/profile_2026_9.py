@@ -13,6 +13,7 @@ from the main index's embedding cache under that recipe's provider key when ther
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Sequence
@@ -27,9 +28,57 @@ from .text import hash_text
 log = logging.getLogger(__name__)
 
 
-def _fingerprint(workspace: Path) -> tuple[tuple[str, int, int], ...]:
+@dataclasses.dataclass(frozen=True)
+class AgentSettings:
+    """What of the agent's own ``memory.search`` config changes what 2026.9 indexes and finds."""
+
+    tokenizer: v2026_9.Tokenizer = "unicode61"
+    extra_paths: tuple[Any, ...] = ()  # memdesk.core.agent.config.ExtraPath
+    source: str = "OpenClaw's defaults"
+
+
+def discover_agent_settings(workspace: Path) -> AgentSettings:
+    """The settings of the user's OpenClaw 2026.9 agent whose workspace this is, if any.
+
+    A 2026.4 config, no config, or an unreadable one give the defaults: the profile
+    then shows what a default 2026.9 agent would retrieve here.
+    """
+    from memdesk.core import errors
+    from memdesk.core.agent import config as agent_config
+
+    try:
+        setup = agent_config.discover()
+    except (errors.MemdeskError, OSError) as exc:
+        log.info("openclaw-2026.9 profile: OpenClaw config not read (%s); defaults", exc)
+        return AgentSettings()
+    if setup.layout != "2026.9":
+        return AgentSettings()
+    target = Path(workspace).resolve()
+    for agent in setup.agents:
+        try:
+            same = agent.workspace.resolve() == target
+        except OSError:
+            same = False
+        if same and agent.search is not None:
+            tokenizer: v2026_9.Tokenizer = (
+                "trigram" if agent.search.fts_tokenizer == "trigram" else "unicode61"
+            )
+            return AgentSettings(tokenizer, tuple(agent.search.extra_paths), f"agent {agent.id}")
+    return AgentSettings()
+
+
+def memory_files(workspace: Path, settings: AgentSettings) -> list[str]:
+    """The files 2026.9 indexes for this agent: its memory files, then ``extraPaths``."""
+    if not settings.extra_paths:
+        return v2026_9.list_memory_files(workspace)
+    from memdesk.core.agent import sources
+
+    return sources.list_agent_files(Path(workspace), settings.extra_paths, "2026.9").rel_paths()
+
+
+def _fingerprint(workspace: Path, files: Sequence[str]) -> tuple[tuple[str, int, int], ...]:
     out = []
-    for rel in v2026_9.list_memory_files(workspace):
+    for rel in files:
         try:
             st = (workspace / rel).stat()
         except OSError:
@@ -41,8 +90,13 @@ def _fingerprint(workspace: Path) -> tuple[tuple[str, int, int], ...]:
 class Runner:
     """One workspace's 2026.9 index and searcher; thread-safe, rebuilt on change."""
 
-    def __init__(self, workspace: Path) -> None:
+    def __init__(self, workspace: Path, settings: AgentSettings | None = None) -> None:
+        """``settings`` fixed (tests, replays of recordings); default: the agent's own
+        config for this workspace, re-read when ``openclaw.json`` changes."""
         self.workspace = Path(workspace)
+        self._fixed_settings = settings
+        self._settings_key: tuple[Any, ...] | None = None
+        self._settings = settings or AgentSettings()
         self._lock = threading.Lock()
         self._key: tuple[Any, ...] | None = None
         self._searcher: v2026_9.Searcher | None = None
@@ -58,9 +112,29 @@ class Runner:
             self._embedder = embed_recipe.RecipeEmbedder(base, embed_recipe.recipe_for("2026.9"))
         return self._embedder
 
+    @property
+    def settings(self) -> AgentSettings:
+        """The agent settings in force (re-read when the OpenClaw config file changes)."""
+        if self._fixed_settings is not None:
+            return self._fixed_settings
+        from memdesk.core.agent import config as agent_config
+
+        path = agent_config.config_path()
+        try:
+            st = path.stat()
+            key: tuple[Any, ...] = (str(path), st.st_mtime_ns, st.st_size)
+        except OSError:
+            key = (str(path), None)
+        if key != self._settings_key:
+            self._settings = discover_agent_settings(self.workspace)
+            self._settings_key = key
+        return self._settings
+
     def searcher(self, base_embedder: Any, store: Any, embed_lock: Any) -> v2026_9.Searcher:
         emb = self._recipe_embedder(base_embedder)
-        key = (_fingerprint(self.workspace), id(emb))
+        settings = self.settings
+        files = memory_files(self.workspace, settings)
+        key = (_fingerprint(self.workspace, files), settings, id(emb))
         with self._lock:
             if self._searcher is not None and self._key == key:
                 return self._searcher
@@ -74,12 +148,18 @@ class Runner:
                     return self._cached_vectors(emb, store, embed_lock, texts)
 
             try:
-                index = v2026_9.Index(self.workspace, model=model, embed_documents=embed)
+                index = v2026_9.Index(
+                    self.workspace,
+                    model=model,
+                    embed_documents=embed,
+                    tokenizer=settings.tokenizer,
+                    files=files,
+                )
             except embed_recipe.OverContext as exc:
                 # OpenClaw's embedding request fails on such a chunk; keep keyword search.
                 self.failure = f"a chunk is too long for the model: {exc}"
                 log.warning("openclaw-2026.9 profile: %s; vector search off", self.failure)
-                index = v2026_9.Index(self.workspace, model=model)
+                index = v2026_9.Index(self.workspace, model=model, tokenizer=settings.tokenizer, files=files)
             self._searcher = v2026_9.Searcher(index)
             self._key = key
             return self._searcher

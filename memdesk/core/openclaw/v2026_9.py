@@ -37,6 +37,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any, Literal
 
 import numpy as np
 
@@ -426,9 +427,12 @@ SCHEMA = (
        end_line INTEGER NOT NULL, hash TEXT NOT NULL, model TEXT NOT NULL, text TEXT NOT NULL,
        importance INTEGER, triggers TEXT, project_key TEXT)""",
     """CREATE VIRTUAL TABLE memory_index_chunks_fts USING fts5(text, id UNINDEXED, path UNINDEXED,
-       source UNINDEXED, model UNINDEXED, start_line UNINDEXED, end_line UNINDEXED)""",
-    "CREATE VIRTUAL TABLE memory_index_paths_fts USING fts5(path, source UNINDEXED)",
+       source UNINDEXED, model UNINDEXED, start_line UNINDEXED, end_line UNINDEXED{tokenize})""",
+    "CREATE VIRTUAL TABLE memory_index_paths_fts USING fts5(path, source UNINDEXED{tokenize})",
 )
+Tokenizer = Literal["unicode61", "trigram"]
+# ``memory.search.store.fts.tokenizer``: both FTS tables get the same clause (memory-schema.ts).
+_TOKENIZE_CLAUSE = {"unicode61": "", "trigram": ", tokenize='trigram case_sensitive 0'"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -480,12 +484,18 @@ class Index:
         model: str = FTS_ONLY_MODEL,
         embed_documents: EmbedFn | None = None,
         db_path: str = ":memory:",
+        tokenizer: Tokenizer = "unicode61",
+        files: Sequence[str] | None = None,
     ) -> None:
         self.workspace = Path(workspace).resolve()
         self.model = model
+        self.tokenizer: Tokenizer = tokenizer
+        # Workspace-relative paths to index (``extraPaths`` included, in OpenClaw's order);
+        # default: the workspace's own memory files.
+        self.files = list(files) if files is not None else list_memory_files(self.workspace)
         self.conn = sqlite.connect(db_path)
         for ddl in SCHEMA:
-            self.conn.execute(ddl)
+            self.conn.execute(ddl.replace("{tokenize}", _TOKENIZE_CLAUSE[tokenizer]))
         self.chunks: list[IndexedChunk] = []
         self.vectors: np.ndarray | None = None
         self._build(embed_documents)
@@ -493,7 +503,7 @@ class Index:
     def _build(self, embed_documents: EmbedFn | None) -> None:
         rowid = 0
         with self.conn:
-            for source_id, rel in enumerate(list_memory_files(self.workspace), 1):
+            for source_id, rel in enumerate(self.files, 1):
                 content = (self.workspace / rel).read_bytes().decode("utf-8", "replace")
                 self.conn.execute(
                     "INSERT INTO memory_index_sources (id, path, source, hash) VALUES (?, ?, 'memory', ?)",
@@ -546,6 +556,25 @@ def build_fts_query(raw: str) -> str | None:
     if not tokens:
         return None
     return " AND ".join('"' + t.replace('"', "") + '"' for t in tokens)
+
+
+def plan_keyword_search(
+    query: str, tokenizer: Tokenizer, *, combining_marks: bool = False
+) -> tuple[str | None, list[str]]:
+    """``planKeywordSearch``: (MATCH query, substring terms).
+
+    unicode61: the usual AND of quoted tokens. trigram: a trigram index cannot match
+    a term shorter than 3 characters, so such terms become substring filters and
+    only the longer ones go to MATCH (``None`` when there are none).
+    """
+    if tokenizer != "trigram":
+        return build_fts_query(query), []
+    raw = _word_tokens_marks(query) if combining_marks else word_tokens(query)
+    tokens = [t for t in (js_trim(t) for t in raw) if t]
+    match_terms = [t for t in tokens if len(t) >= 3]  # Array.from: code points
+    subs = [t for t in tokens if len(t) < 3]
+    match = " AND ".join('"' + t.replace('"', "") + '"' for t in match_terms) if match_terms else None
+    return match, subs
 
 
 def _nfc(s: str) -> str:
@@ -675,16 +704,11 @@ class Searcher:
 
     # body FTS
     def _search_body(self, query: str, limit: int, ranking_query: str | None = None) -> list[KeywordHit]:
-        match = build_fts_query(query)
-        if match is None:
+        match, terms = plan_keyword_search(query, self.index.tokenizer)
+        if match is None and not terms:
             return []
-        sql = (
-            "SELECT id, path, source, start_line, end_line, text, memory_index_chunks_fts.rank AS rank "
-            "FROM memory_index_chunks_fts WHERE memory_index_chunks_fts MATCH ? AND "
-            "memory_index_chunks_fts.rank MATCH 'bm25()' ORDER BY rank ASC LIMIT ?"
-        )
         try:
-            rows = sqlite.rows(self.conn, sql, (match, limit))
+            rows = self._body_rows(match, terms, limit)
         except errors.QueryRejected:
             return []  # OpenClaw falls back to a substring scan here; not reproduced
         q_tokens = list(
@@ -692,7 +716,7 @@ class Searcher:
         )
         out = []
         for cid, path, source, start, end, text, rank in rows:
-            ts = bm25_rank_to_score(float(rank))
+            ts = bm25_rank_to_score(float(rank)) if match is not None else 0.0
             score = score_fallback_keyword_result(q_tokens, str(path), str(text), ts)
             out.append(
                 KeywordHit(
@@ -709,6 +733,29 @@ class Searcher:
                     truncate_utf16_safe(str(text), SNIPPET_MAX_CHARS),
                 )
             )
+        return out
+
+    def _body_rows(self, match: str | None, terms: Sequence[str], limit: int) -> list[tuple[Any, ...]]:
+        """``searchKeyword``'s SELECT: MATCH ordered by bm25 (or, with no term of 3+
+        characters in trigram mode, every row in table order, rank 0), each short term
+        a case-insensitive substring filter on the NFC text, then ``LIMIT``."""
+        cols = "id, path, source, start_line, end_line, text"
+        if match is not None:
+            cur = sqlite.each(
+                self.conn,
+                f"SELECT {cols}, memory_index_chunks_fts.rank AS rank FROM memory_index_chunks_fts "
+                "WHERE memory_index_chunks_fts MATCH ? AND memory_index_chunks_fts.rank MATCH 'bm25()' "
+                "ORDER BY rank ASC",
+                (match,),
+            )
+        else:
+            cur = sqlite.each(self.conn, f"SELECT {cols}, 0 AS rank FROM memory_index_chunks_fts")
+        out: list[tuple[Any, ...]] = []
+        for row in cur:
+            if all(_contains_ci(str(row[5]), t) for t in terms):
+                out.append(row)
+                if len(out) >= limit:
+                    break
         return out
 
     def _first_chunk(self, path: str) -> IndexedChunk | None:
@@ -751,18 +798,26 @@ class Searcher:
                 seen.add(key)
                 plans.append((match, terms))
 
-        add(build_fts_query(query), [])
-        for form in dict.fromkeys([unicodedata.normalize("NFC", query), unicodedata.normalize("NFD", query)]):
-            tokens = [t for t in (js_trim(t) for t in _word_tokens_marks(form)) if t]
-            subs = [t for t in tokens if not t.isascii()]
-            if subs:
-                ascii_terms = [t for t in tokens if t.isascii()]
-                add(
-                    " AND ".join('"' + t.replace('"', "") + '"' for t in ascii_terms)
-                    if ascii_terms
-                    else None,
-                    subs,
-                )
+        if self.index.tokenizer == "trigram":
+            for form in dict.fromkeys(
+                [unicodedata.normalize("NFC", query), unicodedata.normalize("NFD", query)]
+            ):
+                add(*plan_keyword_search(form, "trigram", combining_marks=True))
+        else:
+            add(build_fts_query(query), [])
+            for form in dict.fromkeys(
+                [unicodedata.normalize("NFC", query), unicodedata.normalize("NFD", query)]
+            ):
+                tokens = [t for t in (js_trim(t) for t in _word_tokens_marks(form)) if t]
+                subs = [t for t in tokens if not t.isascii()]
+                if subs:
+                    ascii_terms = [t for t in tokens if t.isascii()]
+                    add(
+                        " AND ".join('"' + t.replace('"', "") + '"' for t in ascii_terms)
+                        if ascii_terms
+                        else None,
+                        subs,
+                    )
         if not any(m or t for m, t in plans):
             return list(exact.values())
         lexical: dict[str, KeywordHit] = {}
@@ -891,7 +946,7 @@ class Searcher:
         result = full
         if len([r for r in full if r.exact == 0]) < limit:
             lowered = js_trim(query).lower()
-            terms = [t for t in oc_keywords.extract_keywords(query) if t != lowered][
+            terms = [t for t in oc_keywords.extract_keywords(query, self.index.tokenizer) if t != lowered][
                 :KEYWORD_FALLBACK_TERM_LIMIT
             ]
             strict = (build_fts_query(query) or "").lower() or None
