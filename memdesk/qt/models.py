@@ -35,6 +35,7 @@ PathRole = Qt.ItemDataRole.UserRole + 3  # workspace-relative path of a tree nod
 StateRole = Qt.ItemDataRole.UserRole + 4  # "indexed" | "pending" | "failed" | "" for folders
 SpansRole = Qt.ItemDataRole.UserRole + 5  # matched (start, end) ranges of the snippet text
 FolderRole = Qt.ItemDataRole.UserRole + 6  # the real folder of a tree node (new notes go there)
+BadgesRole = Qt.ItemDataRole.UserRole + 7  # [(badge, tooltip)] of a hit's annotations (location column)
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -171,6 +172,35 @@ COLUMNS: tuple[Column, ...] = (
         kind="snippet",
     ),
 )
+
+
+def annotation_badges(hit: hits_mod.Hit) -> list[tuple[str, str]]:
+    """(badge, tooltip) per OpenClaw annotation a hit carries, with the multiplier applied.
+
+    Only the openclaw-2026.9 profile reads annotations; other profiles' hits have none.
+    """
+    out: list[tuple[str, str]] = []
+    if hit.importance is not None:
+        factor = f"{hit.importance_multiplier:.2f}"
+        out.append(
+            (
+                QCoreApplication.translate("ResultsModel", "★{0} ×{1}").format(hit.importance, factor),
+                QCoreApplication.translate(
+                    "ResultsModel", "Importance {0}: the score is multiplied by {1} (0.75 + 0.05 × {0})"
+                ).format(hit.importance, factor),
+            )
+        )
+    if hit.project_key is not None:
+        factor = f"{hit.project_multiplier:.2f}"
+        out.append(
+            (
+                QCoreApplication.translate("ResultsModel", "{0} ×{1}").format(hit.project_key, factor),
+                QCoreApplication.translate(
+                    "ResultsModel", "Project {0}: the score is multiplied by {1}"
+                ).format(hit.project_key, factor),
+            )
+        )
+    return out
 
 
 def column_index(key: str) -> int:
@@ -369,9 +399,10 @@ class ResultsModel(QAbstractTableModel):
             if column.kind == "snippet":
                 return hit.text if len(hit.text) <= 2000 else hit.text[:2000] + " …"
             if column.key == "location":
-                return f"{hit.path}\n" + QCoreApplication.translate("ResultsModel", "lines {0}–{1}").format(
+                tip = f"{hit.path}\n" + QCoreApplication.translate("ResultsModel", "lines {0}–{1}").format(
                     hit.start_line, hit.end_line
                 )
+                return "\n".join([tip, *(why for _, why in annotation_badges(hit))])
             return f"{_tr(column.tooltip)}\n{column.text(hit)}"
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if column.kind in ("number", "score"):
@@ -379,6 +410,8 @@ class ResultsModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         if role == HitRole:
             return hit
+        if role == BadgesRole and column.key == "location":
+            return [badge for badge, _ in annotation_badges(hit)]
         if role == ScoreRole:
             return column.score(hit) if column.score else None
         if role == KindRole:

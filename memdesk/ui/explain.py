@@ -150,9 +150,18 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
                 ),
             )
         )
+    out.extend(annotation_rows(e))
     final = QCoreApplication.translate("Explanation", "combined {0} × decay {1}").format(
         _n(e.merged), _n(e.decay, 2)
     )
+    if e.importance is not None:
+        final += " × " + QCoreApplication.translate("Explanation", "importance {0}").format(
+            _n(e.importance_multiplier, 2)
+        )
+    if e.project_multiplier != 1.0:
+        final += " × " + QCoreApplication.translate("Explanation", "project {0}").format(
+            _n(e.project_multiplier, 2)
+        )
     if e.recency > 0:
         final += " + " + QCoreApplication.translate("Explanation", "recency {0}").format(_n(e.recency))
     if e.date_boost > 0:
@@ -205,6 +214,45 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
                 QCoreApplication.translate("Explanation", "hits under min score {0} are dropped").format(
                     f"{e.min_score:.2f}"
                 ),
+            )
+        )
+    return out
+
+
+def annotation_rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
+    """The annotation multipliers OpenClaw 2026.9 applied (none for other profiles)."""
+    out: list[tuple[str, str]] = []
+    if e.importance is not None:
+        out.append(
+            (
+                QCoreApplication.translate("Explanation", "Importance ×{0}").format(
+                    _n(e.importance_multiplier, 2)
+                ),
+                html.escape(
+                    QCoreApplication.translate(
+                        "Explanation", "the entry is marked <!-- importance: {0} -->: × (0.75 + 0.05 × {0})"
+                    ).format(e.importance)
+                ),
+            )
+        )
+    if e.project_key is not None:
+        keys = html.escape(e.project_key)
+        if e.project_multiplier > 1.0:
+            why = QCoreApplication.translate("Explanation", "project {0} is active in the session").format(
+                keys
+            )
+        elif e.project_multiplier < 1.0:
+            why = QCoreApplication.translate(
+                "Explanation", "project {0} is not the session's project"
+            ).format(keys)
+        else:
+            why = QCoreApplication.translate(
+                "Explanation", "project {0}; no project context (as in the CLI), so no change"
+            ).format(keys)
+        out.append(
+            (
+                QCoreApplication.translate("Explanation", "Project ×{0}").format(_n(e.project_multiplier, 2)),
+                why,
             )
         )
     return out

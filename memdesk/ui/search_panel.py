@@ -188,13 +188,32 @@ class LocationDelegate(QStyledItemDelegate):
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         rect = option.rect.adjusted(4, 0, -4, 0)
         painter.save()
+        # Annotation badges (importance / project, with the multiplier applied) at the
+        # right; the location is elided into what is left.
+        badges = index.data(models.BadgesRole) or []
+        metrics = opt.fontMetrics
+        right = rect.right()
+        pill_h = metrics.height()
+        top = rect.center().y() - pill_h // 2
+        for badge in reversed(badges):
+            width = metrics.horizontalAdvance(badge) + 8
+            if right - width < rect.left() + rect.width() // 3:
+                break  # no room: the tooltip still lists them
+            pill = QRectF(right - width, top, width, pill_h)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(theme.match_background(option.palette))
+            painter.drawRoundedRect(pill, 4, 4)
+            painter.setPen(theme.match_foreground(option.palette))
+            painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), badge)
+            right -= width + 4
+        rect.setRight(right)
         painter.setPen(
             option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         )
         painter.drawText(
             rect,
             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-            elide_location(text, rect.width(), opt.fontMetrics),
+            elide_location(text, rect.width(), metrics),
         )
         painter.restore()
 
@@ -402,6 +421,20 @@ class SearchPanel(QWidget):
         )
         self.model.excerpt_chars = 320
 
+    def _fit_location_badges(self) -> None:
+        """Widen the location column so a file name still shows beside its badges."""
+        column = models.column_index("location")
+        metrics = self.table.fontMetrics()
+        widest = 0
+        for row in range(self.model.rowCount()):
+            badges = self.model.index(row, column).data(models.BadgesRole) or []
+            widest = max(widest, sum(metrics.horizontalAdvance(b) + 12 for b in badges))
+        if widest:
+            needed = metrics.horizontalAdvance("2026-06-08.md:120-140") + 12 + widest
+            header = self.table.horizontalHeader()
+            if header.sectionSize(column) < needed:
+                header.resizeSection(column, needed)
+
     def point_size(self) -> float:
         return self.table.font().pointSizeF()
 
@@ -450,6 +483,7 @@ class SearchPanel(QWidget):
             self._query = query
         selected = None if new_query else self.current_hit()
         self.model.set_hits(hits, terms, relevant)
+        self._fit_location_badges()
         self.summary.setText(summary)
         row = next(
             (i for i, h in enumerate(hits) if selected is not None and h.chunk_id == selected.chunk_id), -1

@@ -34,6 +34,16 @@ SLIDER_NAMES = {
 }
 
 
+# Constants in OpenClaw 2026.9 (its config kept only maxResults and minScore): the
+# openclaw-2026.9 profile cannot take another value, so their controls are disabled.
+FIXED_IN_2026_9 = {
+    "vector_weight": "0.7",
+    "text_weight": "0.3",
+    "candidate_multiplier": "4",
+    "half_life_days": "30",
+    "mmr_lambda": "0.7",
+}
+
 LOG_FIELDS = frozenset({"half_life_days"})  # spans three decades: a linear slider is unusable
 LOG_STEPS = 1000
 
@@ -129,6 +139,7 @@ class TuningPanel(QWidget):
         self._per_profile: dict[str, settings_mod.SearchSettings] = {self._settings.profile: self._settings}
         self._updating = False
         self.sliders: dict[str, QSlider] = {}
+        self._labels: dict[str, QLabel] = {}
         self.spins: dict[str, QSpinBox] = {}
         self._values: dict[str, QLabel] = {}
 
@@ -139,8 +150,8 @@ class TuningPanel(QWidget):
             self.profile_combo.addItem(f"{profile} (= {alias})" if alias else profile, profile)
         self.profile_combo.setToolTip(
             self.tr(
-                "memdesk: our ranking · openclaw: exactly what OpenClaw "
-                "v2026.4.12's builtin memory search would return"
+                "memdesk: our ranking · openclaw-2026.4 / openclaw-2026.9: what that OpenClaw "
+                "release's memory search returns (openclaw = the newest)"
             )
         )
         self.decay_check = QCheckBox(self.tr("Temporal decay"))
@@ -155,6 +166,8 @@ class TuningPanel(QWidget):
         )
         self.mmr_check = QCheckBox(self.tr("MMR (diversity)"))
         self.mmr_check.setObjectName("mmrCheck")
+        self._decay_tip = self.decay_check.toolTip()
+        self._mmr_tip = self.mmr_check.toolTip()
 
         grid = QGridLayout()
         grid.setContentsMargins(0, 0, 0, 0)
@@ -175,6 +188,7 @@ class TuningPanel(QWidget):
                 row += 1
             label = QLabel(_field_text(field.label))
             label.setToolTip(_field_text(field.description))
+            self._labels[name] = label
             slider = QSlider(Qt.Orientation.Horizontal)
             slider.setObjectName(object_name)
             slider.setRange(0, slider_steps(field))
@@ -275,6 +289,34 @@ class TuningPanel(QWidget):
             self.sliders["half_life_days"].setEnabled(timed)
             self.spins["half_life_days"].setEnabled(timed)
             self.sliders["mmr_lambda"].setEnabled(settings.mmr)
+            fixed = settings_mod.canonical_profile(settings.profile) == settings_mod.OPENCLAW_2026_9
+            # 2026.9: decay and MMR are always on, the other values constants.
+            self.decay_check.setEnabled(not fixed)
+            self.mmr_check.setEnabled(not fixed)
+            always_on = self.tr("OpenClaw 2026.9 always applies this; its config cannot turn it off")
+            self.decay_check.setToolTip(always_on if fixed else self._decay_tip)
+            self.mmr_check.setToolTip(always_on if fixed else self._mmr_tip)
+            for name, value in FIXED_IN_2026_9.items():
+                description = _field_text(settings_mod.FIELDS[name].description)
+                tip = (
+                    self.tr(
+                        "OpenClaw 2026.9 fixes this at {0}: its config has no key for it, so the "
+                        "openclaw-2026.9 profile cannot take another value"
+                    ).format(value)
+                    if fixed
+                    else description
+                )
+                widgets: list[QWidget] = [self.sliders[name], self._labels[name]]
+                if name in self.spins:
+                    widgets.append(self.spins[name])
+                for widget in widgets:
+                    widget.setToolTip(tip)
+                    if fixed:
+                        widget.setEnabled(False)
+                    elif widget is self._labels[name]:
+                        widget.setEnabled(True)
+                if not fixed and name in ("vector_weight", "text_weight", "candidate_multiplier"):
+                    self.sliders[name].setEnabled(True)
         finally:
             self._updating = False
 

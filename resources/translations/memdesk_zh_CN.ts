@@ -331,6 +331,38 @@
 <context>
     <name>Explanation</name>
     <message>
+        <source>importance {0}</source>
+        <translation>重要度 {0}</translation>
+    </message>
+    <message>
+        <source>project {0}</source>
+        <translation>项目 {0}</translation>
+    </message>
+    <message>
+        <source>Importance ×{0}</source>
+        <translation>重要度 ×{0}</translation>
+    </message>
+    <message>
+        <source>the entry is marked &lt;!-- importance: {0} --&gt;: × (0.75 + 0.05 × {0})</source>
+        <translation>该条目标注了 &lt;!-- importance: {0} --&gt;：× (0.75 + 0.05 × {0})</translation>
+    </message>
+    <message>
+        <source>project {0} is active in the session</source>
+        <translation>项目 {0} 是本会话的活动项目</translation>
+    </message>
+    <message>
+        <source>project {0} is not the session&apos;s project</source>
+        <translation>项目 {0} 不是本会话的项目</translation>
+    </message>
+    <message>
+        <source>project {0}; no project context (as in the CLI), so no change</source>
+        <translation>项目 {0}；没有项目上下文（如命令行），因此不变</translation>
+    </message>
+    <message>
+        <source>Project ×{0}</source>
+        <translation>项目 ×{0}</translation>
+    </message>
+    <message>
         <source>“{0}” ×{1} (line {2})</source>
         <translation>“{0}” ×{1}（第 {2} 行）</translation>
     </message>
@@ -1053,6 +1085,22 @@
 <context>
     <name>ResultsModel</name>
     <message>
+        <source>★{0} ×{1}</source>
+        <translation>★{0} ×{1}</translation>
+    </message>
+    <message>
+        <source>Importance {0}: the score is multiplied by {1} (0.75 + 0.05 × {0})</source>
+        <translation>重要度 {0}：分数乘以 {1}（0.75 + 0.05 × {0}）</translation>
+    </message>
+    <message>
+        <source>{0} ×{1}</source>
+        <translation>{0} ×{1}</translation>
+    </message>
+    <message>
+        <source>Project {0}: the score is multiplied by {1}</source>
+        <translation>项目 {0}：分数乘以 {1}</translation>
+    </message>
+    <message>
         <source>relevant</source>
         <translation>相关</translation>
     </message>
@@ -1261,8 +1309,16 @@
 <context>
     <name>TuningPanel</name>
     <message>
-        <source>memdesk: our ranking · openclaw: exactly what OpenClaw v2026.4.12&apos;s builtin memory search would return</source>
-        <translation>memdesk：我们的排序 · openclaw：与 OpenClaw v2026.4.12 内置记忆搜索的结果完全一致</translation>
+        <source>OpenClaw 2026.9 always applies this; its config cannot turn it off</source>
+        <translation>OpenClaw 2026.9 总是启用此项，其配置无法关闭</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 fixes this at {0}: its config has no key for it, so the openclaw-2026.9 profile cannot take another value</source>
+        <translation>OpenClaw 2026.9 将此值固定为 {0}：其配置中没有对应的键，所以 openclaw-2026.9 配置档无法使用其他值</translation>
+    </message>
+    <message>
+        <source>memdesk: our ranking · openclaw-2026.4 / openclaw-2026.9: what that OpenClaw release&apos;s memory search returns (openclaw = the newest)</source>
+        <translation>memdesk：我们的排序 · openclaw-2026.4 / openclaw-2026.9：该 OpenClaw 版本的记忆搜索返回的结果（openclaw = 最新版本）</translation>
     </message>
     <message>
         <source>Temporal decay</source>

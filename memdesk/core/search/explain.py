@@ -65,6 +65,11 @@ class Explanation:
     dropped_without_decay: bool
     rank_without_mmr: int | None  # None when MMR is off
     min_score: float
+    # OpenClaw 2026.9's annotation multipliers (1.0 and None elsewhere).
+    importance: int | None = None  # <!-- importance: N -->
+    importance_multiplier: float = 1.0  # 0.75 + 0.05 * N
+    project_key: str | None = None  # <!-- project: ... -->
+    project_multiplier: float = 1.0  # 1.15 active project, 0.9 another, 1 without project context
 
     @property
     def weight_sum(self) -> float:
@@ -143,4 +148,8 @@ def explain(
         dropped_without_decay=dropped,
         rank_without_mmr=hit.pre_mmr_rank if hit.mmr_rank is not None else None,
         min_score=settings.min_score,
+        importance=hit.importance,
+        importance_multiplier=hit.importance_multiplier,
+        project_key=hit.project_key,
+        project_multiplier=hit.project_multiplier,
     )
