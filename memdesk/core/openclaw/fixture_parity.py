@@ -188,6 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     repo = Path(__file__).resolve().parents[3]
     root = Path(args[0]) if args else repo / "tests" / "fixtures" / "openclaw"
     for path, fixture in load_fixtures(root):
+        if fixture.get("index_failed"):
+            print(f"{path.relative_to(root)}: OpenClaw's reindex failed ({fixture['index_failed']})")
+            continue
         model = find_model(fixture.get("model_sha256"))
         if not fixture["mode"].startswith("fts") and model is None:
             print(f"{path.relative_to(root)}: skipped (model {fixture['model']} not built)")

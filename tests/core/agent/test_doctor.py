@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from memdesk.core.agent import config, doctor
 
 
@@ -161,3 +163,40 @@ def test_annotations_the_agent_ignores(tmp_path: Path) -> None:
     assert "only in MEMORY.md and USER.md" in found[("memory/2026-11-20.md", 1)]
     old = doctor.run_doctor(s := _setup(tmp_path, ws, {"provider": "none"}, "2026.4"), s.agent())
     assert {f.path for f in old.findings if f.code == "annotation"} == {"MEMORY.md", "memory/2026-11-20.md"}
+
+
+def _failed_recordings() -> list[object]:
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "openclaw"
+    out = []
+    for path in sorted(root.glob("2026.4*/example-*.json")):
+        fixture = json.loads(path.read_text(encoding="utf-8"))
+        if fixture.get("index_failed"):
+            out.append(pytest.param(fixture, id=path.stem, marks=pytest.mark.model))
+    return out
+
+
+@pytest.mark.parametrize("fixture", _failed_recordings())
+def test_doctor_predicts_the_reindex_failure_real_openclaw_recorded(
+    tmp_path: Path,
+    example_workspace: Path,
+    fixture: dict[str, object],
+    request: pytest.FixtureRequest,
+) -> None:
+    """Real OpenClaw 2026.4.12 over the example workspace with a 512-token model: the
+    reindex failed ("Input is longer than the context size") and left nothing indexed.
+    The doctor, given that agent's config, says so before the agent hits it."""
+    from memdesk.core.embed import gguf_embedder
+
+    assert "longer than the context size" in str(fixture["index_failed"])
+    status = fixture["status"]
+    assert isinstance(status, list) and status[0]["status"]["chunks"] == 0
+    model = request.getfixturevalue({"minilm": "minilm_path", "e5": "e5_path"}[str(fixture["mode"])])
+    assert gguf_embedder.file_sha256(model) == fixture["model_sha256"]
+    setup = _setup(
+        tmp_path, example_workspace, {"provider": "local", "local": {"modelPath": str(model)}}, "2026.4"
+    )
+    report = doctor.run_doctor(setup, setup.agent())
+    assert report.worst == "error"
+    (summary,) = [f for f in report.findings if f.code == "chunk_too_long" and not f.path]
+    assert "discards the whole reindex" in summary.message
+    assert len([f for f in report.findings if f.code == "chunk_too_long" and f.path]) >= 1
