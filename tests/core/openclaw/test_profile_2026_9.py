@@ -51,3 +51,51 @@ def test_engine_profile_equals_the_port_and_reselects_on_min_score(tmp_path: Pat
         assert top.importance == 8 and abs(top.importance_multiplier - 1.15) < 1e-12
     finally:
         eng.close()
+
+
+def test_runner_takes_tokenizer_and_extra_paths_from_the_agents_config(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The open workspace is an agent's: its memory.search tokenizer and extraPaths apply,
+    and an edit of openclaw.json is picked up on the next search."""
+    import json
+    import shutil
+    import threading
+
+    from memdesk.core.openclaw import profile_2026_9
+
+    ws = tmp_path / "extras"
+    shutil.copytree(REPO / "tests" / "fixtures" / "openclaw" / "workspaces" / "extras", ws)
+    state = tmp_path / "home" / ".openclaw"
+    state.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("OPENCLAW_STATE_DIR", raising=False)
+    monkeypatch.delenv("OPENCLAW_CONFIG_PATH", raising=False)
+    search = {
+        "provider": "none",
+        "store": {"fts": {"tokenizer": "trigram"}},
+        "extraPaths": ["notes", {"path": "docs", "pattern": "guides/**/*.md"}, "runbook-deploy.md"],
+    }
+    config = state / "openclaw.json"
+    config.write_text(
+        json.dumps({"agents": {"defaults": {"workspace": str(ws)}}, "memory": {"search": search}})
+    )
+    runner = profile_2026_9.Runner(ws)
+    assert runner.settings.tokenizer == "trigram"
+    index = runner.searcher(None, None, threading.Lock()).index
+    assert index.tokenizer == "trigram"
+    assert index.files == [
+        "MEMORY.md",
+        "memory/2026-11-02.md",
+        "memory/decisions.md",
+        "notes/ops/runbook.md",
+        "notes/people.md",
+        "docs/guides/faq.md",
+        "docs/guides/setup/install.md",
+        "runbook-deploy.md",
+    ]
+    # Without the agent's settings neither applies.
+    config.write_text(json.dumps({"agents": {"defaults": {"workspace": str(ws)}}, "memory": {"search": {}}}))
+    index = runner.searcher(None, None, threading.Lock()).index
+    assert (index.tokenizer, index.files) == (
+        "unicode61",
+        ["MEMORY.md", "memory/2026-11-02.md", "memory/decisions.md"],
+    )
