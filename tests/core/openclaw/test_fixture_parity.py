@@ -6,7 +6,7 @@ lines, order, scores within 1e-6) except the ones listed in ``KNOWN``, each with
 the reason; a listed search that starts matching fails too, so the list stays true.
 Hybrid fixtures are held to the same 1e-6 (the openclaw recipes embed one sequence
 per call without flash attention, as the agents do) and need the GGUF build they were
-recorded with (matched by sha256; a fixture of another build is skipped until re-recorded).
+recorded with (matched by sha256; a fixture of another build fails until re-recorded).
 """
 
 from __future__ import annotations
@@ -52,12 +52,14 @@ def test_profile_matches_recording(item: tuple[Path, dict[str, Any]], request: p
         from memdesk.core.embed import gguf_embedder
 
         model = request.getfixturevalue(MODEL_FIXTURES[fixture["mode"]])
-        # The recording used memdesk's own GGUF build; another build means other vectors.
+        # The recording used memdesk's own GGUF build (deterministic from pinned packages);
+        # another build means other vectors, so the fixture is stale: that fails rather
+        # than skips, or a model change would silently switch parity off.
         built = gguf_embedder.file_sha256(model)
-        if built != fixture["model_sha256"]:
-            pytest.skip(
-                f"recorded with GGUF {fixture['model_sha256'][:12]}, this build is {built[:12]}: re-record"
-            )
+        assert built == fixture["model_sha256"], (
+            f"recorded with GGUF {fixture['model_sha256'][:12]}, this build is {built[:12]}: "
+            "re-record with tools/record_openclaw.py"
+        )
     outcomes = fp.replay(fixture, fp.workspace_for(fixture, ROOT, REPO), model)
     assert outcomes, "a fixture without searches"
     unexpected = []
