@@ -148,8 +148,8 @@ def run_locomo(model: Any, eval_dir: Path) -> dict[str, Any]:
     """The five LoCoMo conversations, pooled over all their queries (each at its own ``now``).
 
     Each query's candidates are fetched once per profile and leg, then re-ranked under
-    every row's settings; a hit counts as the labelled line range it overlaps, as in
-    ``memdesk eval --golden``.
+    every row's settings; a hit counts as the labelled line range it claims, as in
+    ``memdesk eval --golden`` and the tuning lab (``golden.score_hits``).
     """
     folder = eval_dir / "locomo"
     if not folder.is_dir():
@@ -183,11 +183,7 @@ def run_locomo(model: Any, eval_dir: Path) -> dict[str, Any]:
                 continue
             settings = eval_runner.eval_settings(profile, mmr=mmr).replace(**changes)
             for g, pool in zip(golden, pools[(profile, leg)], strict=True):
-                hits = ranking.rank(pool, settings, now=g.now)
-                labels = [
-                    next((r.label() for r in g.relevant if r.matches(h)), "chunk:" + h.chunk_id) for h in hits
-                ]
-                scores = eval_metrics.score_ranking(labels, {r.label() for r in g.relevant})
+                scores = eval_golden.score_hits(ranking.rank(pool, settings, now=g.now), g.relevant)
                 per_row[label].append(scores)
                 per_cat[label].setdefault(g.category or "-", []).append(scores)
         print(f"  locomo: {conv.name} done ({len(golden)} queries)", flush=True)
@@ -230,8 +226,7 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
     index_seconds = time.perf_counter() - t0
     queries = {q: t for q, t in dataset.queries.items() if q in dataset.qrels}
 
-    def doc_of(_q: str, hit: Any) -> str:
-        return mapping.get(hit.path, hit.path)
+    judge = eval_runner.beir_judge(dataset.qrels, lambda hit: mapping.get(hit.path, hit.path))
 
     def progress(msg: str) -> None:
         print(f"  {name}: {msg}", flush=True)
@@ -239,8 +234,7 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
     results = eval_runner.evaluate_engine(
         eng,
         queries,
-        dataset.qrels,
-        doc_of,
+        judge,
         profiles=("memdesk", "openclaw-2026.4"),
         modes=modes,
         progress=progress,
@@ -253,8 +247,7 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
             res = eval_runner.evaluate_engine(
                 eng,
                 queries,
-                dataset.qrels,
-                doc_of,
+                judge,
                 profiles=("memdesk",),
                 modes=["hybrid"],
                 progress=progress,

@@ -182,6 +182,13 @@ def hit_labels(hits: Sequence[Hit], relevant: Sequence[Relevant]) -> list[str]:
     ]
 
 
+def score_hits(hits: Sequence[Hit], relevant: Sequence[Relevant]) -> Scores:
+    """One labelled query's scores: each hit counts as the label it claims
+    (``assign_labels``). Every golden-set figure goes through here: ``memdesk eval
+    --golden``, the tuning lab's readout, auto-tune and ``benchmarks/quality.py``."""
+    return score_ranking(hit_labels(hits, relevant), {r.label() for r in relevant})
+
+
 def score_golden_queries(
     pools: Mapping[str, CandidatePool],
     golden: Sequence[GoldenQuery],
@@ -199,8 +206,7 @@ def score_golden_queries(
         if pool is None:
             continue
         hits = ranking.rank(pool, settings, now=item.now if item.now is not None else now)
-        labels = hit_labels(hits, item.relevant)
-        out[item.query] = score_ranking(labels, {r.label() for r in item.relevant})
+        out[item.query] = score_hits(hits, item.relevant)
     return out
 
 

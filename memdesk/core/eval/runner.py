@@ -18,7 +18,7 @@ from typing import Any
 
 from memdesk.core import errors, paths
 from memdesk.core.eval.datasets import import_corpus, load_beir
-from memdesk.core.eval.golden import load_golden
+from memdesk.core.eval.golden import load_golden, score_hits
 from memdesk.core.eval.metrics import Scores, score_ranking, scores_json
 from memdesk.core.search import ranking
 from memdesk.core.search.hits import Hit, Mode
@@ -36,6 +36,7 @@ EVAL_MAX_RESULTS = 100
 
 
 SettingsFor = Callable[[str, bool], SearchSettings]  # (profile, MMR on) -> settings
+Judge = Callable[[str, Sequence[Hit]], Scores]  # (query id, ranked hits) -> that query's scores
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,11 +112,15 @@ def _open_engine(root: Path, model: Any, modes: Sequence[str]) -> Any:
     return engine.Engine.open(root, model=model, db_path=db_path)
 
 
+def beir_judge(qrels: Mapping[str, set[str]], doc_of: Callable[[Hit], str]) -> Judge:
+    """Scores against document qrels: a hit counts as the document it belongs to."""
+    return lambda qid, hits: score_ranking([doc_of(h) for h in hits], qrels[qid])
+
+
 def evaluate_engine(
     eng: Any,
     queries: Mapping[str, str],
-    qrels: Mapping[str, set[str]],
-    doc_of: Callable[[str, Hit], str],
+    judge: Judge,
     *,
     profiles: Sequence[str],
     modes: Sequence[str],
@@ -125,14 +130,14 @@ def evaluate_engine(
     nows: Mapping[str, dt.datetime | None] | None = None,
     categories: Mapping[str, str | None] | None = None,
 ) -> list[ModeResult]:
-    """Run every query under each profile × mode.
+    """Run every query under each profile × mode; ``judge`` scores each ranking.
 
     ``now`` is the clock for decay and recency (default: the current time);
     ``nows`` gives a query its own clock; ``categories`` (query id -> name) adds a
     per-category breakdown.
     """
     results: list[ModeResult] = []
-    ids = [q for q in queries if q in qrels]
+    ids = list(queries)
     for profile in profiles:
         for mode_name in modes:
             if mode_name not in MODES:
@@ -150,7 +155,7 @@ def evaluate_engine(
                 pool = eng.fetch_candidates(queries[qid], settings, mode=engine_mode)
                 hits = ranking.rank(pool, settings, now=clock)
                 latencies.append((time.perf_counter() - t0) * 1000)
-                per_query[qid] = score_ranking([doc_of(qid, h) for h in hits], qrels[qid])
+                per_query[qid] = judge(qid, hits)
             result = ModeResult(
                 profile,
                 mode_name,
@@ -210,8 +215,7 @@ def evaluate_dataset(
         results = evaluate_engine(
             eng,
             queries,
-            dataset.qrels,
-            lambda _q, h: mapping.get(h.path, h.path),
+            beir_judge(dataset.qrels, lambda h: mapping.get(h.path, h.path)),
             profiles=profiles,
             modes=modes,
             progress=progress,
@@ -254,17 +258,12 @@ def evaluate_golden(
         index_seconds = time.perf_counter() - t0
         queries = {str(i): g.query for i, g in enumerate(golden)}
         relevant = {str(i): g.relevant for i, g in enumerate(golden)}
-        labels = {str(i): {r.label() for r in g.relevant} for i, g in enumerate(golden)}
-
-        def doc_of(qid: str, hit: Hit) -> str:
-            # Golden items may be line ranges: a hit counts as the item it overlaps.
-            return next((r.label() for r in relevant[qid] if r.matches(hit)), "chunk:" + hit.chunk_id)
-
         results = evaluate_engine(
             eng,
             queries,
-            labels,
-            doc_of,
+            # Golden items may be line ranges: a hit counts as the item it claims,
+            # exactly as in the tuning lab (one scoring function for both).
+            lambda qid, hits: score_hits(hits, relevant[qid]),
             profiles=profiles,
             modes=modes,
             progress=progress,

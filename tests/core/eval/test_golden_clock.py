@@ -111,6 +111,38 @@ def test_each_query_is_scored_at_its_own_clock_and_by_category(clock_workspace: 
     assert plain["results"][0]["by_category"]["stale"]["ndcg@10"] == pytest.approx(1.0)
 
 
+def test_eval_and_the_tuning_lab_score_a_golden_set_alike(clock_workspace: Path, tmp_path: Path) -> None:
+    """``memdesk eval --golden`` and the lab's readout (``score_golden`` over cached pools)
+    are one scoring function: the same pools give the same figures, per query too."""
+    from memdesk.core import engine
+
+    golden_file = _golden(
+        tmp_path / "g.jsonl",
+        [
+            {"query": QUERY, "relevant": ["memory/2026-01-10.md#L5-L5", "MEMORY.md#L3-L4"]},
+            {"query": "lunch with the design team", "relevant": ["memory/2026-01-11.md#L3-L3"]},
+            {"query": "release notes", "relevant": ["memory/2026-01-13.md"], "now": "2026-01-14"},
+        ],
+    )
+    report = eval_runner.evaluate_golden(
+        clock_workspace, golden_file, profiles=("memdesk",), modes=["fts"], model=None, keep_per_query=True
+    )
+    (result,) = report["mode_results"]
+    golden = eval_golden.load_golden(golden_file)
+    settings = eval_runner.eval_settings("memdesk", mmr=False)
+    fts_index = paths.index_path_for(clock_workspace).with_name(
+        paths.index_path_for(clock_workspace).stem + "-fts.sqlite"
+    )
+    eng = engine.Engine.open(clock_workspace, model=None, db_path=fts_index)
+    try:
+        pools = {g.query: eng.fetch_candidates(g.query, settings, mode="fts") for g in golden}
+    finally:
+        eng.close()
+    lab = eval_golden.score_golden_queries(pools, golden, settings)
+    assert [lab[g.query] for g in golden] == [result.per_query[str(i)] for i in range(len(golden))]
+    assert eval_golden.score_golden(pools, golden, settings) == result.scores
+
+
 def test_keyword_only_eval_does_not_embed_or_touch_the_real_index(clock_workspace: Path) -> None:
     golden = _golden(
         clock_workspace.parent / "g.jsonl", [{"query": QUERY, "relevant": ["memory/2026-01-10.md"]}]

@@ -49,6 +49,18 @@ def test_an_overlap_claims_only_an_unclaimed_label() -> None:
     assert eval_golden.assign_labels([a, b], [whole]) == [whole, None]
 
 
+def test_a_hit_over_two_labels_counts_as_the_one_still_unclaimed() -> None:
+    """Rank 1 overlaps only the first evidence line, rank 2 both: rank 2 finds the second.
+
+    (Counting each hit as the first label it overlaps would lose the second one.)"""
+    first, second = eval_golden.Relevant("n.md", 3, 3), eval_golden.Relevant("n.md", 9, 9)
+    hits = [_hit("n.md", 1, 5, 1), _hit("n.md", 2, 12, 2)]
+    scores = eval_golden.score_hits(hits, [first, second])
+    assert scores.recall5 == 1.0
+    assert scores.ndcg10 == 1.0
+    assert eval_golden.score_hits(hits[1:], [first, second]).recall5 == 0.5
+
+
 def test_golden_file_keeps_anchors(tmp_path: Path) -> None:
     path = tmp_path / "golden.jsonl"
     query = eval_golden.GoldenQuery("q", (eval_golden.Relevant("n.md", 2, 3),), (("n.md#L2-L3", "abc"),))
