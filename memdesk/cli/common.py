@@ -14,6 +14,7 @@ from typing import Any
 
 from memdesk.core import errors, paths
 from memdesk.core.index import workspace
+from memdesk.core.search.settings import SearchSettings
 
 # Ranking flags `memdesk search` and `memdesk eval` share: dest -> SearchSettings field.
 RANKING_FIELDS = ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda")
@@ -142,6 +143,19 @@ def add_ranking_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--half-life", type=int, dest="half_life_days", metavar="DAYS")
     p.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None)
     p.add_argument("--mmr-lambda", type=float, dest="mmr_lambda")
+    p.add_argument(
+        "--recency",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="memdesk profile: newer notes win near-ties for questions about the current state",
+    )
+    p.add_argument(
+        "--date-match",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        dest="date_match",
+        help="memdesk profile: boost notes dated in a period the query names",
+    )
     p.add_argument("--now", metavar="YYYY-MM-DD", help="fix the clock for temporal decay")
 
 
@@ -152,9 +166,13 @@ def ranking_overrides(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, name, None)
         if value is not None:
             changes[name] = value
-    for name in ("decay", "mmr"):
+    for name in ("decay", "mmr", "recency"):
         if getattr(args, name, None) is not None:
             changes[name] = getattr(args, name)
+    match = getattr(args, "date_match", None)
+    if match is not None:
+        # The boost's size stays the profile's; the flag only switches it.
+        changes["date_boost"] = SearchSettings.defaults("memdesk").date_boost if match else 0.0
     return changes
 
 

@@ -74,3 +74,19 @@ def test_eval_rejects_a_bad_now(clock_workspace: Path, memdesk_home: Path, tmp_p
         check=False,
     )
     assert out.returncode == 1 and out.stderr.count("\n") == 1 and "--now 'yesterday'" in out.stderr
+
+
+def test_recency_and_date_match_flags_switch_the_profile_settings() -> None:
+    import argparse
+
+    from memdesk.cli import common
+    from memdesk.core.search.settings import SearchSettings
+
+    parser = argparse.ArgumentParser()
+    common.add_ranking_flags(parser)
+    assert common.ranking_overrides(parser.parse_args([])) == {}
+    off = common.ranking_overrides(parser.parse_args(["--no-recency", "--no-date-match"]))
+    assert off == {"recency": False, "date_boost": 0.0}
+    on = common.ranking_overrides(parser.parse_args(["--recency", "--date-match"]))
+    assert on == {"recency": True, "date_boost": SearchSettings.defaults("memdesk").date_boost}
+    assert on["date_boost"] > 0

@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from memdesk.core import errors
-from memdesk.core.embed.embedder import Embedder
-from memdesk.core.index import workspace
+from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
+from memdesk.core.index import windows, workspace
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
 from memdesk.core.openclaw import text as oc_text
@@ -246,11 +246,16 @@ def _write_keyword_batch(
 ) -> None:
     """Chunks and keyword index of ``batch`` in one transaction; cached vectors at once."""
     vectors: dict[str, np.ndarray] = {}
+    windows_missing = False
     if embedder is not None:
         ident = embedder.identity
         hashes = [c.hash for p in batch for c in p.chunks]
         vectors = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, hashes)
         stats.cache_hits += sum(1 for h in hashes if h in vectors)
+        wanted = [h for p in batch for c in p.chunks for h in windows.window_hashes(c.text)]
+        windows_missing = bool(wanted) and len(
+            store.cached_embeddings(ident.provider, ident.model, ident.provider_key, wanted)
+        ) < len(set(wanted))
     with store.transaction():
         for p in batch:
             store.delete_chunks_of(p.rel)
@@ -283,7 +288,9 @@ def _write_keyword_batch(
                 )
             store.upsert_file(p.rel, hash=p.hash, mtime=p.mtime, size=p.size)
             stats.chunks += len(p.chunks)
-        if embedder is not None and any(c.hash not in vectors for p in batch for c in p.chunks):
+        if embedder is not None and (
+            windows_missing or any(c.hash not in vectors for p in batch for c in p.chunks)
+        ):
             store.set_vectors_pending(True)
 
 
@@ -306,6 +313,10 @@ def _embed_missing(
     for rid, text_hash, path, text in rows:
         texts.setdefault(text_hash, text)
         targets.setdefault(text_hash, []).append((rid, workspace.is_shared_scope(path)))
+    # Passage windows (``windows.py``) go to the embedding cache only: they have no row
+    # of their own, the search finds them by the hashes of its candidates' windows.
+    for text_hash, text in _missing_windows(store, ident).items():
+        texts.setdefault(text_hash, text)
     hashes = list(texts)
     total = len(hashes)
     done = 0
@@ -315,7 +326,9 @@ def _embed_missing(
     def commit(*, finished: bool = False) -> None:
         with store.transaction():
             store.put_embeddings(ident.provider, ident.model, ident.provider_key, fresh)
-            store.set_chunk_vectors([(rid, fresh[h], shared) for h in fresh for rid, shared in targets[h]])
+            store.set_chunk_vectors(
+                [(rid, fresh[h], shared) for h in fresh for rid, shared in targets.get(h, ())]
+            )
             if finished:
                 store.set_vectors_pending(False)
         stats.embedded += len(fresh)
@@ -341,6 +354,18 @@ def _embed_missing(
             commit()
         raise
     commit(finished=True)
+
+
+def _missing_windows(store: Store, ident: EmbedderIdentity) -> dict[str, str]:
+    """hash -> text of every passage window of the index that has no cached vector."""
+    wanted: dict[str, str] = {}
+    for _rid, text in store.chunk_texts():
+        for window in windows.text_windows(text):
+            wanted.setdefault(oc_text.hash_text(window), window)
+    if not wanted:
+        return {}
+    have = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(wanted))
+    return {h: t for h, t in wanted.items() if h not in have}
 
 
 def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()) -> list[str]:

@@ -640,6 +640,14 @@ class Store:
         ]
 
     @maps_errors
+    def chunk_texts(self) -> list[tuple[int, str]]:
+        """(rid, text) of every chunk, in index order (passage windows are made from it)."""
+        return [
+            (int(rid), str(text))
+            for rid, text in self.conn.execute("SELECT rid, text FROM chunks ORDER BY rid")
+        ]
+
+    @maps_errors
     def set_chunk_vectors(self, items: Sequence[tuple[int, np.ndarray, bool]]) -> None:
         """Attach vectors to chunks already written: (rid, embedding, shared) each."""
         if not self.vec_available or not items:
