@@ -82,6 +82,7 @@ DIFFERENCES = """\
 | max results 10, min score 0 | 6, 0.35 | not a ranking change; evaluation asks both for 100 results at min score 0 |
 | MMR on at λ 0.85, on whole chunk text with a tokenizer that keeps every script | MMR off (λ 0.7 when on), on the 700-char snippet, ASCII + CJK tokens only | `hybrid+mmr` rows below; golden-set study |
 | temporal decay off; when on, half-life 90 days and `memory/YYYY-MM-DD-slug.md` and date folders are dated too | decay off; half-life 30; only `memory/YYYY-MM-DD.md` dated (current releases: always on at 30 days) | golden-set study; LoCoMo rows "decay 30 d" (BEIR documents carry no dates) |
+| passage windows: a chunk of three or more short lines (dialog turns, bullets) is also embedded as windows of ≤ 400 characters of whole lines, and its cosine is the best of the chunk's and its windows' (max-passage); prose chunks get none | one vector per chunk | LoCoMo rows "chunk vectors only"; SciFact and XQuAD-zh have no chunk with windows |
 | recency on: for questions that ask for the current state (now, finally, still, 现在, 最终…), a note gains up to +0.1, `0.1 × 2^(-age / half-life)`, evergreen notes +0.1; added, not multiplied, so it only reorders near-ties | none | LoCoMo "recency off" rows; golden-set study "recency" rows |
 | date match: notes dated in a period the query names ("in July 2023", "on 3 June", "7月14日", "last week"; up to 3 days after) gain +0.1 | none | LoCoMo row "recency and date match off" |
 | chunk size shrinks for embedders with a context under ~530 tokens | always 400/80 | identical for both bundled models (512-token context) |
@@ -110,6 +111,9 @@ def _cache_queries(eng: Any) -> None:
         eng.set_embedder(_QueryCache(eng.embedder))
 
 
+# The memdesk profile with its passage windows switched off (MemdeskOptions.window_vectors).
+NO_WINDOWS = "memdesk/no-windows"
+
 # LoCoMo rows: (label, profile, evaluation mode, settings changes). "Decay 30 d" is
 # what current OpenClaw releases apply to every search (30-day half-life, always on).
 LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
@@ -125,6 +129,9 @@ LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("memdesk hybrid+mmr, recency off", "memdesk", "hybrid+mmr", {"recency": False}),
     ("memdesk fts", "memdesk", "fts", {}),
     ("memdesk vector", "memdesk", "vector", {}),
+    # The same two rows with chunk vectors only (no passage windows, as before).
+    ("memdesk hybrid, recency off, chunk vectors only", NO_WINDOWS, "hybrid", {"recency": False}),
+    ("memdesk vector, chunk vectors only", NO_WINDOWS, "vector", {}),
     (
         "memdesk hybrid, decay 30 d",
         "memdesk",
@@ -170,19 +177,24 @@ def run_locomo(model: Any, eval_dir: Path) -> dict[str, Any]:
         index_seconds += time.perf_counter() - t0
         model_name = eng.embedder.identity.model if eng.embedder else "none"
         pools: dict[tuple[str, str], list[Any]] = {}
-        for profile in ("memdesk", "openclaw"):
+        default_options = eng.memdesk_options
+        for variant in ("memdesk", "openclaw", NO_WINDOWS):
+            profile = variant.split("/")[0]
+            eng.memdesk_options = dataclasses.replace(default_options, window_vectors=variant != NO_WINDOWS)
             fetch = eval_runner.eval_settings(profile, mmr=False)
             for leg in ("hybrid", "fts", "vector"):
-                if leg != "fts" and eng.embedder is None:
+                if (leg != "fts" and eng.embedder is None) or (variant == NO_WINDOWS and leg == "fts"):
                     continue
-                pools[(profile, leg)] = [eng.fetch_candidates(g.query, fetch, mode=leg) for g in golden]
+                pools[(variant, leg)] = [eng.fetch_candidates(g.query, fetch, mode=leg) for g in golden]
+        eng.memdesk_options = default_options
         eng.close()
-        for label, profile, mode, changes in LOCOMO_ROWS:
+        for label, variant, mode, changes in LOCOMO_ROWS:
             leg, mmr = eval_runner.MODES[mode]
-            if (profile, leg) not in pools:
+            if (variant, leg) not in pools:
                 continue
+            profile = variant.split("/")[0]
             settings = eval_runner.eval_settings(profile, mmr=mmr).replace(**changes)
-            for g, pool in zip(golden, pools[(profile, leg)], strict=True):
+            for g, pool in zip(golden, pools[(variant, leg)], strict=True):
                 scores = eval_golden.score_hits(ranking.rank(pool, settings, now=g.now), g.relevant)
                 per_row[label].append(scores)
                 per_cat[label].setdefault(g.category or "-", []).append(scores)
@@ -286,6 +298,8 @@ def run_golden(model: Any) -> dict[str, Any]:
         now = datetime.date(2026, 12, 1)  # the day after the last note
         base = eval_runner.eval_settings("memdesk", mmr=False)
         pools = {g.query: eng.fetch_candidates(g.query, base) for g in golden}
+        eng.memdesk_options = dataclasses.replace(eng.memdesk_options, window_vectors=False)
+        chunk_only = {g.query: eng.fetch_candidates(g.query, base) for g in golden}
         eng.close()
         study = []
         plain = {"recency": False, "date_boost": 0.0}
@@ -303,8 +317,18 @@ def run_golden(model: Any) -> dict[str, Any]:
             ("recency, half-life 180 days", {"mmr": True, "half_life_days": 180}),
             ("recency weight 0.05", {"mmr": True, "recency_weight": 0.05}),
             ("recency weight 0.2", {"mmr": True, "recency_weight": 0.2}),
+            (
+                "MMR λ 0.85 + date match, chunk vectors only",
+                {"recency": False, "mmr": True, "chunk_vectors_only": True},
+            ),
+            ("memdesk defaults, chunk vectors only", {"mmr": True, "chunk_vectors_only": True}),
         ]:
-            scores = eval_golden.score_golden(pools, golden, base.replace(**change), now=now)
+            scores = eval_golden.score_golden(
+                chunk_only if change.pop("chunk_vectors_only", False) else pools,
+                golden,
+                base.replace(**change),
+                now=now,
+            )
             study.append(
                 {
                     "settings": label,

@@ -18,7 +18,7 @@ from typing import TypeVar
 
 from memdesk.core import errors
 from memdesk.core.embed.embedder import Embedder
-from memdesk.core.index import indexer
+from memdesk.core.index import indexer, windows
 from memdesk.core.index.connections import IndexFiles
 from memdesk.core.index.status import CancelledFn, FileFailure, ProgressFn, SyncProgress, SyncReport
 from memdesk.core.index.store import Store
@@ -59,6 +59,9 @@ class SyncSource:
             "chunk_tokens": params.tokens,
             "chunk_overlap": params.overlap,
             "fts_seg_tokenizer": "cjk-bigram+" + "porter",
+            # An index built before passage windows (or with other windows) is rebuilt
+            # once, its chunk vectors taken from the embedding cache.
+            "passage_windows": windows.VERSION,
         }
 
 

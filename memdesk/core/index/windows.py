@@ -32,6 +32,8 @@ from memdesk.core.openclaw.text import hash_text
 WINDOW_CHARS = 400
 # Fewer content lines than this is prose (a title and a paragraph), not a list.
 MIN_LINES = 3
+# Recorded in the index meta: changing how windows are cut rebuilds indexes once.
+VERSION = f"lines-{WINDOW_CHARS}-{MIN_LINES}"
 
 
 @functools.lru_cache(maxsize=16384)

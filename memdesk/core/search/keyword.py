@@ -30,6 +30,9 @@ class MemdeskOptions:
     # terms, so strong multi-term matches approach 1); "max": r / best r in the pool.
     # Saturation measured better on every dev set (docs/quality.md).
     text_norm: str = "saturate"
+    # A chunk's cosine is the best of its own and its passage windows' (line-per-item
+    # notes only, ``index/windows.py``); False: the chunk vector alone, as OpenClaw.
+    window_vectors: bool = True
 
     @property
     def table(self) -> str:

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
+
+import numpy as np
+import pytest
 
 from memdesk.core import engine
 from memdesk.core.embed.embedder import Embedder
 from memdesk.core.index import windows
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw.text import hash_text
+from memdesk.core.search.settings import SearchSettings
 
 
 def test_dialog_turns_are_packed_into_windows_under_the_limit() -> None:
@@ -38,16 +43,18 @@ def test_a_long_line_is_a_window_by_itself_never_split() -> None:
 
 def _dialog_workspace(root: Path) -> Path:
     (root / "memory").mkdir(parents=True)
-    turns = [
-        "- Caroline: I went to a support group yesterday and it was so powerful.",
-        "- Melanie: Wow, that's cool! What happened that was so awesome?",
-        "- Caroline: The stories were inspiring. I felt accepted and brave.",
-        "- Melanie: I painted a lake sunrise last year, it's special to me.",
-        "- Caroline: I'm keen on counseling or working in mental health.",
-        "- Melanie: You'd be a great counselor! Your empathy will help people.",
-        "- Caroline: Thanks! I'm also saving up to adopt a dog next spring.",
-        "- Melanie: My kids would love a dog. We went camping in the mountains.",
+    topics = [
+        "the weather turned cold and rainy all week",
+        "a new recipe for lentil soup with cumin",
+        "the football match went into extra time",
+        "repainting the kitchen a pale green",
+        "a long train ride along the coast",
+        "the library's new opening hours",
     ]
+    turns = [
+        f"- {'Caroline' if i % 2 else 'Melanie'}: We talked about {t}." for i, t in enumerate(topics * 2)
+    ]
+    turns.insert(6, "- Caroline: I'm saving up to adopt a puppy from the shelter next spring!")
     (root / "memory" / "2023-05-08.md").write_text(
         "# 2023-05-08\n\n## 1:56 pm — Caroline and Melanie\n\n" + "\n".join(turns) + "\n", encoding="utf-8"
     )
@@ -77,3 +84,36 @@ def test_a_sync_embeds_every_window_into_the_cache_once(tmp_path: Path, minilm_e
     again = eng.sync()
     eng.close()
     assert again.embedded == 0
+
+
+def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
+    tmp_path: Path, minilm_embedder: Embedder
+) -> None:
+    """The memdesk profile's cosine of a dialog chunk is max(chunk, best window), computed
+    from the cached vectors; switched off, it is the chunk vector's alone (as OpenClaw)."""
+    root = _dialog_workspace(tmp_path / "ws")
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=tmp_path / "index.sqlite")
+    try:
+        eng.sync()
+        query = "Is Caroline going to adopt a dog?"
+        settings = SearchSettings.defaults("memdesk")
+        with_windows = {
+            c.chunk_id: c for c in eng.fetch_candidates(query, settings, mode="vector").candidates
+        }
+        eng.memdesk_options = dataclasses.replace(eng.memdesk_options, window_vectors=False)
+        plain = {c.chunk_id: c for c in eng.fetch_candidates(query, settings, mode="vector").candidates}
+    finally:
+        eng.close()
+    qvec = minilm_embedder.embed_query(query)
+    dialog = [c for c in plain.values() if windows.text_windows(c.text)]
+    assert dialog
+    for c in dialog:
+        best = float(np.max(minilm_embedder.embed_documents(list(windows.text_windows(c.text))) @ qvec))
+        assert with_windows[c.chunk_id].vector_score == pytest.approx(
+            max(plain[c.chunk_id].vector_score, best), abs=1e-4
+        )
+    # The turn about the dog is one window of a longer chunk: its window beats the chunk.
+    assert any(with_windows[c.chunk_id].vector_score > plain[c.chunk_id].vector_score + 0.01 for c in dialog)
+    # MEMORY.md (one line) has no windows: its cosine is unchanged.
+    memory = next(c for c in plain.values() if c.path == "MEMORY.md")
+    assert with_windows[memory.chunk_id].vector_score == memory.vector_score
