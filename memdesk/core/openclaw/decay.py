@@ -132,6 +132,34 @@ class _Decayable(Protocol):
 T = TypeVar("T", bound=_Decayable)
 
 
+def decay_multipliers(
+    results: Sequence[_Decayable],
+    *,
+    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
+    now_ms: float,
+    workspace_dir: str | None = None,
+    timestamp_resolver: Callable[[str, str, str | None], float | None] | None = None,
+) -> list[float | None]:
+    """Each result's decay multiplier, None for one that does not decay (no timestamp).
+
+    Timestamps are cached per ``(source, path)`` as in OpenClaw.
+    """
+    resolver = timestamp_resolver or resolve_timestamp_ms
+    cache: dict[str, float | None] = {}
+    out: list[float | None] = []
+    for result in results:
+        key = f"{result.source}:{result.path}"
+        if key not in cache:
+            cache[key] = resolver(result.path, result.source, workspace_dir)
+        ts = cache[key]
+        if ts is None:
+            out.append(None)
+            continue
+        age_days = max(0.0, now_ms - ts) / DAY_MS
+        out.append(calculate_decay_multiplier(age_days, half_life_days))
+    return out
+
+
 def apply_temporal_decay(
     results: Sequence[T],
     *,
@@ -144,23 +172,18 @@ def apply_temporal_decay(
     """``applyTemporalDecayToHybridResults``: multiply each score by its decay.
 
     Results must be dataclass instances with ``path``/``source``/``score``;
-    order is preserved (callers sort afterwards). Timestamps are cached per
-    ``(source, path)`` as in OpenClaw.
+    order is preserved (callers sort afterwards).
     """
     if not enabled:
         return list(results)
-    resolver = timestamp_resolver or resolve_timestamp_ms
-    cache: dict[str, float | None] = {}
-    out: list[T] = []
-    for result in results:
-        key = f"{result.source}:{result.path}"
-        if key not in cache:
-            cache[key] = resolver(result.path, result.source, workspace_dir)
-        ts = cache[key]
-        if ts is None:
-            out.append(result)
-            continue
-        age_days = max(0.0, now_ms - ts) / DAY_MS
-        multiplier = calculate_decay_multiplier(age_days, half_life_days)
-        out.append(replace(result, score=result.score * multiplier))  # type: ignore[type-var]  # T is a dataclass
-    return out
+    multipliers = decay_multipliers(
+        results,
+        half_life_days=half_life_days,
+        now_ms=now_ms,
+        workspace_dir=workspace_dir,
+        timestamp_resolver=timestamp_resolver,
+    )
+    return [
+        result if m is None else replace(result, score=result.score * m)  # type: ignore[type-var]  # T is a dataclass
+        for result, m in zip(results, multipliers, strict=True)
+    ]

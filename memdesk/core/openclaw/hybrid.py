@@ -8,11 +8,13 @@ manager's ``minScore`` filter with its (effectively dead) relaxed pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol, TypeVar
 
-from .decay import DEFAULT_HALF_LIFE_DAYS, apply_temporal_decay
-from .mmr import DEFAULT_MMR_LAMBDA, apply_mmr_to_hybrid_results
+from . import mmr
+from .decay import DEFAULT_HALF_LIFE_DAYS, decay_multipliers
+from .mmr import DEFAULT_MMR_LAMBDA
 
 MAX_CANDIDATES = 200
 
@@ -80,12 +82,182 @@ class HybridOptions:
     legacy_mmr_tokenizer: bool = False
 
 
-@dataclass
-class _MergeEntry:
-    hit: SearchHit
+@dataclass(frozen=True)
+class RankedHit:
+    """A merged result with every part of its score (what the app shows per hit).
+
+    ``merged`` is the weighted sum, ``decay`` its multiplier, ``score`` the
+    product; ``pre_mmr_rank`` the 1-based position after the sort, ``mmr_rank``
+    after MMR (None when MMR is off); ``mmr_penalty``/``mmr_against`` the max
+    similarity to an earlier pick and that pick's id.
+    """
+
+    id: str
+    path: str
+    start_line: int
+    end_line: int
+    source: str
     snippet: str
     vector_score: float
     text_score: float
+    merged: float
+    decay: float = 1.0
+    score: float = 0.0
+    pre_mmr_rank: int = 0
+    mmr_rank: int | None = None
+    mmr_penalty: float = 0.0
+    mmr_against: str | None = None
+
+    def result(self) -> HybridResult:
+        return HybridResult(self.path, self.start_line, self.end_line, self.score, self.snippet, self.source)
+
+
+TimestampResolver = Callable[[str, str, str | None], float | None]
+
+
+def merge_by_id(
+    vector: Sequence[SearchHit], keyword: Sequence[SearchHit], vector_weight: float, text_weight: float
+) -> list[RankedHit]:
+    """The union step of ``mergeHybridResults``: one entry per id, weighted sum.
+
+    Vector hits come first in insertion order. A keyword hit on an existing id
+    sets its text score and replaces the snippet only if its own snippet is
+    non-empty.
+    """
+    by_id: dict[str, list[Any]] = {}  # id -> [hit, snippet, vector score, text score]
+    for hit in vector:
+        # Map.set semantics: a repeated id overwrites but keeps its first position.
+        by_id[hit.id] = [hit, hit.snippet, hit.vector_score, 0.0]
+    for hit in keyword:
+        entry = by_id.get(hit.id)
+        if entry is not None:
+            entry[3] = hit.text_score
+            if hit.snippet:
+                entry[1] = hit.snippet
+        else:
+            by_id[hit.id] = [hit, hit.snippet, 0.0, hit.text_score]
+    out = []
+    for hit_id, (hit, snippet, vector_score, text_score) in by_id.items():
+        merged = vector_weight * vector_score + text_weight * text_score
+        out.append(
+            RankedHit(
+                hit_id,
+                hit.path,
+                hit.start_line,
+                hit.end_line,
+                hit.source,
+                snippet,
+                vector_score,
+                text_score,
+                merged,
+                score=merged,
+            )
+        )
+    return out
+
+
+def decay_ranked(
+    hits: Sequence[RankedHit],
+    *,
+    half_life_days: float,
+    now_ms: float,
+    workspace_dir: str | None = None,
+    timestamp_resolver: TimestampResolver | None = None,
+) -> list[RankedHit]:
+    """``applyTemporalDecayToHybridResults`` keeping each multiplier (same product)."""
+    multipliers = decay_multipliers(
+        hits,
+        half_life_days=half_life_days,
+        now_ms=now_ms,
+        workspace_dir=workspace_dir,
+        timestamp_resolver=timestamp_resolver,
+    )
+    return [
+        h if m is None else replace(h, score=h.score * m, decay=m)
+        for h, m in zip(hits, multipliers, strict=True)
+    ]
+
+
+def sort_ranked(hits: Sequence[RankedHit]) -> list[RankedHit]:
+    """Stable sort by score, descending (ties keep insertion order); records ``pre_mmr_rank``."""
+    ordered = sorted(hits, key=lambda r: -r.score)
+    return [replace(h, pre_mmr_rank=pos) for pos, h in enumerate(ordered, 1)]
+
+
+def mmr_ranked(
+    hits: Sequence[RankedHit],
+    lambda_: float,
+    *,
+    legacy_tokenizer: bool = False,
+    tokens: mmr.TokenSets | None = None,
+    select: mmr.Select | None = None,
+) -> list[RankedHit]:
+    """``applyMMRToHybridResults`` on ranked hits: MMR over snippets, positions recorded.
+
+    Item ids are ``path:startLine:index`` (unique per position) as in OpenClaw.
+    """
+    if not hits:
+        return []
+    ids = [f"{h.path}:{h.start_line}:{i}" for i, h in enumerate(hits)]
+    if select is not None:
+        # The selector sees chunk ids (stable across re-rankings, so it can cache).
+        ids = [h.id for h in hits]
+    steps = mmr.rerank_steps(
+        ids,
+        [h.score for h in hits],
+        [h.snippet for h in hits],
+        enabled=True,
+        lambda_=lambda_,
+        legacy_tokenizer=legacy_tokenizer,
+        tokens=tokens,
+        select=select,
+    )
+    return [
+        replace(
+            hits[s.index],
+            mmr_rank=pos,
+            mmr_penalty=s.max_sim,
+            mmr_against=hits[s.against].id if s.against is not None else None,
+        )
+        for pos, s in enumerate(steps, 1)
+    ]
+
+
+def rank_hybrid(
+    vector: Sequence[SearchHit],
+    keyword: Sequence[SearchHit],
+    options: HybridOptions,
+    *,
+    timestamp_resolver: TimestampResolver | None = None,
+    tokens: mmr.TokenSets | None = None,
+    select: mmr.Select | None = None,
+) -> list[RankedHit]:
+    """``mergeHybridResults`` with every score part kept: merge, decay, sort, MMR.
+
+    The app's ``openclaw`` profile ranks through this function; ``tokens``/``select``
+    swap in equivalent faster MMR pieces and ``timestamp_resolver`` the app's dates.
+    """
+    ranked = merge_by_id(vector, keyword, options.vector_weight, options.text_weight)
+    if options.decay_enabled:
+        if options.now_ms is None:
+            raise ValueError("now_ms is required when temporal decay is enabled")
+        ranked = decay_ranked(
+            ranked,
+            half_life_days=options.half_life_days,
+            now_ms=options.now_ms,
+            workspace_dir=options.workspace_dir,
+            timestamp_resolver=timestamp_resolver,
+        )
+    ranked = sort_ranked(ranked)
+    if options.mmr_enabled:
+        ranked = mmr_ranked(
+            ranked,
+            options.mmr_lambda,
+            legacy_tokenizer=options.legacy_mmr_tokenizer,
+            tokens=tokens,
+            select=select,
+        )
+    return ranked
 
 
 def merge_hybrid_results(
@@ -99,57 +271,37 @@ def merge_hybrid_results(
     sets its text score and replaces the snippet only if its own snippet is
     non-empty. The sort is stable, so ties keep insertion order.
     """
-    by_id: dict[str, _MergeEntry] = {}
-    for hit in vector:
-        # Map.set semantics: a repeated id overwrites but keeps its first position.
-        by_id[hit.id] = _MergeEntry(hit, hit.snippet, hit.vector_score, 0.0)
-    for hit in keyword:
-        entry = by_id.get(hit.id)
-        if entry is not None:
-            entry.text_score = hit.text_score
-            if hit.snippet:
-                entry.snippet = hit.snippet
-        else:
-            by_id[hit.id] = _MergeEntry(hit, hit.snippet, 0.0, hit.text_score)
+    return [r.result() for r in rank_hybrid(vector, keyword, options)]
 
-    merged = [
-        HybridResult(
-            e.hit.path,
-            e.hit.start_line,
-            e.hit.end_line,
-            options.vector_weight * e.vector_score + options.text_weight * e.text_score,
-            e.snippet,
-            e.hit.source,
-        )
-        for e in by_id.values()
-    ]
 
-    if options.decay_enabled:
-        if options.now_ms is None:
-            raise ValueError("now_ms is required when temporal decay is enabled")
-        merged = apply_temporal_decay(
-            merged,
-            enabled=True,
-            half_life_days=options.half_life_days,
-            now_ms=options.now_ms,
-            workspace_dir=options.workspace_dir,
-        )
-    ordered = sorted(merged, key=lambda r: -r.score)
-    if options.mmr_enabled:
-        return apply_mmr_to_hybrid_results(
-            ordered, True, options.mmr_lambda, legacy_tokenizer=options.legacy_mmr_tokenizer
-        )
-    return ordered
+class _Selectable(Protocol):
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def source(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def start_line(self) -> int: ...
+
+    @property
+    def end_line(self) -> int: ...
+
+
+S = TypeVar("S", bound=_Selectable)
 
 
 def hybrid_select(
-    merged: Sequence[HybridResult],
+    merged: Sequence[S],
     keyword: Sequence[SearchHit],
     *,
     min_score: float,
     max_results: int,
     text_weight: float,
-) -> list[HybridResult]:
+) -> list[S]:
     """The manager's final filter after ``mergeHybridResults``.
 
     Strict pass: ``score >= minScore``. Only if that is empty *and* the keyword

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from memdesk.core.index.sqlite import Executes
 
@@ -211,7 +212,21 @@ def search_fts_only(
         hits = apply_temporal_decay(
             hits, enabled=True, half_life_days=half_life_days, now_ms=now_ms, workspace_dir=workspace_dir
         )
-    ordered = sorted(hits, key=lambda r: -r.score)
+    return select_fts_only(hits, max_results=max_results, min_score=min_score)
+
+
+class _Scored(Protocol):
+    @property
+    def score(self) -> float: ...
+
+
+R = TypeVar("R", bound=_Scored)
+
+
+def select_fts_only(rows: Sequence[R], *, max_results: int, min_score: float) -> list[R]:
+    """FTS-only search's last step, after decay: a stable sort by score, the
+    ``score >= minScore`` rows, and if none qualifies the top ``maxResults`` anyway."""
+    ordered = sorted(rows, key=lambda r: -r.score)
     strict = [r for r in ordered if r.score >= min_score]
     return (strict or ordered)[: int(max_results)]
 
@@ -243,4 +258,5 @@ __all__ = [
     "score_fallback_keyword_result",
     "search_fts_only",
     "search_keyword",
+    "select_fts_only",
 ]

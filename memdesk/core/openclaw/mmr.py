@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -190,6 +190,50 @@ class MMRItem:
 I = TypeVar("I", bound=MMRItemLike)
 
 
+TokenSets = Callable[[str], frozenset[str]]
+Select = Callable[[Sequence[str], Sequence[float], Sequence[frozenset[str]], float], list[MMRStep]]
+"""``select(ids, scores, token_sets, lambda)``: the greedy pick order (``mmr_select``'s contract)."""
+
+
+def _reference_select(
+    ids: Sequence[str], scores: Sequence[float], token_sets: Sequence[frozenset[str]], lambda_: float
+) -> list[MMRStep]:
+    return mmr_select(scores, token_sets, lambda_)
+
+
+def rerank_steps(
+    ids: Sequence[str],
+    scores: Sequence[float],
+    contents: Sequence[str],
+    *,
+    enabled: bool,
+    lambda_: float = DEFAULT_MMR_LAMBDA,
+    legacy_tokenizer: bool = False,
+    tokens: TokenSets | None = None,
+    select: Select | None = None,
+) -> list[MMRStep]:
+    """``mmrRerank``'s order as steps: which input goes at each position, and why.
+
+    Disabled or <=1 item: input order. lambda (clamped to [0,1]) of exactly 1:
+    stable sort by score descending. Otherwise greedy MMR over token sets cached
+    by id like OpenClaw (a repeated id uses the last such item's tokens).
+    ``tokens`` and ``select`` swap in equivalent implementations (a cached
+    tokenizer, the vectorised ``mmr_fast``); the defaults are the reference.
+    """
+    n = len(scores)
+    if not enabled or n <= 1:
+        return [MMRStep(i, scores[i], 0.0, None) for i in range(n)]
+    lam = clamp_lambda(lambda_)
+    if lam == 1:
+        order = sorted(range(n), key=lambda i: -scores[i])
+        return [MMRStep(i, scores[i], 0.0, None) for i in order]
+    tokenizer = tokens or (lambda text: frozenset(tokenize(text, legacy=legacy_tokenizer)))
+    cache: dict[str, frozenset[str]] = {}
+    for item_id, content in zip(ids, contents, strict=True):
+        cache[item_id] = tokenizer(content)
+    return (select or _reference_select)(ids, scores, [cache[i] for i in ids], lam)
+
+
 def mmr_rerank(
     items: Sequence[I],
     enabled: bool = False,
@@ -197,21 +241,15 @@ def mmr_rerank(
     *,
     legacy_tokenizer: bool = False,
 ) -> list[I]:
-    """``mmrRerank(items, {enabled, lambda})``: all items, re-ordered by MMR.
-
-    Disabled or <=1 item: a copy in input order. lambda (clamped to [0,1]) of
-    exactly 1: stable sort by score descending. Token sets are cached by item
-    id like OpenClaw (a repeated id uses the last such item's tokens).
-    """
-    if not enabled or len(items) <= 1:
-        return list(items)
-    lam = clamp_lambda(lambda_)
-    if lam == 1:
-        return sorted(items, key=lambda item: -item.score)
-    cache: dict[str, frozenset[str]] = {}
-    for item in items:
-        cache[item.id] = frozenset(tokenize(item.content, legacy=legacy_tokenizer))
-    steps = mmr_select([item.score for item in items], [cache[item.id] for item in items], lam)
+    """``mmrRerank(items, {enabled, lambda})``: all items, re-ordered by MMR (see ``rerank_steps``)."""
+    steps = rerank_steps(
+        [item.id for item in items],
+        [item.score for item in items],
+        [item.content for item in items],
+        enabled=enabled,
+        lambda_=lambda_,
+        legacy_tokenizer=legacy_tokenizer,
+    )
     return [items[step.index] for step in steps]
 
 

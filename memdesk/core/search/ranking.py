@@ -1,8 +1,10 @@
 """Re-ranking a fetched candidate pool: merge → temporal decay → recency → sort → MMR → cut.
 
 Everything here is pure (no SQLite, no embedder), so the GUI re-runs it on every
-slider move. Under ``openclaw-2026.4`` it follows OpenClaw v2026.4.12's
-``mergeHybridResults`` and manager ``search`` exactly; under ``memdesk`` it uses
+slider move. Under ``openclaw-2026.4`` a keyword-only or hybrid pool is ranked by
+the port itself (``openclaw.hybrid.rank_hybrid`` + ``hybrid_select``,
+``keyword_search.select_fts_only``: the functions the parity runner checks), with
+the vectorised MMR and cached token sets swapped in; under ``memdesk`` it uses
 memdesk's MMR tokens (whole chunk text, any script) with the same arithmetic, and
 two bounded additions OpenClaw does not have:
 
@@ -31,6 +33,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from memdesk.core.openclaw import decay as oc_decay
+from memdesk.core.openclaw import hybrid as oc_hybrid
+from memdesk.core.openclaw import keyword_search as oc_kw
 from memdesk.core.openclaw import mmr as oc_mmr
 from memdesk.core.search import dates, lexical, mmr_fast, temporal
 from memdesk.core.search.hits import Candidate, CandidatePool, Hit
@@ -80,13 +84,14 @@ _SIM_CACHE: dict[tuple[str, tuple[str, ...]], np.ndarray] = {}
 _SIM_CACHE_SIZE = 64  # golden-set auto-tune cycles through every labelled query
 
 
-def _similarity(items: Sequence[_Scored], profile: str) -> np.ndarray:
-    ids = tuple(sorted(i.cand.chunk_id for i in items))
+def _similarity(profile: str, item_ids: Sequence[str], token_sets: Sequence[frozenset[str]]) -> np.ndarray:
+    """Jaccard matrix of the items in the given order (computed once per pool)."""
+    ids = tuple(sorted(item_ids))
     key = (profile, ids)
     matrix = _SIM_CACHE.get(key)
-    by_id = {i.cand.chunk_id: i for i in items}
     if matrix is None:
-        matrix = mmr_fast.jaccard_matrix([_tokens(by_id[c].cand, profile) for c in ids])
+        tokens_of = dict(zip(item_ids, token_sets, strict=True))
+        matrix = mmr_fast.jaccard_matrix([tokens_of[c] for c in ids])
         if len(_SIM_CACHE) >= _SIM_CACHE_SIZE:
             # Ranked on several threads at once (GUI re-ranks, reader, auto-tune): another
             # thread may evict or insert between these steps, so evicting is best effort.
@@ -94,8 +99,22 @@ def _similarity(items: Sequence[_Scored], profile: str) -> np.ndarray:
                 _SIM_CACHE.pop(next(iter(_SIM_CACHE)), None)
         _SIM_CACHE[key] = matrix
     position = {c: k for k, c in enumerate(ids)}
-    order = [position[i.cand.chunk_id] for i in items]
+    order = [position[i] for i in item_ids]
     return matrix[np.ix_(order, order)]
+
+
+def _select(
+    profile: str,
+    ids: Sequence[str],
+    scores: Sequence[float],
+    token_sets: Sequence[frozenset[str]],
+    lam: float,
+) -> list[oc_mmr.MMRStep]:
+    """MMR picks: ``mmr_fast`` (same selections as the reference, property-tested) over
+    the cached similarity matrix; NaN scores follow the reference loop (which may stop early)."""
+    if any(math.isnan(x) for x in scores):
+        return oc_mmr.mmr_select(scores, token_sets, lam)
+    return mmr_fast.mmr_select(scores, _similarity(profile, ids, token_sets), lam)
 
 
 def _apply_decay(
@@ -167,12 +186,13 @@ def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str)
         for pos, item in enumerate(items, 1):
             item.mmr_rank = pos
         return items
-    scores = [i.score for i in items]
-    if any(math.isnan(x) for x in scores):
-        # NaN scores follow OpenClaw's reference loop (which may stop early).
-        steps = oc_mmr.mmr_select(scores, [_tokens(i.cand, profile) for i in items], lam)
-    else:
-        steps = mmr_fast.mmr_select(scores, _similarity(items, profile), lam)
+    steps = _select(
+        profile,
+        [i.cand.chunk_id for i in items],
+        [i.score for i in items],
+        [_tokens(i.cand, profile) for i in items],
+        lam,
+    )
     ordered: list[_Scored] = []
     for pos, step in enumerate(steps, 1):
         item = items[step.index]
@@ -299,6 +319,8 @@ def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> 
     cands = pool.candidates
     if profile == OPENCLAW_2026_9:
         return _select_self_ranked(pool, settings)
+    if profile == OPENCLAW_2026_4 and pool.mode != "vector":
+        return _rank_openclaw_2026_4(pool, settings, clock)
 
     if pool.mode == "vector":
         # No keyword leg (no FTS): OpenClaw returns cosine hits as they are, with
@@ -316,15 +338,11 @@ def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> 
         return _to_hits(kept[: settings.max_results])
 
     if pool.mode == "fts":
-        # Keyword-only: the text score is the whole score. OpenClaw applies decay,
-        # no MMR, and if nothing clears minScore returns the top maxResults anyway.
+        # Keyword-only: the text score is the whole score.
         items = [_Scored(c, c.text_score or 0.0) for c in cands]
         _decay_and_sort(items, settings, clock, pool)
-        if profile == "memdesk":
-            items = _apply_mmr(items, settings, profile)
+        items = _apply_mmr(items, settings, profile)
         kept = [i for i in items if i.score >= settings.min_score]
-        if not kept and profile == OPENCLAW_2026_4:
-            kept = items
         return _to_hits(kept[: settings.max_results])
 
     # Hybrid: vector hits first, then keyword-only hits (pool order), so that the
@@ -342,11 +360,120 @@ def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> 
     _decay_and_sort(items, settings, clock, pool)
     items = _apply_mmr(items, settings, profile)
     strict = [i for i in items if i.score >= settings.min_score]
-    keyword_hits = [i for i in items if i.cand.text_score is not None]
-    if strict or not keyword_hits or profile != OPENCLAW_2026_4:
-        return _to_hits(strict[: settings.max_results])
-    # OpenClaw's "relaxed" pass for keyword hits the vector leg missed (dead code
-    # upstream since the bm25 fix, kept for parity).
-    relaxed_min = min(settings.min_score, tw)
-    relaxed = [i for i in keyword_hits if i.score >= relaxed_min]
-    return _to_hits(relaxed[: settings.max_results])
+    return _to_hits(strict[: settings.max_results])
+
+
+_EPOCH = dt.date(1970, 1, 1)
+
+
+def _midnight_ms(date: dt.date) -> float:
+    return float((date - _EPOCH).days * oc_decay.DAY_MS)
+
+
+def _rank_openclaw_2026_4(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> list[Hit]:
+    """``openclaw-2026.4``'s keyword-only and hybrid ranking: the port's own functions.
+
+    A candidate decays from its ``date`` (UTC midnight, as OpenClaw dates a
+    ``memory/YYYY-MM-DD.md`` note); the vectorised MMR and cached token sets
+    replace their reference twins (same selections, same token sets).
+    """
+    vw, tw = settings.normalized_weights
+    cands = {c.chunk_id: c for c in pool.candidates}
+    stamps = {c.path: (_midnight_ms(c.date) if c.date is not None else None) for c in pool.candidates}
+
+    def timestamp(path: str, source: str, workspace_dir: str | None) -> float | None:
+        return stamps.get(path)
+
+    now_ms = clock.timestamp() * 1000
+    if pool.mode == "fts":
+        # OpenClaw applies decay, no MMR, and if nothing clears minScore returns the
+        # top maxResults anyway.
+        ranked = [
+            oc_hybrid.RankedHit(
+                c.chunk_id,
+                c.path,
+                c.start_line,
+                c.end_line,
+                c.source,
+                c.snippet,
+                0.0,
+                c.text_score or 0.0,
+                c.text_score or 0.0,
+                score=c.text_score or 0.0,
+            )
+            for c in pool.candidates
+        ]
+        if settings.decay:
+            ranked = oc_hybrid.decay_ranked(
+                ranked, half_life_days=settings.half_life_days, now_ms=now_ms, timestamp_resolver=timestamp
+            )
+        ranked = oc_hybrid.sort_ranked(ranked)
+        kept = oc_kw.select_fts_only(ranked, max_results=settings.max_results, min_score=settings.min_score)
+        return _ranked_to_hits(kept, cands)
+
+    vector = [
+        oc_hybrid.SearchHit(
+            c.chunk_id, c.path, c.start_line, c.end_line, c.source, c.snippet, vector_score=c.vector_score
+        )
+        for c in pool.candidates
+        if c.vector_score is not None
+    ]
+    keyword = [
+        oc_hybrid.SearchHit(
+            c.chunk_id, c.path, c.start_line, c.end_line, c.source, c.snippet, text_score=c.text_score
+        )
+        for c in pool.candidates
+        if c.text_score is not None
+    ]
+    options = oc_hybrid.HybridOptions(
+        vector_weight=vw,
+        text_weight=tw,
+        mmr_enabled=settings.mmr,
+        mmr_lambda=settings.mmr_lambda,
+        decay_enabled=settings.decay,
+        half_life_days=settings.half_life_days,
+        now_ms=now_ms,
+    )
+    ranked = oc_hybrid.rank_hybrid(
+        vector,
+        keyword,
+        options,
+        timestamp_resolver=timestamp,
+        tokens=_oc_tokens,
+        select=functools.partial(_select, OPENCLAW_2026_4),
+    )
+    # OpenClaw's "relaxed" pass for keyword hits the vector leg missed lives in
+    # hybrid_select (dead code upstream since the bm25 fix, kept for parity).
+    kept = oc_hybrid.hybrid_select(
+        ranked, keyword, min_score=settings.min_score, max_results=settings.max_results, text_weight=tw
+    )
+    return _ranked_to_hits(kept, cands)
+
+
+def _ranked_to_hits(ranked: Sequence[oc_hybrid.RankedHit], cands: dict[str, Candidate]) -> list[Hit]:
+    out = []
+    for pos, r in enumerate(ranked, 1):
+        c = cands[r.id]
+        out.append(
+            Hit(
+                rank=pos,
+                chunk_id=r.id,
+                path=r.path,
+                source=r.source,
+                start_line=r.start_line,
+                end_line=r.end_line,
+                snippet=r.snippet,
+                text=c.text,
+                vector_score=c.vector_score,
+                text_score=c.text_score,
+                merged_score=r.merged,
+                decay=r.decay,
+                score=r.score,
+                pre_mmr_rank=r.pre_mmr_rank,
+                mmr_rank=r.mmr_rank,
+                date=c.date,
+                mmr_penalty=r.mmr_penalty,
+                mmr_against=r.mmr_against,
+            )
+        )
+    return out
