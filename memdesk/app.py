@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
+from memdesk.core.embed.loader import parse_model_spec
 from memdesk.qt import assets, compat, logs, translations
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
@@ -196,7 +197,7 @@ def run_gui(
     language = translations.install(app, prefs.language())
     log.info("platform %s, language %s", QGuiApplication.platformName(), language or "en")
     chosen = workspace if workspace is not None else _pick_workspace(prefs)
-    model_spec: str | None = model if model is not None else (prefs.model_choice() or "auto")
+    model_spec = parse_model_spec(model if model is not None else prefs.model_choice())
     try:
         window = build_window(chosen, model=model_spec)
     except errors.MemdeskError as exc:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core import errors, paths
+from memdesk.core.embed.loader import ModelSpec, parse_model_spec
 from memdesk.core.index import workspace
 from memdesk.core.search.settings import SearchSettings
 
@@ -47,12 +48,8 @@ def workspace_arg(value: str | None) -> Path:
     return Path.cwd()
 
 
-def model_arg(value: str | None) -> str | Path | None:
-    if value is None:
-        return "auto"
-    if value.lower() == "none":
-        return None
-    return Path(value)
+def model_arg(value: str | None) -> ModelSpec:
+    return parse_model_spec(value)
 
 
 # C0 controls but tab and newline, DEL and C1 controls: ESC (and CSI, 0x9b) would let

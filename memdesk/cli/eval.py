@@ -9,6 +9,7 @@ from typing import Any
 
 from memdesk.cli import common
 from memdesk.core import errors
+from memdesk.core.embed.loader import parse_model_spec
 from memdesk.core.eval.report import format_table
 from memdesk.core.eval.runner import MODES, evaluate_dataset, evaluate_golden, settings_with
 from memdesk.core.search import settings as settings_mod
@@ -22,9 +23,7 @@ def run_cli(args: Any) -> int:
     for m in modes:
         if m not in MODES:
             raise errors.EvalError(f"unknown mode {m!r} (one of {', '.join(MODES)})")
-    model: Any = Path(args.model) if args.model else "auto"
-    if args.model and args.model.lower() == "none":
-        model = None
+    model = parse_model_spec(args.model)
     settings_for = settings_with(common.ranking_overrides(args))
     now = common.parse_now(args.now)
 

@@ -3,22 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import time
 from typing import Any
 
 from memdesk.cli import common
 from memdesk.core import errors
+from memdesk.core.search import explain, highlight
 from memdesk.core.search import settings as settings_mod
 
 
 def _settings_from(args: argparse.Namespace) -> settings_mod.SearchSettings:
-    base = settings_mod.SearchSettings.defaults(args.profile)
     changes = common.ranking_overrides(args)
     for name in ("max_results", "min_score"):
-        value = getattr(args, name, None)
-        if value is not None:
-            changes[name] = value
-    return base.replace(**changes)
+        changes[name] = getattr(args, name, None)
+    return settings_mod.SearchSettings.from_overrides({"profile": args.profile} | changes)
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -50,6 +49,16 @@ def cmd_search(args: argparse.Namespace) -> int:
         "timings_ms": timings,
         "results": [h.to_json() for h in result.hits],
     }
+    explained: dict[str, explain.Explanation] = {}
+    if args.explain:
+        terms = highlight.KeywordTerms.for_query(args.query, settings.profile)
+        today = now or dt.date.today()
+        for obj, h in zip(data["results"], result.hits, strict=True):
+            e = explain.explain(
+                h, settings, result.pool.mode, hits=result.hits, pool=result.pool, terms=terms, today=today
+            )
+            explained[h.chunk_id] = e
+            obj["explain"] = e.to_json()
     lines = []
     for h in result.hits:
         lines.append(
@@ -57,8 +66,44 @@ def cmd_search(args: argparse.Namespace) -> int:
             f"(vec {_fmt(h.vector_score)} txt {_fmt(h.text_score)} decay {h.decay:.3f})"
         )
         lines.append("    " + " ".join(h.snippet.split())[:160])
+        if h.chunk_id in explained:
+            lines.extend("    " + line for line in _explain_lines(explained[h.chunk_id]))
     common.emit(data, args.json, "\n".join(lines) if lines else "No matches.")
     return 0
+
+
+def _explain_lines(e: explain.Explanation) -> list[str]:
+    """The explanation's score steps as plain lines (the GUI words the same data)."""
+    if e.mode == "fts":
+        merged = f"text {_fmt(e.text)} (keyword-only: the weights do not apply)"
+    elif e.mode == "vector":
+        merged = f"vector {_fmt(e.vector)} (vector-only)"
+    else:
+        merged = (
+            f"{e.vector_weight:.2f} x vector {_fmt(e.vector)} + {e.text_weight:.2f} x text {_fmt(e.text)}"
+        )
+        if e.weight_sum > 0 and abs(e.weight_sum - 1.0) > 1e-9:
+            merged = f"({merged}) / {e.weight_sum:.2f}"
+    decay = {
+        "off": "off",
+        "evergreen": "x1.000, undated note (never ages)",
+        "dated": f"x{e.decay:.3f}, {e.age_days} days old, half-life {e.half_life_days} days",
+    }[e.decay_state]
+    lines = [f"merged   {merged} = {e.merged:.3f}", f"decay    {decay}"]
+    if e.recency > 0:
+        lines.append(f"recency  +{e.recency:.3f} (the question asks for the current state)")
+    if e.date_boost > 0:
+        lines.append(f"date     +{e.date_boost:.3f} (dated in a period the question names)")
+    lines.append(f"final    {e.final:.3f}")
+    if e.mmr_rank is not None and e.mmr_lambda is not None:
+        why = "first pick" if e.mmr_first_pick else f"similarity {e.mmr_similarity:.3f} to a hit above"
+        if e.mmr_against is not None and not e.mmr_first_pick:
+            why += f" ({e.mmr_against[0]}:{e.mmr_against[1]})"
+        lines.append(f"mmr      lambda {e.mmr_lambda:.2f}: rank {e.pre_mmr_rank} -> {e.mmr_rank}; {why}")
+    if e.matched:
+        words = ", ".join(f"{m.text} x{m.count}" for m in e.matched[:8])
+        lines.append(f"matched  {words}")
+    return lines
 
 
 def _fmt(value: float | None) -> str:
@@ -80,4 +125,5 @@ def register(sub: Any) -> None:
         help="'shared' searches as in a group chat (no MEMORY.md / memory.md)",
     )
     p.add_argument("--no-sync", action="store_true", help="search without syncing a dirty index")
+    p.add_argument("--explain", action="store_true", help="show how each hit's score came about")
     p.set_defaults(func=cmd_search)

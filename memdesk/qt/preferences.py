@@ -54,13 +54,7 @@ class Preferences:
             legacy = self._read_json("search/overrides")  # before profiles kept their own
             raw = json.dumps(legacy) if legacy.get("profile", "memdesk") == canonical else ""
         data = self._read_json_text(raw)
-        data.pop("profile", None)
-        base = settings_mod.SearchSettings.defaults(canonical)
-        known = {k: v for k, v in data.items() if hasattr(base, k)}
-        try:
-            return base.replace(**known)
-        except (TypeError, ValueError):
-            return base
+        return settings_mod.SearchSettings.from_overrides(data | {"profile": canonical})
 
     def current_profile(self) -> str:
         profile = str(self._qs.value("search/profile", ""))

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
+from memdesk.core.embed.loader import parse_model_spec
 from memdesk.core.index import notes
 from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
@@ -1109,7 +1110,7 @@ class MainWindow(QMainWindow):
 
     def _switch_model(self, model: str) -> None:
         self.prefs.set_model_choice(model)
-        self.session.set_model(None if model == "none" else Path(model))
+        self.session.set_model(parse_model_spec(model))
 
     # quitting ------------------------------------------------------------------------
     def _settle_unsaved(self) -> bool:

@@ -161,3 +161,28 @@ def test_hybrid_search_with_real_model(
     top = out["results"][0]
     assert top["vector_score"] is not None and top["text_score"] is not None
     assert "embed_ms" in out["timings_ms"]
+
+
+def test_search_explain(example_workspace: Path, memdesk_home: Path) -> None:
+    ws = str(example_workspace)
+    args = ("search", "vector store decision", "--workspace", ws, "--model", "none", "--now", "2026-12-01")
+    out = json.loads(run(*args, "--explain", "--decay", "--json", home=memdesk_home).stdout)
+    assert out["results"], "the example workspace has matches"
+    for r in out["results"]:
+        e = r["explain"]
+        # The explanation is of the very hit it sits under, with the ranking's own numbers.
+        assert (e["path"], e["start_line"], e["final"], e["decay"]) == (
+            r["path"],
+            r["start_line"],
+            r["score"],
+            r["decay"],
+        )
+        assert e["decay_state"] in ("evergreen", "dated") and e["mode"] == "fts"
+    assert any(
+        m["text"].lower() in ("vector", "store", "decision")
+        for r in out["results"]
+        for m in r["explain"]["matched"]
+    )
+    text = run(*args, "--explain", home=memdesk_home).stdout
+    assert "merged   text" in text and "final    " in text
+    assert "merged" not in run(*args, home=memdesk_home).stdout

@@ -32,7 +32,7 @@ from typing import Any, Literal
 from memdesk.core import errors
 from memdesk.core.openclaw import chunking
 from memdesk.core.openclaw import decay as decay4
-from memdesk.core.openclaw.ids import js_json_stringify
+from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, js_json_stringify
 
 from . import annotate
 from .config import Agent, AgentSearch, Layout, OpenClawSetup, resolve_user_path
@@ -228,7 +228,7 @@ def identity_mismatches(agent: Agent, layout: Layout, meta: dict[str, Any]) -> l
     provider = search.provider
     expected_provider = "none" if provider == "none" else provider
     if provider == "none":
-        expected_model = "fts-only"
+        expected_model = FTS_ONLY_MODEL
     elif provider == "local":
         # 2026.4 names the index after local.modelPath; 2026.9's managed server after
         # memory.search.model when set (its default is the plugin's, unknown here).

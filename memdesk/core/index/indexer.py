@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import dataclasses
 import errno
-import hashlib
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -29,12 +28,13 @@ from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
 from memdesk.core.index import windows, workspace
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
+from memdesk.core.openclaw import config as oc_config
 from memdesk.core.openclaw import text as oc_text
+from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, chunk_id_from_hash
 from memdesk.core.search import lexical
 
 log = logging.getLogger(__name__)
 
-FTS_ONLY_MODEL = "fts-only"
 # Files per keyword-phase transaction: few commits, yet results grow while a big
 # first index is written.
 KEYWORD_BATCH_FILES = 200
@@ -44,8 +44,8 @@ EMBED_COMMIT_CHUNKS = 32  # vectors committed together: a crash loses at most th
 
 @dataclasses.dataclass(frozen=True)
 class ChunkParams:
-    tokens: int = oc_chunking.DEFAULT_CHUNK_TOKENS
-    overlap: int = oc_chunking.DEFAULT_CHUNK_OVERLAP
+    tokens: int = oc_config.DEFAULT_CHUNK_TOKENS
+    overlap: int = oc_config.DEFAULT_CHUNK_OVERLAP
 
 
 def chunk_params_for(embedder: Embedder | None) -> ChunkParams:
@@ -57,16 +57,10 @@ def chunk_params_for(embedder: Embedder | None) -> ChunkParams:
     if embedder is None:
         return ChunkParams()
     limit = int(embedder.max_input_tokens * 0.75)
-    if limit >= oc_chunking.DEFAULT_CHUNK_TOKENS:
+    if limit >= oc_config.DEFAULT_CHUNK_TOKENS:
         return ChunkParams()
     tokens = max(32, limit)
     return ChunkParams(tokens=tokens, overlap=max(0, min(tokens - 1, tokens // 5)))
-
-
-def chunk_id(*, source: str, path: str, start_line: int, end_line: int, text_hash: str, model: str) -> str:
-    """OpenClaw's chunk id: sha256 of ``source:path:start:end:hash(text):model``."""
-    raw = f"{source}:{path}:{start_line}:{end_line}:{text_hash}:{model}"
-    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
 
 
 @dataclasses.dataclass
@@ -262,14 +256,7 @@ def _write_keyword_batch(
             shared = workspace.is_shared_scope(p.rel)
             seen_ids: set[str] = set()
             for c in p.chunks:
-                cid = chunk_id(
-                    source="memory",
-                    path=p.rel,
-                    start_line=c.start_line,
-                    end_line=c.end_line,
-                    text_hash=c.hash,
-                    model=model,
-                )
+                cid = chunk_id_from_hash("memory", p.rel, c.start_line, c.end_line, c.hash, model)
                 if cid in seen_ids:
                     continue  # identical chunk text on identical lines cannot repeat; be safe
                 seen_ids.add(cid)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from .config import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_TOKENS
 from .text import (
     estimate_string_chars,
     from_utf16_units,
@@ -22,8 +23,6 @@ from .text import (
     utf16_len,
 )
 
-DEFAULT_CHUNK_TOKENS = 400
-DEFAULT_CHUNK_OVERLAP = 80
 # OpenClaw never sends a single embedding request bigger than this many UTF-8 bytes.
 EMBEDDING_MAX_INPUT_BYTES_CAP = 8000
 

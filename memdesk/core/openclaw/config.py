@@ -16,6 +16,8 @@ from typing import Any
 
 from .text import js_trim
 
+# OpenClaw's memory-search defaults: the one place they are stated (the port's
+# functions, the OpenClaw ranking profiles and config import/export use these).
 DEFAULT_CHUNK_TOKENS = 400
 DEFAULT_CHUNK_OVERLAP = 80
 DEFAULT_MAX_RESULTS = 6

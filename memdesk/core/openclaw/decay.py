@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Protocol, TypeVar
 
+from .config import DEFAULT_HALF_LIFE_DAYS
+
 DAY_MS = 86_400_000
-DEFAULT_HALF_LIFE_DAYS = 30
 
 _DATED_PATH_RE = re.compile(r"(?:^|/)memory/(\d{4})-(\d{2})-(\d{2})\.md$")
 _EPOCH = _dt.date(1970, 1, 1)

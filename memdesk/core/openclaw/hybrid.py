@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from . import mmr
-from .decay import DEFAULT_HALF_LIFE_DAYS, decay_multipliers
-from .mmr import DEFAULT_MMR_LAMBDA
+from .config import DEFAULT_HALF_LIFE_DAYS, DEFAULT_MMR_LAMBDA, DEFAULT_TEXT_WEIGHT, DEFAULT_VECTOR_WEIGHT
+from .decay import decay_multipliers
 
 MAX_CANDIDATES = 200
 
@@ -71,8 +71,8 @@ class HybridResult:
 class HybridOptions:
     """Merge knobs; weights are expected to be normalized already (see config)."""
 
-    vector_weight: float = 0.7
-    text_weight: float = 0.3
+    vector_weight: float = DEFAULT_VECTOR_WEIGHT
+    text_weight: float = DEFAULT_TEXT_WEIGHT
     mmr_enabled: bool = False
     mmr_lambda: float = DEFAULT_MMR_LAMBDA
     decay_enabled: bool = False

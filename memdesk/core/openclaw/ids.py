@@ -12,7 +12,14 @@ FTS_ONLY_MODEL = "fts-only"
 
 def chunk_id(source: str, path: str, start_line: int, end_line: int, chunk_text: str, model: str) -> str:
     """``sha256("source:path:start:end:sha256(text):model")``; model is ``fts-only`` without a provider."""
-    return hash_text(f"{source}:{path}:{start_line}:{end_line}:{hash_text(chunk_text)}:{model}")
+    return chunk_id_from_hash(source, path, start_line, end_line, hash_text(chunk_text), model)
+
+
+def chunk_id_from_hash(
+    source: str, path: str, start_line: int, end_line: int, text_hash: str, model: str
+) -> str:
+    """``chunk_id`` for a chunk whose text hash is already known (the indexer has it)."""
+    return hash_text(f"{source}:{path}:{start_line}:{end_line}:{text_hash}:{model}")
 
 
 def js_json_stringify(value: object) -> str:

@@ -19,6 +19,7 @@ from memdesk.core.index.sqlite import Executes
 from .decay import apply_temporal_decay
 from .fts_query import escape_like_pattern, plan_keyword_search
 from .hybrid import bm25_rank_to_score
+from .ids import FTS_ONLY_MODEL
 from .keywords import extract_keywords
 from .text import js_lower, js_trim, truncate_utf16_safe, utf16_len, word_tokens
 
@@ -238,7 +239,7 @@ def insert_fts_row(
     path: str,
     text: str,
     source: str = "memory",
-    model: str = "fts-only",
+    model: str = FTS_ONLY_MODEL,
     start_line: int = 1,
     end_line: int = 1,
 ) -> None:

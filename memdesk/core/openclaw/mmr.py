@@ -15,9 +15,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+from .config import DEFAULT_MMR_LAMBDA
 from .text import js_lower, js_trim
-
-DEFAULT_MMR_LAMBDA = 0.7
 
 _ASCII_TOKEN_RE = re.compile(r"[a-z0-9_]+")
 # Scripts without whitespace word boundaries: kana, CJK ext A + unified, Hangul.

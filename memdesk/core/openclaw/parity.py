@@ -54,7 +54,7 @@ from memdesk.core.openclaw.hybrid import (
     hybrid_select,
     merge_hybrid_results,
 )
-from memdesk.core.openclaw.ids import chunk_id, provider_key
+from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, chunk_id, provider_key
 from memdesk.core.openclaw.keyword_search import (
     chunks_fts_ddl,
     insert_fts_row,
@@ -244,7 +244,7 @@ def _search_keyword(inp: Mapping[str, Any], ctx: Context) -> Json:
                 path=str(row["path"]),
                 text=str(row["text"]),
                 source=str(row.get("source", "memory")),
-                model=str(row.get("model", "fts-only")),
+                model=str(row.get("model", FTS_ONLY_MODEL)),
                 start_line=int(row.get("startLine", 1)),
                 end_line=int(row.get("endLine", 1)),
             )
@@ -402,7 +402,7 @@ ADAPTERS: dict[str, Adapter] = {
         str(i["chunkText"]),
         str(i["model"]),
     ),
-    "providerKey(fts-only)": lambda i, c: provider_key(None, "fts-only"),
+    "providerKey(fts-only)": lambda i, c: provider_key(None, FTS_ONLY_MODEL),
     "providerKey(generic)": lambda i, c: provider_key(str(i["provider"]), str(i["model"])),
     "isMemoryPath": lambda i, c: is_memory_path(str(i["relPath"]), legacy=c.legacy),
     "planKeywordSearch": _plan,

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from . import embed_recipe, v2026_9
+from .ids import FTS_ONLY_MODEL
 from .text import hash_text
 
 log = logging.getLogger(__name__)
@@ -140,7 +141,7 @@ class Runner:
                 return self._searcher
             self.failure = None
             embed = None
-            model = v2026_9.FTS_ONLY_MODEL
+            model = FTS_ONLY_MODEL
             if emb is not None:
                 model = emb.identity.model
 

@@ -47,6 +47,7 @@ from memdesk.core.index import sqlite
 
 from . import keywords as oc_keywords
 from .hybrid import bm25_rank_to_score
+from .ids import FTS_ONLY_MODEL
 from .text import hash_text, js_trim, truncate_utf16_safe, utf16_len, word_tokens
 
 VERSION = "2026.9.6"
@@ -64,7 +65,6 @@ KEYWORD_FALLBACK_TERM_LIMIT = 6
 EXACT_PATH_CANDIDATE_LIMIT = 200
 DAY_MS = 86_400_000
 INVALID_PROJECT_KEY = "!invalid-project-annotation"
-FTS_ONLY_MODEL = "fts-only"
 
 # -- weighted size (normalization-core/src/cjk-chars.ts) -------------------------------------------
 _WEIGHT_RANGES: tuple[tuple[tuple[int, int], ...], ...] = (

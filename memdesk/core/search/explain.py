@@ -75,6 +75,12 @@ class Explanation:
     def weight_sum(self) -> float:
         return self.vector_weight + self.text_weight
 
+    def to_json(self) -> dict[str, object]:
+        """Every field as JSON values (``memdesk search --explain --json``)."""
+        out = dataclasses.asdict(self)
+        out["date"] = self.date.isoformat() if self.date is not None else None
+        return out
+
 
 def matched_terms(text: str, spans: Sequence[tuple[int, int]], start_line: int) -> tuple[MatchedTerm, ...]:
     """Each matched word of a chunk (case folded together), with its count and lines."""

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Mapping
 from typing import Any, Literal
+
+from memdesk.core.openclaw import config as oc_config
 
 Profile = Literal["memdesk", "openclaw-2026.4", "openclaw-2026.9", "openclaw"]
 OPENCLAW_2026_4: Profile = "openclaw-2026.4"  # OpenClaw v2026.4.12
@@ -27,7 +30,7 @@ def canonical_profile(profile: str) -> Profile:
     resolved = PROFILE_ALIASES.get(profile, profile)
     if resolved not in PROFILES:
         raise ValueError(f"unknown ranking profile {profile!r} ({', '.join(PROFILES)})")
-    return resolved  # type: ignore[return-value]
+    return resolved
 
 
 def is_openclaw(profile: str) -> bool:
@@ -155,15 +158,15 @@ class SearchSettings:
         if profile in (OPENCLAW_2026_4, OPENCLAW_2026_9):
             v2026_4 = cls(
                 profile=OPENCLAW_2026_4,
-                vector_weight=0.7,
-                text_weight=0.3,
-                min_score=0.35,
-                max_results=6,
-                candidate_multiplier=4,
+                vector_weight=oc_config.DEFAULT_VECTOR_WEIGHT,
+                text_weight=oc_config.DEFAULT_TEXT_WEIGHT,
+                min_score=oc_config.DEFAULT_MIN_SCORE,
+                max_results=oc_config.DEFAULT_MAX_RESULTS,
+                candidate_multiplier=oc_config.DEFAULT_CANDIDATE_MULTIPLIER,
                 decay=False,
-                half_life_days=30,
+                half_life_days=oc_config.DEFAULT_HALF_LIFE_DAYS,
                 mmr=False,
-                mmr_lambda=0.7,
+                mmr_lambda=oc_config.DEFAULT_MMR_LAMBDA,
                 recency=False,
                 date_boost=0.0,
             )
@@ -172,6 +175,23 @@ class SearchSettings:
             # 2026.9 keeps 2026.4's numbers and turns decay and MMR on for good.
             return dataclasses.replace(v2026_4, profile=OPENCLAW_2026_9, decay=True, mmr=True)
         return cls()
+
+    @classmethod
+    def from_overrides(cls, data: Mapping[str, Any]) -> SearchSettings:
+        """A profile's defaults with the given values on top (saved preferences, CLI flags).
+
+        ``data["profile"]`` picks the profile (missing or unknown: memdesk); unknown
+        keys and None values are ignored; values of the wrong type give the profile's
+        defaults. The one way settings are built from a dict of changes.
+        """
+        profile = str(data.get("profile") or "memdesk")
+        base = cls.defaults(canonical_profile(profile) if profile in PROFILES else "memdesk")
+        names = {f.name for f in dataclasses.fields(cls)}
+        known = {k: v for k, v in data.items() if k != "profile" and v is not None and k in names}
+        try:
+            return base.replace(**known)
+        except (TypeError, ValueError):
+            return base
 
     def replace(self, **changes: Any) -> SearchSettings:
         return dataclasses.replace(self, **changes).clamped()
