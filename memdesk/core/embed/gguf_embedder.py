@@ -406,7 +406,7 @@ def _silence_llama_logging(llama_cpp: Any) -> None:
     if _log_callback is not None:
         return
 
-    @llama_cpp.llama_log_callback  # type: ignore[misc]
+    @llama_cpp.llama_log_callback  # type: ignore[untyped-decorator]  # llama_cpp ships no type hints
     def _callback(level: int, text: bytes, _user_data: ctypes.c_void_p) -> None:
         try:
             message = text.decode("utf-8", "replace").rstrip()
@@ -679,7 +679,8 @@ class GgufEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         """Shape (dims,), float32, L2-normalised (on its own context: safe to call while
         another thread embeds documents)."""
-        return self._embed([self._query_prefix], [text], queries=True)[0]
+        row: np.ndarray = self._embed([self._query_prefix], [text], queries=True)[0]
+        return row
 
     # ------------------------------------------------------------------ windows
 
@@ -726,7 +727,8 @@ class GgufEmbedder:
             # parse_special=False: literal "[CLS]" in a note is text, not a control token.
             n = int(lc.llama_tokenize(self._vocab, data, len(data), buf, size, special, False))
             if n >= 0:
-                return buf[:n]
+                tokens: list[int] = buf[:n]
+                return tokens
             size = -n
 
     # ------------------------------------------------------------------ embedding

@@ -25,7 +25,7 @@ import re
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import apsw
 import numpy as np
@@ -88,6 +88,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+def _int(rows: Sequence[tuple[Any, ...]]) -> int:
+    """The first value of a one-value query (a count, a pragma): SQLite returns an integer."""
+    return int(rows[0][0])
 
 
 def _vec_extension_path() -> str | None:
@@ -171,7 +176,7 @@ class Store:
         return True
 
     def _migrate(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchall()[0][0]
+        version = _int(self.conn.execute("PRAGMA user_version").fetchall())
         if version > SCHEMA_VERSION:
             raise errors.IndexCorrupt(
                 f"{self.path}: index schema v{version} is newer than this memdesk (v{SCHEMA_VERSION})"
@@ -186,7 +191,7 @@ class Store:
     def _check_schema(self) -> None:
         """Every table the schema version promises exists (a dropped ``chunks`` table once
         raised on every command instead of being rebuilt)."""
-        version = int(self.conn.execute("PRAGMA user_version").fetchall()[0][0])
+        version = _int(self.conn.execute("PRAGMA user_version").fetchall())
         wanted = {name for step in MIGRATIONS[:version] for sql in step for name in _TABLE_RE.findall(sql)}
         present = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         missing = sorted(wanted - present)
@@ -259,7 +264,7 @@ class Store:
         if not rows:
             return None
         try:
-            value = json.loads(rows[0][0])
+            value = json.loads(cast(str, rows[0][0]))
         except (json.JSONDecodeError, TypeError):
             value = None
         if not isinstance(value, dict):
@@ -356,19 +361,18 @@ class Store:
 
     @maps_errors
     def counts(self) -> tuple[int, int]:
-        files = self.conn.execute("SELECT count(*) FROM files WHERE status = 'indexed'").fetchall()[0][0]
-        chunks = self.conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0]
-        return int(files), int(chunks)
+        files = _int(self.conn.execute("SELECT count(*) FROM files WHERE status = 'indexed'").fetchall())
+        return files, _int(self.conn.execute("SELECT count(*) FROM chunks").fetchall())
 
     @maps_errors
     def data_version(self) -> int:
         """Changes whenever another connection commits: a cheap "has the index changed?"."""
-        return int(self.conn.execute("PRAGMA data_version").fetchall()[0][0])
+        return _int(self.conn.execute("PRAGMA data_version").fetchall())
 
     @maps_errors
     def chunk_count_bound(self) -> int:
         """An upper bound of the chunk count from the rowid index (count(*) scans)."""
-        return int(self.conn.execute("SELECT coalesce(max(rid), 0) FROM chunks").fetchall()[0][0])
+        return _int(self.conn.execute("SELECT coalesce(max(rid), 0) FROM chunks").fetchall())
 
     @maps_errors
     def chunk_rows(self, rids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
@@ -388,10 +392,10 @@ class Store:
     @maps_errors
     def root_chunk_count(self) -> int:
         """Chunks of the root MEMORY.md / memory.md (left out of the group-chat scope)."""
-        return int(
+        return _int(
             self.conn.execute(
                 "SELECT count(*) FROM chunks WHERE path IN ('MEMORY.md', 'memory.md')"
-            ).fetchall()[0][0]
+            ).fetchall()
         )
 
     @maps_errors
@@ -481,7 +485,9 @@ class Store:
             return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
         rids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
         shared = np.fromiter((bool(r[1]) for r in rows), dtype=bool, count=len(rows))
-        matrix = np.frombuffer(b"".join(r[2] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        matrix = np.frombuffer(b"".join(cast(bytes, r[2]) for r in rows), dtype=np.float32).reshape(
+            len(rows), -1
+        )
         return rids, shared, matrix
 
     @maps_errors
@@ -515,7 +521,7 @@ class Store:
         if self._seg_table is None:
             self._seg_table = apsw.fts5.Table(self.conn, "chunks_fts_seg")
         table = self._seg_table
-        total = int(self.conn.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
+        total = _int(self.conn.execute("SELECT count(*) FROM chunks").fetchall())
         out: dict[str, int] = {}
         for term in terms:
             tokens = table.tokenize(term.encode("utf-8"), include_offsets=False, include_colocated=False)
@@ -524,7 +530,7 @@ class Store:
                 row = self.conn.execute(
                     "SELECT doc FROM chunks_fts_seg_vocab WHERE term = ?", (token,)
                 ).fetchall()
-                counts.append(int(row[0][0]) if row else 0)
+                counts.append(_int(row) if row else 0)
             out[term] = min(counts) if counts else 0
         return total, out
 
@@ -542,7 +548,7 @@ class Store:
             return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
         rids = np.array([r[0] for r in rows], dtype=np.int64)
         shared = np.array([r[1] not in ("MEMORY.md", "memory.md") for r in rows], dtype=bool)
-        matrix = np.stack([np.frombuffer(r[2], dtype=np.float32) for r in rows])
+        matrix = np.stack([np.frombuffer(cast(bytes, r[2]), dtype=np.float32) for r in rows])
         return rids, shared, matrix
 
     # -- embedding cache ------------------------------------------------------------

@@ -13,6 +13,7 @@ import ctypes
 import ctypes.util
 import dataclasses
 import errno
+import functools
 import hashlib
 import logging
 import os
@@ -462,6 +463,11 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(err, os.strerror(err), str(b))
 
 
+def _merge_disk(base: bytes | None, mine: bytes, theirs: DiskState) -> bytes | None:
+    """``_merged`` with the disk state last (the merge callback ``_write_and_swap`` takes)."""
+    return _merged(base, theirs, mine)
+
+
 def _merged(base: bytes | None, theirs: DiskState, mine: bytes) -> bytes | None:
     """``mine`` with the disk's changes since ``base`` merged in, or None if they overlap
     (or any side is not UTF-8 text)."""
@@ -506,9 +512,9 @@ def save_note(
                 mode = stat.S_IMODE(os.stat(path).st_mode)
                 if not mode & 0o222 and not overwrite_readonly:
                     raise errors.NoteReadOnly(f"{path.name} is read-only (mode {mode:04o}); not saved")
-            outcome = _write_and_swap(
-                path, data, mode=mode, expected=expected, merge=lambda d, b=base, m=data: _merged(b, d, m)
-            )
+            # This attempt's base and data, bound now (they change on the next attempt).
+            merge = functools.partial(_merge_disk, base, data)
+            outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
             if outcome is None:
                 _fsync_dir(path.parent)
                 return Saved(data, merged_any)

@@ -154,4 +154,5 @@ class RecipeEmbedder:
         return self._embed(texts, self.recipe.document_prefix)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([text], self.recipe.query_prefix)[0]
+        row: np.ndarray = self._embed([text], self.recipe.query_prefix)[0]
+        return row

@@ -76,7 +76,7 @@ def load_fixtures(root: Path) -> list[tuple[Path, dict[str, Any]]]:
 def workspace_for(fixture: dict[str, Any], root: Path, repo: Path) -> Path:
     if fixture["workspace"] == "example":
         return repo / "examples" / "workspace"
-    return root / "workspaces" / fixture["workspace"]
+    return Path(root, "workspaces", fixture["workspace"])
 
 
 def find_model(sha256: str | None) -> Path | None:

@@ -42,7 +42,7 @@ class KeywordTerms:
 
 
 def _tokenizer(profile: str) -> sqlite.Tokenizer:
-    cache = getattr(_local, "tokenizers", None)
+    cache: dict[str, sqlite.Tokenizer] | None = getattr(_local, "tokenizers", None)
     if cache is None:
         # One private in-memory connection per thread: apsw objects are not shared.
         _local.conn = sqlite.memory()
