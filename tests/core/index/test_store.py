@@ -1,0 +1,155 @@
+"""The SQLite store on real files (apsw + FTS5 + sqlite-vec): schema, rows, both search
+legs' SQL, and that every failure reaches callers as a memdesk error, never apsw's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memdesk.core import errors
+from memdesk.core.index import sqlite
+from memdesk.core.index.store import SCHEMA_VERSION, Store
+from memdesk.core.search import lexical
+
+DIMS = 16
+TEXTS = [
+    ("MEMORY.md", "We chose SQLite with sqlite-vec as the vector store."),
+    ("memory/2026-05-01.md", "Deploy cadence: every Tuesday, after the team sync."),
+    ("memory/2026-05-02.md", "鉴权方案：OAuth 设备码登录，令牌存在钥匙串里。"),
+    ("memory/topics/db.md", "PostgreSQL for analytics; the vector store stays SQLite."),
+]
+
+
+def _vec(seed: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(DIMS).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "index.sqlite")
+    with s.transaction():
+        for k, (path, text) in enumerate(TEXTS):
+            s.insert_chunk(
+                chunk_id=f"c{k}",
+                path=path,
+                source="memory",
+                start_line=1,
+                end_line=3,
+                hash=f"h{k}",
+                model="test",
+                text=text,
+                segmented=lexical.segment_for_index(text),
+                embedding=_vec(k),
+                shared=path not in ("MEMORY.md", "memory.md"),
+            )
+            s.upsert_file(path, hash=f"f{k}", mtime=0, size=len(text))
+            s.put_embeddings("fake", "test", "", {f"h{k}": _vec(k)})
+    return s
+
+
+def test_fresh_index_has_every_table_of_its_schema(tmp_path: Path) -> None:
+    s = Store(tmp_path / "new.sqlite")
+    names = {r[0] for r in s.conn.execute("SELECT name FROM sqlite_master")}
+    assert {"meta", "files", "chunks", "chunks_fts", "chunks_fts_seg", "embedding_cache"} <= names
+    assert s.conn.execute("PRAGMA user_version").fetchall()[0][0] == SCHEMA_VERSION
+    assert s.get_meta() is None and s.counts() == (0, 0)
+    s.close()
+
+
+def test_rows_round_trip_and_delete_removes_every_trace(store: Store) -> None:
+    assert store.counts() == (4, 4)
+    assert store.root_chunk_count() == 1
+    rows = store.chunk_rows(list(range(1, 5)))
+    assert [rows[r][1] for r in sorted(rows)] == [p for p, _ in TEXTS]
+    with store.transaction():
+        store.delete_file("memory/topics/db.md")
+    assert store.counts() == (3, 3)
+    expr = lexical.fts_match_expression(["postgresql"])
+    assert expr is not None
+    assert store.keyword_search("chunks_fts_seg", expr, 10, shared_only=False) == []
+    assert store.vec_embedding(4) is None
+
+
+def test_keyword_search_ranks_by_bm25_and_scores_one_chunk_alike(store: Store) -> None:
+    expr = lexical.fts_match_expression(lexical.query_terms("vector store sqlite"))
+    assert expr is not None
+    found = store.keyword_search("chunks_fts_seg", expr, 10, shared_only=False)
+    assert {rid for rid, _ in found} == {1, 4}
+    assert [s for _, s in found] == sorted((s for _, s in found), reverse=True)
+    for rid, score in found:
+        assert store.keyword_score_of("chunks_fts_seg", expr, rid) == pytest.approx(score)
+    assert store.keyword_score_of("chunks_fts_seg", expr, 2) is None  # no match
+    # The group-chat scope leaves the root MEMORY.md out.
+    assert [rid for rid, _ in store.keyword_search("chunks_fts_seg", expr, 10, shared_only=True)] == [4]
+    with pytest.raises(ValueError, match="unknown FTS table"):
+        store.keyword_search("chunks; DROP TABLE chunks", expr, 10, shared_only=False)
+
+
+def test_cjk_text_is_found_through_bigrams(store: Store) -> None:
+    expr = lexical.fts_match_expression(lexical.query_terms("鉴权"))
+    assert expr is not None
+    assert [rid for rid, _ in store.keyword_search("chunks_fts_seg", expr, 10, shared_only=False)] == [3]
+    total, freq = store.document_frequencies(["鉴权", "vector", "absent"])
+    assert total == 4 and freq == {"鉴权": 1, "vector": 2, "absent": 0}
+
+
+def test_vector_search_is_exact_cosine(store: Store) -> None:
+    if not store.vec_available:
+        pytest.skip(f"sqlite-vec unavailable: {store.vec_error}")
+    q = _vec(99)
+    want = sorted(((k + 1, float(_vec(k) @ q)) for k in range(4)), key=lambda t: -t[1])
+    got = store.vector_search(q, 4, shared_only=False)
+    assert [r for r, _ in got] == [r for r, _ in want]
+    assert [s for _, s in got] == pytest.approx([s for _, s in want], abs=1e-5)
+    assert 1 not in [r for r, _ in store.vector_search(q, 4, shared_only=True)]
+    stored = store.vec_embedding(2)
+    assert stored is not None and np.allclose(stored, _vec(1))
+    cached = store.cached_vectors_for([1, 2, 3, 4], "fake", "test", "")
+    assert all(np.allclose(cached[k + 1], _vec(k)) for k in range(4))
+
+
+def test_a_damaged_file_is_index_corrupt(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.sqlite"
+    bad.write_bytes(b"this is not a database, just bytes" * 200)
+    with pytest.raises(errors.IndexCorrupt):
+        Store(bad)
+
+
+def test_a_dropped_table_is_index_corrupt_from_any_method(store: Store) -> None:
+    store.conn.execute("DROP TABLE chunks_fts_seg")
+    expr = lexical.fts_match_expression(["vector"])
+    assert expr is not None
+    with pytest.raises(errors.IndexCorrupt, match="schema is damaged"):
+        store.keyword_search("chunks_fts_seg", expr, 10, shared_only=False)
+
+
+def test_a_refused_statement_is_query_rejected(store: Store) -> None:
+    with pytest.raises(errors.QueryRejected):
+        store.keyword_search("chunks_fts_seg", '"unclosed', 10, shared_only=False)
+    with pytest.raises(errors.QueryRejected):
+        store.execute("SELEKT 1")
+
+
+def test_an_unreadable_model_record_is_index_corrupt(store: Store) -> None:
+    store.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('memdesk_index_meta_v1', 'not json')")
+    with pytest.raises(errors.IndexCorrupt, match="model record"):
+        store.get_meta()
+
+
+def test_other_connections_see_mapped_errors_too() -> None:
+    conn = sqlite.memory()
+    conn.execute("CREATE VIRTUAL TABLE t USING fts5(text)")
+    conn.execute("INSERT INTO t(text) VALUES ('hello world')")
+    assert sqlite.rows(conn, "SELECT rowid FROM t WHERE t MATCH ?", ("hello",)) == [(1,)]
+    # Outside memdesk's own index "no such column" is a refused query, not damage.
+    for query in ('"unclosed', "nosuchcolumn:hello"):
+        with pytest.raises(errors.QueryRejected):
+            sqlite.rows(conn, "SELECT rowid FROM t WHERE t MATCH ?", (query,))
+
+
+def test_opening_a_missing_file_read_only_is_a_store_error(tmp_path: Path) -> None:
+    with pytest.raises(errors.StoreError):
+        sqlite.connect(tmp_path / "absent.sqlite", readonly=True)

@@ -1,0 +1,96 @@
+"""Pool assembly on a real index of the example workspace with the real model: what each
+profile's pool holds, in which order, with which scores."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memdesk.core import engine
+from memdesk.core.search import keyword
+from memdesk.core.search.settings import OPENCLAW_2026_4, SearchSettings
+
+QUERIES = ["vector store decision", "鉴权方案", "deploy cadence", "who joined the team"]
+
+
+@pytest.fixture(scope="module")
+def hybrid_engine(tmp_path_factory: pytest.TempPathFactory, minilm_path: Path) -> Iterator[engine.Engine]:
+    import shutil
+
+    from tests.conftest import EXAMPLE_WORKSPACE
+
+    root = tmp_path_factory.mktemp("pool") / "workspace"
+    shutil.copytree(EXAMPLE_WORKSPACE, root)
+    eng = engine.Engine.open(root, model=minilm_path, db_path=root.parent / "index.sqlite")
+    eng.sync()
+    yield eng
+    eng.close()
+
+
+@pytest.mark.parametrize("profile", ["memdesk", OPENCLAW_2026_4])
+def test_vector_hits_come_first_then_keyword_only_hits(hybrid_engine: engine.Engine, profile: str) -> None:
+    settings = SearchSettings.defaults(profile)  # type: ignore[arg-type]  # a Profile from the list
+    for q in QUERIES:
+        pool = hybrid_engine.fetch_candidates(q, settings)
+        assert pool.mode == "hybrid" and pool.candidates
+        ids = [c.chunk_id for c in pool.candidates]
+        assert len(ids) == len(set(ids))
+        fetched = pool.timings_ms["pool_size"]
+        assert len(pool.candidates) <= 2 * fetched
+        if profile == OPENCLAW_2026_4:
+            # OpenClaw's merge order: every vector hit, then keyword hits the vector leg missed
+            # (their vector score stays unset, as OpenClaw scores them 0).
+            first_keyword_only = next(
+                (i for i, c in enumerate(pool.candidates) if c.vector_score is None), len(ids)
+            )
+            assert all(c.vector_score is not None for c in pool.candidates[:first_keyword_only])
+            assert all(c.vector_score is None for c in pool.candidates[first_keyword_only:])
+        else:
+            # memdesk completes the cosine of keyword-only hits: every candidate has both scores.
+            assert all(c.vector_score is not None and c.text_score is not None for c in pool.candidates)
+
+
+def test_memdesk_keyword_only_hits_carry_their_real_cosine(hybrid_engine: engine.Engine) -> None:
+    emb = hybrid_engine.embedder
+    assert emb is not None
+    settings = SearchSettings.defaults("memdesk")
+    pool = hybrid_engine.fetch_candidates("deploy cadence", settings)
+    qvec = np.asarray(emb.embed_query("deploy cadence"), dtype=np.float32)
+    docs = np.asarray(emb.embed_documents([c.text for c in pool.candidates]), dtype=np.float32)
+    for cand, vec in zip(pool.candidates, docs, strict=True):
+        assert cand.vector_score == pytest.approx(float(vec @ qvec), abs=2e-3)
+
+
+def test_keyword_only_pool_is_the_keyword_leg(hybrid_engine: engine.Engine) -> None:
+    settings = SearchSettings.defaults("memdesk")
+    pool = hybrid_engine.fetch_candidates("deploy cadence", settings, mode="fts")
+    assert pool.mode == "fts" and pool.candidates
+    assert all(c.vector_score is None for c in pool.candidates)
+    scores = [c.text_score for c in pool.candidates]
+    assert all(s is not None and 0 < s < 1 for s in scores)
+    assert scores == sorted(scores, reverse=True)  # BM25 order, saturated r / (1 + r)
+    assert "deploy" in pool.query_terms
+
+
+def test_group_chat_scope_leaves_memory_md_out(hybrid_engine: engine.Engine) -> None:
+    for profile in ("memdesk", OPENCLAW_2026_4):
+        settings = SearchSettings.defaults(profile)  # type: ignore[arg-type]
+        everything = hybrid_engine.fetch_candidates("vector store decision", settings)
+        assert any(c.path == "MEMORY.md" for c in everything.candidates)
+        shared = hybrid_engine.fetch_candidates("vector store decision", settings, scope="shared")
+        assert shared.candidates and all(c.path != "MEMORY.md" for c in shared.candidates)
+
+
+def test_ablation_options_change_the_pool(hybrid_engine: engine.Engine) -> None:
+    settings = SearchSettings.defaults("memdesk")
+    default = hybrid_engine.fetch_candidates("the vector store decision", settings, mode="fts")
+    hybrid_engine.memdesk_options = keyword.MemdeskOptions(or_terms=False, stop_words=False)
+    try:
+        strict = hybrid_engine.fetch_candidates("the vector store decision", settings, mode="fts")
+    finally:
+        hybrid_engine.memdesk_options = keyword.MemdeskOptions()
+    # AND of every word including "the" matches fewer chunks than OR of the content words.
+    assert len(strict.candidates) < len(default.candidates)

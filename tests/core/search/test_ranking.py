@@ -1,0 +1,142 @@
+"""ranking.rank on hand-built pools: merge, decay, the cut, MMR and recency, each checked
+against the arithmetic it promises (no I/O: pools are plain values)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from memdesk.core.search import ranking
+from memdesk.core.search.hits import Candidate, CandidatePool
+from memdesk.core.search.settings import OPENCLAW_2026_4, SearchSettings
+
+NOW = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+
+
+def cand(
+    i: int,
+    vector: float | None,
+    text: float | None,
+    *,
+    date: dt.date | None = None,
+    body: str | None = None,
+    keyword_only: bool = False,
+) -> Candidate:
+    body = body if body is not None else f"note {i} unique{i}"
+    return Candidate(
+        chunk_id=f"c{i}",
+        path=f"memory/n{i}.md",
+        source="memory",
+        start_line=1,
+        end_line=2,
+        text=body,
+        snippet=body,
+        vector_score=vector,
+        text_score=text,
+        date=date,
+        keyword_only=keyword_only,
+    )
+
+
+def pool(
+    *cands: Candidate, mode: str = "hybrid", profile: str = "memdesk", query: str = "q"
+) -> CandidatePool:
+    return CandidatePool(
+        query=query, mode=mode, profile=profile, candidates=cands, timings_ms={"pool_size": 50.0}
+    )  # type: ignore[arg-type]  # literal modes
+
+
+PLAIN = SearchSettings.defaults("memdesk").replace(
+    mmr=False, decay=False, recency=False, date_boost=0.0, min_score=0.0, max_results=10
+)
+
+
+def test_hybrid_merge_is_the_normalised_weighted_sum() -> None:
+    s = PLAIN.replace(vector_weight=0.3, text_weight=0.1)
+    hits = ranking.rank(pool(cand(1, 0.8, 0.4), cand(2, 0.2, None)), s, now=NOW)
+    assert [h.chunk_id for h in hits] == ["c1", "c2"]
+    assert hits[0].merged_score == pytest.approx(0.75 * 0.8 + 0.25 * 0.4)
+    assert hits[1].merged_score == pytest.approx(0.75 * 0.2)
+    assert [h.rank for h in hits] == [1, 2]
+
+
+def test_a_chunk_not_embedded_yet_scores_as_keyword_search_does() -> None:
+    hits = ranking.rank(pool(cand(1, None, 0.6, keyword_only=True)), PLAIN, now=NOW)
+    assert hits[0].score == pytest.approx(0.6)
+
+
+def test_decay_halves_a_score_per_half_life_and_spares_evergreen_notes() -> None:
+    s = PLAIN.replace(decay=True, half_life_days=30)
+    old = cand(1, 0.9, 0.9, date=(NOW - dt.timedelta(days=30)).date())
+    evergreen = cand(2, 0.6, 0.6)
+    hits = {h.chunk_id: h for h in ranking.rank(pool(old, evergreen), s, now=NOW)}
+    assert hits["c1"].decay == pytest.approx(0.5)
+    assert hits["c1"].score == pytest.approx(hits["c1"].merged_score * 0.5)
+    assert hits["c2"].decay == 1.0 and hits["c2"].score == pytest.approx(0.6)
+    assert [h.chunk_id for h in ranking.rank(pool(old, evergreen), s, now=NOW)] == ["c2", "c1"]
+
+
+def test_min_score_and_max_results_cut_the_list() -> None:
+    cands = [cand(i, i / 10, None) for i in range(1, 10)]
+    hits = ranking.rank(pool(*cands), PLAIN.replace(min_score=0.3, max_results=4, text_weight=0.0), now=NOW)
+    assert [h.chunk_id for h in hits] == ["c9", "c8", "c7", "c6"]
+    hits = ranking.rank(pool(*cands), PLAIN.replace(min_score=0.75, text_weight=0.0), now=NOW)
+    assert [h.chunk_id for h in hits] == ["c9", "c8"]
+
+
+def test_ties_keep_pool_order() -> None:
+    hits = ranking.rank(pool(cand(1, 0.5, None), cand(2, 0.5, None), cand(3, 0.5, None)), PLAIN, now=NOW)
+    assert [h.chunk_id for h in hits] == ["c1", "c2", "c3"]
+
+
+def test_mmr_moves_a_near_duplicate_down() -> None:
+    dup = "sqlite vector store decision final"
+    cands = (
+        cand(1, 0.9, None, body=dup),
+        cand(2, 0.89, None, body=dup),
+        cand(3, 0.7, None, body="deploy tuesday"),
+    )
+    off = ranking.rank(pool(*cands), PLAIN, now=NOW)
+    on = ranking.rank(pool(*cands), PLAIN.replace(mmr=True, mmr_lambda=0.5), now=NOW)
+    assert [h.chunk_id for h in off] == ["c1", "c2", "c3"]
+    assert [h.chunk_id for h in on] == ["c1", "c3", "c2"]
+    moved = next(h for h in on if h.chunk_id == "c2")
+    assert (moved.pre_mmr_rank, moved.mmr_rank, moved.mmr_against) == (2, 3, "c1")
+    assert moved.mmr_penalty == pytest.approx(1.0)
+    # lambda 1 is a plain sort by score.
+    assert [
+        h.chunk_id for h in ranking.rank(pool(*cands), PLAIN.replace(mmr=True, mmr_lambda=1.0), now=NOW)
+    ] == [
+        "c1",
+        "c2",
+        "c3",
+    ]
+
+
+def test_recency_breaks_near_ties_for_current_state_questions_only() -> None:
+    s = PLAIN.replace(recency=True, recency_weight=0.1, half_life_days=30)
+    new = cand(1, 0.50, None, date=NOW.date())
+    old = cand(2, 0.52, None, date=(NOW - dt.timedelta(days=300)).date())
+    asks_now = ranking.rank(pool(old, new, query="what do we use now"), s, now=NOW)
+    assert [h.chunk_id for h in asks_now] == ["c1", "c2"]
+    assert asks_now[0].recency == pytest.approx(0.1) and asks_now[0].rank_without_recency == 2
+    plain = ranking.rank(pool(old, new, query="vector store"), s, now=NOW)
+    assert [h.chunk_id for h in plain] == ["c2", "c1"] and all(h.recency == 0 for h in plain)
+
+
+def test_openclaw_keyword_only_falls_back_to_the_top_when_nothing_clears_min_score() -> None:
+    s = SearchSettings.defaults(OPENCLAW_2026_4).replace(min_score=0.9, max_results=2)
+    cands = (cand(1, None, 0.3), cand(2, None, 0.5), cand(3, None, 0.1))
+    hits = ranking.rank(pool(*cands, mode="fts", profile=OPENCLAW_2026_4), s, now=NOW)
+    assert [h.chunk_id for h in hits] == ["c2", "c1"]
+    # memdesk returns nothing rather than hits below the bar.
+    memdesk = PLAIN.replace(min_score=0.9)
+    assert ranking.rank(pool(*cands, mode="fts"), memdesk, now=NOW) == []
+
+
+def test_pool_satisfies() -> None:
+    p = pool(cand(1, 0.5, None))
+    assert ranking.pool_satisfies(p, PLAIN.replace(max_results=10, candidate_multiplier=5))
+    assert not ranking.pool_satisfies(p, PLAIN.replace(max_results=20, candidate_multiplier=5))
+    assert not ranking.pool_satisfies(p, SearchSettings.defaults(OPENCLAW_2026_4))
