@@ -836,7 +836,8 @@ class GgufEmbedder:
         with context.lock:
             if context.ctx is None:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
-            return self._encode_sequences(context, [seq])[0]
+            row: np.ndarray = self._encode_sequences(context, [seq])[0]
+            return row
 
     def close(self) -> None:
         """Free the llama.cpp model and context now rather than at garbage collection."""
