@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run the whole test suite headless; the tests that need a real
-# X display start their own Xvfb server.
+# Set up (if needed), check lint, format, types and import contracts, then run the whole
+# test suite headless; the tests that need a real X display start their own Xvfb server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,5 +13,15 @@ if ! command -v Xvfb >/dev/null 2>&1; then
     fi
 fi
 . .venv/bin/activate
+# Lint, format, types and the import contracts first (pinned in the test extra): any
+# finding fails the run, so the tree stays clean for everyone.
+echo "test: ruff check"
+ruff check .
+echo "test: ruff format --check"
+ruff format --check .
+echo "test: mypy memdesk"
+mypy memdesk
+echo "test: lint-imports"
+lint-imports --no-cache
 export QT_QPA_PLATFORM=offscreen
 exec python -m pytest "$@"
