@@ -2,12 +2,15 @@
 
 Environment problems (a bad model file, an unreadable note, a corrupt index) are
 ``MemdeskError`` subclasses with a message fit to show a user as-is; anything
-else escaping the core is a bug.
+else escaping the core is a bug. A message made with ``messages.msg`` is also
+translated when the GUI shows it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
 if TYPE_CHECKING:  # the index package imports this module: a runtime import would be circular
     from memdesk.core.index.workspace import DiskState
@@ -36,7 +39,9 @@ class NoteChanged(MemdeskError):
     """
 
     def __init__(self, path: object, disk: DiskState) -> None:
-        super().__init__(f"{path} changed on disk since it was opened; not saved")
+        super().__init__(
+            msg(QT_TRANSLATE_NOOP("core", "{path} changed on disk since it was opened; not saved"), path=path)
+        )
         self.disk = disk
 
 

@@ -14,6 +14,7 @@ Tabs:
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
@@ -38,6 +39,7 @@ from memdesk.core.agent import doctor as agent_doctor
 from memdesk.core.agent import sessions as agent_sessions
 from memdesk.core.agent.compare import AgentResults
 from memdesk.core.agent.status import AgentOverview
+from memdesk.qt import messages
 from memdesk.qt.agent import AgentController
 
 _SEVERITY_COLORS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#5f6368"}
@@ -354,13 +356,13 @@ class AgentPanel(QWidget):
                 agent=report.agent_id,
                 layout=report.layout,
                 n=report.files_checked,
-                summary=agent_doctor.summarize(report.findings),
+                summary=self._summary(report.findings),
             )
         )
         for finding in report.sorted():
-            text = f"{_SEVERITY_MARKS[finding.severity]} {finding.message}"
+            text = f"{_SEVERITY_MARKS[finding.severity]} {messages.text(finding.message)}"
             if finding.fix:
-                text += "\n    " + self.tr("fix: {fix}").format(fix=finding.fix)
+                text += "\n    " + self.tr("fix: {fix}").format(fix=messages.text(finding.fix))
             item = QListWidgetItem(text)
             item.setForeground(QBrush(QColor(_SEVERITY_COLORS[finding.severity])))
             item.setToolTip(f"{finding.severity}: {finding.code}")
@@ -370,6 +372,19 @@ class AgentPanel(QWidget):
                     (finding.path, finding.start_line or 1, finding.end_line or finding.start_line or 1),
                 )
             self.doctor_list.addItem(item)
+
+    def _summary(self, findings: Sequence[agent_doctor.Finding]) -> str:
+        """``agent_doctor.summarize`` in the UI's language: "2 errors, 1 warning"."""
+        parts = []
+        for severity, one, many in (
+            ("error", self.tr("{0} error"), self.tr("{0} errors")),
+            ("warning", self.tr("{0} warning"), self.tr("{0} warnings")),
+            ("info", self.tr("{0} info"), self.tr("{0} info")),
+        ):
+            n = sum(1 for f in findings if f.severity == severity)
+            if n:
+                parts.append((one if n == 1 else many).format(n))
+        return self.tr(", ").join(parts) or self.tr("no problems")
 
     @Slot(object)
     def _on_controller_sessions_ready(self, transcripts: list[agent_sessions.Transcript]) -> None:
@@ -381,7 +396,7 @@ class AgentPanel(QWidget):
 
     @Slot(str, object)
     def _on_controller_failed(self, kind: str, exc: object) -> None:
-        text = str(exc)
+        text = messages.text(exc)
         if kind == "setup":
             self.config_label.setText(text)
         elif kind == "overview":

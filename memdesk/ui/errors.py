@@ -12,9 +12,11 @@ import logging
 import traceback
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from memdesk.core import errors
+from memdesk.qt import messages
 
 log = logging.getLogger(__name__)
 
@@ -31,14 +33,20 @@ def show_error(
         log.warning("%s: %s", type(exc).__name__, exc)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(title or "memdesk")
-        box.setText(str(exc))
+        box.setText(messages.text(exc))
     else:
         log.error("unexpected error", exc_info=(type(exc), exc, exc.__traceback__))
         box.setIcon(QMessageBox.Icon.Critical)
-        box.setWindowTitle(title or "memdesk: unexpected error")
-        box.setText(f"Something went wrong: {type(exc).__name__}: {exc}")
+        box.setWindowTitle(title or QCoreApplication.translate("ErrorDialog", "memdesk: unexpected error"))
+        box.setText(
+            QCoreApplication.translate("ErrorDialog", "Something went wrong: {0}: {1}").format(
+                type(exc).__name__, exc
+            )
+        )
         if log_file is not None:
-            box.setInformativeText(f"Details were written to {log_file}")
+            box.setInformativeText(
+                QCoreApplication.translate("ErrorDialog", "Details were written to {0}").format(log_file)
+            )
         box.setDetailedText("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     box.open()

@@ -226,6 +226,34 @@
         <translation>修复：{fix}</translation>
     </message>
     <message>
+        <source>{0} error</source>
+        <translation>{0} 个错误</translation>
+    </message>
+    <message>
+        <source>{0} errors</source>
+        <translation>{0} 个错误</translation>
+    </message>
+    <message>
+        <source>{0} warning</source>
+        <translation>{0} 个警告</translation>
+    </message>
+    <message>
+        <source>{0} warnings</source>
+        <translation>{0} 个警告</translation>
+    </message>
+    <message>
+        <source>{0} info</source>
+        <translation>{0} 条提示</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>no problems</source>
+        <translation>没有问题</translation>
+    </message>
+    <message>
         <source>The check failed: {error}</source>
         <translation>检查失败：{error}</translation>
     </message>
@@ -326,6 +354,21 @@
     <message>
         <source>{0} has no memory notes yet (MEMORY.md or memory/*.md).</source>
         <translation>{0} 中还没有记忆笔记（MEMORY.md 或 memory/*.md）。</translation>
+    </message>
+</context>
+<context>
+    <name>ErrorDialog</name>
+    <message>
+        <source>memdesk: unexpected error</source>
+        <translation>memdesk：意外错误</translation>
+    </message>
+    <message>
+        <source>Something went wrong: {0}: {1}</source>
+        <translation>出错了：{0}：{1}</translation>
+    </message>
+    <message>
+        <source>Details were written to {0}</source>
+        <translation>详细信息已写入 {0}</translation>
     </message>
 </context>
 <context>
@@ -1374,6 +1417,233 @@
     <message>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
+    </message>
+</context>
+<context>
+    <name>core</name>
+    <message>
+        <source>{path} looks dated, but your agent treats it as evergreen: it never ages, so it competes with today&apos;s notes at full weight</source>
+        <translation>{path} 看起来带有日期，但智能体把它当作常青笔记：它不会随时间衰减，因此会以全部权重与今天的笔记竞争</translation>
+    </message>
+    <message>
+        <source>name it memory/YYYY-MM-DD.md</source>
+        <translation>将其命名为 memory/YYYY-MM-DD.md</translation>
+    </message>
+    <message>
+        <source>name it YYYY-MM-DD.md or YYYY-MM-DD-topic.md under memory/</source>
+        <translation>在 memory/ 下将其命名为 YYYY-MM-DD.md 或 YYYY-MM-DD-主题.md</translation>
+    </message>
+    <message>
+        <source>{path} is outside memory/, so your agent ages it by its file modification time (half-life {days} days); an old reference note sinks</source>
+        <translation>{path} 不在 memory/ 下，因此智能体按文件修改时间对它做时间衰减（半衰期 {days} 天）；较旧的参考笔记排名会下沉</translation>
+    </message>
+    <message>
+        <source>move it under memory/ to keep it evergreen</source>
+        <translation>把它移到 memory/ 下，使其保持常青（不衰减）</translation>
+    </message>
+    <message>
+        <source>no {path}; the agent runs on OpenClaw&apos;s defaults</source>
+        <translation>没有 {path}；智能体使用 OpenClaw 的默认设置运行</translation>
+    </message>
+    <message>
+        <source>memory search is disabled for agent {agent}</source>
+        <translation>智能体 {agent} 的记忆搜索已关闭</translation>
+    </message>
+    <message>
+        <source>the agent&apos;s workspace {path} does not exist</source>
+        <translation>智能体的工作区 {path} 不存在</translation>
+    </message>
+    <message>
+        <source>{path}: {reason}</source>
+        <translation>{path}：{reason}</translation>
+    </message>
+    <message>
+        <source>the agent finds no memory files in its workspace</source>
+        <translation>智能体在其工作区中找不到任何记忆文件</translation>
+    </message>
+    <message>
+        <source>{path}: cannot be read ({error})</source>
+        <translation>{path}：无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>{path} is not valid UTF-8; the agent indexes it with replacement characters</source>
+        <translation>{path} 不是有效的 UTF-8；智能体会用替换字符为其建立索引</translation>
+    </message>
+    <message>
+        <source>chunk lengths not checked: {why}</source>
+        <translation>未检查片段长度：{why}</translation>
+    </message>
+    <message>
+        <source>{path}:{start}-{end} is {tokens} tokens ({with_specials} with special tokens), over the {context}-token context of {model}</source>
+        <translation>{path}:{start}-{end} 有 {tokens} 个词元（含特殊词元 {with_specials} 个），超出 {model} 的 {context} 词元上下文</translation>
+    </message>
+    <message>
+        <source>shorten these lines or move part of the note to another file: OpenClaw cuts chunks by characters, so dense text (CJK, code, URLs) packs more tokens into one</source>
+        <translation>缩短这些行，或把笔记的一部分移到另一个文件：OpenClaw 按字符数切分片段，因此密集的文本（中日韩文字、代码、网址）会在一个片段里塞进更多词元</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.4&apos;s local embedder (node-llama-cpp) throws &quot;Input is longer than the context size&quot; and the agent discards the whole reindex: no files, no chunks, no memory search at all</source>
+        <translation>OpenClaw 2026.4 的本地嵌入器（node-llama-cpp）会抛出“Input is longer than the context size”，智能体随即放弃整次重建索引：没有文件、没有片段，记忆搜索完全不可用</translation>
+    </message>
+    <message>
+        <source>the embedding request for each of them fails</source>
+        <translation>每个这样的片段的嵌入请求都会失败</translation>
+    </message>
+    <message>
+        <source>{count} chunk(s) will not fit the agent&apos;s embedding model: {consequence}</source>
+        <translation>{count} 个片段超出智能体嵌入模型的容量：{consequence}</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.4 reads no annotations; they only count from 2026.9</source>
+        <translation>OpenClaw 2026.4 不读取任何标注；标注从 2026.9 起才生效</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 reads importance and triggers only in MEMORY.md and USER.md</source>
+        <translation>OpenClaw 2026.9 只在 MEMORY.md 和 USER.md 中读取重要性和触发词</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 reads them only at the very end of a line</source>
+        <translation>OpenClaw 2026.9 只读取位于行尾的标注</translation>
+    </message>
+    <message>
+        <source>{path}: {count} annotated line(s) your agent ignores: {why}</source>
+        <translation>{path}：有 {count} 行标注会被智能体忽略：{why}</translation>
+    </message>
+    <message>
+        <source>the index is in the {index_layout} layout but the config is {layout}&apos;s</source>
+        <translation>索引是 {index_layout} 布局，但配置文件是 {layout} 的</translation>
+    </message>
+    <message>
+        <source>the index has no metadata; the agent rebuilds it from scratch</source>
+        <translation>索引没有元数据；智能体会从头重建它</translation>
+    </message>
+    <message>
+        <source>the agent pauses vector search until you rebuild</source>
+        <translation>在你重建索引之前，智能体会暂停向量搜索</translation>
+    </message>
+    <message>
+        <source>the agent rebuilds the whole index on its next sync</source>
+        <translation>智能体会在下次同步时重建整个索引</translation>
+    </message>
+    <message>
+        <source>index identity mismatch: {reason}; {effect}</source>
+        <translation>索引标识不一致：{reason}；{effect}</translation>
+    </message>
+    <message>
+        <source>the agent&apos;s index is empty although {count} notes exist: its last reindex failed or never ran</source>
+        <translation>虽然有 {count} 条笔记，智能体的索引却是空的：上次重建索引失败或从未运行</translation>
+    </message>
+    <message>
+        <source>your agent&apos;s index is stale for {count} note</source>
+        <translation>智能体的索引中有 {count} 条笔记已过时</translation>
+    </message>
+    <message>
+        <source>your agent&apos;s index is stale for {count} notes</source>
+        <translation>智能体的索引中有 {count} 条笔记已过时</translation>
+    </message>
+    <message>
+        <source>{path} changed since the agent indexed it</source>
+        <translation>{path} 在智能体建立索引后已被修改</translation>
+    </message>
+    <message>
+        <source>{path} is not in the agent&apos;s index yet</source>
+        <translation>{path} 还不在智能体的索引中</translation>
+    </message>
+    <message>
+        <source>{path} is gone but still in the agent&apos;s index</source>
+        <translation>{path} 已不存在，但仍在智能体的索引中</translation>
+    </message>
+    <message>
+        <source>{path} changed on disk since it was opened; not saved</source>
+        <translation>{path} 在打开后已在磁盘上被修改；未保存</translation>
+    </message>
+    <message>
+        <source>a FIFO</source>
+        <translation>命名管道（FIFO）</translation>
+    </message>
+    <message>
+        <source>a socket</source>
+        <translation>套接字</translation>
+    </message>
+    <message>
+        <source>a character device</source>
+        <translation>字符设备</translation>
+    </message>
+    <message>
+        <source>a block device</source>
+        <translation>块设备</translation>
+    </message>
+    <message>
+        <source>a folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>a symlink</source>
+        <translation>符号链接</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>a symlink (symlinks are not followed)</source>
+        <translation>符号链接（不跟随符号链接）</translation>
+    </message>
+    <message>
+        <source>cannot read: {error}</source>
+        <translation>无法读取：{error}</translation>
+    </message>
+    <message>
+        <source>not a regular file ({kind})</source>
+        <translation>不是普通文件（{kind}）</translation>
+    </message>
+    <message>
+        <source>the name is not valid UTF-8; rename the file to index it</source>
+        <translation>文件名不是有效的 UTF-8；重命名该文件后才能建立索引</translation>
+    </message>
+    <message>
+        <source>cannot list the folder: {error}</source>
+        <translation>无法列出文件夹内容：{error}</translation>
+    </message>
+    <message>
+        <source>{path}: not a memory file of {root} (MEMORY.md, memory.md, memory/**/*.md or an extra path)</source>
+        <translation>{path}：不是 {root} 的记忆文件（MEMORY.md、memory.md、memory/**/*.md 或额外路径）</translation>
+    </message>
+    <message>
+        <source>{path}: no such memory file in {root}</source>
+        <translation>{path}：{root} 中没有这个记忆文件</translation>
+    </message>
+    <message>
+        <source>{size:.1f} MB is over the {limit} MB limit for a note</source>
+        <translation>{size:.1f} MB，超过单条笔记 {limit} MB 的上限</translation>
+    </message>
+    <message>
+        <source>{path}: {reason}; skipped</source>
+        <translation>{path}：{reason}；已跳过</translation>
+    </message>
+    <message>
+        <source>{path}: UTF-16 text; skipped — re-save it as UTF-8</source>
+        <translation>{path}：UTF-16 文本；已跳过——请另存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>{path}: looks like UTF-16 text; skipped — re-save it as UTF-8</source>
+        <translation>{path}：看起来是 UTF-16 文本；已跳过——请另存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>{path}: looks binary (NUL bytes); skipped</source>
+        <translation>{path}：看起来是二进制文件（含 NUL 字节）；已跳过</translation>
+    </message>
+    <message>
+        <source>{path}: not valid UTF-8 (byte {offset}); skipped — re-save it as UTF-8</source>
+        <translation>{path}：不是有效的 UTF-8（第 {offset} 字节）；已跳过——请另存为 UTF-8</translation>
+    </message>
+    <message>
+        <source>{path}: cannot read ({error})</source>
+        <translation>{path}：无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>{name} is read-only (mode {mode:04o}); not saved</source>
+        <translation>{name} 是只读文件（权限 {mode:04o}）；未保存</translation>
     </message>
 </context>
 <context>

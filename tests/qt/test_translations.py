@@ -30,14 +30,18 @@ def messages(ts: Path) -> dict[tuple[str, str], ET.Element]:
     return found
 
 
+# A str.format field: {0}, {path}, {size:.1f}.
+FIELD = re.compile(r"\{[^{}]*\}")
+
+
 def test_every_string_is_translated_with_its_placeholders() -> None:
-    """No message is unfinished or empty, and each keeps the source's {0}-style fields."""
+    """No message is unfinished or empty, and each keeps the source's fields ({0}, {path}, {size:.1f})."""
     problems = []
     for (context, source), translation in messages(TS).items():
         text = "".join(translation.itertext()).strip()
         if translation.get("type") == "unfinished" or not text:
             problems.append(f"{context}: {source!r} is untranslated")
-        elif sorted(re.findall(r"\{\d+\}", source)) != sorted(re.findall(r"\{\d+\}", text)):
+        elif sorted(FIELD.findall(source)) != sorted(FIELD.findall(text)):
             problems.append(f"{context}: {source!r} -> {text!r} changes the placeholders")
     assert problems == []
 

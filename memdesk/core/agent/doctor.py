@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from memdesk.core import errors
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw import chunking
 from memdesk.core.openclaw import decay as decay4
 from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, js_json_stringify
@@ -328,12 +329,22 @@ def _decay_findings(listing: SourceListing, layout: Layout, search: AgentSearch)
                     Finding(
                         "warning",
                         "decay",
-                        f"{rel} looks dated, but your agent treats it as evergreen: "
-                        f"it never ages, so it competes with today's notes at full weight",
+                        msg(
+                            QT_TRANSLATE_NOOP(
+                                "core",
+                                "{path} looks dated, but your agent treats it as evergreen: "
+                                "it never ages, so it competes with today's notes at full weight",
+                            ),
+                            path=rel,
+                        ),
                         rel,
-                        fix="name it memory/YYYY-MM-DD.md"
+                        fix=msg(QT_TRANSLATE_NOOP("core", "name it memory/YYYY-MM-DD.md"))
                         if layout == "2026.4"
-                        else "name it YYYY-MM-DD.md or YYYY-MM-DD-topic.md under memory/",
+                        else msg(
+                            QT_TRANSLATE_NOOP(
+                                "core", "name it YYYY-MM-DD.md or YYYY-MM-DD-topic.md under memory/"
+                            )
+                        ),
                     )
                 )
         else:
@@ -341,10 +352,17 @@ def _decay_findings(listing: SourceListing, layout: Layout, search: AgentSearch)
                 Finding(
                     "info",
                     "decay",
-                    f"{rel} is outside memory/, so your agent ages it by its file "
-                    f"modification time (half-life {half} days); an old reference note sinks",
+                    msg(
+                        QT_TRANSLATE_NOOP(
+                            "core",
+                            "{path} is outside memory/, so your agent ages it by its file "
+                            "modification time (half-life {days} days); an old reference note sinks",
+                        ),
+                        path=rel,
+                        days=half,
+                    ),
                     rel,
-                    fix="move it under memory/ to keep it evergreen",
+                    fix=msg(QT_TRANSLATE_NOOP("core", "move it under memory/ to keep it evergreen")),
                 )
             )
     return out
@@ -386,21 +404,56 @@ def run_doctor(
         report.add(Finding("warning", "config", warning, str(setup.config_path)))
     if not setup.config_exists:
         report.add(
-            Finding("info", "config", f"no {setup.config_path}; the agent runs on OpenClaw's defaults")
+            Finding(
+                "info",
+                "config",
+                msg(
+                    QT_TRANSLATE_NOOP("core", "no {path}; the agent runs on OpenClaw's defaults"),
+                    path=setup.config_path,
+                ),
+            )
         )
     search = agent.search
     if search is None:
-        report.add(Finding("warning", "disabled", f"memory search is disabled for agent {agent.id}"))
+        report.add(
+            Finding(
+                "warning",
+                "disabled",
+                msg(QT_TRANSLATE_NOOP("core", "memory search is disabled for agent {agent}"), agent=agent.id),
+            )
+        )
         return report
     if not agent.workspace.is_dir():
-        report.add(Finding("error", "workspace", f"the agent's workspace {agent.workspace} does not exist"))
+        report.add(
+            Finding(
+                "error",
+                "workspace",
+                msg(
+                    QT_TRANSLATE_NOOP("core", "the agent's workspace {path} does not exist"),
+                    path=agent.workspace,
+                ),
+            )
+        )
         return report
     listing = list_agent_files(agent.workspace, search.extra_paths, layout)
     report.files_checked = len(listing.files)
     for skip in listing.skipped:
-        report.add(Finding("warning", "skipped", f"{skip.path}: {skip.reason}", skip.path))
+        report.add(
+            Finding(
+                "warning",
+                "skipped",
+                msg(QT_TRANSLATE_NOOP("core", "{path}: {reason}"), path=skip.path, reason=skip.reason),
+                skip.path,
+            )
+        )
     if not listing.files:
-        report.add(Finding("warning", "skipped", "the agent finds no memory files in its workspace"))
+        report.add(
+            Finding(
+                "warning",
+                "skipped",
+                msg(QT_TRANSLATE_NOOP("core", "the agent finds no memory files in its workspace")),
+            )
+        )
     texts: dict[str, str] = {}
     hashes: dict[str, str] = {}
     for source in listing.files:
@@ -411,7 +464,11 @@ def run_doctor(
                 Finding(
                     "warning",
                     "skipped",
-                    f"{source.rel_path}: cannot be read ({exc.strerror})",
+                    msg(
+                        QT_TRANSLATE_NOOP("core", "{path}: cannot be read ({error})"),
+                        path=source.rel_path,
+                        error=exc.strerror or str(exc),
+                    ),
                     source.rel_path,
                 )
             )
@@ -424,7 +481,13 @@ def run_doctor(
                 Finding(
                     "warning",
                     "encoding",
-                    f"{source.rel_path} is not valid UTF-8; the agent indexes it with replacement characters",
+                    msg(
+                        QT_TRANSLATE_NOOP(
+                            "core",
+                            "{path} is not valid UTF-8; the agent indexes it with replacement characters",
+                        ),
+                        path=source.rel_path,
+                    ),
                     source.rel_path,
                 )
             )
@@ -434,6 +497,10 @@ def run_doctor(
         report.add(finding)
     _check_index(report, agent, layout, hashes)
     return report
+
+
+def _not_checked(why: str) -> str:
+    return msg(QT_TRANSLATE_NOOP("core", "chunk lengths not checked: {why}"), why=why)
 
 
 def _check_chunk_lengths(
@@ -449,12 +516,14 @@ def _check_chunk_lengths(
         return
     model_path, why = find_local_model(search, models_dir, setup.state_dir)
     if model_path is None:
-        report.add(Finding("info", "chunk_too_long", f"chunk lengths not checked: {why}"))
+        report.add(Finding("info", "chunk_too_long", _not_checked(why)))
         return
     try:
         tokenizer = tokenizer_factory(model_path)
     except errors.MemdeskError as exc:
-        report.add(Finding("info", "chunk_too_long", f"chunk lengths not checked: {exc}"))
+        report.add(
+            Finding("info", "chunk_too_long", _not_checked(exc.args[0] if len(exc.args) == 1 else str(exc)))
+        )
         return
     too_long = 0
     # node-llama-cpp (2026.4) checks the body tokens; llama-server (2026.9's local
@@ -469,29 +538,54 @@ def _check_chunk_lengths(
                     Finding(
                         "error",
                         "chunk_too_long",
-                        f"{rel}:{start}-{end} is {tokenizer.count(chunk_text)} tokens "
-                        f"({tokenizer.count(chunk_text, with_specials=True)} with special tokens), over "
-                        f"the {tokenizer.context}-token context of {tokenizer.name}",
+                        msg(
+                            QT_TRANSLATE_NOOP(
+                                "core",
+                                "{path}:{start}-{end} is {tokens} tokens ({with_specials} with special tokens), "
+                                "over the {context}-token context of {model}",
+                            ),
+                            path=rel,
+                            start=start,
+                            end=end,
+                            tokens=tokenizer.count(chunk_text),
+                            with_specials=tokenizer.count(chunk_text, with_specials=True),
+                            context=tokenizer.context,
+                            model=tokenizer.name,
+                        ),
                         rel,
                         start,
                         end,
-                        fix="shorten these lines or move part of the note to another file: OpenClaw cuts "
-                        "chunks by characters, so dense text (CJK, code, URLs) packs more tokens into one",
+                        fix=msg(
+                            QT_TRANSLATE_NOOP(
+                                "core",
+                                "shorten these lines or move part of the note to another file: OpenClaw cuts "
+                                "chunks by characters, so dense text (CJK, code, URLs) packs more tokens into one",
+                            )
+                        ),
                     )
                 )
     if too_long:
-        consequence = (
-            "OpenClaw 2026.4's local embedder (node-llama-cpp) throws \"Input is longer "
-            'than the context size" and the agent discards the whole reindex: no files, '
-            "no chunks, no memory search at all"
+        consequence = msg(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "OpenClaw 2026.4's local embedder (node-llama-cpp) throws \"Input is longer "
+                'than the context size" and the agent discards the whole reindex: no files, '
+                "no chunks, no memory search at all",
+            )
         )
         if setup.layout == "2026.9":
-            consequence = "the embedding request for each of them fails"
+            consequence = msg(QT_TRANSLATE_NOOP("core", "the embedding request for each of them fails"))
         report.add(
             Finding(
                 "error",
                 "chunk_too_long",
-                f"{too_long} chunk(s) will not fit the agent's embedding model: {consequence}",
+                msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "{count} chunk(s) will not fit the agent's embedding model: {consequence}"
+                    ),
+                    count=too_long,
+                    consequence=consequence,
+                ),
             )
         )
 
@@ -515,16 +609,27 @@ def _check_annotations(report: DoctorReport, layout: Layout, texts: dict[str, st
         if not ignored:
             continue
         if layout == "2026.4":
-            why = "OpenClaw 2026.4 reads no annotations; they only count from 2026.9"
+            why = msg(
+                QT_TRANSLATE_NOOP("core", "OpenClaw 2026.4 reads no annotations; they only count from 2026.9")
+            )
         elif annotate.importance_effect(rel) is not None:
-            why = "OpenClaw 2026.9 reads importance and triggers only in MEMORY.md and USER.md"
+            why = msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "OpenClaw 2026.9 reads importance and triggers only in MEMORY.md and USER.md"
+                )
+            )
         else:
-            why = "OpenClaw 2026.9 reads them only at the very end of a line"
+            why = msg(QT_TRANSLATE_NOOP("core", "OpenClaw 2026.9 reads them only at the very end of a line"))
         report.add(
             Finding(
                 "warning",
                 "annotation",
-                f"{rel}: {ignored} annotated line(s) your agent ignores: {why}",
+                msg(
+                    QT_TRANSLATE_NOOP("core", "{path}: {count} annotated line(s) your agent ignores: {why}"),
+                    path=rel,
+                    count=ignored,
+                    why=why,
+                ),
                 rel,
                 first,
                 first,
@@ -553,7 +658,13 @@ def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dic
                 Finding(
                     "warning",
                     "layout",
-                    f"the index is in the {status.layout} layout but the config is {layout}'s",
+                    msg(
+                        QT_TRANSLATE_NOOP(
+                            "core", "the index is in the {index_layout} layout but the config is {layout}'s"
+                        ),
+                        index_layout=status.layout,
+                        layout=layout,
+                    ),
                     str(agent.index_path),
                 )
             )
@@ -563,21 +674,29 @@ def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dic
                 Finding(
                     "warning",
                     "identity",
-                    "the index has no metadata; the agent rebuilds it from scratch",
+                    msg(
+                        QT_TRANSLATE_NOOP(
+                            "core", "the index has no metadata; the agent rebuilds it from scratch"
+                        )
+                    ),
                     str(agent.index_path),
                 )
             )
         for _code, reason in mismatches:
             effect = (
-                "the agent pauses vector search until you rebuild"
+                msg(QT_TRANSLATE_NOOP("core", "the agent pauses vector search until you rebuild"))
                 if status.layout == "2026.9"
-                else "the agent rebuilds the whole index on its next sync"
+                else msg(QT_TRANSLATE_NOOP("core", "the agent rebuilds the whole index on its next sync"))
             )
             report.add(
                 Finding(
                     "error" if status.layout == "2026.9" else "warning",
                     "identity",
-                    f"index identity mismatch: {reason}; {effect}",
+                    msg(
+                        QT_TRANSLATE_NOOP("core", "index identity mismatch: {reason}; {effect}"),
+                        reason=reason,
+                        effect=effect,
+                    ),
                     str(agent.index_path),
                     fix=f"openclaw memory index --force --agent {agent.id}",
                 )
@@ -588,8 +707,14 @@ def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dic
                 Finding(
                     "error",
                     "stale",
-                    f"the agent's index is empty although {len(hashes)} "
-                    "notes exist: its last reindex failed or never ran",
+                    msg(
+                        QT_TRANSLATE_NOOP(
+                            "core",
+                            "the agent's index is empty although {count} notes exist: "
+                            "its last reindex failed or never ran",
+                        ),
+                        count=len(hashes),
+                    ),
                     str(agent.index_path),
                     fix=f"openclaw memory index --force --agent {agent.id}",
                 )
@@ -599,17 +724,46 @@ def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dic
                 Finding(
                     "warning",
                     "stale",
-                    f"your agent's index is stale for {drift.stale} note{'s' if drift.stale != 1 else ''}",
+                    msg(
+                        QT_TRANSLATE_NOOP("core", "your agent's index is stale for {count} note")
+                        if drift.stale == 1
+                        else QT_TRANSLATE_NOOP("core", "your agent's index is stale for {count} notes"),
+                        count=drift.stale,
+                    ),
                     str(agent.index_path),
                     fix=f"openclaw memory index --agent {agent.id}",
                 )
             )
             for rel in drift.changed:
-                report.add(Finding("info", "stale", f"{rel} changed since the agent indexed it", rel))
+                report.add(
+                    Finding(
+                        "info",
+                        "stale",
+                        msg(QT_TRANSLATE_NOOP("core", "{path} changed since the agent indexed it"), path=rel),
+                        rel,
+                    )
+                )
             for rel in drift.new:
-                report.add(Finding("info", "stale", f"{rel} is not in the agent's index yet", rel))
+                report.add(
+                    Finding(
+                        "info",
+                        "stale",
+                        msg(QT_TRANSLATE_NOOP("core", "{path} is not in the agent's index yet"), path=rel),
+                        rel,
+                    )
+                )
             for rel in drift.removed:
-                report.add(Finding("info", "stale", f"{rel} is gone but still in the agent's index", rel))
+                report.add(
+                    Finding(
+                        "info",
+                        "stale",
+                        msg(
+                            QT_TRANSLATE_NOOP("core", "{path} is gone but still in the agent's index"),
+                            path=rel,
+                        ),
+                        rel,
+                    )
+                )
 
 
 def summarize(findings: Sequence[Finding]) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 
 from memdesk.core import errors
 from memdesk.core.index import notetext
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
 try:
     import fcntl
@@ -83,16 +84,24 @@ def _is_utf8(text: str) -> bool:
 
 def _kind(mode: int) -> str:
     for test, name in (
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISLNK, "a symlink"),
+        (stat.S_ISFIFO, QT_TRANSLATE_NOOP("core", "a FIFO")),
+        (stat.S_ISSOCK, QT_TRANSLATE_NOOP("core", "a socket")),
+        (stat.S_ISCHR, QT_TRANSLATE_NOOP("core", "a character device")),
+        (stat.S_ISBLK, QT_TRANSLATE_NOOP("core", "a block device")),
+        (stat.S_ISDIR, QT_TRANSLATE_NOOP("core", "a folder")),
+        (stat.S_ISLNK, QT_TRANSLATE_NOOP("core", "a symlink")),
     ):
         if test(mode):
-            return name
-    return "not a regular file"
+            return msg(name)
+    return msg(QT_TRANSLATE_NOOP("core", "not a regular file"))
+
+
+def _symlink_reason() -> str:
+    return msg(QT_TRANSLATE_NOOP("core", "a symlink (symlinks are not followed)"))
+
+
+def _cannot_read(exc: OSError) -> str:
+    return msg(QT_TRANSLATE_NOOP("core", "cannot read: {error}"), error=exc.strerror or str(exc))
 
 
 class _Walker:
@@ -109,9 +118,12 @@ class _Walker:
 
     def add_file(self, path: str, mode: int) -> None:
         if not stat.S_ISREG(mode):
-            self.skip(path, f"not a regular file ({_kind(mode)})")
+            self.skip(path, msg(QT_TRANSLATE_NOOP("core", "not a regular file ({kind})"), kind=_kind(mode)))
         elif not _is_utf8(os.path.relpath(path, self.root)):
-            self.skip(path, "the name is not valid UTF-8; rename the file to index it")
+            self.skip(
+                path,
+                msg(QT_TRANSLATE_NOOP("core", "the name is not valid UTF-8; rename the file to index it")),
+            )
         else:
             self.files.append(Path(path))
 
@@ -128,7 +140,7 @@ class _Walker:
             try:
                 if entry.is_symlink():
                     if entry.name.endswith(".md") or entry.is_dir():
-                        self.skip(entry.path, "a symlink (symlinks are not followed)")
+                        self.skip(entry.path, _symlink_reason())
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     if entry.name not in IGNORED_DIRS:
@@ -137,14 +149,21 @@ class _Walker:
                 if entry.name.endswith(".md"):
                     self.add_file(entry.path, entry.stat(follow_symlinks=False).st_mode)
             except OSError as exc:
-                self.skip(entry.path, f"cannot read: {exc.strerror or exc}")
+                self.skip(entry.path, _cannot_read(exc))
 
     def _push(self, stack: list[Iterator[os.DirEntry[str]]], directory: str) -> None:
         try:
             with os.scandir(directory) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as exc:
-            self.skip(directory, f"cannot list the folder: {exc.strerror or exc}", folder=True)
+            self.skip(
+                directory,
+                msg(
+                    QT_TRANSLATE_NOOP("core", "cannot list the folder: {error}"),
+                    error=exc.strerror or str(exc),
+                ),
+                folder=True,
+            )
             return
         stack.append(iter(entries))
 
@@ -158,7 +177,7 @@ def scan_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> Sca
         _add_top(walker, root / name)
     memory_dir = root / "memory"
     if memory_dir.is_symlink():
-        walker.skip(str(memory_dir), "a symlink (symlinks are not followed)", folder=True)
+        walker.skip(str(memory_dir), _symlink_reason(), folder=True)
     elif memory_dir.is_dir():
         walker.walk(str(memory_dir))
     seen_extra: set[str] = set()
@@ -172,7 +191,7 @@ def scan_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> Sca
             continue
         seen_extra.add(key)
         if extra.is_symlink():
-            walker.skip(str(extra), "a symlink (symlinks are not followed)")
+            walker.skip(str(extra), _symlink_reason())
         elif extra.is_dir():
             walker.walk(str(extra))
         elif extra.name.endswith(".md"):
@@ -196,10 +215,10 @@ def _add_top(walker: _Walker, path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        walker.skip(str(path), f"cannot read: {exc.strerror or exc}")
+        walker.skip(str(path), _cannot_read(exc))
         return
     if stat.S_ISLNK(st.st_mode):
-        walker.skip(str(path), "a symlink (symlinks are not followed)")
+        walker.skip(str(path), _symlink_reason())
     else:
         walker.add_file(str(path), st.st_mode)
 
@@ -233,9 +252,18 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
         return allowed[real]
     if candidate.exists():
         raise errors.PathNotAllowed(
-            f"{rel}: not a memory file of {root} (MEMORY.md, memory.md, memory/**/*.md or an extra path)"
+            msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "{path}: not a memory file of {root} (MEMORY.md, memory.md, memory/**/*.md or an extra path)",
+                ),
+                path=rel,
+                root=root,
+            )
         )
-    raise errors.PathNotAllowed(f"{rel}: no such memory file in {root}")
+    raise errors.PathNotAllowed(
+        msg(QT_TRANSLATE_NOOP("core", "{path}: no such memory file in {root}"), path=rel, root=root)
+    )
 
 
 def open_regular(path: Path) -> int:
@@ -251,7 +279,11 @@ def open_regular(path: Path) -> int:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, f"not a regular file ({_kind(mode)})", str(path))
+            raise OSError(
+                errno.EINVAL,
+                msg(QT_TRANSLATE_NOOP("core", "not a regular file ({kind})"), kind=_kind(mode)),
+                str(path),
+            )
     except BaseException:
         os.close(fd)
         raise
@@ -259,7 +291,11 @@ def open_regular(path: Path) -> int:
 
 
 def _too_large(size: int) -> str:
-    return f"{size / 1_048_576:.1f} MB is over the {MAX_NOTE_BYTES // 1_048_576} MB limit for a note"
+    return msg(
+        QT_TRANSLATE_NOOP("core", "{size:.1f} MB is over the {limit} MB limit for a note"),
+        size=size / 1_048_576,
+        limit=MAX_NOTE_BYTES // 1_048_576,
+    )
 
 
 def read_bytes(path: Path, *, limit: int = MAX_NOTE_BYTES) -> bytes:
@@ -284,9 +320,17 @@ def read_bytes(path: Path, *, limit: int = MAX_NOTE_BYTES) -> bytes:
 def decode_note(data: bytes, *, name: str) -> str:
     """Bytes of a note as text, or ``NoteReadError`` saying why it is not a text note."""
     if len(data) > MAX_NOTE_BYTES:
-        raise errors.NoteReadError(f"{name}: {_too_large(len(data))}; skipped")
+        raise errors.NoteReadError(
+            msg(
+                QT_TRANSLATE_NOOP("core", "{path}: {reason}; skipped"),
+                path=name,
+                reason=_too_large(len(data)),
+            )
+        )
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) and _decodes(data, "utf-16"):
-        raise errors.NoteReadError(f"{name}: UTF-16 text; skipped — re-save it as UTF-8")
+        raise errors.NoteReadError(
+            msg(QT_TRANSLATE_NOOP("core", "{path}: UTF-16 text; skipped — re-save it as UTF-8"), path=name)
+        )
     head = data[:8192]
     if b"\x00" in head:
         # Text in UTF-16 without a BOM has a NUL in every other byte.
@@ -296,13 +340,28 @@ def decode_note(data: bytes, *, name: str) -> str:
             (head[1::2].count(0) > third and _decodes(even, "utf-16-le"))
             or (head[0::2].count(0) > third and _decodes(even, "utf-16-be"))
         ):
-            raise errors.NoteReadError(f"{name}: looks like UTF-16 text; skipped — re-save it as UTF-8")
-        raise errors.NoteReadError(f"{name}: looks binary (NUL bytes); skipped")
+            raise errors.NoteReadError(
+                msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "{path}: looks like UTF-16 text; skipped — re-save it as UTF-8"
+                    ),
+                    path=name,
+                )
+            )
+        raise errors.NoteReadError(
+            msg(QT_TRANSLATE_NOOP("core", "{path}: looks binary (NUL bytes); skipped"), path=name)
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise errors.NoteReadError(
-            f"{name}: not valid UTF-8 (byte {exc.start}); skipped — re-save it as UTF-8"
+            msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "{path}: not valid UTF-8 (byte {offset}); skipped — re-save it as UTF-8"
+                ),
+                path=name,
+                offset=exc.start,
+            )
         ) from None
     return text.removeprefix("\ufeff")
 
@@ -333,7 +392,13 @@ def read_note(path: Path) -> str:
         data = read_bytes(path)
     except OSError as exc:
         reason = exc.strerror or str(exc)
-        raise errors.NoteReadError(f"{printable(str(path))}: cannot read ({reason})") from None
+        raise errors.NoteReadError(
+            msg(
+                QT_TRANSLATE_NOOP("core", "{path}: cannot read ({error})"),
+                path=printable(str(path)),
+                error=reason,
+            )
+        ) from None
     return decode_note(data, name=printable(str(path)))
 
 
@@ -416,7 +481,7 @@ def disk_state(path: Path) -> DiskState:
             True,
             hasher.hexdigest(),
             None,
-            f"{total / 1_048_576:.1f} MB, over the {MAX_NOTE_BYTES // 1_048_576} MB limit for a note",
+            _too_large(total),
         )
     return DiskState(True, hasher.hexdigest(), b"".join(parts))
 
@@ -511,7 +576,13 @@ def save_note(
             if disk.exists:
                 mode = stat.S_IMODE(os.stat(path).st_mode)
                 if not mode & 0o222 and not overwrite_readonly:
-                    raise errors.NoteReadOnly(f"{path.name} is read-only (mode {mode:04o}); not saved")
+                    raise errors.NoteReadOnly(
+                        msg(
+                            QT_TRANSLATE_NOOP("core", "{name} is read-only (mode {mode:04o}); not saved"),
+                            name=path.name,
+                            mode=mode,
+                        )
+                    )
             # This attempt's base and data, bound now (they change on the next attempt).
             merge = functools.partial(_merge_disk, base, data)
             outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
