@@ -42,8 +42,9 @@ mkdir -p "$ROOT/DEBIAN" "$ROOT/opt" "$ROOT/usr/bin" "$ROOT/usr/share/application
     "$ROOT/usr/share/metainfo" "$ROOT/usr/share/icons"
 cp -a "$BUNDLE" "$ROOT/opt/memdesk"
 ln -s /opt/memdesk/memdesk "$ROOT/usr/bin/memdesk"
-cp resources/io.github.memdesk.desktop "$ROOT/usr/share/applications/"
-cp resources/io.github.memdesk.metainfo.xml "$ROOT/usr/share/metainfo/"
+APP_ID="$(python -c 'from memdesk.core import paths; print(paths.DESKTOP_ID)')"
+cp "resources/$APP_ID.desktop" "$ROOT/usr/share/applications/"
+cp "resources/$APP_ID.metainfo.xml" "$ROOT/usr/share/metainfo/"
 cp -r resources/icons/hicolor "$ROOT/usr/share/icons/"
 DEPENDS="$(python packaging/deb_depends.py "$BUNDLE")"
 cat >"$ROOT/DEBIAN/control" <<EOF

@@ -3,14 +3,20 @@
 # As root: apt installs the package with its dependencies, then the installed
 # launcher (no virtualenv anywhere on the PATH, a fresh HOME) opens a copy of the
 # example workspace on a real X display (Xvfb, xcb platform), runs a query and saves a
-# screenshot; the screenshot must show the app (not one flat colour). Prints the
-# figures as one JSON object on its last line.
+# screenshot; the screenshot must show the app (not one flat colour). Then it purges
+# the package and checks nothing of it is left. Prints the figures as one JSON object
+# on its last line.
 #   bash packaging/test_installed.sh [dist/memdesk_<version>_<arch>.deb] [screenshot.png]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEB="${1:-$(ls -t dist/memdesk_*.deb | head -n 1)}"
 SHOT="${2:-$(mktemp -d)/installed.png}"
 QUERY="鉴权 token 怎么处理"
+APP_ID="$(basename resources/*.metainfo.xml .metainfo.xml)"
+# Everything the package installs outside /opt/memdesk.
+INSTALLED=(/usr/bin/memdesk "/usr/share/applications/$APP_ID.desktop"
+           "/usr/share/metainfo/$APP_ID.metainfo.xml" /usr/share/icons/hicolor/256x256/apps/memdesk.png
+           /usr/share/icons/hicolor/scalable/apps/memdesk.svg)
 [ "$(id -u)" = 0 ] || { echo "test_installed: run as root (it installs a .deb)" >&2; exit 1; }
 command -v Xvfb >/dev/null && command -v xdotool >/dev/null && command -v convert >/dev/null \
     || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb xdotool imagemagick >/dev/null
@@ -19,7 +25,7 @@ WORK="$(mktemp -d)"
 XVFB_PID=""
 cleanup() {
     [ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null || true
-    dpkg -s memdesk >/dev/null 2>&1 && apt-get remove -y -qq memdesk >/dev/null || true
+    dpkg -s memdesk >/dev/null 2>&1 && apt-get purge -y -qq memdesk >/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -29,9 +35,9 @@ install_start=$(date +%s%N)
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$(realpath "$DEB")" >/dev/null
 install_ms=$((($(date +%s%N) - install_start) / 1000000))
 [ "$(readlink -f /usr/bin/memdesk)" = /opt/memdesk/memdesk ]
-[ -f /usr/share/applications/io.github.memdesk.desktop ]
-[ -f /usr/share/icons/hicolor/256x256/apps/memdesk.png ]
-[ -f /usr/share/metainfo/io.github.memdesk.metainfo.xml ]
+for path in "${INSTALLED[@]}"; do
+    [ -e "$path" ] || { echo "test_installed: the package did not install $path" >&2; exit 1; }
+done
 
 cp -r examples/workspace "$WORK/workspace"
 mkdir -p "$WORK/home"
@@ -63,8 +69,16 @@ if [ "$colours" -lt 50 ]; then
     exit 1
 fi
 
-apt-get remove -y -qq memdesk >/dev/null
-[ ! -e /usr/bin/memdesk ] && [ ! -e /opt/memdesk/memdesk ]
-echo "test_installed: ok (installed, searched, screenshot $size with $colours colours, removed)"
+# Purged, not just removed: no files, no conffiles, no dpkg record.
+apt-get purge -y -qq memdesk >/dev/null
+left=""
+for path in /opt/memdesk "${INSTALLED[@]}"; do [ -e "$path" ] && left="$left $path"; done
+status="$(dpkg-query -W -f='${Status}' memdesk 2>/dev/null || true)"
+if [ -n "$status" ] && [ "${status##* }" != not-installed ]; then left="$left dpkg:$status"; fi
+if [ -n "$left" ]; then
+    echo "test_installed: the purge left behind:$left" >&2
+    exit 1
+fi
+echo "test_installed: ok (installed, searched, screenshot $size with $colours colours, purged)"
 printf '{"deb": "%s", "deb_bytes": %d, "install_ms": %d, "cold_start_window_ms": %d, "index_search_screenshot_ms": %d, "screenshot_colours": %d}\n' \
     "$DEB" "$(stat -c %s "$DEB")" "$install_ms" "$window_ms" "$shot_ms" "$colours"

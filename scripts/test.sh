@@ -4,12 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-if ! command -v Xvfb >/dev/null 2>&1; then
+# Xvfb for the real-display tests; the validators of the desktop entry and metainfo.
+missing=""
+command -v Xvfb >/dev/null 2>&1 || missing="$missing xvfb"
+command -v desktop-file-validate >/dev/null 2>&1 || missing="$missing desktop-file-utils"
+command -v appstreamcli >/dev/null 2>&1 || missing="$missing appstream"
+if [ -n "$missing" ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        echo "test: installing xvfb"
-        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq xvfb >/dev/null
+        echo "test: installing$missing"
+        # shellcheck disable=SC2086
+        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
     else
-        echo "test: the real-display tests need Xvfb: sudo apt-get install xvfb" >&2
+        echo "test: some tests need these (they are skipped without): sudo apt-get install$missing" >&2
     fi
 fi
 . .venv/bin/activate

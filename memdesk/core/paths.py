@@ -12,7 +12,9 @@ import platformdirs
 
 APP_NAME = "memdesk"
 # The freedesktop application id: names the desktop entry and the AppStream metainfo.
-DESKTOP_ID = "io.github.memdesk"
+# Reverse DNS of where the project lives, in the io.github.<owner>.<repository> form
+# AppStream and Flathub ask of projects hosted on GitHub without a domain of their own.
+DESKTOP_ID = "io.github.memdesk.memdesk"
 ICON_NAME = "memdesk"
 
 

@@ -24,7 +24,7 @@ def run(*args: str, data_home: Path) -> subprocess.CompletedProcess[str]:
 def test_install_then_uninstall(tmp_path: Path) -> None:
     """The entry names an executable that exists and an icon installed in every size."""
     run("install", data_home=tmp_path)
-    entry_path = tmp_path / "applications" / "io.github.memdesk.desktop"
+    entry_path = tmp_path / "applications" / "io.github.memdesk.memdesk.desktop"
     entry = configparser.ConfigParser(interpolation=None)
     entry.optionxform = str  # type: ignore[assignment,method-assign]
     entry.read(entry_path, encoding="utf-8")
