@@ -1582,8 +1582,56 @@
         <translation>符号链接</translation>
     </message>
     <message>
+        <source>Embedding model {path}: {reason}</source>
+        <translation>嵌入模型 {path}：{reason}</translation>
+    </message>
+    <message>
         <source>not a regular file</source>
         <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>file not found</source>
+        <translation>找不到文件</translation>
+    </message>
+    <message>
+        <source>cannot be read ({error})</source>
+        <translation>无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>not a GGUF file (bad magic)</source>
+        <translation>不是 GGUF 文件（文件头标识不符）</translation>
+    </message>
+    <message>
+        <source>corrupt or truncated GGUF ({detail})</source>
+        <translation>GGUF 文件已损坏或不完整（{detail}）</translation>
+    </message>
+    <message>
+        <source>the file holds no tensors</source>
+        <translation>文件中没有任何张量</translation>
+    </message>
+    <message>
+        <source>architecture {name} is not a supported embedding model</source>
+        <translation>架构 {name} 不是受支持的嵌入模型</translation>
+    </message>
+    <message>
+        <source>the file has no tokenizer</source>
+        <translation>文件中没有分词器</translation>
+    </message>
+    <message>
+        <source>the file lacks context_length/embedding_length</source>
+        <translation>文件缺少 context_length/embedding_length</translation>
+    </message>
+    <message>
+        <source>pooling type {name} is not supported for embeddings</source>
+        <translation>池化类型 {name} 不支持用于嵌入</translation>
+    </message>
+    <message>
+        <source>llama-cpp-python is not installed or broken: {error}</source>
+        <translation>llama-cpp-python 未安装或已损坏：{error}</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not load it</source>
+        <translation>llama.cpp 无法加载它</translation>
     </message>
     <message>
         <source>a symlink (symlinks are not followed)</source>

@@ -32,6 +32,7 @@ import numpy as np
 
 from memdesk.core.embed.embedder import EmbedderIdentity
 from memdesk.core.errors import EmbedderUnavailable
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
 logger = logging.getLogger(__name__)
 _llama_logger = logging.getLogger(__name__ + ".llama")
@@ -186,6 +187,10 @@ class _Reader:
         raise _BadFile(f"unknown metadata type {vtype}")
 
 
+def _model_problem(path: Path, reason: str) -> str:
+    return msg(QT_TRANSLATE_NOOP("core", "Embedding model {path}: {reason}"), path=path, reason=reason)
+
+
 def inspect_gguf(path: Path) -> GgufInfo:
     """Parse and sanity-check a GGUF header without llama.cpp.
 
@@ -195,28 +200,34 @@ def inspect_gguf(path: Path) -> GgufInfo:
     path = Path(path)
 
     def fail(reason: str) -> EmbedderUnavailable:
-        return EmbedderUnavailable(f"Embedding model {path}: {reason}")
+        return EmbedderUnavailable(_model_problem(path, reason))
 
     try:
         size = path.stat().st_size
         if not path.is_file():
-            raise fail("not a regular file")
+            raise fail(msg(QT_TRANSLATE_NOOP("core", "not a regular file")))
         # Opened here so that open errors get the one-line message below; `with handle` closes it.
         handle = open(path, "rb")  # noqa: SIM115
     except FileNotFoundError:
-        raise fail("file not found") from None
+        raise fail(msg(QT_TRANSLATE_NOOP("core", "file not found"))) from None
     except OSError as exc:
-        raise fail(f"cannot be read ({exc.strerror or exc})") from None
+        raise fail(
+            msg(QT_TRANSLATE_NOOP("core", "cannot be read ({error})"), error=exc.strerror or str(exc))
+        ) from None
     with handle:
         if handle.read(4) != GGUF_MAGIC:
-            raise fail("not a GGUF file (bad magic)")
+            raise fail(msg(QT_TRANSLATE_NOOP("core", "not a GGUF file (bad magic)")))
         try:
             with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
                 info, tensors, data_start = _parse(_Reader(data, size, pos=4), path, size)
         except _BadFile as exc:
-            raise fail(f"corrupt or truncated GGUF ({exc})") from None
+            raise fail(
+                msg(QT_TRANSLATE_NOOP("core", "corrupt or truncated GGUF ({detail})"), detail=str(exc))
+            ) from None
         except (struct.error, OSError) as exc:
-            raise fail(f"corrupt or truncated GGUF ({exc})") from None
+            raise fail(
+                msg(QT_TRANSLATE_NOOP("core", "corrupt or truncated GGUF ({detail})"), detail=str(exc))
+            ) from None
     _check_tensors(info, tensors, data_start, fail)
     _check_embedding_model(info, fail)
     return info
@@ -265,7 +276,7 @@ def _check_tensors(
     from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
 
     if not tensors:
-        raise fail("the file holds no tensors")
+        raise fail(msg(QT_TRANSLATE_NOOP("core", "the file holds no tensors")))
     for name, dims, ggml_type, offset in tensors:
         try:
             block_size, type_size = GGML_QUANT_SIZES[GGMLQuantizationType(ggml_type)]
@@ -285,14 +296,24 @@ def _check_tensors(
 
 def _check_embedding_model(info: GgufInfo, fail: Any) -> None:
     if info.architecture not in EMBEDDING_ARCHITECTURES:
-        raise fail(f"architecture {info.architecture!r} is not a supported embedding model")
+        raise fail(
+            msg(
+                QT_TRANSLATE_NOOP("core", "architecture {name} is not a supported embedding model"),
+                name=repr(info.architecture),
+            )
+        )
     if not isinstance(info.get("tokenizer.ggml.model"), str) or not info.get("tokenizer.ggml.tokens"):
-        raise fail("the file has no tokenizer")
+        raise fail(msg(QT_TRANSLATE_NOOP("core", "the file has no tokenizer")))
     if info.context_length <= 0 or info.embedding_length <= 0:
-        raise fail("the file lacks context_length/embedding_length")
+        raise fail(msg(QT_TRANSLATE_NOOP("core", "the file lacks context_length/embedding_length")))
     pooling = info.pooling_type
     if pooling not in _SUPPORTED_POOLING:
-        raise fail(f"pooling type {POOLING_NAMES.get(pooling, pooling)} is not supported for embeddings")
+        raise fail(
+            msg(
+                QT_TRANSLATE_NOOP("core", "pooling type {name} is not supported for embeddings"),
+                name=POOLING_NAMES.get(pooling, pooling),
+            )
+        )
 
 
 # --------------------------------------------------------------------------- helpers
@@ -445,7 +466,12 @@ def _llama_cpp() -> Any:
     try:
         import llama_cpp
     except ImportError as exc:
-        raise EmbedderUnavailable(f"llama-cpp-python is not installed or broken: {exc}") from None
+        raise EmbedderUnavailable(
+            msg(
+                QT_TRANSLATE_NOOP("core", "llama-cpp-python is not installed or broken: {error}"),
+                error=str(exc),
+            )
+        ) from None
     with _backend_lock:
         if not _backend_ready:
             _silence_llama_logging(llama_cpp)
@@ -568,7 +594,9 @@ class GgufEmbedder:
             mparams = lc.llama_model_default_params()
             model = lc.llama_model_load_from_file(str(self._path).encode("utf-8"), mparams)
             if not model:
-                raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp could not load it")
+                raise EmbedderUnavailable(
+                    _model_problem(self._path, msg(QT_TRANSLATE_NOOP("core", "llama.cpp could not load it")))
+                )
             try:
                 if int(lc.llama_model_n_embd(model)) != self._info.embedding_length:
                     raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
