@@ -3,14 +3,16 @@
 # As root: apt installs the package with its dependencies, then the installed
 # launcher (no virtualenv anywhere on the PATH, a fresh HOME) opens a copy of the
 # example workspace on a real X display (Xvfb, xcb platform), runs a query and saves a
-# screenshot; the screenshot must show the app (not one flat colour). Then it purges
+# screenshot; the screenshot must show the app (not one flat colour). With a third
+# argument it also saves the same search in the Chinese UI (LANG=zh_CN.UTF-8). Then it purges
 # the package and checks nothing of it is left. Prints the figures as one JSON object
 # on its last line.
-#   bash packaging/test_installed.sh [dist/memdesk_<version>_<arch>.deb] [screenshot.png]
+#   bash packaging/test_installed.sh [dist/memdesk_<version>_<arch>.deb] [screenshot.png] [screenshot-zh.png]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DEB="${1:-$(ls -t dist/memdesk_*.deb | head -n 1)}"
 SHOT="${2:-$(mktemp -d)/installed.png}"
+SHOT_ZH="${3:-}"
 QUERY="鉴权 token 怎么处理"
 APP_ID="$(basename resources/*.metainfo.xml .metainfo.xml)"
 # Everything the package installs outside /opt/memdesk.
@@ -67,6 +69,17 @@ size=$(identify -format '%wx%h' "$SHOT")
 if [ "$colours" -lt 50 ]; then
     echo "test_installed: $SHOT looks blank ($colours colours)" >&2
     exit 1
+fi
+
+if [ -n "$SHOT_ZH" ]; then
+    echo "test_installed: the same search in the Chinese UI, saving $SHOT_ZH"
+    env_zh=("${user_env[@]/LANG=C.UTF-8/LANG=zh_CN.UTF-8}")
+    "${env_zh[@]}" memdesk -v gui --workspace "$WORK/workspace" --query "$QUERY" --screenshot "$SHOT_ZH" \
+        2>"$WORK/gui-zh.log"
+    grep -q "language zh_CN" "$WORK/gui-zh.log" \
+        || { echo "test_installed: the installed app did not load its Chinese translation" >&2; exit 1; }
+    [ "$(convert "$SHOT_ZH" -format '%k' info:)" -ge 50 ] \
+        || { echo "test_installed: $SHOT_ZH looks blank" >&2; exit 1; }
 fi
 
 # Purged, not just removed: no files, no conffiles, no dpkg record.
