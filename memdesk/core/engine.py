@@ -37,6 +37,7 @@ from memdesk.core.index.status import (
     file_states,
     read_status,
 )
+from memdesk.core.messages import of as message_of
 from memdesk.core.openclaw import profile_2026_9
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import lexical, pool, ranking
@@ -187,7 +188,7 @@ class Engine:
                 if self._embedder is None:
                     raise
                 log.warning("%s; keyword-only search", exc)
-                self.set_embedder(None, str(exc))
+                self.set_embedder(None, message_of(exc))
                 return once(None)
 
         report = sync_mod.retry_while_busy(degrading, cancelled)
@@ -280,7 +281,7 @@ class Engine:
         log.warning("%s; keyword-only search", exc)
         # Plain assignments, not set_embedder: its sync lock could be held by a
         # rebuild waiting for the read lock this search holds.
-        self._fallback_reason = str(exc)
+        self._fallback_reason = message_of(exc)
         self._embedder = None
 
     # -- status ---------------------------------------------------------------------------

@@ -54,3 +54,10 @@ class Message(str):
 def msg(template: str, /, **args: object) -> Message:
     """``template`` (a ``QT_TRANSLATE_NOOP("core", ...)`` literal) filled in with ``args``."""
     return Message(template, args)
+
+
+def of(exc: BaseException) -> str:
+    """An exception's text, as a ``Message`` when it was raised with one (``str(exc)``
+    would keep only the English)."""
+    first = exc.args[0] if len(exc.args) == 1 else None
+    return first if isinstance(first, Message) else str(exc)

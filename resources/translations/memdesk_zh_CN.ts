@@ -1693,6 +1693,18 @@
         <source>{name} is read-only (mode {mode:04o}); not saved</source>
         <translation>{name} 是只读文件（权限 {mode:04o}）；未保存</translation>
     </message>
+    <message>
+        <source>no embedding model selected (FTS-only by choice)</source>
+        <translation>未选择嵌入模型（主动选择仅全文检索）</translation>
+    </message>
+    <message>
+        <source>no embedding model built yet (run: memdesk model build)</source>
+        <translation>尚未构建嵌入模型（运行：memdesk model build）</translation>
+    </message>
+    <message>
+        <source>llama-cpp-python is not installed</source>
+        <translation>llama-cpp-python 未安装</translation>
+    </message>
 </context>
 <context>
     <name>help</name>

@@ -85,3 +85,13 @@ def test_a_bad_model_file_in_chinese(chinese, tmp_path) -> None:  # type: ignore
         gguf_embedder.inspect_gguf(bad)
     assert str(caught.value) == f"Embedding model {bad}: not a GGUF file (bad magic)"
     assert messages.text(caught.value) == f"嵌入模型 {bad}：不是 GGUF 文件（文件头标识不符）"
+
+
+def test_why_search_is_keyword_only_in_chinese(chinese, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from memdesk.core.embed import loader
+
+    embedder, reason = loader.load_embedder(None)
+    assert embedder is None and reason == "no embedding model selected (FTS-only by choice)"
+    assert messages.text(reason) == "未选择嵌入模型（主动选择仅全文检索）"
+    _, reason = loader.load_embedder(tmp_path / "missing.gguf")
+    assert messages.text(reason) == f"嵌入模型 {tmp_path / 'missing.gguf'}：找不到文件"

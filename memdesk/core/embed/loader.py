@@ -9,6 +9,8 @@ from pathlib import Path
 
 from memdesk.core import errors, paths
 from memdesk.core.embed.embedder import Embedder
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
+from memdesk.core.messages import of as message_of
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ def load_embedder(model: ModelSpec) -> tuple[Embedder | None, str | None]:
     bad model: the caller degrades to FTS-only and shows the reason.
     """
     if model is None or (isinstance(model, str) and model.lower() == "none"):
-        return None, "no embedding model selected (FTS-only by choice)"
+        return None, msg(QT_TRANSLATE_NOOP("core", "no embedding model selected (FTS-only by choice)"))
     path: Path | None
     if isinstance(model, str) and model == "auto":
         try:
@@ -47,11 +49,13 @@ def load_embedder(model: ModelSpec) -> tuple[Embedder | None, str | None]:
         except ImportError:
             path = None
         if path is None:
-            return None, "no embedding model built yet (run: memdesk model build)"
+            return None, msg(
+                QT_TRANSLATE_NOOP("core", "no embedding model built yet (run: memdesk model build)")
+            )
     else:
         path = Path(model).expanduser()
     if importlib.util.find_spec("llama_cpp") is None:
-        return None, "llama-cpp-python is not installed"
+        return None, msg(QT_TRANSLATE_NOOP("core", "llama-cpp-python is not installed"))
     try:
         from memdesk.core.embed import gguf_embedder
 
@@ -60,4 +64,4 @@ def load_embedder(model: ModelSpec) -> tuple[Embedder | None, str | None]:
         return gguf_embedder.GgufEmbedder(path, lazy=True), None
     except errors.EmbedderUnavailable as exc:
         log.warning("%s", exc)
-        return None, str(exc)
+        return None, message_of(exc)

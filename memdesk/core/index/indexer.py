@@ -27,6 +27,8 @@ from memdesk.core import errors
 from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
 from memdesk.core.index import windows, workspace
 from memdesk.core.index.store import Store
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
+from memdesk.core.messages import of as message_of
 from memdesk.core.openclaw import chunking as oc_chunking
 from memdesk.core.openclaw import config as oc_config
 from memdesk.core.openclaw import text as oc_text
@@ -170,13 +172,16 @@ def sync_files(
         try:
             if data is None:
                 raise errors.NoteReadError(
-                    f"{rel}: {st.st_size / 1_048_576:.1f} MB is over the "
-                    f"{workspace.MAX_NOTE_BYTES // 1_048_576} MB limit for a note; skipped"
+                    msg(
+                        QT_TRANSLATE_NOOP("core", "{path}: {reason}; skipped"),
+                        path=rel,
+                        reason=workspace.too_large(st.st_size),
+                    )
                 )
             text = workspace.decode_note(data, name=rel)
         except errors.NoteReadError as exc:
             log.info("skipping %s: %s", rel, exc)
-            stats.failures.append((rel, str(exc)))
+            stats.failures.append((rel, message_of(exc)))
             with store.transaction():
                 store.delete_chunks_of(rel)
                 store.upsert_file(

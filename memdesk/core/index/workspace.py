@@ -290,7 +290,7 @@ def open_regular(path: Path) -> int:
     return fd
 
 
-def _too_large(size: int) -> str:
+def too_large(size: int) -> str:
     return msg(
         QT_TRANSLATE_NOOP("core", "{size:.1f} MB is over the {limit} MB limit for a note"),
         size=size / 1_048_576,
@@ -304,14 +304,14 @@ def read_bytes(path: Path, *, limit: int = MAX_NOTE_BYTES) -> bytes:
     try:
         size = os.fstat(fd).st_size
         if size > limit:
-            raise OSError(errno.EFBIG, _too_large(size), str(path))
+            raise OSError(errno.EFBIG, too_large(size), str(path))
         parts: list[bytes] = []
         total = 0
         while chunk := os.read(fd, 1 << 20):
             parts.append(chunk)
             total += len(chunk)
             if total > limit:  # it grew while we read
-                raise OSError(errno.EFBIG, _too_large(total), str(path))
+                raise OSError(errno.EFBIG, too_large(total), str(path))
         return b"".join(parts)
     finally:
         os.close(fd)
@@ -324,7 +324,7 @@ def decode_note(data: bytes, *, name: str) -> str:
             msg(
                 QT_TRANSLATE_NOOP("core", "{path}: {reason}; skipped"),
                 path=name,
-                reason=_too_large(len(data)),
+                reason=too_large(len(data)),
             )
         )
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) and _decodes(data, "utf-16"):
@@ -481,7 +481,7 @@ def disk_state(path: Path) -> DiskState:
             True,
             hasher.hexdigest(),
             None,
-            _too_large(total),
+            too_large(total),
         )
     return DiskState(True, hasher.hexdigest(), b"".join(parts))
 
