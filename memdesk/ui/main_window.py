@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QStyle,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -65,6 +66,7 @@ from memdesk.ui import help as help_mod
 from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
 from memdesk.ui import search_panel as search_mod
+from memdesk.ui import skipped as skipped_mod
 from memdesk.ui import tuning_panel as tuning_mod
 from memdesk.ui import workspace_tree as tree_mod
 
@@ -256,6 +258,15 @@ class MainWindow(QMainWindow):
         self.model_label.setObjectName("modelLabel")
         self.counts_label = QLabel()
         self.counts_label.setObjectName("countsLabel")
+        # "N skipped": notes the index could not take; a click lists each with its reason.
+        self.skipped_button = QToolButton()
+        self.skipped_button.setObjectName("skippedButton")
+        self.skipped_button.setAutoRaise(True)
+        self.skipped_button.setToolTip(self.tr("Paths not in the index, and why: click for the list"))
+        self.skipped_button.setVisible(False)
+        self.skipped_button.clicked.connect(self.show_skipped)
+        self.skipped_dialog: skipped_mod.SkippedDialog | None = None
+        self._skipped_rows: list[skipped_mod.Row] = []
         # What the index is doing now; shortened by whole parts, never mid-word.
         self.freshness_label = fitted_label.FittedLabel()
         self.freshness_label.setObjectName("freshnessLabel")
@@ -273,7 +284,7 @@ class MainWindow(QMainWindow):
         self.cancel_button.setObjectName("cancelIndexButton")
         self.cancel_button.setVisible(False)
         self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
-        for widget in (self.mode_label, self.model_label, self.counts_label):
+        for widget in (self.mode_label, self.model_label, self.counts_label, self.skipped_button):
             bar.addWidget(widget)
         bar.addWidget(self.freshness_label, 1)
         bar.addPermanentWidget(self.undo_button)
@@ -1050,24 +1061,39 @@ class MainWindow(QMainWindow):
                 f"{MODE_LABELS.get(status.mode, status.mode)} ({_short(status.fallback_reason)})"
             )
         model = status.embedder.get("model") if status.embedder else None
-        self.model_label.setText(f"model: {model}" if model else "model: none")
+        self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
         self.model_label.setToolTip(str(status.embedder or status.fallback_reason or ""))
-        self.counts_label.setText(f"{status.files} files · {status.chunks} chunks")
-        failed = len(status.failures)
+        self.counts_label.setText(
+            self.tr("{0} files · {1} chunks").format(f"{status.files:,}", f"{status.chunks:,}")
+        )
+        self._set_skipped(skipped_mod.rows_of(status.failures, status.skipped))
         if self.session.is_syncing:
             return  # the sync's own progress line is showing what happens
         if self.session.is_loading_model:
             fresh = " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
         elif status.dirty_files:
-            fresh = f"{len(status.dirty_files)} file(s) not indexed yet"
+            fresh = self.tr("{0} file(s) not indexed yet").format(len(status.dirty_files))
         else:
             when = status.last_sync.astimezone().strftime("%H:%M:%S") if status.last_sync else ""
-            fresh = f"index up to date{f' ({when})' if when else ''}"
-        if failed:
-            fresh += f" · {failed} failed"
+            fresh = self.tr("index up to date ({0})").format(when) if when else self.tr("index up to date")
         self.freshness_label.set_full_text(fresh)
         if status.mode == "hybrid":
             self.model_banner.setVisible(False)
+
+    def _set_skipped(self, rows: list[skipped_mod.Row]) -> None:
+        self._skipped_rows = rows
+        self.skipped_button.setText(self.tr("{0} skipped").format(len(rows)))
+        self.skipped_button.setVisible(bool(rows))
+        if self.skipped_dialog is not None:
+            self.skipped_dialog.set_rows(rows)
+
+    def show_skipped(self) -> skipped_mod.SkippedDialog:
+        """The list of skipped paths with their reasons (kept up to date while open)."""
+        if self.skipped_dialog is None:
+            self.skipped_dialog = skipped_mod.SkippedDialog(self)
+        self.skipped_dialog.set_rows(self._skipped_rows)
+        self.skipped_dialog.open()
+        return self.skipped_dialog
 
     @Slot(str)
     def _on_session_model_build_progress(self, message: str) -> None:

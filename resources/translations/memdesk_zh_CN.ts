@@ -644,6 +644,10 @@
         <translation>暂不</translation>
     </message>
     <message>
+        <source>Paths not in the index, and why: click for the list</source>
+        <translation>未编入索引的路径及原因：点击查看列表</translation>
+    </message>
+    <message>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
@@ -970,6 +974,34 @@
     <message>
         <source>status unavailable: {0}</source>
         <translation>状态不可用：{0}</translation>
+    </message>
+    <message>
+        <source>model: {0}</source>
+        <translation>模型：{0}</translation>
+    </message>
+    <message>
+        <source>model: none</source>
+        <translation>模型：无</translation>
+    </message>
+    <message>
+        <source>{0} files · {1} chunks</source>
+        <translation>{0} 个文件 · {1} 个片段</translation>
+    </message>
+    <message>
+        <source>{0} file(s) not indexed yet</source>
+        <translation>{0} 个文件尚未编入索引</translation>
+    </message>
+    <message>
+        <source>index up to date ({0})</source>
+        <translation>索引已是最新（{0}）</translation>
+    </message>
+    <message>
+        <source>index up to date</source>
+        <translation>索引已是最新</translation>
+    </message>
+    <message>
+        <source>{0} skipped</source>
+        <translation>已跳过 {0} 个</translation>
     </message>
 </context>
 <context>
@@ -1347,6 +1379,25 @@
     <message>
         <source>Action</source>
         <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>SkippedDialog</name>
+    <message>
+        <source>Skipped paths</source>
+        <translation>已跳过的路径</translation>
+    </message>
+    <message>
+        <source>These paths are not in the index, so search cannot find them. Fix the reason and memdesk picks them up at the next sync.</source>
+        <translation>这些路径不在索引中，搜索找不到它们。排除原因后，memdesk 会在下次同步时收录它们。</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>原因</translation>
     </message>
 </context>
 <context>
