@@ -37,10 +37,12 @@ class Reanchored:
 def reanchor(start: int, end: int, anchor: str, text: str) -> Reanchored:
     """Find the lines hashed as ``anchor`` in ``text``, nearest to ``start`` first."""
     lines = text.splitlines()
-    if end <= len(lines) and anchor_of(lines, start, end) == anchor:
+    # A range may end one past ``splitlines()``: chunk ranges count the empty line after
+    # a note's final newline. ``anchor_of`` hashed the clamped slice, so compare the same.
+    if start <= len(lines) and anchor_of(lines, start, end) == anchor:
         return Reanchored(start, end, False)
     size = end - start + 1
-    found = [s for s in range(1, len(lines) - size + 2) if anchor_of(lines, s, s + size - 1) == anchor]
+    found = [s for s in range(1, len(lines) + 1) if anchor_of(lines, s, s + size - 1) == anchor]
     if not found:
         return Reanchored(None, None, False)
     best = min(found, key=lambda s: abs(s - start))

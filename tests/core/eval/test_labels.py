@@ -78,3 +78,14 @@ def test_reanchor_follows_moved_lines_and_reports_lost_ones() -> None:
     assert anchors.reanchor(5, 6, anchor, twice).start == 6  # the nearer copy wins
     lost = anchors.reanchor(2, 3, anchor, "# t\nalpha\nBETA changed\n")
     assert lost.lost and lost.start is None
+
+
+def test_label_of_a_chunk_that_ends_on_the_final_newline_is_not_lost() -> None:
+    """A chunk's range counts the empty line after a note's last newline (the chunker splits
+    on "\\n"), one more than the note's ``splitlines()``: that label is where it was, not lost,
+    and follows its text when lines are added above."""
+    text = "# t\nalpha\nbeta\n"
+    anchor = anchors.anchor_of(text.splitlines(), 1, 4)
+    assert anchors.reanchor(1, 4, anchor, text) == anchors.Reanchored(1, 4, False)
+    assert anchors.reanchor(1, 4, anchor, "new first line\n" + text) == anchors.Reanchored(2, 5, True)
+    assert anchors.reanchor(1, 4, anchor, "# t\nalpha\nBETA\n").lost
