@@ -22,6 +22,7 @@ from memdesk.qt import assets, compat, logs, translations
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.ui import main_window as window_mod
+from memdesk.ui import theme
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,9 @@ def build_window(
     ``data_dir`` holds preferences and the index (default: ``paths.data_dir()``).
     """
     compat.apply_refcount_workaround()
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        theme.install_indicator_style(app)
     data = Path(data_dir) if data_dir is not None else paths.data_dir()
     data.mkdir(parents=True, exist_ok=True, mode=0o700)
     prefs = prefs_mod.Preferences(data / "memdesk.ini")
@@ -187,6 +191,7 @@ def run_gui(
         from memdesk.ui import theme as theme_mod
 
         app.setStyle("Fusion")
+        theme_mod.install_indicator_style(app)
         app.setPalette(theme_mod.dark_palette() if theme == "dark" else app.style().standardPalette())
     # The desktop entry's name: lets the desktop match the window to its menu entry and icon.
     QGuiApplication.setDesktopFileName(assets.DESKTOP_ID)

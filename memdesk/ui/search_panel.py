@@ -109,13 +109,9 @@ class CheckDelegate(QStyledItemDelegate):
         }.get(
             Qt.CheckState(state) if state is not None else Qt.CheckState.Unchecked, QStyle.StateFlag.State_Off
         )
+        # Fusion's own box all but vanishes on a dark base: theme.IndicatorStyle draws it
+        # from the palette.
         style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck, box, painter, opt.widget)
-        # Some styles draw the box outline in a tone close to a dark base: outline it in
-        # a palette-derived colour so the box reads in light and dark themes alike.
-        painter.save()
-        painter.setPen(theme.muted_text(option.palette))
-        painter.drawRect(box.rect.adjusted(0, 0, -1, -1))
-        painter.restore()
 
     def editorEvent(
         self,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QApplication, QProxyStyle, QStyle, QStyleOption, QWidget
 
 
 def is_dark(palette: QPalette) -> bool:
@@ -95,7 +97,9 @@ def dark_palette() -> QPalette:
     # Base a little lighter than the window: Fusion outlines check boxes with a darker
     # window tone, which vanishes on a base darker than the window.
     window, base, text = QColor(40, 40, 43), QColor(50, 50, 54), QColor(230, 230, 230)
-    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+    # Every group, Disabled too: a role left unset there keeps the light default, and a
+    # disabled button (Save with nothing to save) shows as a white slab.
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive, QPalette.ColorGroup.Disabled):
         p.setColor(group, QPalette.ColorRole.Window, window)
         p.setColor(group, QPalette.ColorRole.WindowText, text)
         p.setColor(group, QPalette.ColorRole.Base, base)
@@ -114,3 +118,82 @@ def dark_palette() -> QPalette:
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText, QColor(120, 120, 120))
     p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor(120, 120, 120))
     return p
+
+
+def indicator_outline(palette: QPalette, *, enabled: bool = True) -> QColor:
+    """A check box's frame: text mixed into the base, >= 3:1 against base and window."""
+    base = palette.color(QPalette.ColorRole.Base)
+    return _mix(base, palette.color(QPalette.ColorRole.Text), 0.6 if enabled else 0.3)
+
+
+def paint_check_indicator(painter: QPainter, option: QStyleOption) -> None:
+    """A check box drawn from the palette: outlined box; ticked = selection colour with a
+    tick in its text colour; partly ticked = a selection-coloured square inside."""
+    palette = option.palette  # type: ignore[attr-defined]
+    state = option.state  # type: ignore[attr-defined]
+    enabled = bool(state & QStyle.StateFlag.State_Enabled)
+    rect = QRectF(option.rect).adjusted(0.5, 0.5, -0.5, -0.5)  # type: ignore[attr-defined]
+    side = min(rect.width(), rect.height())
+    rect = QRectF(rect.center().x() - side / 2, rect.center().y() - side / 2, side, side)
+    accent = palette.color(QPalette.ColorRole.Highlight)
+    if not enabled:
+        accent = _mix(palette.color(QPalette.ColorRole.Base), accent, 0.5)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    on = bool(state & QStyle.StateFlag.State_On)
+    painter.setPen(QPen(accent if on else indicator_outline(palette, enabled=enabled), 1.0))
+    painter.setBrush(accent if on else palette.color(QPalette.ColorRole.Base))
+    painter.drawRoundedRect(rect, 2, 2)
+    if on:
+        pen = QPen(palette.color(QPalette.ColorRole.HighlightedText), max(1.5, side / 7))
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        x, y = rect.left(), rect.top()
+        painter.drawPolyline(
+            [
+                QPointF(x + side * 0.24, y + side * 0.52),
+                QPointF(x + side * 0.42, y + side * 0.70),
+                QPointF(x + side * 0.76, y + side * 0.30),
+            ]
+        )
+    elif state & QStyle.StateFlag.State_NoChange:
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(accent)
+        inset = side * 0.27
+        painter.drawRect(rect.adjusted(inset, inset, -inset, -inset))
+    painter.restore()
+
+
+class IndicatorStyle(QProxyStyle):
+    """Fusion with check boxes drawn from the palette: Fusion outlines them in a darker
+    shade of the window colour, which all but vanishes on a dark palette (and is faint on
+    a light one)."""
+
+    CHECKS = (
+        QStyle.PrimitiveElement.PE_IndicatorCheckBox,
+        QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck,
+    )
+
+    def drawPrimitive(  # Qt override
+        self,
+        element: QStyle.PrimitiveElement,
+        option: QStyleOption,
+        painter: QPainter,
+        widget: QWidget | None = None,
+    ) -> None:
+        if element in self.CHECKS:
+            paint_check_indicator(painter, option)
+            return
+        super().drawPrimitive(element, option, painter, widget)
+
+
+def install_indicator_style(app: QApplication) -> None:
+    """Wrap the application's style in ``IndicatorStyle`` when it is Fusion (the style of
+    Linux desktops without a platform theme, and of ``--theme``); native styles draw their
+    own check boxes from the platform's theme and are left alone."""
+    current = app.style()
+    if isinstance(current, IndicatorStyle) or current.name().lower() != "fusion":
+        return
+    app.setStyle(IndicatorStyle("Fusion"))
