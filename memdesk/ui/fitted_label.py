@@ -1,10 +1,11 @@
-"""A status-bar label that shortens its text to the space it has, never mid-word."""
+"""Status-bar widgets whose text is never clipped: a label that shortens its text to the
+space it has (never mid-word), and a progress bar as wide as its text."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QFontMetrics, QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QLabel, QProgressBar, QSizePolicy, QWidget
 
 SEPARATOR = " · "
 ELLIPSIS = "…"
@@ -64,3 +65,26 @@ class FittedLabel(QLabel):
         shown = fit_text(self._full, max(0, self.contentsRect().width()), self.fontMetrics())
         if shown != self.text():
             self.setText(shown)
+
+
+class TextProgressBar(QProgressBar):
+    """A progress bar at least as wide as its text ("1,234 / 12,345 chunks"): Qt sizes a
+    bar for "100%", so a longer format was clipped or wrapped inside it."""
+
+    PADDING = 32  # the style's frame and the text's margins on either side
+
+    def set_text(self, text: str) -> None:
+        if text != self.format():
+            self.setFormat(text)
+            self.updateGeometry()
+
+    def _text_width(self) -> int:
+        return self.fontMetrics().horizontalAdvance(self.text()) + self.PADDING
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(max(hint.width(), self._text_width()), hint.height())
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        return QSize(max(hint.width(), self._text_width()), hint.height())

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -77,6 +76,7 @@ MODE_LABELS = {  # translated where shown
     "fts": QT_TRANSLATE_NOOP("MainWindow", "FTS-only"),
     "vector": QT_TRANSLATE_NOOP("MainWindow", "Vector-only"),
 }
+MODE_REASON_EMS = 24  # room for the reason beside the mode, in widths of "M"
 UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
 DEFAULT_SIZE = (1280, 800)
 SessionFactory = Callable[[Path], session_mod.Session]
@@ -271,9 +271,8 @@ class MainWindow(QMainWindow):
         self.freshness_label = fitted_label.FittedLabel()
         self.freshness_label.setObjectName("freshnessLabel")
         self._eta = _EtaEstimate()
-        self.progress = QProgressBar()
+        self.progress = fitted_label.TextProgressBar()
         self.progress.setObjectName("indexProgress")
-        self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(True)
         self.progress.setVisible(False)
         self.undo_button = QPushButton(self.tr("Undo"))
@@ -473,7 +472,7 @@ class MainWindow(QMainWindow):
         session.model_build_finished.connect(self._on_session_model_build_finished)
         session.model_build_failed.connect(self._on_session_model_build_failed)
         self.setWindowTitle(f"memdesk — {session.workspace}")
-        self.mode_label.setText(MODE_LABELS.get(session.engine.mode, session.engine.mode))
+        self.show_mode(session.engine.mode, None)
         self._attach_lab(session)
         session.request_snapshot()
 
@@ -973,7 +972,7 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_session_sync_started(self) -> None:
         self.progress.setRange(0, 0)  # busy until the first file reports a total
-        self.progress.setFormat(self.tr("Indexing…"))
+        self.progress.set_text(self.tr("Indexing…"))
         self.progress.setVisible(True)
         self.cancel_button.setVisible(True)
         self._eta.reset()
@@ -984,7 +983,7 @@ class MainWindow(QMainWindow):
         if progress.phase == "embed" and progress.to_embed > 0:
             self.progress.setRange(0, progress.to_embed)
             self.progress.setValue(progress.embedded)
-            self.progress.setFormat(
+            self.progress.set_text(
                 self.tr("{0} / {1} chunks").format(f"{progress.embedded:,}", f"{progress.to_embed:,}")
             )
             parts = [
@@ -1004,7 +1003,7 @@ class MainWindow(QMainWindow):
         elif progress.files_total > 0:
             self.progress.setRange(0, progress.files_total)
             self.progress.setValue(progress.files_done)
-            self.progress.setFormat(
+            self.progress.set_text(
                 self.tr("{0} / {1} files").format(f"{progress.files_done:,}", f"{progress.files_total:,}")
             )
             self.freshness_label.set_full_text(
@@ -1054,12 +1053,7 @@ class MainWindow(QMainWindow):
         status = snapshot.status
         if status is None:
             return
-        self.mode_label.setText(MODE_LABELS.get(status.mode, status.mode))
-        self.mode_label.setToolTip(status.fallback_reason or "keyword and vector search combined")
-        if status.fallback_reason:
-            self.mode_label.setText(
-                f"{MODE_LABELS.get(status.mode, status.mode)} ({_short(status.fallback_reason)})"
-            )
+        self.show_mode(status.mode, status.fallback_reason)
         model = status.embedder.get("model") if status.embedder else None
         self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
         self.model_label.setToolTip(str(status.embedder or status.fallback_reason or ""))
@@ -1079,6 +1073,19 @@ class MainWindow(QMainWindow):
         self.freshness_label.set_full_text(fresh)
         if status.mode == "hybrid":
             self.model_banner.setVisible(False)
+
+    def show_mode(self, mode: str, reason: str | None) -> None:
+        """The search mode, and why it is not hybrid, shortened by whole words (the
+        tooltip has the whole reason)."""
+        name = self.tr(MODE_LABELS.get(mode, mode))
+        self.mode_label.setToolTip(reason or self.tr("keyword and vector search combined"))
+        if not reason:
+            self.mode_label.setText(name)
+            return
+        metrics = self.mode_label.fontMetrics()
+        room = MODE_REASON_EMS * metrics.horizontalAdvance("M")
+        shown = fitted_label.fit_text(reason, room, metrics) or fitted_label.ELLIPSIS
+        self.mode_label.setText(f"{name} ({shown})")
 
     def _set_skipped(self, rows: list[skipped_mod.Row]) -> None:
         self._skipped_rows = rows
@@ -1164,10 +1171,6 @@ class MainWindow(QMainWindow):
         self.agent_dock.close_dock()
         self.session.close()
         event.accept()
-
-
-def _short(reason: str) -> str:
-    return reason if len(reason) <= 48 else reason[:45] + "…"
 
 
 class _EtaEstimate:

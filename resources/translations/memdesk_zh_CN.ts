@@ -1000,6 +1000,10 @@
         <translation>索引已是最新</translation>
     </message>
     <message>
+        <source>keyword and vector search combined</source>
+        <translation>关键词搜索与向量搜索结合</translation>
+    </message>
+    <message>
         <source>{0} skipped</source>
         <translation>已跳过 {0} 个</translation>
     </message>

@@ -64,3 +64,41 @@ def test_a_real_sync_reports_keyword_search_ready_first(
     with qtbot.waitSignal(session.sync_finished, timeout=300_000) as finished:
         pass
     assert finished.args[0].mode == "hybrid" and finished.args[0].embedded > 0
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_status_bar_text_is_never_clipped(qtbot, fts_window, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """With large counts and a fallback reason, every status-bar text fits its widget: the
+    progress bar is as wide as its text, labels get their width, and the one line that
+    must give way shortens by whole words."""
+    window = fts_window
+    window.resize(*size)
+    window.session.sync_progress.emit(
+        engine_mod.SyncProgress(12000, 12000, 12000, "", "embed", 1_234, 12_345)
+    )
+    window.progress.setVisible(True)
+    window.cancel_button.setVisible(True)
+    bar = window.progress
+    qtbot.waitUntil(lambda: bar.isVisible() and bar.width() > 0, timeout=5000)
+    qtbot.waitUntil(lambda: bar.width() >= bar.fontMetrics().horizontalAdvance(bar.text()) + 8, timeout=5000)
+    for label in (window.mode_label, window.model_label, window.counts_label):
+        assert label.width() >= label.fontMetrics().horizontalAdvance(label.text()), label.objectName()
+        assert not label.text().endswith("…") or label.text()[-2] != " ", label.text()
+    fresh = window.freshness_label
+    assert fresh.full_text().startswith(fresh.text().removesuffix(ELLIPSIS))
+    assert fresh.fontMetrics().horizontalAdvance(fresh.text()) <= fresh.contentsRect().width()
+    if size[0] >= 1920:
+        assert fresh.text() == fresh.full_text()  # room for all of it
+
+
+def test_fallback_reason_is_shortened_by_whole_words(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """The mode's reason never ends mid-word; the tooltip has all of it."""
+    window = fts_window
+    reason = "model unusable: the embedding of a probe sentence had non-finite values (NaN weights?)"
+    window.mode_label.setText("")
+    window.show_mode("fts", reason)
+    text = window.mode_label.text()
+    assert reason in window.mode_label.toolTip()
+    words = set(reason.replace("(", " ").replace(")", " ").split())
+    shown = text.split("(", 1)[1].rstrip(")").removesuffix("…").split()
+    assert shown and all(word in words for word in shown), text
