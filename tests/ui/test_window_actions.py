@@ -42,8 +42,14 @@ def test_delete_moves_to_trash_and_undo_restores(
     trashed = [p for p in _trashed_files(trash_home) if p.name == "2026-05-04.md"]
     assert trashed and trashed[0].read_text(encoding="utf-8") == text
     assert fts_window.undo_button.isVisible() and fts_window.undo_delete_action.isEnabled()
+    inode = trashed[0].stat().st_ino
     fts_window.undo_button.click()
     assert (workspace / rel).read_text(encoding="utf-8") == text
+    # The very file came back out of the trash (not a copy kept in memory), and the
+    # trash holds neither it nor its record any more.
+    assert (workspace / rel).stat().st_ino == inode
+    assert _trashed_files(trash_home) == []
+    assert list((trash_home / "Trash" / "info").glob("*.trashinfo")) == []
     assert not fts_window.undo_button.isVisible()
     assert fts_window.note_editor.current_rel == rel
     wait_idle(qtbot, fts_window)
