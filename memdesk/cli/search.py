@@ -39,6 +39,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         total_ms = (time.perf_counter() - t0) * 1000
     finally:
         eng.close()
+    if result.pool.notice:
+        common.warn(result.pool.notice)
     timings = {k: round(v, 3) for k, v in result.pool.timings_ms.items() if k != "pool_size"}
     timings["total_ms"] = round(total_ms, 3)
     data = {

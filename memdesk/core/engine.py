@@ -14,6 +14,7 @@ llama.cpp context is not re-entrant.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import logging
@@ -239,6 +240,7 @@ class Engine:
             return hits_mod.CandidatePool(
                 query=q, mode=mode, profile=settings.profile, candidates=(), timings_ms=timings
             )
+        notice = self._index_notes_after_damage() if self._index.damaged_at_open else None
         with self._index.read_lock:
             try:
                 legs = pool.Legs(
@@ -275,7 +277,43 @@ class Engine:
             query_terms=lexical.highlight_terms(q),
             timings_ms=timings,
             model_loading=model_loading,
+            notice=notice,
         )
+
+    def _index_notes_after_damage(self) -> str | None:
+        """The index was found damaged at open and a fresh, empty one took its place:
+        index the notes' text into it now, keyword index first (vectors follow with the
+        next sync), so this search answers from the notes instead of "no matches".
+
+        Returns the one line to show with the results. When a sync is already running
+        (the GUI's, at start) it does the same work: the search does not wait for it.
+        """
+        reason = self._index.damaged_at_open
+        if reason is None or not self._index.sync_lock.acquire(blocking=False):
+            return (
+                f"the index was damaged ({reason}); it is being rebuilt from the notes, "
+                "so results may be incomplete"
+                if reason
+                else None
+            )
+        try:
+            keyword_in = threading.Event()
+
+            def progress(step: SyncProgress) -> None:
+                if step.phase == "keyword":
+                    keyword_in.set()
+
+            # Cancelled once the keyword index is in: embedding waits for the next sync.
+            with contextlib.suppress(errors.Cancelled):
+                self.sync(progress=progress, cancelled=keyword_in.is_set)
+        finally:
+            self._index.sync_lock.release()
+        if self._embedder is not None:
+            return (
+                f"the index was damaged ({reason}); its keyword index was rebuilt from the notes, "
+                "vectors follow with the next sync"
+            )
+        return f"the index was damaged ({reason}) and rebuilt from the notes"
 
     def _embedder_failed(self, exc: errors.EmbedderUnavailable) -> None:
         log.warning("%s; keyword-only search", exc)

@@ -465,6 +465,7 @@ class MainWindow(QMainWindow):
         session.sync_progress.connect(self._on_session_sync_progress)
         session.model_loading_changed.connect(self._on_session_model_loading_changed)
         session.sync_failed.connect(self._on_session_sync_failed)
+        session.sync_finished.connect(self._on_session_sync_finished)
         session.idle_changed.connect(self._on_session_idle_changed)
         session.snapshot_changed.connect(self._on_session_snapshot_changed)
         session.files_changed.connect(self.note_editor.on_files_changed)
@@ -939,6 +940,8 @@ class MainWindow(QMainWindow):
             summary = self.tr("{0} hits from {1} candidates · {2} · {3} profile · {4}").format(
                 len(results.hits), size, self.tr(mode), results.settings.profile, how
             )
+            if pool is not None and pool.notice:
+                summary += " · " + pool.notice
             if pool is not None and pool.model_loading:
                 summary += " · " + self.tr("keyword-only while the model loads")
             not_embedded = sum(1 for c in pool.candidates if c.keyword_only) if pool else 0
@@ -1027,6 +1030,14 @@ class MainWindow(QMainWindow):
             )
         elif not loading and not self.session.is_syncing:
             self.session.request_snapshot()
+
+    @Slot(object)
+    def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
+        if report.repaired:
+            self.statusBar().showMessage(
+                self.tr("The index was damaged ({0}); rebuilt it from the notes").format(report.repaired),
+                30_000,
+            )
 
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:

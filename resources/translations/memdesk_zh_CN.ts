@@ -972,6 +972,10 @@
         <translation>正在加载嵌入模型</translation>
     </message>
     <message>
+        <source>The index was damaged ({0}); rebuilt it from the notes</source>
+        <translation>索引已损坏（{0}）；已根据笔记重建</translation>
+    </message>
+    <message>
         <source>status unavailable: {0}</source>
         <translation>状态不可用：{0}</translation>
     </message>

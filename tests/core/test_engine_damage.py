@@ -211,3 +211,52 @@ def test_rebuild_by_another_process_is_noticed(example_workspace: Path, memdesk_
         ]
     finally:
         other.close()
+
+
+def _spoil_schema(db: Path) -> None:
+    """Random bytes over page 1 after the file header: the schema, read at open."""
+    with open(db, "r+b") as handle:
+        handle.seek(100)
+        handle.write(random.Random(3).randbytes(4096 - 100))
+
+
+def test_damage_found_at_open_first_search_answers_from_the_notes(example_workspace: Path) -> None:
+    """An index found damaged at open is moved aside; the first search (before any sync)
+    indexes the notes' text itself and answers, saying so in one line: never "no matches"."""
+    db = _indexed(example_workspace, model=None)
+    _spoil_schema(db)
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        assert eng.corrupt_copy() is not None  # seen at open, moved aside
+        result = eng.search(QUERY, SearchSettings())
+        assert result.hits, "a search after damage at open must answer from the notes"
+        notice = result.pool.notice
+        again = eng.search(QUERY, SearchSettings())
+        status = eng.status()
+    finally:
+        eng.close()
+    assert any("database.md" in h.path for h in result.hits)
+    assert notice is not None and len(notice.splitlines()) == 1
+    assert "damaged" in notice and "rebuilt" in notice
+    assert again.hits and again.pool.notice is None  # said once
+    assert status.files >= 50 and status.damage is None
+
+
+def test_damage_found_at_open_hybrid_answers_by_keywords_first(
+    example_workspace: Path, minilm_path: Path
+) -> None:
+    """With a model, the first search rebuilds the keyword index only (fast) and answers
+    from it; the vectors come with the next sync."""
+    db = _indexed(example_workspace, model=minilm_path)
+    _spoil_schema(db)
+    eng = engine.Engine.open(example_workspace, model=minilm_path)
+    try:
+        result = eng.search(QUERY, SearchSettings())
+        assert result.hits and result.pool.notice and "keyword" in result.pool.notice
+        assert all(c.keyword_only for c in result.pool.candidates)  # no vectors yet
+        report = eng.sync()
+        assert report.embedded + report.cache_hits > 0
+        after = eng.search(QUERY, SearchSettings())
+    finally:
+        eng.close()
+    assert after.pool.mode == "hybrid" and not any(c.keyword_only for c in after.pool.candidates)

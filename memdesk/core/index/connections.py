@@ -58,6 +58,10 @@ class IndexFiles:
         self._reader_generation = -1
         # Why the index must be rebuilt, when a read found it damaged; the next sync does.
         self.damage: str | None = None
+        # Why the file found at open was moved aside (a fresh, empty index replaced it):
+        # until a sync has indexed the notes' text into the fresh one, every search
+        # would look like "no matches". Cleared once their keyword index is in.
+        self.damaged_at_open: str | None = None
 
     # -- connections -------------------------------------------------------------
     def writer(self) -> Store:
@@ -75,6 +79,7 @@ class IndexFiles:
                 log.warning("%s; rebuilding from the Markdown files", exc)
                 self._discard_corrupt()
                 self._writer = Store(self.db_path)
+                self.damaged_at_open = str(exc.__cause__ or exc)  # SQLite's words, not the path
         return self._writer
 
     def reader(self) -> Store:

@@ -145,7 +145,7 @@ def read_status(
         try:
             store = index.reader()
             files, chunks = store.counts()
-            damage = index.damage or (store.integrity_problem() if verify else None)
+            damage = index.damage or index.damaged_at_open or (store.integrity_problem() if verify else None)
         except (errors.IndexCorrupt, errors.QueryRejected) as exc:
             index.damage = str(exc)
             return _damaged_status(index, root, embedder, fallback_reason, mode, str(exc))

@@ -103,11 +103,20 @@ def sync(
     rebuilt from the notes; ``SyncReport.repaired`` says why.
     """
     start = time.perf_counter()
+
+    def watched(step: SyncProgress) -> None:
+        if step.phase == "keyword":  # the notes' text is searchable in the fresh index now
+            index.damaged_at_open = None
+        if progress is not None:
+            progress(step)
+
     with index.sync_lock:
         index.remove_stale_rebuilds()
         writer = index.writer()
         wanted = source.wanted_meta()
         damage = index.damage
+        # A file damaged at open was already replaced by a fresh one: report the repair.
+        replaced_at_open = index.damaged_at_open
         meta: dict[str, object] | None = None
         files_known = 0
         try:
@@ -130,20 +139,21 @@ def sync(
             def fill(fresh: Store) -> indexer.SyncStats:
                 with fresh.transaction():
                     fresh.set_meta(wanted)
-                return sync_into(fresh, source, None, progress, cancelled)
+                return sync_into(fresh, source, None, watched, cancelled)
 
             stats = index.rebuild(fill)
             rebuilt = True
         else:
             try:
-                stats = sync_into(writer, source, paths, progress, cancelled)
+                stats = sync_into(writer, source, paths, watched, cancelled)
             except errors.IndexCorrupt as exc:
                 damage = str(exc)
                 writer = index.reset_damaged(damage)
                 with writer.transaction():
                     writer.set_meta(wanted)
-                stats = sync_into(writer, source, None, progress, cancelled)
-            rebuilt = damage is not None
+                stats = sync_into(writer, source, None, watched, cancelled)
+            rebuilt = damage is not None or replaced_at_open is not None
+        index.damaged_at_open = None
         files, chunks = index.writer().counts()
     return SyncReport(
         files=files,
@@ -158,7 +168,7 @@ def sync(
         failures=tuple(FileFailure(p, r) for p, r in stats.failures),
         skipped=tuple(FileFailure(s.path, s.reason) for s in stats.skipped),
         rebuilt=rebuilt,
-        repaired=damage,
+        repaired=damage or replaced_at_open,
     )
 
 

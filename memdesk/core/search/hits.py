@@ -71,6 +71,9 @@ class CandidatePool:
     # Keyword-only because the embedding model was still loading (the window does
     # not wait for it; the query runs again, hybrid, once it is ready).
     model_loading: bool = False
+    # One line the user must read with these results, e.g. that the index was found
+    # damaged and the notes' text was indexed again before answering.
+    notice: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
