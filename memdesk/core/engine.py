@@ -41,7 +41,7 @@ from memdesk.core.index.status import (
 from memdesk.core.messages import of as message_of
 from memdesk.core.openclaw import profile_2026_9
 from memdesk.core.search import hits as hits_mod
-from memdesk.core.search import lexical, pool, ranking
+from memdesk.core.search import pool, ranking
 from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.keyword import MemdeskOptions
 from memdesk.core.search.vector import Scope, VectorLeg
@@ -274,7 +274,7 @@ class Engine:
             mode=mode,
             profile=settings.profile,
             candidates=tuple(cands),
-            query_terms=lexical.highlight_terms(q),
+            query_terms=legs.keyword_terms,
             timings_ms=timings,
             model_loading=model_loading,
             notice=notice,

@@ -952,8 +952,10 @@ class MainWindow(QMainWindow):
                 summary += " · " + self.tr("in MMR order (diversity): Final need not descend")
         self._shown_query = results.query
         relevant = self.lab.relevant_for(results.query) if self.lab is not None else ()
-        terms = highlight.KeywordTerms.for_query(
-            results.query, pool.profile if pool else results.settings.profile
+        terms = (
+            highlight.KeywordTerms.of_pool(pool)
+            if pool
+            else highlight.KeywordTerms((), results.settings.profile)
         )
         self.search_panel.show_results(
             results.hits,

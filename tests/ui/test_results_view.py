@@ -68,6 +68,22 @@ def test_highlights_whole_terms_only(qtbot, fts_window) -> None:  # type: ignore
     assert highlight.match_spans("Shanghai", highlight.KeywordTerms.for_query("Zhou Hang")) == []
 
 
+def test_highlight_marks_exactly_the_terms_the_keyword_leg_searched(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """One list of terms: the keyword leg's. "Atlas" is in more than half of the example's
+    chunks, so the leg leaves it out of the match (FTS5 clamps its idf to nothing); no
+    snippet marks it, while the words the leg did search for are marked."""
+    results = search(qtbot, fts_window, "Atlas database decision")
+    assert results.pool is not None
+    assert "atlas" not in results.pool.query_terms and "database" in results.pool.query_terms
+    assert fts_window.search_panel.model.keyword_terms.terms == results.pool.query_terms
+    marked: set[str] = set()
+    for row in range(len(results.hits)):
+        text, spans = _snippet(fts_window, row)
+        marked |= {text[s:e].lower() for s, e in spans}
+    assert "atlas" not in marked
+    assert marked & {"database", "databases", "decision", "decisions"}
+
+
 def test_cjk_terms_highlight_as_the_index_matched(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
     """A two-character Chinese query lights up inside a longer run, as its bigram matched."""
     results = search(qtbot, fts_window, "鉴权")

@@ -19,6 +19,7 @@ from typing import cast
 from memdesk.core.index import sqlite
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search import lexical
+from memdesk.core.search.hits import CandidatePool
 
 MEMDESK_TOKENIZER = ("porter", "unicode61", "remove_diacritics", "2")
 OPENCLAW_TOKENIZER = ("unicode61",)
@@ -39,6 +40,11 @@ class KeywordTerms:
         if profile.startswith("openclaw"):
             return cls(tuple(t for t in (w.strip() for w in oc_text.word_tokens(query)) if t), profile)
         return cls(tuple(lexical.query_terms(query)), profile)
+
+    @classmethod
+    def of_pool(cls, pool: CandidatePool) -> KeywordTerms:
+        """The terms ``pool``'s keyword leg matched, exactly (none when it did not run)."""
+        return cls(pool.query_terms, pool.profile)
 
 
 def _tokenizer(profile: str) -> sqlite.Tokenizer:

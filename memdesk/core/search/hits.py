@@ -65,7 +65,9 @@ class CandidatePool:
     mode: Mode
     profile: str
     candidates: tuple[Candidate, ...]
-    query_terms: tuple[str, ...] = ()  # for highlighting in snippets
+    # The terms the keyword leg matched, exactly (after dropping stop words and terms
+    # too common to rank): what snippets and the editor highlight, and nothing else.
+    query_terms: tuple[str, ...] = ()
     fts_only_fallback: bool = False  # OpenClaw FTS-only "top maxResults anyway" rule applies
     timings_ms: dict[str, float] = dataclasses.field(default_factory=dict)
     # Keyword-only because the embedding model was still loading (the window does

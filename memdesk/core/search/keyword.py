@@ -49,8 +49,13 @@ def query_terms(query: str, opts: MemdeskOptions) -> list[str]:
     return terms
 
 
-def match_expression(store: Store, terms: list[str], opts: MemdeskOptions) -> str | None:
-    """The FTS5 MATCH expression for ``terms``, or None when there are none."""
+MAX_TERMS = 64  # longer queries search their first 64 terms: the work stays bounded
+
+
+def searched_terms(store: Store, terms: list[str], opts: MemdeskOptions) -> list[str]:
+    """The terms the leg really matches: ``terms`` without the ones found in half the
+    chunks or more (unless nothing else is left), at most ``MAX_TERMS``. Highlights use
+    this same list, so a word the leg left out is never marked as matched."""
     if len(terms) > 1 and opts.segmented_index:
         # FTS5 clamps the idf of a term found in half the chunks or more to 1e-6:
         # such a term cannot change the BM25 order, yet it makes FTS5 score nearly
@@ -58,7 +63,12 @@ def match_expression(store: Store, terms: list[str], opts: MemdeskOptions) -> st
         total, freq = store.document_frequencies(terms)
         kept = [t for t in terms if 2 * freq.get(t, 0) < total]
         terms = kept or terms
-    return lexical.fts_match_expression(terms, joiner=" OR " if opts.or_terms else " AND ")
+    return [t for t in terms if t.replace('"', "")][:MAX_TERMS]
+
+
+def match_expression(terms: list[str], opts: MemdeskOptions) -> str | None:
+    """The FTS5 MATCH expression for ``searched_terms``, or None when there are none."""
+    return lexical.fts_match_expression(terms, limit=MAX_TERMS, joiner=" OR " if opts.or_terms else " AND ")
 
 
 def search(

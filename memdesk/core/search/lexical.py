@@ -111,13 +111,3 @@ def mmr_tokens(text: str) -> frozenset[str]:
             tokens.update(run)
             tokens.update(run[i : i + 2] for i in range(len(run) - 1))
     return frozenset(tokens)
-
-
-def highlight_terms(query: str) -> tuple[str, ...]:
-    """What the UI should highlight in snippets: the query's words and CJK runs."""
-    out: list[str] = []
-    for match in _TOKEN.finditer(normalize(query)):
-        token = match.group()
-        if token not in STOP_WORDS and token not in out:
-            out.append(token)
-    return tuple(out)

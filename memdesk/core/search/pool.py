@@ -48,6 +48,8 @@ class Legs:
     # Called when the model's lazy load fails during the query: the engine drops to
     # keyword-only; this query runs on without a vector leg.
     on_embedder_failed: Callable[[errors.EmbedderUnavailable], None]
+    # Set by the pool function: the terms its keyword leg matched (highlights use them).
+    keyword_terms: tuple[str, ...] = ()
 
     def embed_query(self, q: str, timings: Timings) -> np.ndarray | None:
         if self.embedder is None:
@@ -86,6 +88,11 @@ class Legs:
         )
 
 
+def openclaw_terms(q: str) -> tuple[str, ...]:
+    """The words OpenClaw's keyword legs search for (its word tokens, trimmed)."""
+    return tuple(t for t in (w.strip() for w in oc_text.word_tokens(q)) if t)
+
+
 def _keyword_row(r: oc_kw.KeywordRow) -> ChunkRow:
     return (r.id, r.path, r.source, r.start_line, r.end_line, r.text)
 
@@ -95,6 +102,7 @@ def openclaw_pool(
 ) -> list[Candidate]:
     """OpenClaw 2026.4's legs: its keyword search (the port, on the store) and the vector leg."""
     store = legs.store
+    legs.keyword_terms = openclaw_terms(q) if mode != "vector" else ()
 
     def in_scope(path: str) -> bool:
         return scope == "all" or workspace.is_shared_scope(path)
@@ -153,6 +161,7 @@ def openclaw_2026_9_pool(
     """
     from memdesk.core.openclaw import v2026_9
 
+    legs.keyword_terms = openclaw_terms(q) if mode != "vector" else ()
     t0 = time.perf_counter()
     base = legs.embedder if mode != "fts" else None
     searcher = runner.searcher(base, legs.store, embed_lock)
@@ -213,8 +222,9 @@ def memdesk_pool(
     ``complete_text`` asks for it (measured: no gain, real cost).
     """
     store = legs.store
-    terms = keyword.query_terms(q, opts) if mode != "vector" else []
-    expr = keyword.match_expression(store, terms, opts)
+    terms = keyword.searched_terms(store, keyword.query_terms(q, opts), opts) if mode != "vector" else []
+    legs.keyword_terms = tuple(terms)
+    expr = keyword.match_expression(terms, opts)
     t0 = time.perf_counter()
     kw = keyword.search(store, expr, limit, shared_only=scope != "all", opts=opts) if expr is not None else []
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
