@@ -25,6 +25,7 @@ MEMDESK_TOKENIZER = ("porter", "unicode61", "remove_diacritics", "2")
 OPENCLAW_TOKENIZER = ("unicode61",)
 _local = threading.local()
 _SPACE = re.compile(r"\s+")
+WORD_SLACK = 30  # how far an excerpt's start may move back to reach a word's beginning
 
 
 @dataclasses.dataclass(frozen=True)
@@ -181,15 +182,47 @@ def excerpt(text: str, spans: Sequence[tuple[int, int]], *, width: int = 240) ->
             start = max(0, best - width // 5)
             space = flat.rfind(" ", max(0, start - 20), start + 1)
             start = space + 1 if space >= 0 else start
-        start = min(start, max(0, len(flat) - width))
+        start = _word_start(flat, min(start, max(0, len(flat) - width)), best)
     end = min(len(flat), start + width)
     if end < len(flat):
         space = flat.rfind(" ", start + width * 2 // 3, end)
-        end = space if space > 0 else end
+        end = space if space > 0 else _word_end(flat, end, start)
     shown = flat[start:end]
     inside = tuple((max(s, start) - start, min(e, end) - start) for s, e in mapped if e > start and s < end)
     old_start = old_of_new[start] if start < len(old_of_new) else len(text)
     return Excerpt(shown, inside, text.count("\n", 0, old_start), start > 0, end < len(flat))
+
+
+def _in_word(ch: str) -> bool:
+    """A character a cut must not fall beside on both sides (CJK characters are words
+    each: a cut between two of them is fine)."""
+    return (ch.isalnum() or ch == "_") and not lexical.is_cjk(ch)
+
+
+def _word_start(flat: str, start: int, limit: int) -> int:
+    """``start`` moved back to the beginning of the word it falls in (mixed Chinese and
+    English has few spaces to cut at), but never past ``limit`` (the best match)."""
+    if start <= 0 or not (_in_word(flat[start - 1]) and _in_word(flat[start])):
+        return start
+    back = start
+    while back > 0 and _in_word(flat[back - 1]) and start - back < WORD_SLACK:
+        back -= 1
+    if back == 0 or not _in_word(flat[back - 1]):
+        return back
+    ahead = start  # a very long word: start after it instead
+    while ahead < min(limit, len(flat)) and _in_word(flat[ahead]):
+        ahead += 1
+    return ahead
+
+
+def _word_end(flat: str, end: int, start: int) -> int:
+    """``end`` moved back to the end of the last whole word before it (not before ``start``)."""
+    if end >= len(flat) or not (_in_word(flat[end - 1]) and _in_word(flat[end])):
+        return end
+    back = end
+    while back > start + 1 and _in_word(flat[back - 1]):
+        back -= 1
+    return back if back > start + 1 else end
 
 
 def matched_lines(text: str, spans: Sequence[tuple[int, int]]) -> list[int]:

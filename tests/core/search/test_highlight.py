@@ -55,3 +55,29 @@ def test_matched_lines() -> None:
     text = "a\nquokka here\nb\nquokka again"
     spans = highlight.match_spans(text, highlight.KeywordTerms.for_query("quokka"))
     assert highlight.matched_lines(text, spans) == [1, 3]
+
+
+def test_excerpt_never_starts_or_ends_inside_a_word() -> None:
+    """Mixed Chinese and English has few spaces to cut at: the window still starts and
+    ends at word boundaries (it showed "… lth 的技术团队" for "Lumen Health 的技术团队")."""
+    import re
+    from pathlib import Path
+
+    word = re.compile(r"[A-Za-z0-9_]+")
+    notes = sorted((Path(__file__).resolve().parents[3] / "examples" / "workspace").rglob("*.md"))
+    assert notes
+    checked = 0
+    for note in notes:
+        text = note.read_text(encoding="utf-8")
+        for query in ("鉴权 token 怎么处理", "部署 数据库", "Lumen SSO 医院"):
+            spans = highlight.match_spans(text, highlight.KeywordTerms.for_query(query))
+            for width in (60, 120, 240):
+                shown = highlight.excerpt(text, spans, width=width)
+                first = word.match(shown.text)
+                if shown.clipped_start and first:
+                    checked += 1
+                    assert re.search(rf"(?<![A-Za-z0-9_]){first.group()}", text), (note.name, shown.text[:30])
+                last = re.search(r"[A-Za-z0-9_]+$", shown.text)
+                if shown.clipped_end and last:
+                    assert re.search(rf"{last.group()}(?![A-Za-z0-9_])", text), (note.name, shown.text[-30:])
+    assert checked > 10
