@@ -53,10 +53,11 @@ def test_terms_follow_the_options() -> None:
 def test_a_term_in_half_the_chunks_or_more_is_left_out(store: Store) -> None:
     opts = MemdeskOptions()
     # "sqlite" is in 6 of 7 chunks: FTS5 gives it ~0 idf, so it only costs time.
-    assert keyword.match_expression(store, ["sqlite", "postgresql"], opts) == '"postgresql"'
-    assert keyword.match_expression(store, ["sqlite"], opts) == '"sqlite"'  # nothing else left
-    assert keyword.match_expression(store, [], opts) is None
-    assert keyword.match_expression(store, ["a", "b"], MemdeskOptions(or_terms=False)) == '"a" AND "b"'
+    assert keyword.searched_terms(store, ["sqlite", "postgresql"], opts) == ["postgresql"]
+    assert keyword.searched_terms(store, ["sqlite"], opts) == ["sqlite"]  # nothing else left
+    assert keyword.match_expression(["postgresql"], opts) == '"postgresql"'
+    assert keyword.match_expression([], opts) is None
+    assert keyword.match_expression(["a", "b"], MemdeskOptions(or_terms=False)) == '"a" AND "b"'
 
 
 def test_complete_scores_match_the_search_scores(store: Store) -> None:
