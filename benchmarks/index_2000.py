@@ -1,0 +1,276 @@
+"""The first index of a year's worth of daily notes, as a user's machine does it.
+
+Generates N daily notes (default 2,000; English and Chinese mixed, in dated
+sub-folders ``memory/YYYY/MM/YYYY-MM-DD.md``, ~750 bytes each, plus MEMORY.md),
+then, each in a cold process with a private data dir and the default built model:
+
+1. **Indexer**: ``Engine.open(model="auto")`` + ``sync()``, what ``memdesk index``
+   runs. Meanwhile this (parent) process searches keyword-only for a word that only
+   the newest note holds, every 50 ms, over its own connections: the first hit is
+   "every note keyword-searchable". Printed: that time, the total time, the peak RSS
+   of the indexing process (``ru_maxrss`` of the child), the index size.
+2. **App at rest** over the finished index: the window of ``memdesk gui`` opened on
+   it (``startup.py``'s second launch: window, a hybrid search for the word, a few
+   idle seconds), its RSS then and its peak.
+
+Usage: python benchmarks/index_2000.py [--notes 2000] [--rest 3] [--models-dir DIR]
+The last line of output is one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+MARKER = "quokkaindexmark"
+TARGETS = {"all_notes_keyword_searchable_s": 10.0, "peak_rss_mb": 400, "rss_at_rest_mb": 400}
+
+_PEOPLE = ["Lin Wei", "Jonas Becker", "Chen Yuqing", "Mara Okafor", "Zhou Hang", "Priya Natarajan"]
+_TOPICS = ["the Atlas migration", "sqlite-vec", "the on-call rota", "the eval harness", "the Northwind pilot",
+           "release cadence", "the embedding cache", "CJK search", "the budget review", "dark mode",
+           "the retry policy", "backup restores"]  # fmt: skip
+_VERBS = ["discussed", "decided to keep", "asked about", "reported a bug in", "postponed", "reviewed",
+          "wants to drop", "benchmarked", "documented", "rolled back"]  # fmt: skip
+_ZH = ["今天讨论了向量检索的召回率问题。", "决定继续使用 SQLite 作为本地数据库。", "周航负责值班轮换，下周开始。",
+       "林蔚希望用中文写周报摘要。", "鉴权模块需要重构，预计两周。", "客户反馈搜索结果太慢，需要优化。",
+       "备份方案已经在测试环境验证。", "产品经理推迟了周五的发布。"]  # fmt: skip
+
+
+def generate(root: Path, notes: int, seed: int = 2000) -> Path:
+    """``notes`` daily notes from 2021-01-01 on; returns the newest, which holds MARKER."""
+    rng = random.Random(seed)
+    (root / "memory").mkdir(parents=True)
+    (root / "MEMORY.md").write_text(
+        "# MEMORY.md\n\n" + "".join(f"- **{p}** works on {rng.choice(_TOPICS)}.\n" for p in _PEOPLE),
+        encoding="utf-8",
+    )
+    start = dt.date(2021, 1, 1)
+    newest = root
+    for i in range(notes):
+        day = start + dt.timedelta(days=i)
+        folder = root / "memory" / f"{day:%Y}" / f"{day:%m}"
+        folder.mkdir(parents=True, exist_ok=True)
+        lines = [f"# {day.isoformat()}", ""]
+        for _ in range(rng.randint(5, 11)):
+            if rng.random() < 0.3:
+                lines.append(f"- {rng.choice(_ZH)}")
+            else:
+                lines.append(
+                    f"- {rng.choice(_PEOPLE)} {rng.choice(_VERBS)} {rng.choice(_TOPICS)}; "
+                    f"follow-up #{rng.randint(1, 999)} at {rng.randint(8, 18)}:{rng.choice(['00', '30'])}."
+                )
+        if rng.random() < 0.3:
+            lines += ["", "## Decisions", "", f"- Keep {rng.choice(_TOPICS)} as it is."]
+        if i == notes - 1:
+            lines += ["", f"- The {MARKER} marker lives only in the newest note."]
+        newest = folder / f"{day.isoformat()}.md"
+        newest.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return newest
+
+
+# --------------------------------------------------------------------------- child side
+
+
+def child_index(workspace: Path, t0: float) -> int:
+    """Runs in a fresh interpreter: open and sync like ``memdesk index``; print events."""
+    from memdesk.core import engine
+
+    def emit(name: str, **extra: Any) -> None:
+        print(json.dumps({"event": name, "t": round(time.time() - t0, 3), **extra}), flush=True)
+
+    eng = engine.Engine.open(workspace, model="auto")
+    emit("opened", db_path=str(eng.db_path), mode=eng.mode)
+    seen: set[str] = set()
+
+    def progress(p: Any) -> None:
+        if p.phase in ("keyword", "finish") and p.phase not in seen:
+            seen.add(p.phase)
+            emit(p.phase, files=p.files_total, chunks=p.chunks_done)
+
+    report = eng.sync(progress=progress)
+    emit("synced", chunks=report.chunks, files=report.files, embedded=report.embedded, mode=report.mode)
+    eng.close()
+    return 0
+
+
+# --------------------------------------------------------------------------- parent side
+
+
+def _poll_keyword(workspace: Path, db_path: Path, t0: float, stop: threading.Event) -> float | None:
+    """Seconds from t0 to the first keyword hit for MARKER, over this process's own
+    connections (a second reader, as the window's search thread is)."""
+    from memdesk.core import engine
+    from memdesk.core.search import settings as settings_mod
+
+    reader = engine.Engine(workspace, embedder=None, db_path=db_path)
+    settings = settings_mod.SearchSettings()
+    try:
+        while not stop.is_set():
+            try:
+                pool = reader.fetch_candidates(MARKER, settings, mode="fts")
+                if pool.candidates:
+                    return time.time() - t0
+            except Exception:  # the writer may be mid-way through creating the schema
+                pass
+            time.sleep(0.05)
+    finally:
+        reader.close()
+    return None
+
+
+def _index(workspace: Path, env: dict[str, str]) -> dict[str, Any]:
+    t0 = time.time()
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--child-index", str(workspace), "--t0", repr(t0)]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    events: dict[str, Any] = {}
+    stop = threading.Event()
+    found: dict[str, float | None] = {}
+    poller: threading.Thread | None = None
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if not line.startswith("{"):
+            continue
+        data = json.loads(line)
+        events[data.pop("event")] = data
+        if "opened" in events and poller is None:
+            db_path = Path(events["opened"]["db_path"])
+            poller = threading.Thread(
+                target=lambda db=db_path: found.setdefault("t", _poll_keyword(workspace, db, t0, stop)),
+                daemon=True,
+            )
+            poller.start()
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    total = time.time() - t0
+    if poller is not None:
+        poller.join(timeout=5.0)  # found already, or it finds the marker now at the latest
+        stop.set()
+        poller.join()
+    db = Path(events.get("opened", {}).get("db_path", ""))
+    size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.is_file()) if db.name else None
+    return {
+        "exit_code": os.waitstatus_to_exitcode(status),
+        "events": events,
+        "all_notes_keyword_searchable_s": round(found["t"], 2) if found.get("t") is not None else None,
+        "index_complete_s": round(total, 2),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "index_bytes": size,
+    }
+
+
+def _link_models(home: Path, models_dir: Path) -> str | None:
+    from memdesk.core.embed.models import registry
+
+    found = registry.find_default_model(models_dir)
+    if found is None:
+        return None
+    target = home / "models"
+    target.mkdir(parents=True, exist_ok=True)
+    for item in models_dir.iterdir():
+        if item.is_file() and item.name.endswith((".gguf", ".build.json", ".sha256")):
+            (target / item.name).symlink_to(item.resolve())
+    return found.name
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notes", type=int, default=2000)
+    parser.add_argument("--rest", type=float, default=3.0, help="seconds idle before RSS at rest")
+    parser.add_argument("--models-dir", type=Path, default=None,
+                        help="built models to use (default: this user's memdesk models dir)")  # fmt: skip
+    parser.add_argument("--child-index", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--t0", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child_index is not None:
+        return child_index(args.child_index, args.t0)
+
+    from memdesk.core import paths
+
+    models_dir = args.models_dir or paths.models_dir()  # before MEMDESK_HOME points elsewhere
+    tmp = Path(tempfile.mkdtemp(prefix="memdesk-index2000-"))
+    try:
+        home = tmp / "home"
+        home.mkdir()
+        model = _link_models(home, models_dir)
+        if model is None:
+            print(json.dumps({"benchmark": "index_2000", "error": f"no model built in {models_dir}"}))
+            return 1
+        workspace = tmp / "workspace"
+        generate(workspace, args.notes)
+        md_bytes = sum(p.stat().st_size for p in workspace.rglob("*.md"))
+        env = dict(os.environ, MEMDESK_HOME=str(home), QT_QPA_PLATFORM="offscreen",
+                   PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))  # fmt: skip
+        env.pop("DISPLAY", None)
+        os.environ["MEMDESK_HOME"] = str(home)  # the parent's keyword reader uses the same data dir
+        load = os.getloadavg()
+        print(f"workspace: {args.notes} daily notes + MEMORY.md, {md_bytes / 1e6:.2f} MB of Markdown; "
+              f"model: {model}; load average {load[0]:.1f}", flush=True)  # fmt: skip
+
+        index = _index(workspace, env)
+        synced = index["events"].get("synced", {})
+        print(
+            f"first index: every note keyword-searchable {index['all_notes_keyword_searchable_s']} s "
+            f"(keyword phase committed at {index['events'].get('keyword', {}).get('t')} s), "
+            f"complete {index['index_complete_s']} s, {synced.get('chunks')} chunks [{synced.get('mode')}], "
+            f"peak RSS {index['peak_rss_mb']} MB, index {((index['index_bytes'] or 0) / 1e6):.1f} MB",
+            flush=True,
+        )
+        from startup import _gui
+
+        app = _gui(workspace, env, args.rest, "results")
+        ev = app["events"]
+        print(
+            f"app over the index: window {ev.get('window_shown', {}).get('t')} s, first results "
+            f"{ev.get('first_results', {}).get('t')} s ({ev.get('first_results', {}).get('mode')}), "
+            f"RSS at rest {ev.get('rest', {}).get('rss_mb')} MB, peak {app['process_peak_rss_mb']} MB",
+            flush=True,
+        )
+        summary = {
+            "benchmark": "index_2000",
+            "notes": args.notes,
+            "markdown_bytes": md_bytes,
+            "model": model,
+            "load_average_1m_at_start": round(load[0], 2),
+            "load_average_1m_at_end": round(os.getloadavg()[0], 2),
+            "index": {
+                "all_notes_keyword_searchable_s": index["all_notes_keyword_searchable_s"],
+                "keyword_phase_committed_s": index["events"].get("keyword", {}).get("t"),
+                "index_complete_s": index["index_complete_s"],
+                "files": synced.get("files"),
+                "chunks": synced.get("chunks"),
+                "mode": synced.get("mode"),
+                "peak_rss_mb": index["peak_rss_mb"],
+                "index_bytes": index["index_bytes"],
+                "exit_code": index["exit_code"],
+            },
+            "app_at_rest": {
+                "window_shown_s": ev.get("window_shown", {}).get("t"),
+                "first_results_s": ev.get("first_results", {}).get("t"),
+                "first_results_mode": ev.get("first_results", {}).get("mode"),
+                "rss_at_rest_mb": ev.get("rest", {}).get("rss_mb"),
+                "peak_rss_mb": app["process_peak_rss_mb"],
+            },
+            "targets": TARGETS,
+        }
+        print(json.dumps(summary))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
