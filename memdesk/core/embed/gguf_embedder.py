@@ -22,6 +22,7 @@ import logging
 import mmap
 import os
 import struct
+import sys
 import threading
 import unicodedata
 from collections.abc import Sequence
@@ -63,6 +64,14 @@ DEFAULT_MAX_WINDOWS = 64
 # Sequences packed into one llama.cpp call at most. llama.cpp sizes per-sequence
 # buffers by it: the e5 context took 270 MB more RSS at 256 than at 1.
 MAX_SEQUENCES_PER_CALL = 16
+# llama.cpp (as bundled by llama-cpp-python 0.3.36) gives every context a logits
+# buffer of vocabulary x tokens-of-the-largest-batch floats, even for embeddings,
+# and writes all of it when it grows: 1 MB per batch token for e5's 250k vocabulary
+# (a 512-token batch: +490 MB, twice with the query context). Nothing reads it, so
+# its pages go back to the OS after each call (``_release_logits``); llama.cpp does
+# not write it again until it grows. Below this size it is not worth a syscall.
+_RELEASE_LOGITS_FROM_BYTES = 4 << 20
+_MADV_DONTNEED = 4
 
 # --------------------------------------------------------------------------- GGUF header
 
@@ -454,6 +463,22 @@ _backend_lock = threading.Lock()
 _backend_ready = False
 
 
+def _load_libc() -> Any:
+    """libc's ``madvise`` (Linux/macOS), or None where there is none to call."""
+    if not sys.platform.startswith(("linux", "darwin")):
+        return None
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        libc.madvise.restype = ctypes.c_int
+    except (OSError, AttributeError):
+        return None
+    return libc
+
+
+_libc = _load_libc()
+
+
 def _llama_cpp() -> Any:
     """llama-cpp-python's low-level module, imported and initialised once per process.
 
@@ -492,6 +517,7 @@ class _Context:
     tokens: int  # n_ctx == n_batch == n_ubatch
     n_seq_max: int
     lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+    output_rows: int = 0  # rows of llama.cpp's logits buffer: the largest batch so far
 
 
 class GgufEmbedder:
@@ -849,6 +875,31 @@ class GgufEmbedder:
             if not ptr:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: no pooled embedding returned")
             result[target] = np.ctypeslib.as_array(ptr, shape=(self._dims,))
+        self._release_logits(context, total)
+
+    def _release_logits(self, context: _Context, batch_tokens: int) -> None:
+        """Give the pages of the context's unused logits buffer back to the OS (see
+        ``_RELEASE_LOGITS_FROM_BYTES``); only when the buffer grew in this call."""
+        rows = max(batch_tokens, context.n_seq_max)
+        if rows <= context.output_rows:
+            return
+        context.output_rows = rows
+        if _libc is None:
+            return
+        lc = self._lc
+        size = int(lc.llama_vocab_n_tokens(self._vocab)) * rows * ctypes.sizeof(ctypes.c_float)
+        if size < _RELEASE_LOGITS_FROM_BYTES:
+            return
+        address = ctypes.cast(lc.llama_get_logits(context.ctx), ctypes.c_void_p).value
+        if not address:
+            return
+        page = mmap.PAGESIZE
+        start = -(-address // page) * page  # whole pages inside the buffer only
+        end = (address + size) // page * page
+        if end > start and _libc.madvise(
+            ctypes.c_void_p(start), ctypes.c_size_t(end - start), _MADV_DONTNEED
+        ):
+            logger.debug("madvise(MADV_DONTNEED) on the logits buffer failed (errno %d)", ctypes.get_errno())
 
     def encode_reference(self, tokens: Sequence[int]) -> np.ndarray:
         """The pooled (un-normalised) vector of one token sequence, computed as

@@ -309,3 +309,46 @@ def test_queries_run_beside_document_embedding(gguf_embedder: GgufEmbedder) -> N
     worker.join()
     np.testing.assert_allclose(np.stack(together_q), np.stack(alone_q), atol=1e-6)
     np.testing.assert_allclose(together_d[0], alone_d, atol=1e-6)
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def _resident_bytes_of_mapping(address: int) -> int:
+    """Rss of the /proc/self/smaps mapping that contains ``address``."""
+    inside = False
+    with open("/proc/self/smaps", encoding="ascii") as handle:
+        for line in handle:
+            head = line.split()[0]
+            if "-" in head and not head.endswith(":"):
+                lo, hi = (int(x, 16) for x in head.split("-"))
+                inside = lo <= address < hi
+            elif inside and head == "Rss:":
+                return int(line.split()[1]) * 1024
+    raise AssertionError("no mapping holds the logits buffer")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps"), reason="needs Linux /proc")
+def test_unused_logits_buffer_goes_back_to_the_os(e5_path: Path) -> None:
+    """llama.cpp writes a vocabulary x batch-tokens logits buffer that an embedding
+    never reads (250k x 4 bytes per token for e5); its pages are released after the
+    call, and the vectors stay the same."""
+    import ctypes
+
+    emb = GgufEmbedder(e5_path)
+    try:
+        text = _paragraph(260, seed=5)
+        assert 300 < emb.count_tokens(text) <= emb.max_input_tokens
+        first = emb.embed_documents([text])
+        context = emb._documents
+        assert context is not None
+        address = ctypes.cast(emb._lc.llama_get_logits(context.ctx), ctypes.c_void_p).value
+        assert address
+        buffer_bytes = 250_037 * context.output_rows * 4
+        assert buffer_bytes > 256 << 20  # the buffer llama.cpp made for this batch
+        assert _resident_bytes_of_mapping(address) < buffer_bytes // 50
+        emb.embed_documents(["a short note"])  # a smaller batch reuses the buffer
+        np.testing.assert_array_equal(emb.embed_documents([text]), first)
+        assert _resident_bytes_of_mapping(address) < buffer_bytes // 50
+    finally:
+        emb.close()
