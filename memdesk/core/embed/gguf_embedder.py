@@ -56,8 +56,11 @@ _FAMILY_PREFIXES: tuple[tuple[str, str, str], ...] = (
 # up to the trained context). Non-causal attention over a packed batch is
 # O(batch²) — sequences are masked, not skipped — so packing many short texts
 # into one big batch wastes work: measured on 2 cores with ~200 note chunks of
-# 50-300 tokens, 128 beat 256 (~5%), 512 (~1.5-2.5x) and 1024 (~3x).
-DEFAULT_BATCH_TOKENS = 512
+# 50-300 tokens, 128 beat 256 (~5%), 512 (~1.5-2.5x) and 1024 (~3x). With flash
+# attention, on 48 daily notes of ~160 e5 tokens: 256 and 512 ran at the same
+# 265 tok/s, but the batch also sizes llama.cpp's logits buffer (see
+# _RELEASE_LOGITS_FROM_BYTES): peak RSS 770 MB at 512, 524 MB at 256.
+DEFAULT_BATCH_TOKENS = 256
 # Longest text embedded in full: beyond this many windows, windows are sampled
 # evenly (a 2 MB single line would otherwise take minutes to embed).
 DEFAULT_MAX_WINDOWS = 64
