@@ -734,36 +734,14 @@ def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dic
                     fix=f"openclaw memory index --agent {agent.id}",
                 )
             )
-            for rel in drift.changed:
-                report.add(
-                    Finding(
-                        "info",
-                        "stale",
-                        msg(QT_TRANSLATE_NOOP("core", "{path} changed since the agent indexed it"), path=rel),
-                        rel,
-                    )
-                )
-            for rel in drift.new:
-                report.add(
-                    Finding(
-                        "info",
-                        "stale",
-                        msg(QT_TRANSLATE_NOOP("core", "{path} is not in the agent's index yet"), path=rel),
-                        rel,
-                    )
-                )
-            for rel in drift.removed:
-                report.add(
-                    Finding(
-                        "info",
-                        "stale",
-                        msg(
-                            QT_TRANSLATE_NOOP("core", "{path} is gone but still in the agent's index"),
-                            path=rel,
-                        ),
-                        rel,
-                    )
-                )
+            drifted = (
+                (drift.changed, QT_TRANSLATE_NOOP("core", "{path} changed since the agent indexed it")),
+                (drift.new, QT_TRANSLATE_NOOP("core", "{path} is not in the agent's index yet")),
+                (drift.removed, QT_TRANSLATE_NOOP("core", "{path} is gone but still in the agent's index")),
+            )
+            for rels, template in drifted:
+                for rel in rels:
+                    report.add(Finding("info", "stale", msg(template, path=rel), rel))
 
 
 def summarize(findings: Sequence[Finding]) -> str:
