@@ -15,8 +15,10 @@ not embedded yet are found by the next sync (``Store.vectors_pending``).
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import errno
+import itertools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -185,7 +187,12 @@ def sync_files(
             with store.transaction():
                 store.delete_chunks_of(rel)
                 store.upsert_file(
-                    rel, hash=digest, mtime=st.st_mtime_ns, size=st.st_size, status="failed", reason=str(exc)
+                    rel,
+                    hash=digest,
+                    mtime=st.st_mtime_ns,
+                    size=st.st_size,
+                    status="failed",
+                    reason=message_of(exc),
                 )
             continue
         chunks = _well_formed(
@@ -300,22 +307,34 @@ def _embed_missing(
         return
     ident = embedder.identity
     rows = store.chunks_missing_vectors(ident.provider, ident.model, ident.provider_key)
-    texts: dict[str, str] = {}  # one embedding per distinct text, in index order
+    texts: dict[str, str] = {}  # one embedding per distinct text
     targets: dict[str, list[tuple[int, bool]]] = {}
+    # The work, grouped per chunk (keyed by the chunk text's hash): its own vector, then
+    # its passage windows (``windows.py``), which go to the embedding cache only (the
+    # search finds them by the hashes of its candidates' windows). Progress counts
+    # chunks, as the status bar's chunk count does, not the texts sent to the model.
+    work: dict[str, list[str]] = {}
     for rid, text_hash, path, text in rows:
-        texts.setdefault(text_hash, text)
+        if text_hash not in texts:
+            texts[text_hash] = text
+            work.setdefault(text_hash, []).append(text_hash)
         targets.setdefault(text_hash, []).append((rid, workspace.is_shared_scope(path)))
-    # Passage windows (``windows.py``) go to the embedding cache only: they have no row
-    # of their own, the search finds them by the hashes of its candidates' windows.
-    for text_hash, text in _missing_windows(store, ident).items():
-        texts.setdefault(text_hash, text)
-    hashes = list(texts)
-    total = len(hashes)
+    for chunk_hash, window_hash, window in _missing_windows(store, ident):
+        if window_hash not in texts:
+            texts[window_hash] = window
+            work.setdefault(chunk_hash, []).append(window_hash)
+    hashes = [h for group in work.values() for h in group]
+    # chunk_ends[i]: how many texts are embedded once the first i + 1 chunks are done.
+    chunk_ends = list(itertools.accumulate(len(group) for group in work.values()))
+    total = len(chunk_ends)
     done = 0
     report(0, total, stats.chunks, "", "embed")
     fresh: dict[str, np.ndarray] = {}
+    committed = 0  # texts whose vectors are in the index
+    embedded_before = stats.embedded
 
     def commit(*, finished: bool = False) -> None:
+        nonlocal committed
         with store.transaction():
             store.put_embeddings(ident.provider, ident.model, ident.provider_key, fresh)
             store.set_chunk_vectors(
@@ -323,11 +342,12 @@ def _embed_missing(
             )
             if finished:
                 store.set_vectors_pending(False)
-        stats.embedded += len(fresh)
+        committed += len(fresh)
+        stats.embedded = embedded_before + bisect.bisect_right(chunk_ends, committed)
         fresh.clear()
 
     try:
-        for start in range(0, total, EMBED_LOCK_CHUNKS):
+        for start in range(0, len(hashes), EMBED_LOCK_CHUNKS):
             if cancelled():
                 raise errors.Cancelled("indexing cancelled")
             part = hashes[start : start + EMBED_LOCK_CHUNKS]
@@ -340,7 +360,7 @@ def _embed_missing(
             done += len(part)
             if len(fresh) >= EMBED_COMMIT_CHUNKS:
                 commit()
-            report(done, total, stats.chunks, "", "embed")
+            report(bisect.bisect_right(chunk_ends, done), total, stats.chunks, "", "embed")
     except BaseException:
         if fresh:  # keep the vectors already made: the next sync embeds only the rest
             commit()
@@ -348,16 +368,21 @@ def _embed_missing(
     commit(finished=True)
 
 
-def _missing_windows(store: Store, ident: EmbedderIdentity) -> dict[str, str]:
-    """hash -> text of every passage window of the index that has no cached vector."""
-    wanted: dict[str, str] = {}
+def _missing_windows(store: Store, ident: EmbedderIdentity) -> list[tuple[str, str, str]]:
+    """(chunk hash, window hash, window text) of every passage window of the index
+    that has no cached vector, each window once, in index order."""
+    wanted: dict[str, tuple[str, str]] = {}
     for _rid, text in store.chunk_texts():
-        for window in windows.text_windows(text):
-            wanted.setdefault(oc_text.hash_text(window), window)
+        windows_of_chunk = windows.text_windows(text)
+        if not windows_of_chunk:
+            continue
+        chunk_hash = oc_text.hash_text(text)
+        for window in windows_of_chunk:
+            wanted.setdefault(oc_text.hash_text(window), (chunk_hash, window))
     if not wanted:
-        return {}
+        return []
     have = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(wanted))
-    return {h: t for h, t in wanted.items() if h not in have}
+    return [(chunk, h, window) for h, (chunk, window) in wanted.items() if h not in have]
 
 
 def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()) -> list[str]:

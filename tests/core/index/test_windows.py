@@ -66,7 +66,10 @@ def test_a_sync_embeds_every_window_into_the_cache_once(tmp_path: Path, minilm_e
     root = _dialog_workspace(tmp_path / "ws")
     db = tmp_path / "index.sqlite"
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
-    first = eng.sync()
+    embed_progress: list[tuple[int, int]] = []
+    first = eng.sync(
+        progress=lambda p: embed_progress.append((p.embedded, p.to_embed)) if p.phase == "embed" else None
+    )
     eng.close()
     store = Store(db)
     try:
@@ -79,7 +82,11 @@ def test_a_sync_embeds_every_window_into_the_cache_once(tmp_path: Path, minilm_e
         assert not store.vectors_pending()
     finally:
         store.close()
-    assert first.embedded == len(texts) + len(set(hashes))
+    # Progress and the report count chunks, as the status bar's chunk count does: a
+    # chunk and its windows are one unit, though more texts went to the model.
+    assert first.embedded == len(set(texts)) < len(texts) + len(set(hashes))
+    assert embed_progress[-1] == (len(set(texts)), len(set(texts)))
+    assert [done for done, _ in embed_progress] == sorted(done for done, _ in embed_progress)
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
     again = eng.sync()
     eng.close()
