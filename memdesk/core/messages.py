@@ -18,6 +18,7 @@ and stays English: pass the parts as arguments of one template instead.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
@@ -61,3 +62,44 @@ def of(exc: BaseException) -> str:
     would keep only the English)."""
     first = exc.args[0] if len(exc.args) == 1 else None
     return first if isinstance(first, Message) else str(exc)
+
+
+# A stored message (``dumps``) is JSON under this key; plain text never starts with it
+# (a stored reason starts with a path or a sentence).
+_STORED_KEY = '{"message":'
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Message):
+        return {"message": value.template, "args": {k: _plain(v) for k, v in value.args.items()}}
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    return str(value)
+
+
+def dumps(text: str) -> str:
+    """``text`` as kept in the index: a ``Message`` as JSON with its template and
+    arguments, so a reason read back later (``loads``) is still translatable; plain
+    text as it is."""
+    if not isinstance(text, Message):
+        return str(text)
+    return json.dumps(_plain(text), ensure_ascii=False)
+
+
+def _revive(value: object) -> object:
+    if isinstance(value, dict) and isinstance(value.get("message"), str):
+        args = value.get("args")
+        return Message(value["message"], {k: _revive(v) for k, v in (args or {}).items()})
+    return value
+
+
+def loads(stored: str) -> str:
+    """The text ``dumps`` kept: a ``Message`` again, or the plain text (also for
+    reasons an older version stored in English)."""
+    if not stored.startswith(_STORED_KEY):
+        return stored
+    try:
+        revived = _revive(json.loads(stored))
+    except (ValueError, KeyError, IndexError):
+        return stored
+    return revived if isinstance(revived, Message) else stored

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import errors
 from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import export as agent_export
+from memdesk.qt import messages
 
 
 class ApplyToOpenClawDialog(QDialog):
@@ -119,7 +120,7 @@ class ApplyToOpenClawDialog(QDialog):
             self.plan = None
             self.diff_view.setPlainText("")
             self.rejected_label.setText("")
-            self.status_label.setText(str(exc))
+            self.status_label.setText(messages.text(exc))
             self.apply_button.setEnabled(False)
             return
         plan = self.plan
@@ -151,7 +152,7 @@ class ApplyToOpenClawDialog(QDialog):
             backup: Path | None = agent_export.apply_export(self.plan)
         except errors.MemdeskError as exc:
             self.refresh(reload=True)
-            self.status_label.setText(str(exc))
+            self.status_label.setText(messages.text(exc))
             return
         self.applied.emit(backup)
         self.accept()

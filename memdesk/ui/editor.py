@@ -50,6 +50,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import errors
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
+from memdesk.qt import messages
 from memdesk.ui import code_editor, markdown_view, theme
 from memdesk.ui import errors as ui_errors
 
@@ -670,10 +671,12 @@ class NoteEditor(QWidget):
         box = QMessageBox(self)
         box.setObjectName("readOnlyDialog")
         box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Read-only note")
+        box.setWindowTitle(self.tr("Read-only note"))
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"{exc}.\nSave over it anyway? It stays read-only afterwards.")
-        save = box.addButton("Save anyway", QMessageBox.ButtonRole.AcceptRole)
+        box.setText(
+            self.tr("{0}.\nSave over it anyway? It stays read-only afterwards.").format(messages.text(exc))
+        )
+        save = box.addButton(self.tr("Save anyway"), QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
 
@@ -757,7 +760,9 @@ class NoteEditor(QWidget):
             try:
                 workspace_mod.decode_note(disk.data, name=buffer.rel)
             except errors.NoteReadError as exc:
-                problem = str(exc).removeprefix(f"{buffer.rel}: ").removesuffix("; skipped")
+                problem = messages.text(exc)
+                for sep, skipped in ((": ", "; skipped"), ("：", "；已跳过")):  # the path and "skipped" go
+                    problem = problem.removeprefix(f"{buffer.rel}{sep}").removesuffix(skipped)
         dialog = ConflictDialog(
             self,
             rel=buffer.rel,

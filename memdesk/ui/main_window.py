@@ -52,6 +52,7 @@ from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
+from memdesk.qt import messages as qt_messages
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import translations, workers
@@ -750,7 +751,7 @@ class MainWindow(QMainWindow):
         if self._build_default_model is None or self.session.is_building_model:
             return
         self.build_model_button.setEnabled(False)
-        self.banner_label.setText("Building the default embedding model in the background…")
+        self.banner_label.setText(self.tr("Building the default embedding model in the background…"))
         self.model_banner.setVisible(True)
         self.session.build_model(self._build_default_model)
 
@@ -881,7 +882,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_quality_apply_requested(self, settings: settings_mod.SearchSettings) -> None:
         self.tuning.set_settings(settings)  # emits settings_changed
-        self.statusBar().showMessage("Applied the auto-tuned settings", 5000)
+        self.statusBar().showMessage(self.tr("Applied the auto-tuned settings"), 5000)
 
     @Slot()
     def _on_lab_golden_changed(self) -> None:
@@ -890,18 +891,17 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_lab_failed(self, exc: BaseException) -> None:
-        self.statusBar().showMessage(str(exc), 10_000)
+        self.statusBar().showMessage(qt_messages.text(exc), 10_000)
 
     # slots: editor -------------------------------------------------------------------
     @Slot(str, int)
     def _on_editor_merged(self, rel: str, conflicts: int) -> None:
         if conflicts:
-            plural = "s" if conflicts != 1 else ""
-            text = (
-                f"{rel}: {conflicts} overlapping change{plural} marked <<<<<<< … >>>>>>>; resolve, then save"
-            )
+            text = self.tr(
+                "{0}: {1} overlapping change(s) marked <<<<<<< … >>>>>>>; resolve, then save"
+            ).format(rel, conflicts)
         else:
-            text = f"{rel}: changes made on disk were merged with yours"
+            text = self.tr("{0}: changes made on disk were merged with yours").format(rel)
         self.statusBar().showMessage(text, 15000)
 
     @Slot(str)
@@ -941,7 +941,7 @@ class MainWindow(QMainWindow):
                 len(results.hits), size, self.tr(mode), results.settings.profile, how
             )
             if pool is not None and pool.notice:
-                summary += " · " + pool.notice
+                summary += " · " + qt_messages.text(pool.notice)
             if pool is not None and pool.model_loading:
                 summary += " · " + self.tr("keyword-only while the model loads")
             not_embedded = sum(1 for c in pool.candidates if c.keyword_only) if pool else 0
@@ -970,7 +970,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_session_search_failed(self, exc: BaseException) -> None:
-        self.search_panel.summary.setText(f"Search failed: {exc}")
+        self.search_panel.summary.setText(self.tr("Search failed: {0}").format(qt_messages.text(exc)))
         if not isinstance(exc, errors.MemdeskError):
             ui_errors.show_error(self, exc, log_file=self._log_file)
 
@@ -1044,9 +1044,9 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:
         if isinstance(exc, errors.Cancelled):
-            self.statusBar().showMessage("Indexing cancelled", 5000)
+            self.statusBar().showMessage(self.tr("Indexing cancelled"), 5000)
         else:
-            ui_errors.show_error(self, exc, title="Indexing failed", log_file=self._log_file)
+            ui_errors.show_error(self, exc, title=self.tr("Indexing failed"), log_file=self._log_file)
 
     @Slot(bool)
     def _on_session_idle_changed(self, idle: bool) -> None:
@@ -1066,10 +1066,18 @@ class MainWindow(QMainWindow):
         status = snapshot.status
         if status is None:
             return
-        self.show_mode(status.mode, status.fallback_reason)
+        if status.mode == "hybrid" and self.session.is_loading_model:
+            # The index has vectors, but until the model is loaded searches are
+            # keyword-only (the summary line says so too).
+            self.show_mode("fts", self.tr("loading the embedding model"))
+        else:
+            reason = status.fallback_reason
+            self.show_mode(status.mode, qt_messages.text(reason) if reason else None)
         model = status.embedder.get("model") if status.embedder else None
         self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
-        self.model_label.setToolTip(str(status.embedder or status.fallback_reason or ""))
+        self.model_label.setToolTip(
+            str(status.embedder or "") or qt_messages.text(status.fallback_reason or "")
+        )
         self.counts_label.setText(
             self.tr("{0} files · {1} chunks").format(f"{status.files:,}", f"{status.chunks:,}")
         )
@@ -1117,18 +1125,22 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_session_model_build_progress(self, message: str) -> None:
-        self.banner_label.setText(f"Building the default embedding model: {message}")
+        self.banner_label.setText(
+            self.tr("Building the default embedding model: {0}").format(qt_messages.text(message))
+        )
 
     @Slot(object)
     def _on_session_model_build_finished(self, path: object) -> None:
-        self.banner_label.setText(f"Model ready ({Path(str(path)).name}); embedding the notes…")
+        self.banner_label.setText(
+            self.tr("Model ready ({0}); embedding the notes…").format(Path(str(path)).name)
+        )
         self.prefs.set_model_choice(None)
 
     @Slot(object)
     def _on_session_model_build_failed(self, exc: BaseException) -> None:
         self.build_model_button.setEnabled(True)
-        self.banner_label.setText("The model could not be built; still searching by keywords.")
-        ui_errors.show_error(self, exc, title="Model build failed", log_file=self._log_file)
+        self.banner_label.setText(self.tr("The model could not be built; still searching by keywords."))
+        ui_errors.show_error(self, exc, title=self.tr("Model build failed"), log_file=self._log_file)
 
     @Slot()
     def _on_cancel_button_clicked(self) -> None:

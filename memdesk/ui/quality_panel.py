@@ -26,6 +26,7 @@ from memdesk.core.eval import golden as eval_golden
 from memdesk.core.eval import tune as eval_tune
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
+from memdesk.qt import messages
 
 FEW_QUERIES = 10  # below this many labelled queries a tuned result rarely generalises
 UP, DOWN = "#2f8132", "#b3261e"
@@ -392,10 +393,12 @@ class QualityPanel(QWidget):
             self.warning_label.setVisible(False)
         if changes:
             body = "<br>".join(changes)
-            self.result_label.setText(f"{head}<br><b>Proposed</b><br>{body}")
+            proposed = self.tr("Proposed")
+            self.result_label.setText(f"{head}<br><b>{proposed}</b><br>{body}")
             self.apply_button.setEnabled(True)
         else:
-            self.result_label.setText(f"{head}<br>No setting scores higher: keep yours.")
+            keep = self.tr("No setting scores higher: keep yours.")
+            self.result_label.setText(f"{head}<br>{keep}")
             self.apply_button.setEnabled(False)
         self.result_box.setVisible(True)
 
@@ -431,7 +434,7 @@ class QualityPanel(QWidget):
         if isinstance(exc, errors.Cancelled):
             self.status.setText(self.tr("Auto-tune cancelled"))
         else:
-            self.status.setText(f"Auto-tune failed: {exc}")
+            self.status.setText(self.tr("Auto-tune failed: {0}").format(messages.text(exc)))
 
     @Slot()
     def _on_apply_button_clicked(self) -> None:

@@ -16,16 +16,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.qt import messages
+
 Row = tuple[str, str]  # (path, reason)
 
 
 def rows_of(failures: Sequence[object], skipped: Sequence[object]) -> list[Row]:
     """(path, reason) for notes that could not be read and paths discovery passed over,
-    the reason without its path in front (core's errors start with it)."""
+    the reason in the UI's language and without its path in front (core's errors
+    start with it: "{path}: …", in Chinese "{path}：…")."""
     out = []
     for item in (*failures, *skipped):
-        path, reason = str(getattr(item, "path", "")), str(getattr(item, "reason", ""))
-        out.append((path, reason.removeprefix(f"{path}: ")))
+        path = str(getattr(item, "path", ""))
+        reason = messages.text(getattr(item, "reason", ""))
+        for sep in (": ", "："):
+            reason = reason.removeprefix(f"{path}{sep}")
+        out.append((path, reason))
     return out
 
 

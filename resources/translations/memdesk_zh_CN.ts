@@ -832,8 +832,20 @@
         <translation>无（仅关键词搜索）</translation>
     </message>
     <message>
-        <source>Cannot move {0} to the trash: {1}</source>
-        <translation>无法将 {0} 移到回收站：{1}</translation>
+        <source>Building the default embedding model: {0}</source>
+        <translation>正在构建默认嵌入模型：{0}</translation>
+    </message>
+    <message>
+        <source>Model ready ({0}); embedding the notes…</source>
+        <translation>模型已就绪（{0}），正在嵌入笔记…</translation>
+    </message>
+    <message>
+        <source>The model could not be built; still searching by keywords.</source>
+        <translation>无法构建模型；仍按关键词搜索。</translation>
+    </message>
+    <message>
+        <source>Model build failed</source>
+        <translation>模型构建失败</translation>
     </message>
     <message>
         <source>Undo move to trash of {0}</source>
@@ -854,6 +866,10 @@
     <message>
         <source>Restored {0}</source>
         <translation>已恢复 {0}</translation>
+    </message>
+    <message>
+        <source>Building the default embedding model in the background…</source>
+        <translation>正在后台构建默认嵌入模型…</translation>
     </message>
     <message>
         <source>… and {0} more</source>
@@ -900,6 +916,18 @@
         <translation>{0} 有未保存的修改。要将它移到回收站并放弃这些修改吗？</translation>
     </message>
     <message>
+        <source>Applied the auto-tuned settings</source>
+        <translation>已应用自动调优的设置</translation>
+    </message>
+    <message>
+        <source>{0}: {1} overlapping change(s) marked &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt;; resolve, then save</source>
+        <translation>{0}：{1} 处重叠修改已用 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出；请解决后再保存</translation>
+    </message>
+    <message>
+        <source>{0}: changes made on disk were merged with yours</source>
+        <translation>{0}：磁盘上的修改已与你的修改合并</translation>
+    </message>
+    <message>
         <source>re-ranked in memory</source>
         <translation>已在内存中重新排序</translation>
     </message>
@@ -922,6 +950,10 @@
     <message>
         <source>in MMR order (diversity): Final need not descend</source>
         <translation>按多样性重排（MMR）顺序：最终分数不一定递减</translation>
+    </message>
+    <message>
+        <source>Search failed: {0}</source>
+        <translation>搜索失败：{0}</translation>
     </message>
     <message>
         <source>Indexing…</source>
@@ -976,8 +1008,20 @@
         <translation>索引已损坏（{0}）；已根据笔记重建</translation>
     </message>
     <message>
+        <source>Indexing cancelled</source>
+        <translation>索引已取消</translation>
+    </message>
+    <message>
+        <source>Indexing failed</source>
+        <translation>索引失败</translation>
+    </message>
+    <message>
         <source>status unavailable: {0}</source>
         <translation>状态不可用：{0}</translation>
+    </message>
+    <message>
+        <source>loading the embedding model</source>
+        <translation>正在加载嵌入模型</translation>
     </message>
     <message>
         <source>model: {0}</source>
@@ -1037,6 +1081,20 @@
     <message>
         <source>Preview</source>
         <translation>预览</translation>
+    </message>
+    <message>
+        <source>Read-only note</source>
+        <translation>只读笔记</translation>
+    </message>
+    <message>
+        <source>{0}.
+Save over it anyway? It stays read-only afterwards.</source>
+        <translation>{0}。
+仍要覆盖保存吗？保存后它仍为只读。</translation>
+    </message>
+    <message>
+        <source>Save anyway</source>
+        <translation>仍然保存</translation>
     </message>
     <message>
         <source>({0} other unsaved)</source>
@@ -1150,8 +1208,20 @@
         <translation>⚠ 这个结果只基于 {0} 个已标注查询：用这么少的查询调出的设置，在其他问题上往往更差。请至少标注 {1} 个。</translation>
     </message>
     <message>
+        <source>Proposed</source>
+        <translation>建议</translation>
+    </message>
+    <message>
+        <source>No setting scores higher: keep yours.</source>
+        <translation>没有得分更高的设置：保留你的设置。</translation>
+    </message>
+    <message>
         <source>Auto-tune cancelled</source>
         <translation>自动调参已取消</translation>
+    </message>
+    <message>
+        <source>Auto-tune failed: {0}</source>
+        <translation>自动调优失败：{0}</translation>
     </message>
 </context>
 <context>

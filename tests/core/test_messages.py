@@ -103,3 +103,22 @@ def test_every_core_template_is_catalogued() -> None:
 def test_the_check_notices_an_unmarked_template() -> None:
     tree = ast.parse('msg("{path} unmarked", path=p)\nQT_TRANSLATE_NOOP("MainWindow", "x")')
     assert len(_templates_lupdate_cannot_see(tree)) == 2
+
+
+def test_a_message_kept_in_the_index_comes_back_translatable() -> None:
+    """A skip reason stored by the index is read back as the same Message (template,
+    arguments, nested messages); plain text, and English an older version stored, stay."""
+    from memdesk.core import messages
+
+    inner = messages.msg(messages.QT_TRANSLATE_NOOP("core", "{size} bytes is too large"), size=3_000_000)
+    outer = messages.msg(
+        messages.QT_TRANSLATE_NOOP("core", "{path}: {reason}; skipped"), path="memory/大.md", reason=inner
+    )
+    back = messages.loads(messages.dumps(outer))
+    assert isinstance(back, messages.Message) and back == outer
+    assert back.template == outer.template and back.args["path"] == "memory/大.md"
+    nested = back.args["reason"]
+    assert isinstance(nested, messages.Message) and nested.template == inner.template
+    assert nested.args["size"] == 3_000_000
+    for plain in ("memory/a.md: cannot be read", '{"message": 1}', "", "{not json"):
+        assert messages.loads(messages.dumps(plain)) == plain

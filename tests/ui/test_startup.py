@@ -75,6 +75,9 @@ def test_window_shows_before_the_model_loads_and_keyword_search_works_meanwhile(
         assert results.pool is not None and results.pool.mode == "fts"
         assert not session.engine.embedder.loaded  # the search did not wait for the model
         assert "keyword-only while the model loads" in window.search_panel.summary.text()
+        # The status bar's mode says what searches do now, not what the index could do.
+        qtbot.waitUntil(lambda: window.mode_label.text().startswith("FTS-only"))
+        assert "loading the embedding model" in window.mode_label.text()
 
         with qtbot.waitSignal(
             session.model_loading_changed, timeout=int(LOAD_GATE_S * 1000), check_params_cb=lambda on: not on
@@ -90,5 +93,6 @@ def test_window_shows_before_the_model_loads_and_keyword_search_works_meanwhile(
         )
         assert session.results.query == "Atlas database decision" and session.results.hits
         wait_idle(qtbot, window)
+        qtbot.waitUntil(lambda: window.mode_label.text() == "Hybrid", timeout=10_000)
     finally:
         gate.set()  # never leave a loader thread parked behind the gate

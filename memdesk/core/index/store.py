@@ -30,7 +30,7 @@ from typing import Any, cast
 import apsw
 import numpy as np
 
-from memdesk.core import errors
+from memdesk.core import errors, messages
 from memdesk.core.index.sqlite import (
     BUSY_TIMEOUT_MS,
     ENVIRONMENT_ERRORS,
@@ -283,7 +283,7 @@ class Store:
     def file_rows(self) -> dict[str, tuple[str, int, int, str, str | None]]:
         """path -> (hash, mtime_ns, size, status, reason)."""
         return {
-            row[0]: (row[1], row[2], row[3], row[4], row[5])
+            row[0]: (row[1], row[2], row[3], row[4], None if row[5] is None else messages.loads(row[5]))
             for row in self.conn.execute("SELECT path, hash, mtime, size, status, reason FROM files")
         }
 
@@ -302,7 +302,7 @@ class Store:
         self.conn.execute(
             "INSERT OR REPLACE INTO files(path, source, hash, mtime, size, status, reason) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (path, source, hash, mtime, size, status, reason),
+            (path, source, hash, mtime, size, status, None if reason is None else messages.dumps(reason)),
         )
 
     @maps_errors
