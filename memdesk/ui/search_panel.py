@@ -417,6 +417,18 @@ class SearchPanel(QWidget):
         )
         self.model.excerpt_chars = 320
 
+    def _hide_constant_columns(
+        self, hits: Sequence[hits_mod.Hit], settings: settings_mod.SearchSettings
+    ) -> None:
+        """Columns that say nothing for these settings give their width to the snippet:
+        Decay while decay is off (every row 1.000), the two MMR ranks while MMR is
+        off (Pre-MMR would repeat # and MMR be —). The explanation pane still names
+        both, and the columns return when the sliders switch them on."""
+        decay_off = not settings.decay and all(h.decay == 1.0 for h in hits)
+        mmr_off = all(h.mmr_rank is None for h in hits) and not settings.mmr
+        for key, hidden in (("decay", decay_off), ("pre_mmr", mmr_off), ("mmr", mmr_off)):
+            self.table.setColumnHidden(models.column_index(key), hidden)
+
     def _fit_location_badges(self) -> None:
         """Widen the location column so a file name still shows beside its badges."""
         column = models.column_index("location")
@@ -479,6 +491,7 @@ class SearchPanel(QWidget):
             self._query = query
         selected = None if new_query else self.current_hit()
         self.model.set_hits(hits, terms, relevant)
+        self._hide_constant_columns(hits, settings)
         self._fit_location_badges()
         self.summary.setText(summary)
         row = next(

@@ -145,6 +145,12 @@ class TuningPanel(QWidget):
 
         self.profile_combo = QComboBox()
         self.profile_combo.setObjectName("profileCombo")
+        # Sized by a short name, not its longest entry ("openclaw-2026.9 (= openclaw)"),
+        # which would widen the whole pane and leave the results' snippets too little room.
+        self.profile_combo.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.profile_combo.setMinimumContentsLength(14)
         for profile in settings_mod.PROFILES:
             alias = settings_mod.PROFILE_ALIASES.get(profile)
             self.profile_combo.addItem(f"{profile} (= {alias})" if alias else profile, profile)

@@ -109,8 +109,39 @@ def test_paths_elide_with_tooltip_and_headers_fit(qtbot, fts_window) -> None:  #
     header = fts_window.results_table.horizontalHeader()
     header_metrics = header.fontMetrics()
     for i, column in enumerate(models.COLUMNS[:-1]):
+        if header.isSectionHidden(i):
+            continue
         label = model.headerData(i, Qt.Orientation.Horizontal)
         assert header.sectionSize(i) >= header_metrics.horizontalAdvance(label) + 8, column.key
+
+
+def test_the_snippet_gets_the_room_columns_with_nothing_to_say_leave(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """At 1280×800 the snippet holds two lines of about 40 characters or more: Decay
+    is hidden while decay is off (every row would read 1.000), the MMR ranks while MMR
+    is off, and each comes back when its switch is turned on."""
+    table = fts_window.results_table
+    header = table.horizontalHeader()
+    decay, pre_mmr, mmr = (models.column_index(k) for k in ("decay", "pre_mmr", "mmr"))
+    snippet = models.column_index("snippet")
+    tuning = fts_window.tuning
+
+    def retune(**changes: object) -> None:
+        with qtbot.waitSignal(fts_window.session.results_changed, timeout=30_000):
+            tuning.set_settings(tuning.settings.replace(**changes))
+
+    search(qtbot, fts_window, "deploy cadence")
+    assert not tuning.settings.decay and tuning.settings.mmr  # the memdesk defaults
+    assert header.isSectionHidden(decay)
+    assert not header.isSectionHidden(pre_mmr) and not header.isSectionHidden(mmr)
+    qtbot.waitUntil(lambda: header.sectionSize(snippet) >= table.fontMetrics().averageCharWidth() * 40)
+    assert header.sectionSize(snippet) >= 0.35 * table.viewport().width()
+
+    retune(decay=True)
+    assert not header.isSectionHidden(decay)
+    retune(decay=False, mmr=False)
+    assert header.isSectionHidden(decay) and header.isSectionHidden(pre_mmr) and header.isSectionHidden(mmr)
+    retune(mmr=True)
+    assert not header.isSectionHidden(mmr)
 
 
 def test_new_results_scroll_to_top(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
