@@ -126,16 +126,28 @@ def child_gui(t0: float, workspace: Path, rest_s: float, stop_after: str) -> int
 # --------------------------------------------------------------------------- parent side
 
 
-def _popen_rusage(
-    cmd: list[str], env: dict[str, str], stdout: int | None = subprocess.PIPE
-) -> tuple[float, float, str, int]:
+# A child's peak RSS is read by the child itself (``VmHWM`` of its own memory map):
+# ``wait4``'s ``ru_maxrss`` also counts the parent's RSS at fork time, which Linux carries
+# across exec (a parent holding 400 MB made ``python -c pass`` report 413 MB).
+CLI_WRAPPER = """
+import atexit, os, runpy, sys
+
+def _report_peak():
+    with open("/proc/self/status", encoding="ascii") as status:
+        kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    with open(os.environ["MEMDESK_BENCH_PEAK_FILE"], "w", encoding="ascii") as out:
+        out.write(str(kb))
+
+atexit.register(_report_peak)
+sys.argv = ["memdesk", *sys.argv[1:]]
+runpy.run_module("memdesk", run_name="__main__", alter_sys=True)
+"""
+
+
+def _popen(cmd: list[str], env: dict[str, str]) -> tuple[float, str, int]:
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=stdout, stderr=subprocess.DEVNULL, text=True)
-    out = proc.stdout.read() if proc.stdout is not None else ""
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    wall = time.perf_counter() - start
-    return wall, usage.ru_maxrss / 1024, out, proc.returncode
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return time.perf_counter() - start, proc.stdout, proc.returncode
 
 
 def _gui(workspace: Path, env: dict[str, str], rest_s: float, stop_after: str) -> dict[str, Any]:
@@ -152,7 +164,7 @@ def _gui(workspace: Path, env: dict[str, str], rest_s: float, stop_after: str) -
         "--stop-after",
         stop_after,
     ]
-    wall, rss, out, code = _popen_rusage(cmd, env)
+    wall, out, code = _popen(cmd, env)
     events: dict[str, Any] = {}
     for line in out.splitlines():
         if line.startswith("{"):
@@ -160,7 +172,7 @@ def _gui(workspace: Path, env: dict[str, str], rest_s: float, stop_after: str) -
             events[data.pop("event")] = data
     return {
         "events": events,
-        "process_peak_rss_mb": round(rss, 1),
+        "process_peak_rss_mb": events.get("rest", {}).get("peak_rss_mb"),  # the child's own VmHWM
         "exit_code": code,
         "wall_s": round(wall, 2),
     }
@@ -168,16 +180,18 @@ def _gui(workspace: Path, env: dict[str, str], rest_s: float, stop_after: str) -
 
 def _cli(args: list[str], env: dict[str, str], repeats: int) -> dict[str, Any]:
     walls, rss, modes = [], [], []
-    for _ in range(repeats):
-        wall, peak, out, code = _popen_rusage([sys.executable, "-m", "memdesk", *args], env)
-        if code != 0:
-            return {"error": f"exit code {code}"}
-        walls.append(wall)
-        rss.append(peak)
-        try:
-            modes.append(json.loads(out).get("mode"))
-        except json.JSONDecodeError:
-            modes.append(None)
+    with tempfile.NamedTemporaryFile(prefix="memdesk-peak-") as peak_file:
+        env = dict(env, MEMDESK_BENCH_PEAK_FILE=peak_file.name)
+        for _ in range(repeats):
+            wall, out, code = _popen([sys.executable, "-c", CLI_WRAPPER, *args], env)
+            if code != 0:
+                return {"error": f"exit code {code}"}
+            walls.append(wall)
+            rss.append(int(Path(peak_file.name).read_text(encoding="ascii")) / 1024)
+            try:
+                modes.append(json.loads(out).get("mode"))
+            except json.JSONDecodeError:
+                modes.append(None)
     return {
         "wall_s_median": round(statistics.median(walls), 3),
         "wall_s_min": round(min(walls), 3),
