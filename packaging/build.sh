@@ -35,6 +35,18 @@ pyinstaller --noconfirm --log-level WARN --distpath "$DIST" --workpath "$BUILD/p
     packaging/memdesk.spec
 BUNDLE="$DIST/memdesk"
 "$BUNDLE/memdesk" --help >/dev/null
+# The shipped models' sha256 sidecars, made now (keyed by size and mtime, which the
+# .deb and the tarball keep): the installed app then neither hashes 100 MB at its first
+# start nor writes anything into /opt/memdesk.
+python - "$BUNDLE/_internal/models" <<'PY'
+import sys
+from pathlib import Path
+
+from memdesk.core.embed.gguf_embedder import file_sha256
+
+for model in sorted(Path(sys.argv[1]).glob("*.gguf")):
+    print(f"build: {model.name} sha256 {file_sha256(model)[:12]}…")
+PY
 
 echo "build: wrapping the bundle as a .deb"
 ROOT="$BUILD/deb"
@@ -47,11 +59,16 @@ cp "resources/$APP_ID.desktop" "$ROOT/usr/share/applications/"
 cp "resources/$APP_ID.metainfo.xml" "$ROOT/usr/share/metainfo/"
 cp -r resources/icons/hicolor "$ROOT/usr/share/icons/"
 DEPENDS="$(python packaging/deb_depends.py "$BUNDLE")"
+# Whoever builds the package maintains it: MEMDESK_MAINTAINER, else git's identity.
+MAINTAINER="${MEMDESK_MAINTAINER:-$(git config user.name 2>/dev/null || true) <$(git config user.email 2>/dev/null || true)>}"
+case "$MAINTAINER" in
+    " <>"|*"<>"|" <"*) echo "build: set MEMDESK_MAINTAINER=\"Name <email>\" (or git's user.name and user.email) for the .deb's Maintainer field" >&2; exit 1 ;;
+esac
 cat >"$ROOT/DEBIAN/control" <<EOF
 Package: memdesk
 Version: $VERSION
 Architecture: $ARCH
-Maintainer: memdesk developers <memdesk@localhost>
+Maintainer: $MAINTAINER
 Installed-Size: $(du -sk "$ROOT" | cut -f1)
 Depends: $DEPENDS
 Recommends: fonts-noto-cjk, fonts-noto-color-emoji

@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from memdesk.core import paths
 from memdesk.core.embed.embedder import EmbedderIdentity
 from memdesk.core.errors import EmbedderUnavailable
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
@@ -338,7 +339,10 @@ def file_sha256(path: Path) -> str:
     """sha256 of a model file, cached by (realpath, size, mtime_ns).
 
     Cached for the process and in a ``<file>.sha256`` sidecar (when the folder is
-    writable), so a CLI call does not hash 100 MB of weights every time.
+    writable), so a CLI call does not hash 100 MB of weights every time. A desktop
+    bundle's shipped models come with their sidecars (``packaging/build.sh`` writes
+    them); the app never writes into its install folder, even when it could (root),
+    as a package manager would find the file left behind at removal.
     """
     real = os.path.realpath(path)
     st = os.stat(real)
@@ -355,7 +359,9 @@ def file_sha256(path: Path) -> str:
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
         value = digest.hexdigest()
-        _write_sha_sidecar(sidecar, st, value)
+        shipped = paths.bundled_models_dir()
+        if shipped is None or not Path(real).is_relative_to(os.path.realpath(shipped)):
+            _write_sha_sidecar(sidecar, st, value)
     with _sha_lock:
         _sha_cache[key] = value
     return value

@@ -245,6 +245,24 @@ def test_lazy_embedder_knows_its_identity_without_loading(
     assert not lazy.loaded
 
 
+def test_a_bundles_shipped_models_get_no_sidecar_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed bundle's models folder (/opt/memdesk/...) is never written to, even by
+    root: the package manager would find the sidecar left behind at removal."""
+    from memdesk.core import paths
+
+    shipped = tmp_path / "bundle" / "models"
+    shipped.mkdir(parents=True)
+    (shipped / "model.gguf").write_bytes(b"GGUF shipped weights")
+    (tmp_path / "own.gguf").write_bytes(b"GGUF the user's weights")
+    monkeypatch.setattr(paths, "bundled_models_dir", lambda: shipped)
+    assert len(file_sha256(shipped / "model.gguf")) == 64
+    assert sorted(p.name for p in shipped.iterdir()) == ["model.gguf"]
+    file_sha256(tmp_path / "own.gguf")  # a model outside the bundle keeps its sidecar
+    assert (tmp_path / "own.gguf.sha256").is_file()
+
+
 def test_digest_sidecar_is_reused_and_checked(tmp_path: Path, minilm_gguf: Path) -> None:
     """A second process reads the digest from the sidecar; a changed file is hashed again."""
     import hashlib
