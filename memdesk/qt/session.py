@@ -115,6 +115,7 @@ class Session(QObject):
         self._reader.snapshot_ready.connect(self._on_reader_snapshot_ready)
         self._reader_thread.start()
 
+        self._in_flight: workers.SearchRequest | None = None  # the newest search, until answered
         self._debounce = QTimer(self)
         self._debounce.setObjectName("search-debounce-timer")
         self._debounce.setSingleShot(True)
@@ -186,6 +187,19 @@ class Session(QObject):
 
     # searching -----------------------------------------------------------------------
     def set_query(self, text: str, *, immediate: bool = False) -> None:
+        in_flight = self._in_flight
+        if (
+            in_flight is not None
+            and text == self._query == in_flight.query
+            and in_flight.settings == self._settings
+            and in_flight.scope == self._scope
+        ):
+            # The same search is already running (Enter pressed again, the same text
+            # set again): its answer is the one a new request would give. Asking anew
+            # would drop it as stale, and a search slower than the repeats would then
+            # never be shown (the startup benchmark saw 40 s without results so).
+            self._debounce.stop()
+            return
         self._query = text
         if immediate:
             self._debounce.stop()
@@ -228,6 +242,7 @@ class Session(QObject):
         if self._closed:
             return
         request_id = self._searches.issue()  # answers to earlier queries are dropped now
+        self._in_flight = None
         query = self._query
         if not query.strip():
             self._pool = None
@@ -235,6 +250,7 @@ class Session(QObject):
             self._publish(Results(query, (), None, self._settings, reranked=False))
             return
         request = workers.SearchRequest(request_id, query, self._settings, self._scope)
+        self._in_flight = request
         self.fetch_count += 1
         self._search_requested.emit(request)
 
@@ -242,6 +258,7 @@ class Session(QObject):
     def _on_reader_searched(self, response: workers.SearchResponse) -> None:
         if not self._searches.is_current(response.request_id):
             return  # stale: the user typed or tuned on since this was asked
+        self._in_flight = None
         if response.error is not None:
             self._pool = None
             self._pool_request = None

@@ -98,3 +98,30 @@ def test_cancel_reports_cancelled(qtbot, tmp_path: Path) -> None:  # type: ignor
         assert not sess.is_syncing
     finally:
         sess.close()
+
+
+def test_the_same_query_again_waits_for_the_running_search(qtbot, session, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Setting the query the running search already answers (Enter pressed again, a
+    script retyping it) does not restart it: with searches slower than the repeats a
+    restart would drop every answer as stale and show nothing."""
+    import threading
+
+    real = session.engine.fetch_candidates
+    release = threading.Event()
+
+    def slow(*args, **kwargs):  # type: ignore[no-untyped-def]
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(session.engine, "fetch_candidates", slow)
+    before = session.fetch_count
+    with qtbot.waitSignal(session.results_changed, timeout=15_000, check_params_cb=lambda r: bool(r.hits)):
+        for _ in range(5):
+            session.set_query("bravo", immediate=True)
+        release.set()
+    assert session.fetch_count == before + 1
+    # A changed query, or the same one once answered, is asked anew.
+    monkeypatch.setattr(session.engine, "fetch_candidates", real)
+    with qtbot.waitSignal(session.results_changed, timeout=15_000):
+        session.set_query("bravo", immediate=True)
+    assert session.fetch_count == before + 2
