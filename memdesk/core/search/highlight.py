@@ -182,7 +182,10 @@ def excerpt(text: str, spans: Sequence[tuple[int, int]], *, width: int = 240) ->
             start = max(0, best - width // 5)
             space = flat.rfind(" ", max(0, start - 20), start + 1)
             start = space + 1 if space >= 0 else start
-        start = _word_start(flat, min(start, max(0, len(flat) - width)), best)
+        # Not pulled back to fill ``width`` near the chunk's end: the results show the
+        # first two lines of the excerpt, and a full-width window ending at the match
+        # pushed it out of view (a 鉴权 hit showed a line above it, no 鉴权).
+        start = _word_start(flat, start, best)
     end = min(len(flat), start + width)
     if end < len(flat):
         space = flat.rfind(" ", start + width * 2 // 3, end)

@@ -81,3 +81,13 @@ def test_excerpt_never_starts_or_ends_inside_a_word() -> None:
                 if shown.clipped_end and last:
                     assert re.search(rf"{last.group()}(?![A-Za-z0-9_])", text), (note.name, shown.text[-30:])
     assert checked > 10
+
+
+def test_a_match_near_the_end_opens_the_excerpt() -> None:
+    """The results show an excerpt's first two lines: a match in the chunk's last lines
+    is near the excerpt's start, not at the end of a window pulled back to full width."""
+    head = "\n".join(f"- Item {i}: migration and release notes for week {i}." for i in range(8))
+    text = f"{head}\n\n## 中文备注\n- API鉴权方案 的最后一步：API Key 停用。\n- 鉴权那一行更新掉。"
+    spans = highlight.match_spans(text, highlight.KeywordTerms.for_query("鉴权"))
+    shown = highlight.excerpt(text, spans, width=320)
+    assert shown.spans and shown.spans[0][0] < 60, shown.text
