@@ -199,6 +199,9 @@ class MainWindow(QMainWindow):
         self._wire_static()
         self._attach(session)
         self._restore_view()
+        # Typing right after launch searches: without this the first widget in tab order,
+        # the tree's filter box, took the keys and emptied the tree.
+        self.search_input.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # construction --------------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override

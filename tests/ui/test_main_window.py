@@ -211,6 +211,14 @@ def test_delete_on_disk_leaves_tree_and_results(qtbot, fts_window, workspace: Pa
     assert rel not in {h.path for h in fts_window.search_panel.model.hits}
 
 
+def test_typing_right_after_launch_goes_to_the_search_box(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """The search box has the focus when the window opens (not the tree's filter box)."""
+    assert fts_window.focusWidget() is fts_window.search_input
+    fts_window.activateWindow()
+    qtbot.keyClicks(fts_window.focusWidget(), "deploy")
+    assert fts_window.search_input.text() == "deploy" and fts_window.tree_filter.text() == ""
+
+
 def test_shortcuts_ctrl_k_and_ctrl_n(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     """Ctrl+K focuses the query box; Ctrl+N creates and opens today's daily note."""
     fts_window.activateWindow()
