@@ -71,9 +71,11 @@ MAX_SEQUENCES_PER_CALL = 16
 # llama.cpp (as bundled by llama-cpp-python 0.3.36) gives every context a logits
 # buffer of vocabulary x tokens-of-the-largest-batch floats, even for embeddings,
 # and writes all of it when it grows: 1 MB per batch token for e5's 250k vocabulary
-# (a 512-token batch: +490 MB, twice with the query context). Nothing reads it, so
-# its pages go back to the OS after each call (``_release_logits``); llama.cpp does
-# not write it again until it grows. Below this size it is not worth a syscall.
+# (a 512-token batch: +490 MB, twice with the query context). Normally llama.cpp
+# runs the vocabulary-free encoder file (see encoder_file), whose vocabulary has one
+# entry; when it runs the model file itself, the buffer's pages go back to the OS
+# after each call that grew it (``_release_logits``); llama.cpp does not write it
+# again until it grows. Below this size it is not worth a syscall.
 _RELEASE_LOGITS_FROM_BYTES = 4 << 20
 _MADV_DONTNEED = 4
 
@@ -110,6 +112,10 @@ class GgufInfo:
     metadata: dict[str, Any]  # scalars and strings only; arrays as their length
     n_tensors: int
     file_size: int
+    # GGUF value type of each metadata entry (arrays: 9), and each tensor's
+    # (ggml type, dims, absolute byte offset): what deriving an encoder file needs.
+    value_types: dict[str, int] = dataclasses.field(default_factory=dict, repr=False)
+    tensors: dict[str, tuple[int, tuple[int, ...], int]] = dataclasses.field(default_factory=dict, repr=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.metadata.get(key, default)
@@ -210,6 +216,13 @@ def inspect_gguf(path: Path) -> GgufInfo:
     Raises ``EmbedderUnavailable("<path>: <reason>")`` for a missing, unreadable,
     truncated or non-GGUF file, or one that is not a supported embedding model.
     """
+    info = read_gguf_header(path)
+    _check_embedding_model(info, lambda reason: EmbedderUnavailable(_model_problem(info.path, reason)))
+    return info
+
+
+def read_gguf_header(path: Path) -> GgufInfo:
+    """``inspect_gguf`` without the embedding-model checks: any well-formed GGUF."""
     path = Path(path)
 
     def fail(reason: str) -> EmbedderUnavailable:
@@ -242,7 +255,6 @@ def inspect_gguf(path: Path) -> GgufInfo:
                 msg(QT_TRANSLATE_NOOP("core", "corrupt or truncated GGUF ({detail})"), detail=str(exc))
             ) from None
     _check_tensors(info, tensors, data_start, fail)
-    _check_embedding_model(info, fail)
     return info
 
 
@@ -255,10 +267,12 @@ def _parse(
     n_tensors = reader.count()
     n_kv = reader.count()
     metadata: dict[str, Any] = {}
+    value_types: dict[str, int] = {}
     for _ in range(n_kv):
         key = reader.string()
         vtype = int(reader.unpack("<I"))
         metadata[key] = reader.value(vtype)
+        value_types[key] = vtype
     tensors: list[tuple[str, list[int], int, int]] = []
     for _ in range(n_tensors):
         name = reader.string()
@@ -278,7 +292,16 @@ def _parse(
     if not isinstance(arch, str):
         raise _BadFile("no general.architecture")
     info = GgufInfo(
-        path=path, version=version, architecture=arch, metadata=metadata, n_tensors=n_tensors, file_size=size
+        path=path,
+        version=version,
+        architecture=arch,
+        metadata=metadata,
+        n_tensors=n_tensors,
+        file_size=size,
+        value_types=value_types,
+        tensors={
+            name: (ggml_type, tuple(dims), data_start + offset) for name, dims, ggml_type, offset in tensors
+        },
     )
     return info, tensors, data_start
 
@@ -562,6 +585,7 @@ class GgufEmbedder:
         batch_tokens: int | None = None,
         max_windows: int = DEFAULT_MAX_WINDOWS,
         flash_attention: bool = True,
+        input_embeddings: bool = True,
         lazy: bool = False,
     ) -> None:
         self._path = Path(model_path)
@@ -576,10 +600,17 @@ class GgufEmbedder:
         self._n_threads = n_threads or physical_cores()
         self._max_windows = max(1, int(max_windows))
         self._flash_attention = flash_attention
+        self._input_embeddings = input_embeddings
         self._load_lock = threading.Lock()
         self._lc: Any = None
         self._model: Any = None
         self._vocab: Any = None
+        # With input embeddings (see encoder_file): the original file loaded for its
+        # vocabulary only, the token rows read from it, and llama.cpp's own (1-entry)
+        # vocabulary size, which sizes its logits buffer.
+        self._tokenizer: Any = None
+        self._token_rows: Any = None
+        self._output_vocab = 0
         # Two contexts over one copy of the weights: documents (the indexer) and
         # queries, so a search never queues behind a batch of chunks being indexed.
         self._documents: _Context | None = None
@@ -626,16 +657,27 @@ class GgufEmbedder:
             if self._queries is not None:
                 return
             lc = _llama_cpp()
-            mparams = lc.llama_model_default_params()
-            model = lc.llama_model_load_from_file(str(self._path).encode("utf-8"), mparams)
-            if not model:
-                raise EmbedderUnavailable(
-                    _model_problem(self._path, msg(QT_TRANSLATE_NOOP("core", "llama.cpp could not load it")))
-                )
+            self._lc = lc
+            encoder = self._encoder_file()
+            tokenizer = None
+            if encoder is not None:
+                tparams = lc.llama_model_default_params()
+                tparams.vocab_only = True
+                tokenizer = self._load_llama_model(self._path, tparams)
+            try:
+                model = self._load_llama_model(encoder or self._path, lc.llama_model_default_params())
+            except BaseException:
+                if tokenizer is not None:
+                    lc.llama_model_free(tokenizer)
+                raise
             try:
                 if int(lc.llama_model_n_embd(model)) != self._info.embedding_length:
                     raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
-                self._lc = lc
+                if encoder is not None:
+                    from memdesk.core.embed.encoder_file import TokenRows
+
+                    self._token_rows = TokenRows(self._info)
+                self._output_vocab = int(lc.llama_vocab_n_tokens(lc.llama_model_get_vocab(model)))
                 documents = self._new_context(model, self._ctx_tokens, MAX_SEQUENCES_PER_CALL)
                 try:
                     queries = self._new_context(model, self._n_ctx, 1)
@@ -644,17 +686,52 @@ class GgufEmbedder:
                     raise
             except BaseException:
                 lc.llama_model_free(model)
+                if tokenizer is not None:
+                    lc.llama_model_free(tokenizer)
+                self._token_rows = None
                 raise
             self._model = model
-            self._vocab = lc.llama_model_get_vocab(model)
+            self._tokenizer = tokenizer
+            self._vocab = lc.llama_model_get_vocab(tokenizer or model)
             # Learn how the tokenizer wraps a body in special tokens (e.g. [CLS] … [SEP]).
             probe_body = self._tokenize_loaded("memdesk", special=False)
             probe_full = self._tokenize_loaded("memdesk", special=True)
             self._head, self._tail = _split_specials(probe_full, probe_body)
             self._documents = documents
             self._queries = queries  # last: ``loaded`` turns True only when everything is ready
-        logger.info("loaded %s (%d threads)", self._path.name, self._n_threads)
+        logger.info(
+            "loaded %s (%d threads%s)",
+            self._path.name,
+            self._n_threads,
+            ", input embeddings" if self._token_rows is not None else "",
+        )
         self._probe()
+
+    def _load_llama_model(self, path: Path, mparams: Any) -> Any:
+        model = self._lc.llama_model_load_from_file(str(path).encode("utf-8"), mparams)
+        if not model:
+            raise EmbedderUnavailable(
+                _model_problem(self._path, msg(QT_TRANSLATE_NOOP("core", "llama.cpp could not load it")))
+            )
+        return model
+
+    def _encoder_file(self) -> Path | None:
+        """The vocabulary-free encoder file llama.cpp computes with (see encoder_file),
+        or None to run the model file itself (turned off, a token-embedding format
+        not read in Python, or no folder to write the encoder file to)."""
+        if not self._input_embeddings:
+            return None
+        from memdesk.core.embed import encoder_file
+
+        reason = encoder_file.unsupported(self._info)
+        if reason is not None:
+            logger.info("%s runs with its own vocabulary: %s", self._path.name, reason)
+            return None
+        try:
+            return encoder_file.ensure_encoder(self._info, file_sha256(self._path))
+        except (OSError, ValueError) as exc:
+            logger.warning("%s: no encoder file (%s); running the full model", self._path.name, exc)
+            return None
 
     def _new_context(
         self, model: Any, tokens: int, max_sequences: int, *, flash_attention: bool | None = None
@@ -678,7 +755,8 @@ class GgufEmbedder:
         if not ctx:
             raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp could not create a context")
         n_seq_max = int(lc.llama_n_seq_max(ctx))
-        return _Context(ctx, lc.llama_batch_init(tokens, 0, n_seq_max), tokens, n_seq_max)
+        embd = self._dims if self._token_rows is not None else 0  # input embeddings instead of ids
+        return _Context(ctx, lc.llama_batch_init(tokens, embd, n_seq_max), tokens, n_seq_max)
 
     def _free_context(self, context: _Context) -> None:
         with context.lock:
@@ -858,14 +936,18 @@ class GgufEmbedder:
         lc = self._lc
         batch, ctx, cap = context.batch, context.ctx, context.tokens
         total = sum(len(s) for s in seqs)
-        tokens = np.ctypeslib.as_array(batch.token, shape=(cap,))
         positions = np.ctypeslib.as_array(batch.pos, shape=(cap,))
         n_seq_id = np.ctypeslib.as_array(batch.n_seq_id, shape=(cap,))
         logits = np.ctypeslib.as_array(batch.logits, shape=(cap,))
+        ids = np.fromiter((t for seq in seqs for t in seq), dtype=np.int32, count=total)
+        if self._token_rows is not None:
+            embd = np.ctypeslib.as_array(batch.embd, shape=(cap, self._dims))
+            embd[:total] = self._token_rows.rows(ids)
+        else:
+            np.ctypeslib.as_array(batch.token, shape=(cap,))[:total] = ids
         k = 0
         for seq_index, seq in enumerate(seqs):
             n = len(seq)
-            tokens[k : k + n] = seq
             positions[k : k + n] = np.arange(n)
             for j in range(k, k + n):
                 batch.seq_id[j][0] = seq_index
@@ -896,7 +978,7 @@ class GgufEmbedder:
         if _libc is None:
             return
         lc = self._lc
-        size = int(lc.llama_vocab_n_tokens(self._vocab)) * rows * ctypes.sizeof(ctypes.c_float)
+        size = self._output_vocab * rows * ctypes.sizeof(ctypes.c_float)
         if size < _RELEASE_LOGITS_FROM_BYTES:
             return
         address = ctypes.cast(lc.llama_get_logits(context.ctx), ctypes.c_void_p).value
@@ -947,6 +1029,9 @@ class GgufEmbedder:
             if self._model is not None:
                 self._lc.llama_model_free(self._model)
                 self._model = None
+            if self._tokenizer is not None:
+                self._lc.llama_model_free(self._tokenizer)
+                self._tokenizer = None
 
     def __del__(self) -> None:
         # At interpreter shutdown the ctypes module may already be gone.

@@ -152,6 +152,7 @@ def build_model(
     if not force and _is_up_to_date(path, expected):
         logger.info("%s is up to date", path)
         say(f"{path} is up to date")
+        _write_encoder(path)
         return path
     Path(models_dir).mkdir(parents=True, exist_ok=True)
     logger.info("building %s into %s", name, path)
@@ -162,7 +163,18 @@ def build_model(
     tmp = _stamp_file(path).with_suffix(".tmp")
     tmp.write_text(json.dumps(stamp, indent=2, sort_keys=True), encoding="utf-8")
     os.replace(tmp, _stamp_file(path))
+    _write_encoder(path)
     return path
+
+
+def _write_encoder(path: Path) -> None:
+    """The model's vocabulary-free encoder file beside it (see embed.encoder_file), so
+    the first load does not derive it; a folder that cannot take it is no error."""
+    from memdesk.core.embed import encoder_file, gguf_embedder
+
+    info = gguf_embedder.inspect_gguf(path)
+    if encoder_file.unsupported(info) is None:
+        encoder_file.ensure_encoder(info, gguf_embedder.file_sha256(path))
 
 
 def list_models(models_dir: Path) -> list[ModelInfo]:
