@@ -181,7 +181,7 @@ def _link_models(home: Path, models_dir: Path) -> str | None:
     target = home / "models"
     target.mkdir(parents=True, exist_ok=True)
     for item in models_dir.iterdir():
-        if item.is_file() and item.name.endswith((".gguf", ".build.json", ".sha256")):
+        if item.is_file() and item.name.endswith((".gguf", ".gguf.encoder", ".build.json", ".sha256")):
             (target / item.name).symlink_to(item.resolve())
     return found.name
 
