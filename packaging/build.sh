@@ -35,17 +35,23 @@ pyinstaller --noconfirm --log-level WARN --distpath "$DIST" --workpath "$BUILD/p
     packaging/memdesk.spec
 BUNDLE="$DIST/memdesk"
 "$BUNDLE/memdesk" --help >/dev/null
-# The shipped models' sha256 sidecars, made now (keyed by size and mtime, which the
+# The shipped models' sha256 and encoder sidecars, made now (keyed by size and mtime, which the
 # .deb and the tarball keep): the installed app then neither hashes 100 MB at its first
 # start nor writes anything into /opt/memdesk.
 python - "$BUNDLE/_internal/models" <<'PY'
 import sys
 from pathlib import Path
 
-from memdesk.core.embed.gguf_embedder import file_sha256
+from memdesk.core.embed import encoder_file
+from memdesk.core.embed.gguf_embedder import file_sha256, inspect_gguf
 
 for model in sorted(Path(sys.argv[1]).glob("*.gguf")):
     print(f"build: {model.name} sha256 {file_sha256(model)[:12]}…")
+    # and the vocabulary-free encoder file llama.cpp computes with
+    info = inspect_gguf(model)
+    if encoder_file.unsupported(info) is None:
+        encoder = encoder_file.ensure_encoder(info, file_sha256(model))
+        print(f"build: {model.name} encoder file {encoder.name if encoder else 'NOT written'}")
 PY
 
 echo "build: wrapping the bundle as a .deb"

@@ -21,7 +21,8 @@ float32), so llama.cpp sees the same float32 inputs and the vectors are
 bit-identical to the full model's.
 
 The encoder file lives beside the model (``<model>.gguf.encoder``, like the
-``.sha256`` sidecar) or, when that folder is read-only, in the user cache; it
+``.sha256`` sidecar; ``memdesk model build`` and the bundle build write it) or,
+when that folder is read-only or a bundle's, in the user cache; it
 names the sha256 of the file it came from and is rebuilt when that changes.
 """
 
@@ -35,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
+from memdesk.core import paths
 from memdesk.core.embed.gguf_embedder import GgufInfo, read_gguf_header
 
 logger = logging.getLogger(__name__)
@@ -133,11 +135,18 @@ def _is_encoder_of(path: Path, sha256: str) -> bool:
 def ensure_encoder(info: GgufInfo, sha256: str) -> Path | None:
     """The encoder file of ``info``'s model, derived now if missing or stale;
     None when no folder can take it (the caller then runs the full model)."""
-    candidates = (sidecar_path(info.path), _cache_path(info.path, sha256))
-    for path in candidates:
+    beside, cached = sidecar_path(info.path), _cache_path(info.path, sha256)
+    for path in (beside, cached):
         if _is_encoder_of(path, sha256):
             return path
-    for path in candidates:
+    # Never into a desktop bundle's install folder, even when it could (root): a
+    # package manager would find the file left behind at removal. The bundle ships
+    # the encoder files its build made.
+    shipped = paths.bundled_models_dir()
+    inside = shipped is not None and Path(os.path.realpath(info.path)).is_relative_to(
+        os.path.realpath(shipped)
+    )
+    for path in (cached,) if inside else (beside, cached):
         try:
             derive_encoder(info, sha256, path)
         except OSError as exc:

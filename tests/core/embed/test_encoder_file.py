@@ -125,3 +125,28 @@ def test_unwritable_model_folder(tmp_path: Path, minilm_path: Path, monkeypatch:
         np.testing.assert_array_equal(fallback.embed_query("where did the Friday release land?"), vector)
     finally:
         fallback.close()
+
+
+def test_a_bundles_models_folder_is_never_written(
+    tmp_path: Path, minilm_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The installed app writes nothing into its install folder (a package manager
+    would find it left behind): a shipped model without its encoder file gets one
+    in the user cache; one shipped with it uses it."""
+    from memdesk.core import paths
+
+    shipped = tmp_path / "bundle" / "models"
+    shipped.mkdir(parents=True)
+    model = shipped / minilm_path.name
+    shutil.copyfile(minilm_path, model)
+    monkeypatch.setattr(paths, "bundled_models_dir", lambda: shipped)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    info = inspect_gguf(model)
+    sha = file_sha256(model)
+    encoder = encoder_file.ensure_encoder(info, sha)
+    assert encoder is not None and (tmp_path / "cache") in encoder.parents
+    assert sorted(p.name for p in shipped.iterdir()) == [model.name]
+    monkeypatch.setattr(paths, "bundled_models_dir", lambda: None)  # the bundle build's own run
+    encoder_file.derive_encoder(info, sha, encoder_file.sidecar_path(model))
+    monkeypatch.setattr(paths, "bundled_models_dir", lambda: shipped)
+    assert encoder_file.ensure_encoder(info, sha) == encoder_file.sidecar_path(model)

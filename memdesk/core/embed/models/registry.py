@@ -171,10 +171,14 @@ def _write_encoder(path: Path) -> None:
     """The model's vocabulary-free encoder file beside it (see embed.encoder_file), so
     the first load does not derive it; a folder that cannot take it is no error."""
     from memdesk.core.embed import encoder_file, gguf_embedder
+    from memdesk.core.errors import MemdeskError
 
-    info = gguf_embedder.inspect_gguf(path)
-    if encoder_file.unsupported(info) is None:
-        encoder_file.ensure_encoder(info, gguf_embedder.file_sha256(path))
+    try:
+        info = gguf_embedder.inspect_gguf(path)
+        if encoder_file.unsupported(info) is None:
+            encoder_file.ensure_encoder(info, gguf_embedder.file_sha256(path))
+    except (MemdeskError, OSError, ValueError) as exc:  # the first load tries again
+        logger.warning("no encoder file for %s: %s", path, exc)
 
 
 def list_models(models_dir: Path) -> list[ModelInfo]:
