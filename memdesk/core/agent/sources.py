@@ -74,18 +74,20 @@ def _regular_file(path: Path) -> bool:
         return False
 
 
-def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *, skip_repair: bool) -> list[Path]:
-    """Regular ``*.md`` files under ``directory``, never following symlinks, sorted by path
-    (2026.9 sorts each root's files; 2026.4 walks in directory order, which this approximates)."""
+def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *, layout: Layout) -> list[Path]:
+    """Regular ``*.md`` files under ``directory``, never following symlinks, in the
+    release's order: 2026.9 sorts each root's files by path; 2026.4 walks depth-first
+    in ``fs.readdir`` order, which libuv sorts by name (byte order) in every folder, so
+    ``memory/2026-09/`` comes before ``memory/2026-09-19.md``. The order is the index's
+    insertion order, which breaks OpenClaw's ties between equal scores."""
     found: list[Path] = []
-    pending = [directory]
-    while pending:
-        folder = pending.pop()
+
+    def visit(folder: Path) -> None:
         try:
-            entries = list(os.scandir(folder))
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
             skipped.append(Skipped(rel_path(workspace, folder), f"cannot be listed ({exc.strerror})"))
-            continue
+            return
         for entry in entries:
             entry_path = Path(entry.path)
             try:
@@ -94,8 +96,8 @@ def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *, skip_repa
                         Skipped(rel_path(workspace, entry_path), "is a symlink; the agent skips symlinks")
                     )
                 elif entry.is_dir(follow_symlinks=False):
-                    if not (skip_repair and entry.name == ".openclaw-repair"):
-                        pending.append(entry_path)
+                    if not (layout == "2026.9" and entry.name == ".openclaw-repair"):
+                        visit(entry_path)
                 elif entry.is_file(follow_symlinks=False):
                     if entry.name.endswith(".md"):
                         found.append(entry_path)
@@ -108,8 +110,10 @@ def _walk(directory: Path, skipped: list[Skipped], workspace: Path, *, skip_repa
                         )
             except OSError:
                 continue
+
+    visit(directory)
     skipped.sort(key=lambda s: s.path)
-    return sorted(found, key=str)
+    return found if layout == "2026.4" else sorted(found, key=str)
 
 
 def _matches(entry_root: Path, candidate: Path, pattern: str | None) -> bool:
@@ -168,10 +172,7 @@ def list_agent_files(workspace: Path, extra_paths: Sequence[ExtraPath], layout: 
     if memory_dir.is_symlink():
         listing.skipped.append(Skipped("memory", "the memory folder is a symlink; the agent skips it"))
     elif memory_dir.is_dir():
-        found += [
-            (p, "memory")
-            for p in _walk(memory_dir, listing.skipped, workspace, skip_repair=layout == "2026.9")
-        ]
+        found += [(p, "memory") for p in _walk(memory_dir, listing.skipped, workspace, layout=layout)]
     seen_roots: set[tuple[str, str]] = set()
     for entry in extra_paths:
         raw = entry.path.strip()
@@ -197,7 +198,7 @@ def list_agent_files(workspace: Path, extra_paths: Sequence[ExtraPath], layout: 
             before = len(found)
             found += [
                 (p, "extra")
-                for p in _walk(root, listing.skipped, workspace, skip_repair=layout == "2026.9")
+                for p in _walk(root, listing.skipped, workspace, layout=layout)
                 if _matches(root, p, entry.pattern)
             ]
             if len(found) == before:
