@@ -25,7 +25,7 @@ from pathlib import Path
 from memdesk.core import errors, paths
 from memdesk.core.embed import embedder as embedder_mod
 from memdesk.core.embed.loader import ModelSpec, load_embedder
-from memdesk.core.index import indexer, workspace
+from memdesk.core.index import indexer, recipe_cache, workspace
 from memdesk.core.index import sync as sync_mod
 from memdesk.core.index.connections import IndexFiles
 from memdesk.core.index.status import (
@@ -39,7 +39,7 @@ from memdesk.core.index.status import (
     read_status,
 )
 from memdesk.core.messages import of as message_of
-from memdesk.core.openclaw import profile_2026_9
+from memdesk.core.openclaw import profile_2026_4, profile_2026_9, profile_common
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import pool, ranking
 from memdesk.core.search import settings as settings_mod
@@ -101,7 +101,10 @@ class Engine:
         self._vectors = VectorLeg()
         self._last_sync: dt.datetime | None = None
         self._chunk_params = chunk_params
-        self._oc9: profile_2026_9.Runner | None = None  # the openclaw-2026.9 profile's own index
+        # The openclaw-2026.4 and -2026.9 profiles' own indexes (built on their first search).
+        self._oc4: profile_2026_4.Runner | None = None
+        self._oc9: profile_2026_9.Runner | None = None
+        self._recipe_cache = recipe_cache.RecipeCache(recipe_cache.path_for(self.db_path))
         self._index.writer()
 
     @classmethod
@@ -120,6 +123,13 @@ class Engine:
 
     def close(self) -> None:
         self._index.close()
+        self._recipe_cache.close()
+
+    def pin_agent_settings(self, settings: profile_common.AgentSettings) -> None:
+        """The OpenClaw profiles use these agent settings instead of reading this
+        machine's ``openclaw.json`` (replays of recordings, tests)."""
+        self._oc4 = profile_2026_4.Runner(self.workspace, settings, cache=self._recipe_cache)
+        self._oc9 = profile_2026_9.Runner(self.workspace, settings, cache=self._recipe_cache)
 
     def corrupt_copy(self) -> Path | None:
         """The newest damaged index moved aside, if any."""
@@ -252,10 +262,14 @@ class Engine:
                     on_embedder_failed=self._embedder_failed,
                 )
                 if settings.profile == settings_mod.OPENCLAW_2026_4:
-                    cands = pool.openclaw_pool(legs, q, limit, scope, mode, timings)
+                    if self._oc4 is None:
+                        self._oc4 = profile_2026_4.Runner(self.workspace, cache=self._recipe_cache)
+                    cands = pool.openclaw_pool(
+                        legs, self._oc4, self.embed_lock, q, limit, scope, mode, timings
+                    )
                 elif settings.profile == settings_mod.OPENCLAW_2026_9:
                     if self._oc9 is None:
-                        self._oc9 = profile_2026_9.Runner(self.workspace)
+                        self._oc9 = profile_2026_9.Runner(self.workspace, cache=self._recipe_cache)
                     cands = pool.openclaw_2026_9_pool(
                         legs, self._oc9, self.embed_lock, q, scope, mode, timings, now
                     )
@@ -277,7 +291,7 @@ class Engine:
             query_terms=legs.keyword_terms,
             timings_ms=timings,
             model_loading=model_loading,
-            notice=notice,
+            notice=notice or legs.notice,
         )
 
     def _index_notes_after_damage(self) -> str | None:

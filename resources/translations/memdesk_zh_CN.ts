@@ -1623,6 +1623,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>{count} 个片段超出智能体嵌入模型的容量：{consequence}</translation>
     </message>
     <message>
+        <source>OpenClaw 2026.4 cannot index this workspace with this model: a chunk is {tokens} tokens, over its {context}-token context, so the agent&apos;s reindex fails and its memory search finds nothing</source>
+        <translation>OpenClaw 2026.4 无法用此模型为该工作区建立索引：有一个片段长 {tokens} 个词元，超出模型 {context} 词元的上下文，因此智能体的重建索引会失败，记忆搜索什么也找不到</translation>
+    </message>
+    <message>
         <source>OpenClaw 2026.4 reads no annotations; they only count from 2026.9</source>
         <translation>OpenClaw 2026.4 不读取任何标注；标注从 2026.9 起才生效</translation>
     </message>

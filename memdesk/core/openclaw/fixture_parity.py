@@ -95,20 +95,26 @@ def find_model(sha256: str | None) -> Path | None:
 Searcher = Callable[[str, dict[str, Any]], tuple[Row, ...]]
 
 
-def recipe_embedder(model: Path, version: str) -> Any:
-    """memdesk's embedder on ``model``, feeding text the way that OpenClaw version does."""
-    from memdesk.core.embed import gguf_embedder
-    from memdesk.core.openclaw import embed_recipe
-
-    return embed_recipe.RecipeEmbedder(gguf_embedder.GgufEmbedder(model), embed_recipe.recipe_for(version))
-
-
 def recorded_settings(fixture: dict[str, Any]) -> Any:
-    """The agent settings (tokenizer, extraPaths) a 2026.9 recording ran with."""
+    """The agent settings (tokenizer, extraPaths, chunking) a recording ran with."""
     from memdesk.core.agent import config as agent_config
-    from memdesk.core.openclaw import profile_2026_9
+    from memdesk.core.openclaw import config as oc_config
+    from memdesk.core.openclaw import profile_common
 
-    search = (fixture.get("config") or {}).get("memory", {}).get("search", {})
+    config = fixture.get("config") or {}
+    if str(fixture["openclaw_version"]).startswith("2026.4"):
+        ms = (config.get("agents") or {}).get("defaults", {}).get("memorySearch") or {}
+        chunking = ms.get("chunking") or {}
+        return profile_common.AgentSettings(
+            "trigram"
+            if ((ms.get("store") or {}).get("fts") or {}).get("tokenizer") == "trigram"
+            else "unicode61",
+            tuple(agent_config.ExtraPath(e) for e in ms.get("extraPaths") or []),
+            "the recording's config",
+            chunk_tokens=int(chunking.get("tokens", oc_config.DEFAULT_CHUNK_TOKENS)),
+            chunk_overlap=int(chunking.get("overlap", oc_config.DEFAULT_CHUNK_OVERLAP)),
+        )
+    search = (config.get("memory") or {}).get("search", {})
     tokenizer = ((search.get("store") or {}).get("fts") or {}).get("tokenizer", "unicode61")
     extra = tuple(
         agent_config.ExtraPath(e)
@@ -116,39 +122,42 @@ def recorded_settings(fixture: dict[str, Any]) -> Any:
         else agent_config.ExtraPath(e["path"], e.get("pattern"))
         for e in search.get("extraPaths") or []
     )
-    return profile_2026_9.AgentSettings(
+    return profile_common.AgentSettings(
         "trigram" if tokenizer == "trigram" else "unicode61", extra, "the recording's config"
     )
 
 
-def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
-    """Replays searches through the app's own profile (the ``Engine`` the GUI and CLI use).
-
-    ``openclaw-2026.4`` runs on memdesk's index built with OpenClaw's 400/80 chunking
-    and an embedder fed like node-llama-cpp; ``openclaw-2026.9`` runs that release's
-    pipeline over its own index (the engine wraps the embedder in 2026.9's recipe).
-    """
+def app_engine(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Any:
+    """The ``Engine`` the GUI and CLI use, set up as the app sets itself up on this
+    workspace: memdesk's own embedder and chunking for its main index; the profile's
+    own index (the release's chunking, files and embedding recipe) for the search.
+    Only the agent settings come from the recording instead of this machine's
+    ``openclaw.json``."""
     from memdesk.core import engine as engine_mod
     from memdesk.core.embed import gguf_embedder
-    from memdesk.core.index import indexer
-    from memdesk.core.openclaw import profile_2026_9
+
+    tmp = Path(tempfile.mkdtemp(prefix="memdesk-parity-"))
+    base = gguf_embedder.GgufEmbedder(model) if model is not None else None
+    # Not synced: both profiles search their own index, never the main one's chunks
+    # (tests/cli/test_search_openclaw.py runs the synced app end to end).
+    eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite")
+    eng.pin_agent_settings(recorded_settings(fixture))
+    return eng
+
+
+def profile_for(fixture: dict[str, Any]) -> Any:
     from memdesk.core.search import settings as settings_mod
 
     version = str(fixture["openclaw_version"])
-    tmp = Path(tempfile.mkdtemp(prefix="memdesk-parity-"))
-    if version.startswith("2026.4"):
-        profile = settings_mod.OPENCLAW_2026_4
-        emb = recipe_embedder(model, version) if model is not None else None
-        eng = engine_mod.Engine(
-            workspace, embedder=emb, db_path=tmp / "index.sqlite", chunk_params=indexer.ChunkParams(400, 80)
-        )
-        eng.sync()
-    else:
-        profile = settings_mod.OPENCLAW_2026_9
-        base = gguf_embedder.GgufEmbedder(model) if model is not None else None
-        eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite")
-        # The recording's own memory.search settings, not this machine's OpenClaw config.
-        eng._oc9 = profile_2026_9.Runner(workspace, recorded_settings(fixture))
+    return settings_mod.OPENCLAW_2026_4 if version.startswith("2026.4") else settings_mod.OPENCLAW_2026_9
+
+
+def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
+    """Replays searches through the app's own profile (the ``Engine`` the GUI and CLI use)."""
+    from memdesk.core.search import settings as settings_mod
+
+    eng = app_engine(fixture, workspace, model)
+    profile = profile_for(fixture)
     now = dt.datetime.fromtimestamp(float(fixture["now_ms"]) / 1000, tz=dt.UTC)
 
     def run(query: str, search: dict[str, Any]) -> tuple[Row, ...]:

@@ -13,7 +13,6 @@ from the main index's embedding cache under that recipe's provider key when ther
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 from collections.abc import Sequence
@@ -22,20 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from . import embed_recipe, v2026_9
+from . import embed_recipe, profile_common, v2026_9
 from .ids import FTS_ONLY_MODEL
-from .text import hash_text
+from .profile_common import AgentSettings
 
 log = logging.getLogger(__name__)
 
-
-@dataclasses.dataclass(frozen=True)
-class AgentSettings:
-    """What of the agent's own ``memory.search`` config changes what 2026.9 indexes and finds."""
-
-    tokenizer: v2026_9.Tokenizer = "unicode61"
-    extra_paths: tuple[Any, ...] = ()  # memdesk.core.agent.config.ExtraPath
-    source: str = "OpenClaw's defaults"
+__all__ = ["AgentSettings", "Runner", "discover_agent_settings", "memory_files"]
 
 
 def discover_agent_settings(workspace: Path) -> AgentSettings:
@@ -44,98 +36,41 @@ def discover_agent_settings(workspace: Path) -> AgentSettings:
     A 2026.4 config, no config, or an unreadable one give the defaults: the profile
     then shows what a default 2026.9 agent would retrieve here.
     """
-    from memdesk.core import errors
-    from memdesk.core.agent import config as agent_config
-
-    try:
-        setup = agent_config.discover()
-    except (errors.MemdeskError, OSError) as exc:
-        log.info("openclaw-2026.9 profile: OpenClaw config not read (%s); defaults", exc)
-        return AgentSettings()
-    if setup.layout != "2026.9":
-        return AgentSettings()
-    target = Path(workspace).resolve()
-    for agent in setup.agents:
-        try:
-            same = agent.workspace.resolve() == target
-        except OSError:
-            same = False
-        if same and agent.search is not None:
-            tokenizer: v2026_9.Tokenizer = (
-                "trigram" if agent.search.fts_tokenizer == "trigram" else "unicode61"
-            )
-            return AgentSettings(tokenizer, tuple(agent.search.extra_paths), f"agent {agent.id}")
-    return AgentSettings()
+    return profile_common.discover_agent_settings(workspace, "2026.9")
 
 
 def memory_files(workspace: Path, settings: AgentSettings) -> list[str]:
     """The files 2026.9 indexes for this agent: its memory files, then ``extraPaths``."""
     if not settings.extra_paths:
         return v2026_9.list_memory_files(workspace)
-    from memdesk.core.agent import sources
-
-    return sources.list_agent_files(Path(workspace), settings.extra_paths, "2026.9").rel_paths()
-
-
-def _fingerprint(workspace: Path, files: Sequence[str]) -> tuple[tuple[str, int, int], ...]:
-    out = []
-    for rel in files:
-        try:
-            st = (workspace / rel).stat()
-        except OSError:
-            continue
-        out.append((rel, st.st_mtime_ns, st.st_size))
-    return tuple(out)
+    return profile_common.memory_files(workspace, settings, "2026.9")
 
 
 class Runner:
     """One workspace's 2026.9 index and searcher; thread-safe, rebuilt on change."""
 
-    def __init__(self, workspace: Path, settings: AgentSettings | None = None) -> None:
+    def __init__(self, workspace: Path, settings: AgentSettings | None = None, *, cache: Any = None) -> None:
         """``settings`` fixed (tests, replays of recordings); default: the agent's own
-        config for this workspace, re-read when ``openclaw.json`` changes."""
+        config for this workspace, re-read when ``openclaw.json`` changes. ``cache``: a
+        ``recipe_cache.RecipeCache`` keeping the vectors on disk between runs."""
         self.workspace = Path(workspace)
-        self._fixed_settings = settings
-        self._settings_key: tuple[Any, ...] | None = None
-        self._settings = settings or AgentSettings()
+        self._settings = profile_common.SettingsWatch(self.workspace, "2026.9", settings)
         self._lock = threading.Lock()
         self._key: tuple[Any, ...] | None = None
         self._searcher: v2026_9.Searcher | None = None
-        self._embedder: embed_recipe.RecipeEmbedder | None = None
+        self._vectors = profile_common.RecipeVectors("2026.9", cache)
         self.failure: str | None = None  # why the vector leg is off (e.g. a chunk over the context)
-        # Vectors by (recipe provider key, text hash): a note edit re-embeds only its chunks.
-        self._vectors: dict[tuple[str, str], np.ndarray] = {}
-
-    def _recipe_embedder(self, base: Any) -> embed_recipe.RecipeEmbedder | None:
-        if base is None or not hasattr(base, "encode_reference"):
-            return None
-        if self._embedder is None or self._embedder.base is not base:
-            self._embedder = embed_recipe.RecipeEmbedder(base, embed_recipe.recipe_for("2026.9"))
-        return self._embedder
 
     @property
     def settings(self) -> AgentSettings:
         """The agent settings in force (re-read when the OpenClaw config file changes)."""
-        if self._fixed_settings is not None:
-            return self._fixed_settings
-        from memdesk.core.agent import config as agent_config
-
-        path = agent_config.config_path()
-        try:
-            st = path.stat()
-            key: tuple[Any, ...] = (str(path), st.st_mtime_ns, st.st_size)
-        except OSError:
-            key = (str(path), None)
-        if key != self._settings_key:
-            self._settings = discover_agent_settings(self.workspace)
-            self._settings_key = key
-        return self._settings
+        return self._settings.current()
 
     def searcher(self, base_embedder: Any, store: Any, embed_lock: Any) -> v2026_9.Searcher:
-        emb = self._recipe_embedder(base_embedder)
+        emb = self._vectors.embedder_for(base_embedder)
         settings = self.settings
         files = memory_files(self.workspace, settings)
-        key = (_fingerprint(self.workspace, files), settings, id(emb))
+        key = (profile_common.fingerprint(self.workspace, files), settings, id(emb))
         with self._lock:
             if self._searcher is not None and self._key == key:
                 return self._searcher
@@ -144,9 +79,10 @@ class Runner:
             model = FTS_ONLY_MODEL
             if emb is not None:
                 model = emb.identity.model
+                recipe = emb
 
                 def embed(texts: Sequence[str]) -> np.ndarray:
-                    return self._cached_vectors(emb, store, embed_lock, texts)
+                    return self._vectors.documents(recipe, store, embed_lock, texts)
 
             try:
                 index = v2026_9.Index(
@@ -165,33 +101,5 @@ class Runner:
             self._key = key
             return self._searcher
 
-    def _cached_vectors(
-        self, emb: embed_recipe.RecipeEmbedder, store: Any, embed_lock: Any, texts: Sequence[str]
-    ) -> np.ndarray:
-        """Vectors for ``texts``: this runner's memory, then the index's embedding cache
-        (read only: the main index has one writer, the sync), then the model."""
-        ident = emb.identity
-        hashes = [hash_text(t) for t in texts]
-        found = {h: v for h in hashes if (v := self._vectors.get((ident.provider_key, h))) is not None}
-        rest = [h for h in hashes if h not in found]
-        if rest and store is not None:
-            found.update(store.cached_embeddings(ident.provider, ident.model, ident.provider_key, rest))
-        missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
-        if missing:
-            with embed_lock:
-                fresh = emb.embed_documents(list(missing.values()))
-            found.update({h: np.asarray(fresh[i], dtype=np.float32) for i, h in enumerate(missing)})
-        for h in hashes:
-            self._vectors[(ident.provider_key, h)] = found[h]
-        if not hashes:
-            return np.zeros((0, emb.dims), np.float32)
-        return np.stack([found[h] for h in hashes])
-
     def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
-        if self._embedder is None:
-            return None
-        try:
-            with embed_lock:
-                return self._embedder.embed_query(query)
-        except embed_recipe.OverContext:
-            return None
+        return self._vectors.query(query, embed_lock)

@@ -20,10 +20,10 @@ from memdesk.core import errors
 from memdesk.core.embed.embedder import Embedder
 from memdesk.core.index import windows, workspace
 from memdesk.core.index.store import Store
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw import keyword_search as oc_kw
-from memdesk.core.openclaw import profile_2026_9
+from memdesk.core.openclaw import profile_2026_4, profile_2026_9
 from memdesk.core.openclaw import text as oc_text
-from memdesk.core.openclaw.ids import FTS_ONLY_MODEL
 from memdesk.core.search import dates, keyword, vector
 from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.hits import Candidate, Mode, RankedParts
@@ -50,6 +50,8 @@ class Legs:
     on_embedder_failed: Callable[[errors.EmbedderUnavailable], None]
     # Set by the pool function: the terms its keyword leg matched (highlights use them).
     keyword_terms: tuple[str, ...] = ()
+    # Set by the pool function: one line to show with the results (e.g. why there are none).
+    notice: str | None = None
 
     def embed_query(self, q: str, timings: Timings) -> np.ndarray | None:
         if self.embedder is None:
@@ -98,43 +100,83 @@ def _keyword_row(r: oc_kw.KeywordRow) -> ChunkRow:
 
 
 def openclaw_pool(
-    legs: Legs, q: str, limit: int, scope: Scope, mode: Mode, timings: Timings
+    legs: Legs,
+    runner: profile_2026_4.Runner,
+    embed_lock: threading.RLock,
+    q: str,
+    limit: int,
+    scope: Scope,
+    mode: Mode,
+    timings: Timings,
 ) -> list[Candidate]:
-    """OpenClaw 2026.4's legs: its keyword search (the port, on the store) and the vector leg."""
-    store = legs.store
+    """OpenClaw 2026.4's legs over its own index of the workspace (``profile_2026_4``):
+    its keyword search (the port's SQL) and its vector leg, embedded as node-llama-cpp does."""
     legs.keyword_terms = openclaw_terms(q) if mode != "vector" else ()
 
     def in_scope(path: str) -> bool:
         return scope == "all" or workspace.is_shared_scope(path)
 
+    t0 = time.perf_counter()
+    base = legs.embedder if mode != "fts" else None
+    try:
+        index = runner.index(base, legs.store, embed_lock)
+    except errors.EmbedderUnavailable as exc:  # the lazy load failed: keyword-only
+        legs.on_embedder_failed(exc)
+        legs.embedder = base = None
+        index = runner.index(None, legs.store, embed_lock)
+    timings["index_ms"] = (time.perf_counter() - t0) * 1000
+    if runner.failure is not None:
+        legs.notice = msg(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "OpenClaw 2026.4 cannot index this workspace with this model: a chunk is {tokens} "
+                "tokens, over its {context}-token context, so the agent's reindex fails and its "
+                "memory search finds nothing",
+            ),
+            tokens=runner.failure.tokens,
+            context=runner.failure.context,
+        )
+        return []
     # Fetch a little more when filtering by scope afterwards, so the pool stays full.
-    extra = 0 if scope == "all" else store.root_chunk_count()
-    if mode == "fts":
+    extra = 0 if scope == "all" else len(index.chunks)
+    conn = index.conn
+    if base is None:
         t0 = time.perf_counter()
-        rows = oc_kw.fts_only_candidates(store, q, limit + extra)
+        rows = oc_kw.fts_only_candidates(conn, q, limit + extra, fts_tokenizer=index.tokenizer)
         timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
         # The whole union: OpenClaw sorts all per-keyword hits before cutting.
         return [legs.candidate(_keyword_row(r), OC4, None, r.score) for r in rows if in_scope(r.path)]
-    model = legs.embedder.identity.model if legs.embedder else FTS_ONLY_MODEL
     t0 = time.perf_counter()
     kw_rows = (
         []
         if mode == "vector"
-        else [r for r in oc_kw.search_keyword(store, q, limit + extra, model=model) if in_scope(r.path)][
-            :limit
-        ]
+        else [
+            r
+            for r in oc_kw.search_keyword(
+                conn, q, limit + extra, fts_tokenizer=index.tokenizer, model=index.model
+            )
+            if in_scope(r.path)
+        ][:limit]
     )
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
-    qvec = legs.embed_query(q, timings)
-    vec_hits = legs.vector_hits(qvec, limit, scope, timings) if qvec is not None else []
-    rows_by_rid = store.chunk_rows([rid for rid, _ in vec_hits])
+    t0 = time.perf_counter()
+    try:
+        qvec = runner.query_vector(q, embed_lock)
+    except errors.EmbedderUnavailable as exc:
+        legs.on_embedder_failed(exc)
+        qvec = None
+    timings["embed_ms"] = (time.perf_counter() - t0) * 1000
+    t0 = time.perf_counter()
+    vec_hits = (
+        index.vector_hits(qvec, limit, None if scope == "all" else in_scope) if qvec is not None else []
+    )
+    timings["vector_ms"] = (time.perf_counter() - t0) * 1000
     by_id: dict[str, Candidate] = {}
     order: list[str] = []
-    for rid, sim in vec_hits:
-        if rid in rows_by_rid:
-            cand = legs.candidate(rows_by_rid[rid], OC4, sim, None)
-            by_id[cand.chunk_id] = cand
-            order.append(cand.chunk_id)
+    for chunk, sim in vec_hits:
+        row = (chunk.id, chunk.path, chunk.source, chunk.start_line, chunk.end_line, chunk.text)
+        by_id[chunk.id] = legs.candidate(row, OC4, sim, None)
+        order.append(chunk.id)
     for r in kw_rows:
         if r.id in by_id:
             by_id[r.id] = dataclasses.replace(by_id[r.id], text_score=r.text_score)

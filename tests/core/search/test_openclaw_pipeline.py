@@ -26,6 +26,7 @@ from memdesk.core.search.hits import Candidate, CandidatePool, Mode
 from memdesk.core.search.settings import OPENCLAW_2026_4, SearchSettings
 
 NOW = dt.datetime(2026, 12, 1, 9, 30, tzinfo=dt.UTC)
+GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "openclaw" / "workspaces" / "generated"
 NOW_MS = NOW.timestamp() * 1000
 
 Row = tuple[str, int, int, float]  # path, start line, end line, score
@@ -208,9 +209,29 @@ def test_real_keyword_only_pools_rank_identically(example_workspace: Path) -> No
         eng.close()
 
 
-def test_real_hybrid_pools_rank_identically(example_workspace: Path, minilm_path: Path) -> None:
-    eng = engine.Engine.open(example_workspace, model=minilm_path)
+def test_real_hybrid_pools_rank_identically(tmp_path: Path, minilm_path: Path) -> None:
+    # The generated workspace: on the example one OpenClaw 2026.4's 400/80 chunks exceed
+    # MiniLM's context, its reindex fails and the profile (rightly) has no candidates.
+    eng = engine.Engine.open(GENERATED, model=minilm_path, db_path=tmp_path / "index.sqlite")
     try:
         _check_real(_real_pools(eng, "hybrid"))
+    finally:
+        eng.close()
+
+
+def test_example_workspace_with_minilm_predicts_the_failed_reindex(
+    example_workspace: Path, minilm_path: Path
+) -> None:
+    """Three 400/80 chunks of the example workspace are over MiniLM's 512 tokens:
+    node-llama-cpp throws, OpenClaw 2026.4 keeps no index and finds nothing (recorded in
+    tests/fixtures/openclaw/2026.4.12/example-minilm.json); the profile says so."""
+    eng = engine.Engine.open(example_workspace, model=minilm_path)
+    try:
+        pool = eng.fetch_candidates("vector store decision", SearchSettings.defaults(OPENCLAW_2026_4))
+        assert pool.candidates == ()
+        assert pool.notice is not None and "523 tokens, over its 512-token context" in pool.notice
+        # memdesk's own profile is not affected: its index chunks for the model's context.
+        eng.sync()
+        assert eng.fetch_candidates("vector store decision", SearchSettings.defaults("memdesk")).candidates
     finally:
         eng.close()

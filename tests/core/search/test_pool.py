@@ -13,6 +13,7 @@ from memdesk.core import engine
 from memdesk.core.search import keyword
 from memdesk.core.search.settings import OPENCLAW_2026_4, SearchSettings
 
+GENERATED = Path(__file__).resolve().parents[2] / "fixtures" / "openclaw" / "workspaces" / "generated"
 QUERIES = ["vector store decision", "鉴权方案", "deploy cadence", "who joined the team"]
 
 
@@ -30,11 +31,28 @@ def hybrid_engine(tmp_path_factory: pytest.TempPathFactory, minilm_path: Path) -
     eng.close()
 
 
+@pytest.fixture(scope="module")
+def generated_engine(tmp_path_factory: pytest.TempPathFactory, minilm_path: Path) -> Iterator[engine.Engine]:
+    """The generated workspace: on the example one OpenClaw 2026.4's chunks exceed
+    MiniLM's context, so that profile (like the agent) has no index there."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("pool-generated") / "workspace"
+    shutil.copytree(GENERATED, root)
+    eng = engine.Engine.open(root, model=minilm_path, db_path=root.parent / "index.sqlite")
+    eng.sync()
+    yield eng
+    eng.close()
+
+
 @pytest.mark.parametrize("profile", ["memdesk", OPENCLAW_2026_4])
-def test_vector_hits_come_first_then_keyword_only_hits(hybrid_engine: engine.Engine, profile: str) -> None:
+def test_vector_hits_come_first_then_keyword_only_hits(
+    hybrid_engine: engine.Engine, generated_engine: engine.Engine, profile: str
+) -> None:
     settings = SearchSettings.defaults(profile)  # type: ignore[arg-type]  # a Profile from the list
+    eng = generated_engine if profile == OPENCLAW_2026_4 else hybrid_engine
     for q in QUERIES:
-        pool = hybrid_engine.fetch_candidates(q, settings)
+        pool = eng.fetch_candidates(q, settings)
         assert pool.mode == "hybrid" and pool.candidates
         ids = [c.chunk_id for c in pool.candidates]
         assert len(ids) == len(set(ids))
@@ -84,12 +102,14 @@ def test_keyword_only_pool_is_the_keyword_leg(hybrid_engine: engine.Engine) -> N
     assert "deploy" in pool.query_terms
 
 
-def test_group_chat_scope_leaves_memory_md_out(hybrid_engine: engine.Engine) -> None:
-    for profile in ("memdesk", OPENCLAW_2026_4):
+def test_group_chat_scope_leaves_memory_md_out(
+    hybrid_engine: engine.Engine, generated_engine: engine.Engine
+) -> None:
+    for profile, eng in (("memdesk", hybrid_engine), (OPENCLAW_2026_4, generated_engine)):
         settings = SearchSettings.defaults(profile)  # type: ignore[arg-type]
-        everything = hybrid_engine.fetch_candidates("vector store decision", settings)
+        everything = eng.fetch_candidates("vector store decision", settings)
         assert any(c.path == "MEMORY.md" for c in everything.candidates)
-        shared = hybrid_engine.fetch_candidates("vector store decision", settings, scope="shared")
+        shared = eng.fetch_candidates("vector store decision", settings, scope="shared")
         assert shared.candidates and all(c.path != "MEMORY.md" for c in shared.candidates)
 
 

@@ -1,0 +1,196 @@
+"""The app's ``openclaw-2026.4`` profile: OpenClaw 2026.4.12's own index of the open workspace.
+
+memdesk's main index cannot stand in for the agent's: it shrinks chunks to 384/76 for
+512-token models (OpenClaw keeps its 400/80, or the agent's ``chunking``), indexes
+``USER.md`` (2026.4 does not) and embeds e5 with ``query: ``/``passage: `` prefixes
+(2026.4 feeds node-llama-cpp the bare text). So, like the 2026.9 profile, this one
+keeps an index of its own, built as ``MemoryIndexManager.indexFile`` does in
+v2026.4.12: ``listMemoryFiles`` (``MEMORY.md``, ``memory.md``, ``memory/**``, plain
+``extraPaths``), ``chunkMarkdown`` at the agent's chunking, blank chunks dropped, and
+with an embedding provider every chunk over 2048 UTF-8 bytes split
+(``enforceEmbeddingMaxInputTokens``: the local provider's limit, under the 8000-byte
+batch cap). Its keyword leg is OpenClaw's SQL on OpenClaw's ``chunks_fts`` table (in
+memory); its vector leg the cosine to every chunk of the provider's model, best
+first (``searchVector``: ``ORDER BY dist`` over ``vec_distance_cosine``).
+
+The index is rebuilt when a listed file changes (FTS inserts; vectors are memoised
+per text hash, so an edit re-embeds only that note's chunks). ``ranking.rank`` then
+applies 2026.4's merge, decay, MMR and selection to the candidates, as before.
+
+When a chunk is longer than the model's context, node-llama-cpp throws and OpenClaw
+2026.4 discards the whole reindex: the agent has no index and its memory search
+returns nothing. The profile predicts that (no candidates, :attr:`Runner.failure`
+says why) instead of showing results the agent would never see.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memdesk.core.index import sqlite
+
+from . import chunking, embed_recipe, profile_common
+from . import keyword_search as oc_kw
+from .ids import FTS_ONLY_MODEL, chunk_id_from_hash
+from .profile_common import AgentSettings
+from .text import is_well_formed, to_well_formed
+
+log = logging.getLogger(__name__)
+
+VERSION = "2026.4.12"
+# enforceEmbeddingMaxInputTokens(provider, chunks, EMBEDDING_BATCH_MAX_TOKENS): the local
+# provider declares no maxInputTokens, so DEFAULT_LOCAL_EMBEDDING_MAX_INPUT_TOKENS (2048)
+# applies, under the 8000 hard cap.
+LOCAL_MAX_INPUT_BYTES = 2048
+EMBEDDING_BATCH_MAX_TOKENS = 8000
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    rid: int
+    id: str
+    path: str
+    source: str
+    start_line: int
+    end_line: int
+    text: str
+
+
+def file_chunks(content: str, settings: AgentSettings, *, embedding: bool) -> list[chunking.MemoryChunk]:
+    """The chunks 2026.4 stores for one file's text (``indexFile``)."""
+    chunks = chunking.filter_non_empty_chunks(
+        chunking.chunk_markdown(content, settings.chunk_tokens, settings.chunk_overlap)
+    )
+    if embedding:
+        chunks = chunking.enforce_max_input_bytes(
+            chunks, min(LOCAL_MAX_INPUT_BYTES, EMBEDDING_BATCH_MAX_TOKENS)
+        )
+    # A chunk cut inside a surrogate pair (an emoji split by the chunker) is stored with
+    # U+FFFD, as OpenClaw's UTF-8 encoder writes it (see core/index/indexer._well_formed).
+    return [
+        c if is_well_formed(c.text) else dataclasses.replace(c, text=to_well_formed(c.text)) for c in chunks
+    ]
+
+
+EmbedFn = Any  # Callable[[Sequence[str]], np.ndarray]
+
+
+class Index:
+    """One workspace indexed the way OpenClaw 2026.4 indexes it, in memory."""
+
+    def __init__(
+        self,
+        workspace: Path,
+        *,
+        files: Sequence[str],
+        settings: AgentSettings,
+        model: str = FTS_ONLY_MODEL,
+        embed_documents: EmbedFn | None = None,
+    ) -> None:
+        self.workspace = Path(workspace)
+        self.model = model
+        self.tokenizer = settings.tokenizer
+        self.conn = sqlite.memory()
+        self.conn.execute(oc_kw.chunks_fts_ddl(settings.tokenizer))
+        self.chunks: list[Chunk] = []
+        embedding = embed_documents is not None
+        with self.conn:
+            for rel in files:
+                try:
+                    content = (self.workspace / rel).read_bytes().decode("utf-8", "replace")
+                except OSError as exc:  # gone or unreadable since listing: OpenClaw skips it too
+                    log.info("openclaw-2026.4 profile: %s not read (%s)", rel, exc)
+                    continue
+                for c in file_chunks(content, settings, embedding=embedding):
+                    cid = chunk_id_from_hash("memory", rel, c.start_line, c.end_line, c.hash, model)
+                    chunk = Chunk(len(self.chunks) + 1, cid, rel, "memory", c.start_line, c.end_line, c.text)
+                    self.chunks.append(chunk)
+                    self.conn.execute(
+                        "INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (chunk.rid, c.text, cid, rel, "memory", model, c.start_line, c.end_line),
+                    )
+        self.by_id = {c.id: c for c in self.chunks}
+        self.vectors: np.ndarray | None = None
+        if embed_documents is not None:
+            self.vectors = np.asarray(embed_documents([c.text for c in self.chunks]), dtype=np.float32)
+
+    def vector_hits(self, query_vec: np.ndarray, limit: int, keep: Any = None) -> list[tuple[Chunk, float]]:
+        """The ``limit`` chunks nearest ``query_vec`` by cosine, best first (ties in
+        index order, as the scan); ``keep(path)`` filters before the cut."""
+        if self.vectors is None or len(self.chunks) == 0 or limit <= 0 or not np.any(query_vec):
+            return []
+        q = np.asarray(query_vec, dtype=np.float32)
+        norms = np.linalg.norm(self.vectors, axis=1) * float(np.linalg.norm(q))
+        sims = (self.vectors @ q).astype(np.float64) / np.maximum(norms, 1e-30)
+        if keep is not None:
+            mask = np.fromiter((bool(keep(c.path)) for c in self.chunks), dtype=bool, count=len(self.chunks))
+            sims = np.where(mask, sims, -np.inf)
+        order = np.argsort(-sims, kind="stable")[:limit]
+        return [(self.chunks[i], float(sims[i])) for i in order if np.isfinite(sims[i])]
+
+
+class Runner:
+    """One workspace's 2026.4 index; thread-safe, rebuilt when a listed file changes."""
+
+    def __init__(self, workspace: Path, settings: AgentSettings | None = None, *, cache: Any = None) -> None:
+        """``settings`` fixed (tests, replays of recordings); default: the agent's own
+        2026.4 config for this workspace, re-read when ``openclaw.json`` changes. ``cache``: a
+        ``recipe_cache.RecipeCache`` keeping the vectors on disk between runs."""
+        self.workspace = Path(workspace)
+        self._settings = profile_common.SettingsWatch(self.workspace, "2026.4", settings)
+        self._lock = threading.Lock()
+        self._key: tuple[Any, ...] | None = None
+        self._index: Index | None = None
+        self._vectors = profile_common.RecipeVectors(VERSION, cache)
+        # Why the agent would find nothing (its reindex fails), or None.
+        self.failure: embed_recipe.OverContext | None = None
+
+    @property
+    def settings(self) -> AgentSettings:
+        return self._settings.current()
+
+    def index(self, base_embedder: Any, store: Any, embed_lock: Any) -> Index:
+        """The index for the files as they are now; ``base_embedder`` None: FTS-only (no provider)."""
+        emb = self._vectors.embedder_for(base_embedder)
+        settings = self.settings
+        files = profile_common.memory_files(self.workspace, settings, "2026.4")
+        key = (profile_common.fingerprint(self.workspace, files), settings, id(emb))
+        with self._lock:
+            if self._index is not None and self._key == key:
+                return self._index
+            self.failure = None
+            if emb is None:
+                index = Index(self.workspace, files=files, settings=settings)
+            else:
+                recipe = emb
+
+                def embed(texts: Sequence[str]) -> np.ndarray:
+                    return self._vectors.documents(recipe, store, embed_lock, texts)
+
+                try:
+                    index = Index(
+                        self.workspace,
+                        files=files,
+                        settings=settings,
+                        model=emb.identity.model,
+                        embed_documents=embed,
+                    )
+                except embed_recipe.OverContext as exc:
+                    # node-llama-cpp throws, OpenClaw discards the reindex: no index at all.
+                    self.failure = exc
+                    log.warning("openclaw-2026.4 profile: %s; the agent's reindex fails", exc)
+                    index = Index(self.workspace, files=[], settings=settings, model=emb.identity.model)
+            self._index = index
+            self._key = key
+            return index
+
+    def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
+        return self._vectors.query(query, embed_lock)

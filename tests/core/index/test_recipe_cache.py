@@ -1,0 +1,56 @@
+"""The OpenClaw profiles' on-disk vectors: a round trip, pruning, and failures that lose nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memdesk.core.index import recipe_cache
+
+
+def _vec(seed: int, dims: int = 8) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def test_round_trip_and_pruning(tmp_path: Path) -> None:
+    path = recipe_cache.path_for(tmp_path / "ws-1234.sqlite")
+    assert path.name == "ws-1234.sqlite.openclaw-vectors"
+    cache = recipe_cache.RecipeCache(path)
+    cache.put("k4", {"a": _vec(1), "b": _vec(2)}, keep=["a", "b"])
+    cache.put("k9", {"a": _vec(3)}, keep=["a"])
+    cache.close()
+
+    again = recipe_cache.RecipeCache(path)  # another process, later
+    got = again.get("k4", ["a", "b", "c"])
+    assert set(got) == {"a", "b"}
+    assert np.array_equal(got["a"], _vec(1)) and np.array_equal(got["b"], _vec(2))
+    assert np.array_equal(again.get("k9", ["a"])["a"], _vec(3))  # recipes never mix
+    # A note edit: "b" is gone from the index, "c" is new; only this recipe's rows are pruned.
+    again.put("k4", {"c": _vec(4)}, keep=["a", "c"])
+    assert set(again.get("k4", ["a", "b", "c"])) == {"a", "c"}
+    assert set(again.get("k9", ["a"])) == {"a"}
+    again.close()
+
+
+def test_unwritable_place_keeps_the_profile_working(tmp_path: Path) -> None:
+    # The index folder's path leads through a file: SQLite cannot create the cache there
+    # (as with a read-only data folder, which root could still write).
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    cache = recipe_cache.RecipeCache(recipe_cache.path_for(blocker / "ws.sqlite"))
+    cache.put("k", {"a": _vec(1)}, keep=["a"])  # logged, not raised
+    assert cache.get("k", ["a"]) == {}
+
+
+def test_damaged_file_is_logged_not_raised(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = recipe_cache.path_for(tmp_path / "ws.sqlite")
+    path.write_bytes(b"this is not an SQLite database" * 100)
+    cache = recipe_cache.RecipeCache(path)
+    cache.put("k", {"a": _vec(1)}, keep=["a"])
+    assert cache.get("k", ["a"]) == {}
+    assert (
+        "not kept on disk" in caplog.text or "not saved" in caplog.text or "could not be read" in caplog.text
+    )
