@@ -10,8 +10,10 @@ identical, on generated pools and on real ones fetched from the example workspac
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
@@ -219,17 +221,28 @@ def test_real_hybrid_pools_rank_identically(tmp_path: Path, minilm_path: Path) -
         eng.close()
 
 
-def test_example_workspace_with_minilm_predicts_the_failed_reindex(
-    example_workspace: Path, minilm_path: Path
+def _failed_recordings() -> list[str]:
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "openclaw" / "2026.4.12"
+    return sorted(
+        str(json.loads(p.read_text(encoding="utf-8"))["mode"])
+        for p in root.glob("example-*.json")
+        if json.loads(p.read_text(encoding="utf-8")).get("index_failed")
+    )
+
+
+@pytest.mark.parametrize("mode", _failed_recordings())
+def test_example_workspace_predicts_the_failed_reindex(
+    example_workspace: Path, mode: str, request: pytest.FixtureRequest
 ) -> None:
-    """Three 400/80 chunks of the example workspace are over MiniLM's 512 tokens:
+    """400/80 chunks of the example workspace are over MiniLM's and e5's 512 tokens:
     node-llama-cpp throws, OpenClaw 2026.4 keeps no index and finds nothing (recorded in
-    tests/fixtures/openclaw/2026.4.12/example-minilm.json); the profile says so."""
-    eng = engine.Engine.open(example_workspace, model=minilm_path)
+    tests/fixtures/openclaw/2026.4.12/example-<mode>.json); the profile says so."""
+    model = request.getfixturevalue({"minilm": "minilm_path", "e5": "e5_path"}[mode])
+    eng = engine.Engine.open(example_workspace, model=model)
     try:
         pool = eng.fetch_candidates("vector store decision", SearchSettings.defaults(OPENCLAW_2026_4))
         assert pool.candidates == ()
-        assert pool.notice is not None and "523 tokens, over its 512-token context" in pool.notice
+        assert pool.notice is not None and "tokens, over its 512-token context" in pool.notice
         # memdesk's own profile is not affected: its index chunks for the model's context.
         eng.sync()
         assert eng.fetch_candidates("vector store decision", SearchSettings.defaults("memdesk")).candidates
