@@ -129,14 +129,44 @@ EXTRAS_QUERIES = [
 ]
 
 
+# The "sessions" workspace: a small memory workspace plus session transcripts in
+# OpenClaw's own JSONL format (workspaces/sessions/state/agents/main/sessions/): a direct
+# chat, a group chat and a cron run as legacy live transcripts with their sessions.json
+# (imported into the agent database by `openclaw doctor --session-sqlite import`, the
+# documented migration; no chat model involved), and a retained reset archive, which
+# 2026.9 indexes from the file as it is. Indexed with sources ["memory", "sessions"].
+SESSIONS_QUERIES = [
+    "vector store",
+    "sqlite-vec",
+    "on-call rota",
+    "who owns the on-call rota",
+    "deploy window",
+    "nightly backup",
+    "search latency p95",
+    "API鉴权方案",
+    "鉴权",
+    "发布窗口",
+    "检索延迟",
+    "HEARTBEAT_OK",
+    "Harbor dashboards",
+    "Lin Wei",
+]
+# The archive's mtime is what 2026.9 decays it by: pinned, like the clock.
+SESSIONS_ARCHIVE_MTIME_MS = 1_794_994_200_000  # 2026-11-18T09:30:00Z, its reset stamp
+
+
 def recorded(version: str, ws_name: str, mode: str) -> bool:
-    """The combinations the fixtures hold: trigram and extraPaths runs are 2026.9 keyword-only."""
+    """The combinations the fixtures hold: trigram, extraPaths and sessions runs are 2026.9 keyword-only."""
+    if ws_name == "sessions":
+        return version.startswith("2026.9") and mode == "fts"
     if mode == "fts-trigram" or ws_name == "extras":
         return version.startswith("2026.9") and mode.startswith("fts") and ws_name != "example"
     return True
 
 
 def queries_for(ws_name: str, mode: str) -> list[str]:
+    if ws_name == "sessions":
+        return SESSIONS_QUERIES
     if ws_name == "extras":
         return EXTRAS_QUERIES
     return QUERIES + SHORT_QUERIES if mode == "fts-trigram" else QUERIES
@@ -304,6 +334,8 @@ def config_for(
         search["store"] = {"fts": {"tokenizer": "trigram"}}
     if ws_name == "extras":
         search["extraPaths"] = EXTRA_PATHS
+    if ws_name == "sessions":
+        search["sources"] = ["memory", "sessions"]
     if not mode.startswith("fts"):
         search = {
             "provider": "openai-compatible",
@@ -433,6 +465,14 @@ def record_one(
         config = config_for(version, ws, mode, model, server.port if server else None, ws_name)
         (home / ".openclaw" / "openclaw.json").write_text(json.dumps(config, indent=2))
         env = clean_env(home, clock)
+        doctor: dict[str, Any] | None = None
+        if ws_name == "sessions":
+            state = ws_src.parent / "state"
+            shutil.copytree(state / "agents", home / ".openclaw" / "agents")
+            for archive in (home / ".openclaw" / "agents").rglob("*.jsonl.reset.*"):
+                os.utime(archive, ns=(SESSIONS_ARCHIVE_MTIME_MS * 1_000_000,) * 2)
+            log(f"{version} {ws_name}: openclaw doctor --session-sqlite import")
+            doctor = run(node, cli, ["doctor", "--session-sqlite", "import", "--json"], env, timeout=900)
         log(f"{version} {ws_name} {mode}: index")
         index = run(node, cli, ["memory", "index", "--force", "--verbose"], env)
         status = run(node, cli, ["memory", "status", "--json"], env, timeout=300)
@@ -467,6 +507,24 @@ def record_one(
             "status": status_json,
             "searches": [],
         }
+        if doctor is not None:
+            try:
+                doctor_json = json.loads(doctor["stdout"])
+                targets = [
+                    {
+                        k: t.get(k)
+                        for k in ("agentId", "importedEntries", "importedTranscriptEvents", "issues")
+                    }
+                    for t in doctor_json.get("targets", [])
+                ]
+            except ValueError:
+                targets = None
+            fixture["session_import"] = {
+                "command": "openclaw doctor --session-sqlite import --json",
+                "rc": doctor["rc"],
+                "targets": targets,
+                "archive_mtime_ms": SESSIONS_ARCHIVE_MTIME_MS,
+            }
         # A reindex that failed (2026.4 with a chunk over a 512-token model's context)
         # leaves no index, and every later search retries the whole reindex (minutes
         # each here): the failure and the empty status are the record, no searches.
@@ -586,7 +644,11 @@ def record_one(
         )
         # Two per layout keep the fixtures small: keyword-only over the example
         # workspace, and one with vectors (MiniLM over the generated workspace).
-        if db.exists() and (ws_name, mode) in (("example", "fts"), ("generated", "minilm")):
+        if db.exists() and (ws_name, mode) in (
+            ("example", "fts"),
+            ("generated", "minilm"),
+            ("sessions", "fts"),
+        ):
             rel = Path(version) / "agent-index" / f"{ws_name}-{mode}-{db.name}"
             copy_db(db, out_dir / rel)
             fixture["agent_index"] = {"layout": str(db.relative_to(home)), "fixture": str(rel)}
@@ -650,7 +712,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cache", type=Path, default=REPO / ".cache" / "openclaw")
     ap.add_argument("--versions", default=",".join(VERSIONS))
-    ap.add_argument("--workspaces", default="example,generated,extras")
+    ap.add_argument("--workspaces", default="example,generated,extras,sessions")
     ap.add_argument("--modes", default="fts,fts-trigram,minilm,e5")
     ap.add_argument("--out", type=Path, default=FIXTURES)
     ap.add_argument("--install-only", action="store_true")
@@ -685,6 +747,7 @@ def main(argv: list[str] | None = None) -> int:
         "example": REPO / "examples" / "workspace",
         "generated": generated,
         "extras": args.out / "workspaces" / "extras",  # hand-written, kept in the repo
+        "sessions": args.out / "workspaces" / "sessions" / "workspace",  # hand-written too
     }
     models = model_paths() if any(not m.startswith("fts") for m in args.modes.split(",")) else {}
     for version in versions:

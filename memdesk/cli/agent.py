@@ -189,7 +189,9 @@ def cmd_agent_search(args: argparse.Namespace) -> int:
 def cmd_agent_sessions(args: argparse.Namespace) -> int:
     setup = _setup(args)
     agent = setup.agent(args.agent)
-    transcripts = agent_sessions.list_transcripts(agent.sessions_dir, agent.id)
+    transcripts = agent_sessions.list_transcripts(
+        agent.sessions_dir, agent.id, agent.index_path if setup.layout == "2026.9" else None
+    )
     scopes = tuple(s for s in agent_sessions.SCOPES if args.scope in ("all", s))
     if args.query:
         corpus = agent_sessions.SessionCorpus(transcripts)
@@ -243,6 +245,8 @@ def cmd_agent_sessions(args: argparse.Namespace) -> int:
                 "archived": t.archived,
                 "messages": len(t.messages),
                 "modified": t.modified.isoformat(),
+                "stored": t.stored,
+                "indexedByAgent": t.indexed,
             }
             for t in transcripts
         ],
@@ -252,7 +256,9 @@ def cmd_agent_sessions(args: argparse.Namespace) -> int:
         + ", ".join(f"{n} {s}" for s, n in data["counts"].items() if n)
     ]
     lines += [
-        f"  {t.modified:%Y-%m-%d} {t.scope:<8} {len(t.messages):>4} msgs  {t.title()}" for t in transcripts
+        f"  {t.modified:%Y-%m-%d} {t.scope:<8} {len(t.messages):>4} msgs  {t.title()}"
+        + ("" if t.indexed else "  (not indexed until `openclaw doctor --session-sqlite import`)")
+        for t in transcripts
     ]
     emit(data, args.json, "\n".join(lines))
     return 0

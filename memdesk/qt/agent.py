@@ -120,7 +120,9 @@ class AgentController(QObject):
         agent = setup.agent(agent_id)
         self._run(
             "sessions",
-            lambda: agent_sessions.list_transcripts(agent.sessions_dir, agent.id),
+            lambda: agent_sessions.list_transcripts(
+                agent.sessions_dir, agent.id, agent.index_path if setup.layout == "2026.9" else None
+            ),
             self.sessions_ready.emit,
         )
 

@@ -451,10 +451,13 @@ class AgentPanel(QWidget):
             return
         shown = [t for t in self._transcripts if t.scope in scopes]
         for transcript in shown:
-            item = QListWidgetItem(
+            text = (
                 f"{transcript.modified:%Y-%m-%d}  {transcript.title()}  "
                 f"[{transcript.scope}] · {len(transcript.messages)} messages"
             )
+            if not transcript.indexed:
+                text += self.tr(" · not indexed until “openclaw doctor --session-sqlite import”")
+            item = QListWidgetItem(text)
             item.setData(Qt.ItemDataRole.UserRole, (self._transcripts.index(transcript), 0))
             self.session_list.addItem(item)
         counts = agent_sessions.scope_counts(self._transcripts)

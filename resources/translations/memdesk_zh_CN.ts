@@ -74,6 +74,10 @@
 <context>
     <name>AgentPanel</name>
     <message>
+        <source> · not indexed until “openclaw doctor --session-sqlite import”</source>
+        <translation> · 运行“openclaw doctor --session-sqlite import”之前不会被索引</translation>
+    </message>
+    <message>
         <source>Agent</source>
         <translation>智能体</translation>
     </message>

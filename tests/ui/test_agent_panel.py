@@ -49,8 +49,10 @@ def openclaw_home(tmp_path: Path) -> dict[str, str]:
                 }
             )
         )
-    (sessions / "dm.jsonl").write_text("\n".join(lines) + "\n")
-    (sessions / "grp.jsonl").write_text(
+    # Retained archives: OpenClaw 2026.9 reads those from their files (live transcripts
+    # live in its database; a legacy live .jsonl waits for `openclaw doctor` to import it).
+    (sessions / "dm.jsonl.reset.2026-11-20T10-00-00.000Z").write_text("\n".join(lines) + "\n")
+    (sessions / "grp.jsonl.deleted.2026-11-21T10-00-00.000Z").write_text(
         json.dumps(
             {"type": "message", "message": {"role": "user", "content": "group Atlas rollback chatter"}}
         )
@@ -119,6 +121,33 @@ def test_sessions_scope_search_and_jump(qtbot, panel: AgentPanel) -> None:  # ty
     assert panel.session_view.verticalScrollBar().value() > 0
     panel.session_scope.setCurrentIndex(2)
     assert panel.session_list.count() == 2
+
+
+def test_legacy_live_transcript_is_listed_as_not_indexed(qtbot, openclaw_home) -> None:  # type: ignore[no-untyped-def]
+    sessions = Path(openclaw_home["HOME"]) / ".openclaw" / "agents" / "main" / "sessions"
+    (sessions / "legacy.jsonl").write_text(
+        json.dumps(
+            {"type": "message", "message": {"role": "user", "content": "Atlas rollback in a legacy file"}}
+        )
+        + "\n"
+    )
+    controller = AgentController(env=openclaw_home)
+    widget = AgentPanel(controller)
+    qtbot.addWidget(widget)
+    widget.show()
+    with qtbot.waitSignals([controller.setup_loaded, controller.sessions_ready], timeout=TIMEOUT):
+        widget.reload()
+    try:
+        widget.session_scope.setCurrentIndex(2)
+        items = [widget.session_list.item(i).text() for i in range(widget.session_list.count())]
+        (legacy,) = [t for t in items if "legacy" in t]
+        assert "openclaw doctor --session-sqlite import" in legacy
+        assert all("openclaw doctor" not in t for t in items if "legacy" not in t)
+        widget.session_search.setText("atlas rollback")  # not in the agent's corpus yet
+        hits = [widget.session_list.item(i).text() for i in range(widget.session_list.count())]
+        assert hits and not any("legacy" in t for t in hits)
+    finally:
+        widget.close_panel()
 
 
 def test_apply_dialog_diff_then_write_with_backup(qtbot, panel: AgentPanel, openclaw_home) -> None:  # type: ignore[no-untyped-def]

@@ -20,6 +20,7 @@ are *internal* and never indexed; anything unrecognised fails closed as *unknown
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import re
@@ -57,6 +58,11 @@ class Transcript:
     """``reset`` / ``deleted`` for retained archives, else None."""
     messages: tuple[Message, ...]
     modified: dt.datetime
+    stored: str = "file"
+    """``file`` (a JSONL file) or ``agent database`` (2026.9's ``transcript_events``)."""
+    indexed: bool = True
+    """False for a legacy live ``.jsonl`` of a 2026.9 agent: it reads such a file only after
+    ``openclaw doctor --session-sqlite import`` has moved it into its database."""
 
     @property
     def name(self) -> str:
@@ -266,8 +272,73 @@ def _load_store(sessions_dir: Path) -> dict[str, tuple[str, Mapping[str, Any]]]:
     return out
 
 
-def list_transcripts(sessions_dir: Path, agent_id: str) -> list[Transcript]:
-    """Every transcript file the agent may index, newest first."""
+def _messages_2026_9(records: Iterable[Any]) -> list[Message]:
+    from memdesk.core.openclaw import sessions_2026_9
+
+    out = []
+    for m in sessions_2026_9.indexed_messages(records):
+        message = m.record.get("message")
+        out.append(
+            Message(
+                m.line, m.role, m.text, _timestamp(m.record, message if isinstance(message, dict) else {})
+            )
+        )
+    return out
+
+
+def list_transcripts_2026_9(sessions_dir: Path, agent_id: str, agent_db: Path) -> list[Transcript]:
+    """A 2026.9 agent's corpus, read as OpenClaw 2026.9.6 reads it (``sessions_2026_9``):
+    active sessions from its database, retained archives from their files (OpenClaw's
+    name rule), the messages it keeps. Legacy live ``.jsonl`` files are listed too, as
+    not indexed (the agent reads them only after ``openclaw doctor --session-sqlite
+    import``). Newest first."""
+    from memdesk.core.openclaw import sessions_2026_9
+
+    out: list[Transcript] = []
+    for entry in sessions_2026_9.active_entries(agent_db, agent_id):
+        meta: Mapping[str, Any] = {"chatType": entry.chat_type} if entry.chat_type else {}
+        out.append(
+            Transcript(
+                Path(sessions_dir) / f"{entry.session_id}.jsonl",
+                entry.session_id,
+                entry.session_key,
+                chat_type_of(entry.session_key or "", meta),
+                scope_of(agent_id, entry.session_key, meta),
+                None,
+                tuple(_messages_2026_9(entry.records)),
+                dt.datetime.fromtimestamp(entry.mtime_ms / 1000, tz=dt.UTC),
+                stored="agent database",
+            )
+        )
+    active = {t.session_id for t in out}
+    store = _load_store(sessions_dir)
+    for entry in sessions_2026_9.archive_entries(sessions_dir, agent_id):
+        key, meta = store.get(entry.session_id, (None, {}))
+        match = _ARCHIVE_RE.match(Path(entry.path).name)
+        out.append(
+            Transcript(
+                Path(sessions_dir) / Path(entry.path).name,
+                entry.session_id,
+                key,
+                chat_type_of(key or "", meta),
+                scope_of(agent_id, key, meta),
+                match.group("reason") if match else None,
+                tuple(_messages_2026_9(entry.records)),
+                dt.datetime.fromtimestamp(entry.mtime_ms / 1000, tz=dt.UTC),
+            )
+        )
+    for legacy in list_transcripts(sessions_dir, agent_id):
+        if legacy.archived is None and legacy.session_id not in active:
+            out.append(dataclasses.replace(legacy, indexed=False))
+    out.sort(key=lambda t: t.modified, reverse=True)
+    return out
+
+
+def list_transcripts(sessions_dir: Path, agent_id: str, agent_db: Path | None = None) -> list[Transcript]:
+    """Every transcript the agent may index, newest first: with ``agent_db`` (a 2026.9
+    agent) as 2026.9 reads them (:func:`list_transcripts_2026_9`), else its JSONL files."""
+    if agent_db is not None:
+        return list_transcripts_2026_9(sessions_dir, agent_id, agent_db)
     store = _load_store(sessions_dir)
     out: list[Transcript] = []
     try:
@@ -349,7 +420,7 @@ class SessionCorpus:
         hits: list[SessionHit] = []
         for t_index, m_index, score in self._conn.execute(sql, params):
             transcript = self.transcripts[int(t_index)]
-            if transcript.scope not in allowed:
+            if transcript.scope not in allowed or not transcript.indexed:
                 continue
             message = transcript.messages[int(m_index)]
             relevance = -float(score)

@@ -76,7 +76,26 @@ def load_fixtures(root: Path) -> list[tuple[Path, dict[str, Any]]]:
 def workspace_for(fixture: dict[str, Any], root: Path, repo: Path) -> Path:
     if fixture["workspace"] == "example":
         return repo / "examples" / "workspace"
+    if fixture["workspace"] == "sessions":
+        return Path(root, "workspaces", "sessions", "workspace")
     return Path(root, "workspaces", fixture["workspace"])
+
+
+def recorded_sessions(fixture: dict[str, Any], root: Path) -> tuple[str, Path, Path] | None:
+    """For the sessions recording: the agent database OpenClaw left (its imported
+    transcripts) and a copy of the sessions folder with the archive mtime it ran with."""
+    imported = fixture.get("session_import")
+    if not imported or "agent_index" not in fixture:
+        return None
+    import os
+    import shutil
+
+    folder = Path(tempfile.mkdtemp(prefix="memdesk-parity-sessions-")) / "sessions"
+    shutil.copytree(Path(root, "workspaces", "sessions", "state", "agents", "main", "sessions"), folder)
+    mtime_ns = int(imported["archive_mtime_ms"]) * 1_000_000
+    for archive in folder.glob("*.jsonl.*.*"):
+        os.utime(archive, ns=(mtime_ns, mtime_ns))
+    return ("main", Path(root, fixture["agent_index"]["fixture"]), folder)
 
 
 def find_model(sha256: str | None) -> Path | None:
@@ -95,7 +114,7 @@ def find_model(sha256: str | None) -> Path | None:
 Searcher = Callable[[str, dict[str, Any]], tuple[Row, ...]]
 
 
-def recorded_settings(fixture: dict[str, Any]) -> Any:
+def recorded_settings(fixture: dict[str, Any], root: Path | None = None) -> Any:
     """The agent settings (tokenizer, extraPaths, chunking) a recording ran with."""
     from memdesk.core.agent import config as agent_config
     from memdesk.core.openclaw import config as oc_config
@@ -122,12 +141,20 @@ def recorded_settings(fixture: dict[str, Any]) -> Any:
         else agent_config.ExtraPath(e["path"], e.get("pattern"))
         for e in search.get("extraPaths") or []
     )
+    sessions = (
+        recorded_sessions(fixture, root)
+        if root is not None and "sessions" in (search.get("sources") or [])
+        else None
+    )
     return profile_common.AgentSettings(
-        "trigram" if tokenizer == "trigram" else "unicode61", extra, "the recording's config"
+        "trigram" if tokenizer == "trigram" else "unicode61",
+        extra,
+        "the recording's config",
+        sessions=sessions,
     )
 
 
-def app_engine(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Any:
+def app_engine(fixture: dict[str, Any], workspace: Path, model: Path | None, root: Path | None = None) -> Any:
     """The ``Engine`` the GUI and CLI use, set up as the app sets itself up on this
     workspace: memdesk's own embedder and chunking for its main index; the profile's
     own index (the release's chunking, files and embedding recipe) for the search.
@@ -141,7 +168,7 @@ def app_engine(fixture: dict[str, Any], workspace: Path, model: Path | None) -> 
     # Not synced: both profiles search their own index, never the main one's chunks
     # (tests/cli/test_search_openclaw.py runs the synced app end to end).
     eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite")
-    eng.pin_agent_settings(recorded_settings(fixture))
+    eng.pin_agent_settings(recorded_settings(fixture, root))
     return eng
 
 
@@ -152,11 +179,13 @@ def profile_for(fixture: dict[str, Any]) -> Any:
     return settings_mod.OPENCLAW_2026_4 if version.startswith("2026.4") else settings_mod.OPENCLAW_2026_9
 
 
-def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -> Searcher:
+def app_searcher(
+    fixture: dict[str, Any], workspace: Path, model: Path | None, root: Path | None = None
+) -> Searcher:
     """Replays searches through the app's own profile (the ``Engine`` the GUI and CLI use)."""
     from memdesk.core.search import settings as settings_mod
 
-    eng = app_engine(fixture, workspace, model)
+    eng = app_engine(fixture, workspace, model, root)
     profile = profile_for(fixture)
     now = dt.datetime.fromtimestamp(float(fixture["now_ms"]) / 1000, tz=dt.UTC)
 
@@ -172,8 +201,10 @@ def app_searcher(fixture: dict[str, Any], workspace: Path, model: Path | None) -
     return run
 
 
-def replay(fixture: dict[str, Any], workspace: Path, model: Path | None) -> list[Outcome]:
-    run = app_searcher(fixture, workspace, model)
+def replay(
+    fixture: dict[str, Any], workspace: Path, model: Path | None, root: Path | None = None
+) -> list[Outcome]:
+    run = app_searcher(fixture, workspace, model, root)
     out = []
     for search in fixture["searches"]:
         expected = fixture_rows(search.get("results"))
@@ -204,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not fixture["mode"].startswith("fts") and model is None:
             print(f"{path.relative_to(root)}: skipped (model {fixture['model']} not built)")
             continue
-        outcomes = replay(fixture, workspace_for(fixture, root, repo), model)
+        outcomes = replay(fixture, workspace_for(fixture, root, repo), model, root)
         for variant in sorted({o.variant for o in outcomes}):
             part = [o for o in outcomes if o.variant == variant]
             s = summarize(part)

@@ -27,7 +27,7 @@ from .profile_common import AgentSettings
 
 log = logging.getLogger(__name__)
 
-__all__ = ["AgentSettings", "Runner", "discover_agent_settings", "memory_files"]
+__all__ = ["AgentSettings", "Runner", "discover_agent_settings", "memory_files", "session_entries"]
 
 
 def discover_agent_settings(workspace: Path) -> AgentSettings:
@@ -44,6 +44,17 @@ def memory_files(workspace: Path, settings: AgentSettings) -> list[str]:
     if not settings.extra_paths:
         return v2026_9.list_memory_files(workspace)
     return profile_common.memory_files(workspace, settings, "2026.9")
+
+
+def session_entries(settings: AgentSettings) -> list[Any]:
+    """The agent's transcripts as 2026.9 indexes them, when its search includes sessions:
+    active sessions from its database, then retained archives (``sessions_2026_9``)."""
+    if settings.sessions is None:
+        return []
+    from . import sessions_2026_9
+
+    agent_id, db, folder = settings.sessions
+    return [*sessions_2026_9.active_entries(db, agent_id), *sessions_2026_9.archive_entries(folder, agent_id)]
 
 
 class Runner:
@@ -70,7 +81,11 @@ class Runner:
         emb = self._vectors.embedder_for(base_embedder)
         settings = self.settings
         files = memory_files(self.workspace, settings)
-        key = (profile_common.fingerprint(self.workspace, files), settings, id(emb))
+        key = (
+            profile_common.fingerprint(self.workspace, [*files, *profile_common.session_sources(settings)]),
+            settings,
+            id(emb),
+        )
         with self._lock:
             if self._searcher is not None and self._key == key:
                 return self._searcher
@@ -84,6 +99,7 @@ class Runner:
                 def embed(texts: Sequence[str]) -> np.ndarray:
                     return self._vectors.documents(recipe, store, embed_lock, texts)
 
+            sessions = session_entries(settings)
             try:
                 index = v2026_9.Index(
                     self.workspace,
@@ -91,12 +107,15 @@ class Runner:
                     embed_documents=embed,
                     tokenizer=settings.tokenizer,
                     files=files,
+                    sessions=sessions,
                 )
             except embed_recipe.OverContext as exc:
                 # OpenClaw's embedding request fails on such a chunk; keep keyword search.
                 self.failure = f"a chunk is too long for the model: {exc}"
                 log.warning("openclaw-2026.9 profile: %s; vector search off", self.failure)
-                index = v2026_9.Index(self.workspace, model=model, tokenizer=settings.tokenizer, files=files)
+                index = v2026_9.Index(
+                    self.workspace, model=model, tokenizer=settings.tokenizer, files=files, sessions=sessions
+                )
             self._searcher = v2026_9.Searcher(index)
             self._key = key
             return self._searcher

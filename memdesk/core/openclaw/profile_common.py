@@ -14,6 +14,7 @@ index. Both need the same two things around that index:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Sequence
@@ -44,6 +45,9 @@ class AgentSettings:
     source: str = "OpenClaw's defaults"
     chunk_tokens: int = DEFAULT_CHUNK_TOKENS
     chunk_overlap: int = DEFAULT_CHUNK_OVERLAP
+    # 2026.9 with "sessions" among the searched sources: the agent's id, database and
+    # sessions folder, whose transcripts the index holds too (``sessions_2026_9``).
+    sessions: tuple[str, Path, Path] | None = None  # (agent id, agent database, sessions folder)
 
 
 def discover_agent_settings(workspace: Path, layout: Layout) -> AgentSettings:
@@ -72,12 +76,18 @@ def discover_agent_settings(workspace: Path, layout: Layout) -> AgentSettings:
         if same and agent.search is not None:
             s = agent.search
             tokenizer: Tokenizer = "trigram" if s.fts_tokenizer == "trigram" else "unicode61"
+            sessions = (
+                (agent.id, agent.index_path, agent.sessions_dir)
+                if layout == "2026.9" and "sessions" in s.search_sources
+                else None
+            )
             return AgentSettings(
                 tokenizer,
                 tuple(s.extra_paths),
                 f"agent {agent.id}",
                 chunk_tokens=int(s.chunk_tokens),
                 chunk_overlap=int(s.chunk_overlap),
+                sessions=sessions,
             )
     return AgentSettings()
 
@@ -89,7 +99,7 @@ def memory_files(workspace: Path, settings: AgentSettings, layout: Layout) -> li
     return sources.list_agent_files(Path(workspace), settings.extra_paths, layout).rel_paths()
 
 
-def fingerprint(workspace: Path, files: Sequence[str]) -> tuple[tuple[str, int, int], ...]:
+def fingerprint(workspace: Path, files: Sequence[str | Path]) -> tuple[tuple[str, int, int], ...]:
     """(path, mtime, size) of each file: a profile index is rebuilt when this changes."""
     out = []
     for rel in files:
@@ -97,8 +107,20 @@ def fingerprint(workspace: Path, files: Sequence[str]) -> tuple[tuple[str, int, 
             st = (workspace / rel).stat()
         except OSError:
             continue
-        out.append((rel, st.st_mtime_ns, st.st_size))
+        out.append((str(rel), st.st_mtime_ns, st.st_size))
     return tuple(out)
+
+
+def session_sources(settings: AgentSettings) -> list[Path]:
+    """The files whose change changes the agent's session corpus: its database (and WAL)
+    and every file of its sessions folder."""
+    if settings.sessions is None:
+        return []
+    _, db, folder = settings.sessions
+    out = [db, db.with_name(db.name + "-wal")]
+    with contextlib.suppress(OSError):
+        out += sorted(p for p in Path(folder).iterdir() if p.is_file())
+    return out
 
 
 class SettingsWatch:

@@ -36,7 +36,7 @@ import math
 import os
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -492,8 +492,13 @@ class Index:
         db_path: str = ":memory:",
         tokenizer: Tokenizer = "unicode61",
         files: Sequence[str] | None = None,
+        sessions: Sequence[Any] = (),
     ) -> None:
+        """``sessions``: ``sessions_2026_9.SessionEntry`` transcripts indexed after the
+        memory files as source ``sessions`` (what ``sources: ["memory", "sessions"]`` adds)."""
         self.workspace = Path(workspace).resolve()
+        self.sessions = list(sessions)
+        self.session_mtimes: dict[str, float] = {e.path: float(e.mtime_ms) for e in self.sessions}
         self.model = model
         self.tokenizer: Tokenizer = tokenizer
         # Workspace-relative paths to index (``extraPaths`` included, in OpenClaw's order);
@@ -550,9 +555,46 @@ class Index:
                             rowid, cid, rel, "memory", chunk.start_line, chunk.end_line, chunk.text, meta
                         )
                     )
+            for source_id, entry in enumerate(self.sessions, len(self.files) + 1):
+                rowid = self._add_session(source_id, rowid, entry)
         if embed_documents is not None and self.chunks:
             self.vectors = np.asarray(embed_documents([c.text for c in self.chunks]), dtype=np.float64)
         self.by_id = {c.id: c for c in self.chunks}
+
+    def _add_session(self, source_id: int, rowid: int, entry: Any) -> int:
+        """One transcript: its flattened text chunked like a memory file (no entries, no
+        annotations), each chunk's lines mapped back to JSONL lines (``remapChunkLines``)."""
+        self.conn.execute(
+            "INSERT INTO memory_index_sources (id, path, source, hash) VALUES (?, ?, 'sessions', ?)",
+            (source_id, entry.path, hash_text(entry.content)),
+        )
+        self.conn.execute(
+            "INSERT INTO memory_index_paths_fts (rowid, path, source) VALUES (?, ?, 'sessions')",
+            (source_id, entry.path),
+        )
+        line_map = entry.line_map
+        for chunk in chunk_markdown(entry.content):
+            if not js_trim(chunk.text):
+                continue
+            start = (
+                line_map[chunk.start_line - 1] if 0 < chunk.start_line <= len(line_map) else chunk.start_line
+            )
+            end = line_map[chunk.end_line - 1] if 0 < chunk.end_line <= len(line_map) else chunk.end_line
+            rowid += 1
+            cid = hash_text(f"sessions:{entry.path}:{start}:{end}:{chunk.hash}:{self.model}")
+            self.conn.execute(
+                "INSERT INTO memory_index_chunks VALUES (?, ?, ?, 'sessions', ?, ?, ?, ?, ?, NULL, NULL, NULL)",
+                (rowid, cid, entry.path, start, end, chunk.hash, self.model, chunk.text),
+            )
+            self.conn.execute(
+                "INSERT INTO memory_index_chunks_fts (rowid, text, id, path, source, model, start_line, "
+                "end_line) VALUES (?, ?, ?, ?, 'sessions', ?, ?, ?)",
+                (rowid, chunk.text, cid, entry.path, self.model, start, end),
+            )
+            self.chunks.append(
+                IndexedChunk(rowid, cid, entry.path, "sessions", start, end, chunk.text, RecallMetadata())
+            )
+        return rowid
 
 
 # -- keyword leg (manager-search.ts + manager-keyword-retrieval.ts) ------------------------------------
@@ -1002,15 +1044,26 @@ class Searcher:
                 now_ms=now_ms,
                 active=active,
                 workspace=self.index.workspace,
+                session_mtimes=self.index.session_mtimes,
             )
         keyword = self.keyword_candidates(q)
         if query_vec is None or self.index.vectors is None:
             return "fts", rank_keyword_only(
-                keyword, now_ms=now_ms, active=active, workspace=self.index.workspace
+                keyword,
+                now_ms=now_ms,
+                active=active,
+                workspace=self.index.workspace,
+                session_mtimes=self.index.session_mtimes,
             )
         vector = self.vector_candidates(query_vec)
         return "hybrid", merge_hybrid(
-            q, vector, keyword, now_ms=now_ms, active=active, workspace=self.index.workspace
+            q,
+            vector,
+            keyword,
+            now_ms=now_ms,
+            active=active,
+            workspace=self.index.workspace,
+            session_mtimes=self.index.session_mtimes,
         )
 
     def search(
@@ -1102,8 +1155,21 @@ def is_evergreen(path: str) -> bool:
 
 
 def decay_multiplier(
-    path: str, now_ms: float, workspace: Path | None = None, half_life_days: float = HALF_LIFE_DAYS
+    path: str,
+    now_ms: float,
+    workspace: Path | None = None,
+    half_life_days: float = HALF_LIFE_DAYS,
+    *,
+    source: str = "memory",
+    session_mtimes: Mapping[str, float] | None = None,
 ) -> float:
+    """``extractTimestamp`` + the decay: a session transcript by its indexed mtime, a
+    dated memory path by its date, an evergreen one not at all, the rest by file mtime."""
+    if source == "sessions":
+        ms = (session_mtimes or {}).get(path)
+        if ms is None or not math.isfinite(ms):
+            return 1.0
+        return math.exp(-(math.log(2) / half_life_days) * max(0.0, (now_ms - ms) / DAY_MS))
     ts = dated_path_ms(path)
     if ts is None:
         if is_evergreen(path) or workspace is None:
@@ -1153,6 +1219,7 @@ def rank_keyword_only(
     now_ms: float,
     active: frozenset[str] | None = None,
     workspace: Path | None = None,
+    session_mtimes: Mapping[str, float] | None = None,
 ) -> list[Result]:
     """``finalizeKeywordOnlyResults`` up to its selection (decay is always on in 2026.9)."""
     work: list[tuple[KeywordHit, float, float, float]] = []
@@ -1160,7 +1227,7 @@ def rank_keyword_only(
         base = h.score
         if h.exact > 0:
             base = exact_path_tie_score(h.score if h.has_body else 0.0)
-        dm = decay_multiplier(h.path, now_ms, workspace)
+        dm = decay_multiplier(h.path, now_ms, workspace, source=h.source, session_mtimes=session_mtimes)
         im = importance_multiplier(h.importance)
         work.append((h, base * dm * im, dm, im))
     eligible = [
@@ -1218,13 +1285,14 @@ def rank_vector_only(
     now_ms: float,
     active: frozenset[str] | None = None,
     workspace: Path | None = None,
+    session_mtimes: Mapping[str, float] | None = None,
 ) -> list[Result]:
     """No FTS (or hybrid off): cosine x decay x importance (x project), sorted; no MMR."""
     out = []
     for c, sim in vector:
         if INVALID_PROJECT_KEY in [k.strip() for k in (c.meta.project_key or "").split(";")]:
             continue
-        dm = decay_multiplier(c.path, now_ms, workspace)
+        dm = decay_multiplier(c.path, now_ms, workspace, source=c.source, session_mtimes=session_mtimes)
         im = importance_multiplier(c.meta.importance)
         pm = project_multiplier(c.meta.project_key, active) if active else 1.0
         out.append(
@@ -1296,6 +1364,7 @@ def merge_hybrid(
     active: frozenset[str] | None = None,
     workspace: Path | None = None,
     mmr: bool = True,
+    session_mtimes: Mapping[str, float] | None = None,
 ) -> list[Result]:
     """``mergeHybridResults`` with decay, importance, projects, exact-path tiers and MMR."""
     matcher = exact_path_matcher(query)
@@ -1350,7 +1419,7 @@ def merge_hybrid(
         lexical = e.rs if (e.body and e.ts == 0) else 0.0
         # An exact path hit ranks by the tie score (decay is always on in 2026.9).
         ranking = exact_path_tie_score(content) if e.exact > 0 else (lexical if content == 0 else content)
-        dm = decay_multiplier(e.path, now_ms, workspace)
+        dm = decay_multiplier(e.path, now_ms, workspace, source=e.source, session_mtimes=session_mtimes)
         im = importance_multiplier(e.importance)
         results.append(
             Result(

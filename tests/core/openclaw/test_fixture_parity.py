@@ -60,7 +60,7 @@ def test_profile_matches_recording(item: tuple[Path, dict[str, Any]], request: p
             f"recorded with GGUF {fixture['model_sha256'][:12]}, this build is {built[:12]}: "
             "re-record with tools/record_openclaw.py"
         )
-    outcomes = fp.replay(fixture, fp.workspace_for(fixture, ROOT, REPO), model)
+    outcomes = fp.replay(fixture, fp.workspace_for(fixture, ROOT, REPO), model, ROOT)
     assert outcomes, "a fixture without searches"
     unexpected = []
     for o in outcomes:

@@ -1,0 +1,320 @@
+"""Session transcripts as OpenClaw 2026.9.6 indexes them (``session-files.ts``, ``artifacts.ts``).
+
+Where 2026.9 finds transcripts (``listSessionTranscriptCorpusEntriesForAgent``):
+
+* **active sessions** live in the agent database, one ``transcript_events`` row per
+  JSONL record (``seq`` 0 is the ``session`` header), described by ``session_windows``
+  (session key, chat type); a legacy ``<sessionId>.jsonl`` beside ``sessions.json`` is
+  *not* read until ``openclaw doctor --session-sqlite import`` has moved it into the
+  database (and archived the file);
+* **retained archives** ``<sessionId>.jsonl.reset.<stamp>`` / ``.deleted.<stamp>``
+  (stamp ``YYYY-MM-DDTHH-MM-SS[.mmm]Z``, optionally ``.<32 hex>``) in the sessions
+  folder are read from the file as they are.
+
+Cron runs, heartbeat runs and dreaming narratives are never indexed
+(``isMemorySessionIndexable``). Each transcript becomes one text
+(``buildSessionEntryInProcess``): ``User: …`` / ``Assistant: …`` lines of the text
+blocks of user and assistant messages, whitespace collapsed, lines wrapped at 800
+characters, each line mapped back to its JSONL line (1-based; blank and unparsable
+lines count, as in the file). Left out as 2026.9 leaves them out: a cron prompt or a
+generated ``System: [...]`` line from the user, ``HEARTBEAT_OK`` and ``NO_REPLY``
+answers, ``exec finished`` notices, turns started by a heartbeat or by recalled memory,
+and user messages relayed from another session. Not reproduced: the secret redaction
+of ``redactSensitiveText``, inbound-metadata and runtime-context stripping, and
+compressed (``.zst``) archives.
+
+The memory path of an entry is ``sessions/<agent>/<sessionId>.jsonl`` (active) or
+``sessions/<agent>/<archive file name>``; decay dates it by its mtime (the session's
+``updatedAt`` for active ones, the file's mtime for archives).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import errors
+from memdesk.core.index import sqlite
+
+_ARCHIVE_RE = re.compile(
+    r"^(?P<id>.+)\.jsonl\.(?P<reason>reset|deleted)\."
+    r"(?P<stamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.[0-9a-f]{32})?$"
+)
+_GENERATED_SYSTEM_RE = re.compile(r"^System(?: \(untrusted\))?: \[[^\]]+\]\s*")
+_DIRECT_CRON_PROMPT_RE = re.compile(r"^\[cron:[^\]]+\]\s*")
+_EXEC_FINISHED_RE = re.compile(r"^exec finished(?::|\s*\()")
+WRAP_CHARS = 800
+SILENT_REPLY = "NO_REPLY"
+
+
+@dataclasses.dataclass(frozen=True)
+class SessionEntry:
+    """One transcript as 2026.9 indexes it."""
+
+    path: str  # the memory path: sessions/<agent>/<file>
+    session_id: str
+    session_key: str | None
+    chat_type: str | None
+    kind: str  # active-session | archive-artifact
+    mtime_ms: float
+    content: str
+    line_map: tuple[int, ...]  # JSONL line of each content line
+    records: tuple[Any, ...] = ()  # the JSONL records (None for blank/unparsable lines)
+
+
+def normalize_session_text(value: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"\s*\n+\s*", " ", value)).strip()
+
+
+def split_long_line(text: str, max_chars: int = WRAP_CHARS) -> list[str]:
+    """``splitLongSessionLine``: wrap at the last space before ``max_chars`` (UTF-16 units
+    in OpenClaw; the same for text without astral characters)."""
+    normalized = text.strip()
+    if not normalized:
+        return []
+    if len(normalized) <= max_chars:
+        return [normalized]
+    out: list[str] = []
+    cursor = 0
+    while cursor < len(normalized):
+        if len(normalized) - cursor <= max_chars:
+            out.append(normalized[cursor:].strip())
+            break
+        limit = cursor + max_chars
+        split_at = next((i for i in range(limit, cursor, -1) if normalized[i] == " "), limit)
+        out.append(normalized[cursor:split_at].strip())
+        cursor = split_at
+        while cursor < len(normalized) and normalized[cursor] == " ":
+            cursor += 1
+    return [s for s in out if s]
+
+
+def _raw_text(content: Any) -> str | None:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return None
+    parts = [
+        b["text"]
+        for b in content
+        if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
+    ]
+    return "\n".join(parts) if parts else None
+
+
+def _sanitize(text: str, role: str) -> str | None:
+    normalized = normalize_session_text(text)
+    if not normalized:
+        return None
+    if role == "user" and (
+        _GENERATED_SYSTEM_RE.match(normalized) or _DIRECT_CRON_PROMPT_RE.match(normalized)
+    ):
+        return None
+    if normalized == SILENT_REPLY or (role == "assistant" and normalized == "HEARTBEAT_OK"):
+        return None
+    if _EXEC_FINISHED_RE.match(_GENERATED_SYSTEM_RE.sub("", normalized).strip().lower()):
+        return None
+    return normalized
+
+
+def _provenance(message: dict[str, Any]) -> dict[str, Any]:
+    p = message.get("provenance")
+    return p if isinstance(p, dict) else {}
+
+
+@dataclasses.dataclass(frozen=True)
+class IndexedMessage:
+    line: int  # 1-based JSONL line
+    role: str
+    text: str  # normalized, as indexed (before line wrapping)
+    record: dict[str, Any]
+
+
+def indexed_messages(records: Iterable[Any]) -> list[IndexedMessage]:
+    """The messages 2026.9 indexes of one transcript's records (``records[i]`` is JSONL
+    line i+1; None for a blank or unparsable line)."""
+    out: list[IndexedMessage] = []
+    heartbeat_turn = recalled_turn = False
+    for index, record in enumerate(records):
+        if not isinstance(record, dict) or record.get("type") != "message":
+            continue
+        message = record.get("message")
+        if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+            continue
+        role = str(message["role"])
+        prov = _provenance(message)
+        if role == "user":
+            internal = prov.get("kind") == "internal_system"
+            heartbeat_turn = internal and prov.get("sourceTool") == "heartbeat"
+            recalled_turn = internal and prov.get("sourceTool") in ("memory_search", "memory_get")
+            if prov.get("kind") == "inter_session":
+                continue
+        if heartbeat_turn or recalled_turn:
+            continue
+        raw = _raw_text(message.get("content"))
+        if raw is None:
+            continue
+        text = _sanitize(raw, role)
+        if text:
+            out.append(IndexedMessage(index + 1, role, text, record))
+    return out
+
+
+def flatten(records: Iterable[Any]) -> tuple[str, tuple[int, ...]]:
+    """The indexed text of one transcript and the JSONL line of every text line."""
+    lines: list[str] = []
+    line_map: list[int] = []
+    for m in indexed_messages(records):
+        label = "User" if m.role == "user" else "Assistant"
+        for segment in split_long_line(m.text):
+            lines.append(f"{label}: {segment}")
+            line_map.append(m.line)
+    return "\n".join(lines), tuple(line_map)
+
+
+def parse_jsonl(text: str) -> list[Any]:
+    """One entry per physical line: the parsed record, or None (blank / not JSON)."""
+    out: list[Any] = []
+    for line in text.split("\n"):
+        if not line.strip():
+            out.append(None)
+            continue
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            out.append(None)
+    return out
+
+
+def is_archive_name(name: str) -> bool:
+    return _ARCHIVE_RE.match(name) is not None
+
+
+def _excluded(session_key: str | None, records: Sequence[Any]) -> bool:
+    """Cron runs, heartbeat runs and dreaming narratives (``isMemorySessionIndexable``)."""
+    key = (session_key or "").lower()
+    if (
+        ":cron:" in key
+        or key.startswith("cron:")
+        or key.endswith(":heartbeat")
+        or "dreaming-narrative" in key
+    ):
+        return True
+    for r in records:
+        if not isinstance(r, dict) or r.get("type") != "custom":
+            continue
+        data = r.get("data")
+        if (
+            r.get("customType") == "openclaw:bootstrap-context:full"
+            and isinstance(data, dict)
+            and str(data.get("runId", "")).startswith("dreaming-narrative-")
+        ):
+            return True
+    return False
+
+
+def archive_entries(sessions_dir: Path, agent_id: str) -> list[SessionEntry]:
+    """Retained reset/deleted archives, read from their files."""
+    out: list[SessionEntry] = []
+    try:
+        names = sorted(e.name for e in os.scandir(sessions_dir) if e.is_file(follow_symlinks=False))
+    except OSError:
+        return out
+    for name in names:
+        m = _ARCHIVE_RE.match(name)
+        if m is None:
+            continue
+        path = Path(sessions_dir) / name
+        try:
+            text = path.read_bytes().decode("utf-8", "replace")
+            mtime_ms = path.stat().st_mtime_ns / 1e6
+        except OSError:
+            continue
+        records = parse_jsonl(text)
+        if _excluded(None, records):
+            continue
+        content, line_map = flatten(records)
+        out.append(
+            SessionEntry(
+                f"sessions/{agent_id}/{name}",
+                m.group("id"),
+                None,
+                None,
+                "archive-artifact",
+                mtime_ms,
+                content,
+                line_map,
+                tuple(records),
+            )
+        )
+    return out
+
+
+def active_entries(agent_db: Path, agent_id: str) -> list[SessionEntry]:
+    """Active sessions from the agent database (read only); none if it is missing."""
+    if not Path(agent_db).is_file():
+        return []
+    try:
+        conn = sqlite.connect(f"file:{Path(agent_db).resolve()}?mode=ro", readonly=True, uri=True)
+    except errors.MemdeskError:
+        return []
+    try:
+        # The session store (``listSessionEntries``): one node per session key, its
+        # current session and the entry (``updatedAt``, ``chatType``, ...).
+        nodes: dict[str, tuple[str, dict[str, Any], Any]] = {}
+        for key, sid, entry_json, updated in sqlite.rows(
+            conn,
+            "SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes",
+            where=agent_db,
+        ):
+            try:
+                entry = json.loads(entry_json) if isinstance(entry_json, str) else {}
+            except ValueError:
+                entry = {}
+            if sid and isinstance(entry, dict):
+                nodes.setdefault(str(sid), (str(key), entry, updated))
+        events: dict[str, list[Any]] = {}
+        for sid, event_json in sqlite.rows(
+            conn,
+            "SELECT session_id, event_json FROM transcript_events ORDER BY session_id, seq",
+            where=agent_db,
+        ):
+            if str(sid) not in nodes:
+                continue
+            try:
+                record = json.loads(event_json) if isinstance(event_json, str) else None
+            except ValueError:
+                record = None
+            events.setdefault(str(sid), []).append(record)
+    except errors.MemdeskError:
+        return []
+    finally:
+        conn.close()
+    out: list[SessionEntry] = []
+    for sid in sorted(events):
+        key, entry, node_updated = nodes[sid]
+        records = events[sid]
+        updated = entry.get("updatedAt", node_updated)
+        chat = entry.get("chatType")
+        if _excluded(key, records) or entry.get("spawnedBy") or entry.get("heartbeatIsolatedBaseSessionKey"):
+            continue
+        content, line_map = flatten(records)
+        out.append(
+            SessionEntry(
+                f"sessions/{agent_id}/{sid}.jsonl",
+                sid,
+                key,
+                chat if isinstance(chat, str) else None,
+                "active-session",
+                float(updated) if isinstance(updated, (int, float)) else 0.0,
+                content,
+                line_map,
+                tuple(records),
+            )
+        )
+    return out
