@@ -44,6 +44,8 @@ def text_windows(text: str) -> tuple[str, ...]:
     a single window (the chunk vector covers it). A line longer than the limit is a
     window by itself; lines are never split.
     """
+    if text.count("\n") < MIN_LINES - 1:
+        return ()  # fewer lines than a list has, before any splitting (most prose chunks)
     lines = [ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
     if len(lines) < MIN_LINES:
         return ()

@@ -21,6 +21,8 @@ JS_WHITESPACE = (
 _JS_WS_SET = frozenset(JS_WHITESPACE)
 
 # Weighted-size classes from src/utils/cjk-chars.ts: these code points count 4.
+# Any code point outside the Basic Multilingual Plane (two UTF-16 units).
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 _CJK_WEIGHT_RE = re.compile("[\u2e80-\u9fff\ua000-\ua4ff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]")
 CJK_CHAR_WEIGHT = 4
 
@@ -151,7 +153,7 @@ def truncate_utf16_safe(text: str, max_chars: int) -> str:
     limit = max(0, int(max_chars))
     if len(text) <= limit // 2:
         return text  # even if every character were a surrogate pair it fits
-    if text.isascii() or max(text) <= "\uffff":
+    if text.isascii() or _ASTRAL_RE.search(text) is None:
         # Basic Multilingual Plane only: one code point is one UTF-16 unit.
         return text[:limit]
     if utf16_len(text) <= limit:

@@ -99,6 +99,9 @@ def fts_match_expression(terms: list[str], *, limit: int = 64, joiner: str = " O
 
 
 _WORD = re.compile(f"[^\\W{_CJK_CLASS}]+")
+_CJK_CHAR = re.compile(f"[{_CJK_CLASS}]")
+# Every pair of adjacent CJK characters, overlapping (a zero-width look-ahead per position).
+_CJK_BIGRAM = re.compile(f"(?=([{_CJK_CLASS}]{{2}}))")
 
 
 @functools.lru_cache(maxsize=8192)
@@ -107,7 +110,8 @@ def mmr_tokens(text: str) -> frozenset[str]:
     norm = normalize(text)
     tokens = set(_WORD.findall(norm))
     if not norm.isascii():
-        for run in _CJK_RUN.findall(norm):
-            tokens.update(run)
-            tokens.update(run[i : i + 2] for i in range(len(run) - 1))
+        # Each CJK run's characters and overlapping bigrams, found by the regex engine
+        # rather than a Python loop over every run (MMR tokenizes each candidate).
+        tokens.update(_CJK_CHAR.findall(norm))
+        tokens.update(_CJK_BIGRAM.findall(norm))
     return frozenset(tokens)
