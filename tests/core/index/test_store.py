@@ -153,3 +153,64 @@ def test_other_connections_see_mapped_errors_too() -> None:
 def test_opening_a_missing_file_read_only_is_a_store_error(tmp_path: Path) -> None:
     with pytest.raises(errors.StoreError):
         sqlite.connect(tmp_path / "absent.sqlite", readonly=True)
+
+
+def _joined_keyword_search(
+    store: Store, expr: str, limit: int, *, shared_only: bool
+) -> list[tuple[int, float]]:
+    """The keyword leg's SQL before it dropped the join: the reference it must match."""
+    scope = " AND c.path NOT IN ('MEMORY.md', 'memory.md')" if shared_only else ""
+    sql = (
+        "SELECT f.rowid, bm25(chunks_fts_seg) AS s FROM chunks_fts_seg f JOIN chunks c ON c.rid = f.rowid "
+        f"WHERE chunks_fts_seg MATCH ?{scope} ORDER BY s LIMIT ?"
+    )
+    return [(int(r), -float(s)) for r, s in store.execute(sql, (expr, limit))]
+
+
+def test_keyword_search_keeps_the_joined_results_with_ties_root_chunks_and_orphan_rows(
+    tmp_path: Path,
+) -> None:
+    s = Store(tmp_path / "index.sqlite")
+    texts = ["alpha beta", "alpha", "alpha beta gamma", "beta"]  # many exact BM25 ties
+    with s.transaction():
+        for k in range(60):
+            path = "MEMORY.md" if k % 7 == 0 else f"memory/2026-05-{1 + k % 28:02d}.md"
+            text = texts[k % len(texts)]
+            s.insert_chunk(
+                chunk_id=f"c{k}",
+                path=path,
+                source="memory",
+                start_line=1,
+                end_line=2,
+                hash=f"h{k}",
+                model="test",
+                text=text,
+                segmented=lexical.segment_for_index(text),
+                embedding=None,
+                shared=path != "MEMORY.md",
+            )
+    # Keyword rows whose chunk is gone (what a damaged index could hold) are never returned.
+    s.execute("DELETE FROM chunks WHERE rid IN (3, 4, 5, 9)")
+    for query in ("alpha", "beta", "alpha beta", "gamma beta"):
+        expr = lexical.fts_match_expression(lexical.query_terms(query))
+        assert expr is not None
+        for shared_only in (False, True):
+            for limit in (1, 2, 5, 13, 40, 100):
+                want = _joined_keyword_search(s, expr, limit, shared_only=shared_only)
+                assert s.keyword_search("chunks_fts_seg", expr, limit, shared_only=shared_only) == want
+
+
+def test_the_in_memory_copy_of_the_vectors_is_what_vec0_holds(store: Store) -> None:
+    if not store.vec_available:
+        pytest.skip(f"sqlite-vec unavailable: {store.vec_error}")
+    with store.transaction():  # replaced and deleted rows leave holes in vec0's chunks
+        store.set_chunk_vectors([(2, _vec(20), True), (1, _vec(21), False)])
+        store.execute("DELETE FROM chunks_vec WHERE rowid = 3")
+    rids, shared, matrix = store.vec_table_vectors()
+    through_vec0 = {
+        int(r): (bool(f), bytes(b))
+        for r, f, b in store.execute("SELECT rowid, shared, embedding FROM chunks_vec")
+    }
+    assert sorted(rids.tolist()) == sorted(through_vec0) == [1, 2, 4]
+    for rid, flag, row in zip(rids.tolist(), shared.tolist(), matrix, strict=True):
+        assert (flag, row.tobytes()) == through_vec0[rid]
