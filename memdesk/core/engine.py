@@ -105,6 +105,7 @@ class Engine:
         self._oc4: profile_2026_4.Runner | None = None
         self._oc9: profile_2026_9.Runner | None = None
         self._recipe_cache = recipe_cache.RecipeCache(recipe_cache.path_for(self.db_path))
+        self._embedding = False  # a sync is in its embedding phase
         self._index.writer()
 
     @classmethod
@@ -181,16 +182,24 @@ class Engine:
         Another process writing makes it wait its turn (``sync.retry_while_busy``).
         """
 
+        def tracked(step: SyncProgress) -> None:
+            self._embedding = step.phase == "embed"
+            if progress is not None:
+                progress(step)
+
         def once(only: Sequence[str] | None) -> SyncReport:
-            return sync_mod.sync(
-                self._index,
-                self._source(),
-                rebuild=rebuild,
-                paths=only,
-                progress=progress,
-                cancelled=cancelled,
-                verify=verify,
-            )
+            try:
+                return sync_mod.sync(
+                    self._index,
+                    self._source(),
+                    rebuild=rebuild,
+                    paths=only,
+                    progress=tracked,
+                    cancelled=cancelled,
+                    verify=verify,
+                )
+            finally:
+                self._embedding = False
 
         def degrading() -> SyncReport:
             try:
@@ -234,7 +243,10 @@ class Engine:
         ``mode`` forces one leg ("fts": keyword only, as with no model; "vector":
         embeddings only, as with no FTS) for evaluation; by default it is the
         engine's mode. With ``wait_for_model=False`` (the GUI) a search while the
-        embedding model is still loading runs keyword-only instead of waiting.
+        embedding model is still loading runs keyword-only instead of waiting, and so
+        does one while a sync embeds notes: the query's own embedding would share the
+        cores with the indexer's batches (tens of ms to seconds instead of a few), and
+        the vectors are still arriving anyway. The GUI runs the query again after the sync.
         ``now`` is the clock of profiles that rank while fetching (openclaw-2026.9
         applies decay inside its pipeline).
         """
@@ -245,6 +257,9 @@ class Engine:
         mode = self.mode if mode is None or self._embedder is None else mode
         model_loading = not wait_for_model and mode != "fts" and not getattr(self._embedder, "loaded", True)
         if model_loading:
+            mode = "fts"
+        embedder_busy = not wait_for_model and mode != "fts" and self.embedder_busy
+        if embedder_busy:
             mode = "fts"
         if not q:
             return hits_mod.CandidatePool(
@@ -291,8 +306,14 @@ class Engine:
             query_terms=legs.keyword_terms,
             timings_ms=timings,
             model_loading=model_loading,
+            embedder_busy=embedder_busy,
             notice=notice or legs.notice,
         )
+
+    @property
+    def embedder_busy(self) -> bool:
+        """True while a sync is in its embedding phase (keyword index committed, vectors coming)."""
+        return self._embedding
 
     def _index_notes_after_damage(self) -> str | None:
         """The index was found damaged at open and a fresh, empty one took its place:

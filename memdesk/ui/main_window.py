@@ -947,6 +947,8 @@ class MainWindow(QMainWindow):
                 summary += " · " + qt_messages.text(pool.notice)
             if pool is not None and pool.model_loading:
                 summary += " · " + self.tr("keyword-only while the model loads")
+            if pool is not None and pool.embedder_busy:
+                summary += " · " + self.tr("keyword-only while notes are being embedded")
             not_embedded = sum(1 for c in pool.candidates if c.keyword_only) if pool else 0
             if not_embedded:
                 summary += " · " + self.tr("{0} not embedded yet, scored by keywords").format(not_embedded)

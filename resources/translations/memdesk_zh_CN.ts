@@ -948,6 +948,10 @@
         <translation>模型加载期间仅用关键词</translation>
     </message>
     <message>
+        <source>keyword-only while notes are being embedded</source>
+        <translation>笔记嵌入期间仅用关键词</translation>
+    </message>
+    <message>
         <source>{0} not embedded yet, scored by keywords</source>
         <translation>{0} 条尚未嵌入，按关键词评分</translation>
     </message>

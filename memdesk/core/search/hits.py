@@ -73,6 +73,9 @@ class CandidatePool:
     # Keyword-only because the embedding model was still loading (the window does
     # not wait for it; the query runs again, hybrid, once it is ready).
     model_loading: bool = False
+    # Keyword-only because a sync was embedding notes (the GUI does not make the query
+    # wait for, or compete with, the indexer; it runs again, hybrid, after the sync).
+    embedder_busy: bool = False
     # One line the user must read with these results, e.g. that the index was found
     # damaged and the notes' text was indexed again before answering.
     notice: str | None = None
