@@ -58,9 +58,11 @@ class VectorLeg:
 
     def __init__(self) -> None:
         self._cache: tuple[tuple[int, int], Vectors] | None = None
+        self._order: tuple[np.ndarray, np.ndarray] | None = None  # (rids, their argsort)
 
     def invalidate(self) -> None:
         self._cache = None
+        self._order = None
 
     def search(
         self,
@@ -132,7 +134,9 @@ class VectorLeg:
                         out[int(rid)] = float(vec @ qvec)
             return out
         all_rids, _, matrix = self.vectors(store, identity, generation)
-        return cosines_in(all_rids, matrix, qvec, rids)
+        if self._order is None or self._order[0] is not all_rids:
+            self._order = (all_rids, np.argsort(all_rids))  # once per copy, not per query
+        return cosines_in(all_rids, matrix, qvec, rids, order=self._order[1])
 
 
 def numpy_top(
@@ -142,7 +146,9 @@ def numpy_top(
     (equal cosines in row order; sqlite-vec orders exact ties its own way)."""
     if matrix.size == 0:
         return []
-    sims = matrix @ qvec
+    # numpy's own single-threaded loop, not BLAS: OpenBLAS's thread pool stalls when
+    # llama.cpp or other work holds the cores (16 ms instead of 2 at 10k chunks).
+    sims = np.einsum("ij,j->i", matrix, qvec)
     if scope == "shared":
         sims = np.where(shared, sims, -np.inf)
     k = min(limit, len(sims))
@@ -152,15 +158,22 @@ def numpy_top(
 
 
 def cosines_in(
-    all_rids: np.ndarray, matrix: np.ndarray, qvec: np.ndarray, rids: Sequence[int]
+    all_rids: np.ndarray,
+    matrix: np.ndarray,
+    qvec: np.ndarray,
+    rids: Sequence[int],
+    *,
+    order: np.ndarray | None = None,
 ) -> dict[int, float]:
-    """rid -> cosine for the wanted ``rids`` found among ``all_rids`` (the matrix's rows)."""
+    """rid -> cosine for the wanted ``rids`` found among ``all_rids`` (the matrix's rows);
+    ``order`` is ``np.argsort(all_rids)`` when the caller keeps it."""
     out: dict[int, float] = {}
     if len(all_rids) == 0:
         return out
     wanted = np.asarray(rids, dtype=np.int64)
     # chunks_vec rowids are chunk rids: find each wanted rid's row by binary search.
-    order = np.argsort(all_rids)
+    if order is None:
+        order = np.argsort(all_rids)
     pos = np.searchsorted(all_rids, wanted, sorter=order)
     pos = np.clip(pos, 0, len(all_rids) - 1)
     rows = order[pos]
