@@ -108,10 +108,21 @@ _CJK_BIGRAM = re.compile(f"(?=([{_CJK_CLASS}]{{2}}))")
 def mmr_tokens(text: str) -> frozenset[str]:
     """Token set for MMR similarity: Unicode words (any script) + CJK uni/bigrams."""
     norm = normalize(text)
-    tokens = set(_WORD.findall(norm))
-    if not norm.isascii():
-        # Each CJK run's characters and overlapping bigrams, found by the regex engine
-        # rather than a Python loop over every run (MMR tokenizes each candidate).
-        tokens.update(_CJK_CHAR.findall(norm))
-        tokens.update(_CJK_BIGRAM.findall(norm))
+    # MMR tokenizes every candidate it diversifies, so the common case is fast: a
+    # whitespace-separated ASCII letters-and-digits piece is one word as it stands (no
+    # token spans whitespace); only the other pieces go through the regexes.
+    tokens: set[str] = set()
+    rest: list[str] = []
+    for piece in norm.split():
+        if piece.isascii() and piece.isalnum():
+            tokens.add(piece)
+        else:
+            rest.append(piece)
+    if rest:
+        other = " ".join(rest)
+        tokens.update(_WORD.findall(other))
+        if not other.isascii():
+            # Each CJK run's characters and overlapping bigrams, found by the regex engine.
+            tokens.update(_CJK_CHAR.findall(other))
+            tokens.update(_CJK_BIGRAM.findall(other))
     return frozenset(tokens)
