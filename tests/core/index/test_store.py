@@ -214,3 +214,32 @@ def test_the_in_memory_copy_of_the_vectors_is_what_vec0_holds(store: Store) -> N
     assert sorted(rids.tolist()) == sorted(through_vec0) == [1, 2, 4]
     for rid, flag, row in zip(rids.tolist(), shared.tolist(), matrix, strict=True):
         assert (flag, row.tobytes()) == through_vec0[rid]
+
+
+def test_document_frequencies_follow_every_change_of_the_index(store: Store) -> None:
+    """The counts are kept between queries, yet a commit by another connection and this
+    connection's own writes both show at once."""
+    reader = Store(store.path)
+    assert reader.document_frequencies(["vector", "tuesday"]) == (4, {"vector": 2, "tuesday": 1})
+
+    def add(s: Store, k: int, text: str) -> None:
+        with s.transaction():
+            s.insert_chunk(
+                chunk_id=f"n{k}",
+                path=f"memory/2026-06-{k:02d}.md",
+                source="memory",
+                start_line=1,
+                end_line=1,
+                hash=f"n{k}",
+                model="test",
+                text=text,
+                segmented=lexical.segment_for_index(text),
+                embedding=None,
+                shared=True,
+            )
+
+    add(store, 1, "Another vector note, on Tuesday.")  # another connection commits
+    assert reader.document_frequencies(["vector", "tuesday"]) == (5, {"vector": 3, "tuesday": 2})
+    add(reader, 2, "A third vector note.")  # this connection writes
+    assert reader.document_frequencies(["vector", "tuesday"]) == (6, {"vector": 4, "tuesday": 2})
+    reader.close()
