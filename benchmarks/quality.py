@@ -78,7 +78,7 @@ DIFFERENCES = """\
 | keyword index of CJK characters + character bigrams (porter + unicode61 for the rest) | FTS5 `unicode61` over raw text | ablation "unsegmented keyword index" below: XQuAD-zh −0.027 nDCG@10 without it; OpenClaw's fts mode on XQuAD-zh is 0.13 |
 | query terms ORed, stop words dropped, terms whose idf FTS5 clamps to ~0 skipped | every token ANDed, stop words included | ablation "AND-joined keywords"; "keep stop words"; the idf rule only saves time (FTS5 gives those terms weight 1e-6) |
 | a keyword-only hit shows (and is scored with) its real cosine | its vector score is 0 | ablation "keyword-only hits' cosine = 0": SciFact −0.003 without it, XQuAD unchanged; the score pane also shows how close the vector leg came |
-| weights 0.6 vector / 0.4 text | 0.7 / 0.3 | best or tied in weight sweeps on the XQuAD dev sets (0.0–1.0 in steps of 0.1; XQuAD-en 0.9829 at 0.6 vs 0.9825 at 0.7, XQuAD-zh 0.9770 vs 0.9756) |
+| weights 0.75 vector / 0.25 text (0.6 / 0.4 until session 4) | 0.7 / 0.3 | rows "weights 0.6/0.4" of every table below: better on LoCoMo and the golden set, XQuAD within 0.003 |
 | max results 10, min score 0 | 6, 0.35 | not a ranking change; evaluation asks both for 100 results at min score 0 |
 | MMR on at λ 0.85, on whole chunk text with a tokenizer that keeps every script | MMR off (λ 0.7 when on), on the 700-char snippet, ASCII + CJK tokens only | `hybrid+mmr` rows below; golden-set study |
 | temporal decay off; when on, half-life 90 days and `memory/YYYY-MM-DD-slug.md` and date folders are dated too | decay off; half-life 30; only `memory/YYYY-MM-DD.md` dated (current releases: always on at 30 days) | golden-set study; LoCoMo rows "decay 30 d" (BEIR documents carry no dates) |
@@ -113,9 +113,14 @@ def _cache_queries(eng: Any) -> None:
 
 # The memdesk profile with its passage windows switched off (MemdeskOptions.window_vectors).
 NO_WINDOWS = "memdesk/no-windows"
+# The weights before this session's change (0.6 vector / 0.4 text), as a row of each table.
+OLD_WEIGHTS = {"vector_weight": 0.6, "text_weight": 0.4}
+
 
 # LoCoMo rows: (label, profile, evaluation mode, settings changes). "Decay 30 d" is
 # what current OpenClaw releases apply to every search (30-day half-life, always on).
+OC4 = "openclaw-2026.4"
+OC9 = "openclaw-2026.9"
 LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("memdesk hybrid (defaults: recency + date match)", "memdesk", "hybrid", {}),
     ("memdesk hybrid, recency off", "memdesk", "hybrid", {"recency": False}),
@@ -130,6 +135,8 @@ LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("memdesk fts", "memdesk", "fts", {}),
     ("memdesk vector", "memdesk", "vector", {}),
     # The same two rows with chunk vectors only (no passage windows, as before).
+    ("memdesk hybrid, recency off, weights 0.6/0.4", "memdesk", "hybrid", {"recency": False, **OLD_WEIGHTS}),
+    ("memdesk hybrid (defaults), weights 0.6/0.4", "memdesk", "hybrid", dict(OLD_WEIGHTS)),
     ("memdesk hybrid, recency off, chunk vectors only", NO_WINDOWS, "hybrid", {"recency": False}),
     ("memdesk vector, chunk vectors only", NO_WINDOWS, "vector", {}),
     (
@@ -138,16 +145,18 @@ LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
         "hybrid",
         {"decay": True, "half_life_days": 30, "recency": False},
     ),
-    ("openclaw hybrid", "openclaw", "hybrid", {}),
-    ("openclaw fts", "openclaw", "fts", {}),
-    ("openclaw vector", "openclaw", "vector", {}),
-    ("openclaw hybrid, decay 30 d", "openclaw", "hybrid", {"decay": True, "half_life_days": 30}),
+    ("openclaw-2026.4 hybrid", OC4, "hybrid", {}),
+    ("openclaw-2026.4 fts", OC4, "fts", {}),
+    ("openclaw-2026.4 vector", OC4, "vector", {}),
+    ("openclaw-2026.4 hybrid, decay 30 d", OC4, "hybrid", {"decay": True, "half_life_days": 30}),
     (
-        "openclaw hybrid, decay 30 d + MMR λ 0.7 (both always on since 2026.9)",
-        "openclaw",
+        "openclaw-2026.4 hybrid, decay 30 d + MMR λ 0.7",
+        OC4,
         "hybrid",
         {"decay": True, "half_life_days": 30, "mmr": True, "mmr_lambda": 0.7},
     ),
+    # 2026.9 ranks with its own pipeline: 30-day decay and MMR λ 0.7 always on.
+    ("openclaw-2026.9 hybrid (its pipeline: decay 30 d + MMR λ 0.7, always on)", OC9, "hybrid", {}),
 ]
 
 
@@ -178,14 +187,17 @@ def run_locomo(model: Any, eval_dir: Path) -> dict[str, Any]:
         model_name = eng.embedder.identity.model if eng.embedder else "none"
         pools: dict[tuple[str, str], list[Any]] = {}
         default_options = eng.memdesk_options
-        for variant in ("memdesk", "openclaw", NO_WINDOWS):
+        wanted = {(variant, eval_runner.MODES[mode][0]) for _, variant, mode, _ in LOCOMO_ROWS}
+        for variant, leg in sorted(wanted):
             profile = variant.split("/")[0]
+            if leg != "fts" and eng.embedder is None:
+                continue
             eng.memdesk_options = dataclasses.replace(default_options, window_vectors=variant != NO_WINDOWS)
             fetch = eval_runner.eval_settings(profile, mmr=False)
-            for leg in ("hybrid", "fts", "vector"):
-                if (leg != "fts" and eng.embedder is None) or (variant == NO_WINDOWS and leg == "fts"):
-                    continue
-                pools[(variant, leg)] = [eng.fetch_candidates(g.query, fetch, mode=leg) for g in golden]
+            # openclaw-2026.9 decays inside its pipeline: it needs each query's clock now.
+            pools[(variant, leg)] = [
+                eng.fetch_candidates(g.query, fetch, mode=leg, now=g.now) for g in golden
+            ]
         eng.memdesk_options = default_options
         eng.close()
         for label, variant, mode, changes in LOCOMO_ROWS:
@@ -266,6 +278,18 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
             )[0]
             ablations.append({"change": label, "why": why, **res.to_json()})
         eng.memdesk_options = default
+        res = eval_runner.evaluate_engine(
+            eng,
+            queries,
+            judge,
+            profiles=("memdesk",),
+            modes=["hybrid"],
+            progress=progress,
+            settings_for=eval_runner.settings_with(OLD_WEIGHTS),
+        )[0]
+        ablations.append(
+            {"change": "weights 0.6/0.4", "why": "the memdesk weights until session 4", **res.to_json()}
+        )
     model_name = eng.embedder.identity.model if eng.embedder else "none"
     eng.close()
     return {
@@ -322,13 +346,11 @@ def run_golden(model: Any) -> dict[str, Any]:
                 {"recency": False, "mmr": True, "chunk_vectors_only": True},
             ),
             ("memdesk defaults, chunk vectors only", {"mmr": True, "chunk_vectors_only": True}),
+            ("MMR λ 0.85 + date match, weights 0.6/0.4", {"recency": False, "mmr": True, **OLD_WEIGHTS}),
+            ("memdesk defaults, weights 0.6/0.4", {"mmr": True, **OLD_WEIGHTS}),
         ]:
-            scores = eval_golden.score_golden(
-                chunk_only if change.pop("chunk_vectors_only", False) else pools,
-                golden,
-                base.replace(**change),
-                now=now,
-            )
+            chosen = chunk_only if change.pop("chunk_vectors_only", False) else pools
+            scores = eval_golden.score_golden(chosen, golden, base.replace(**change), now=now)
             study.append(
                 {
                     "settings": label,

@@ -30,7 +30,7 @@ def test_parts_multiply_to_the_final_score(fts_engine) -> None:  # type: ignore[
     for hit in hits:
         e = explain.explain(hit, settings, pool.mode, hits=hits, pool=pool, terms=terms, today=today)
         assert e.final == pytest.approx(e.merged * e.decay)
-        assert (e.vector_weight, e.text_weight) == (0.6, 0.4)  # as on the sliders
+        assert (e.vector_weight, e.text_weight) == (settings.vector_weight, settings.text_weight)  # sliders
         if hit.date is not None:
             assert e.decay_state == "dated" and e.age_days == (today - hit.date).days
         else:
