@@ -181,7 +181,8 @@ def test_weights_shown_as_on_the_sliders(
 ) -> None:
     """In hybrid mode the formula uses the slider values, and their sum when it is not 1."""
     window = make_window(workspace, model=minilm_path, seed_index=hybrid_index)
-    window.findChild(QSlider, "vectorWeightSlider").setValue(16)  # 0.80 with text 0.40
+    window.findChild(QSlider, "vectorWeightSlider").setValue(16)  # 0.80
+    window.findChild(QSlider, "textWeightSlider").setValue(8)  # 0.40
     search(qtbot, window, "which database did we choose")
     window.results_table.selectRow(0)
     text = window.search_panel.detail.toPlainText()
