@@ -229,9 +229,7 @@ def _origin_chat_type(entry: Mapping[str, Any] | None) -> Any:
     return None
 
 
-def scope_of(
-    agent_id: str, key: str | None, entry: Mapping[str, Any] | None, *, main_key: str = "main"
-) -> Scope:
+def scope_of(agent_id: str, key: str | None, entry: Mapping[str, Any] | None) -> Scope:
     """OpenClaw 2026.9.6's ``isPrivateConversation`` plus its session-kind classification."""
     if key is None:
         return "unknown"
@@ -253,7 +251,9 @@ def scope_of(
         return "private" if chat_types and all(c == "direct" for c in chat_types) else "unknown"
     if chat_types:
         return "private" if all(c == "direct" for c in chat_types) else "unknown"
-    if ":direct:" in lowered or ":dm:" in lowered or lowered == f"{prefix}{main_key}":
+    # As isPrivateConversation: without a chat type only a direct-chat key is private
+    # (the bare main session key is not; it fails closed).
+    if ":direct:" in lowered or ":dm:" in lowered:
         return "private"
     return "unknown"
 

@@ -103,7 +103,8 @@ def test_scopes_follow_the_agent(sessions_dir: Path) -> None:
 @pytest.mark.parametrize(
     "key, entry, scope",
     [
-        ("agent:main:main", {}, "private"),
+        ("agent:main:main", {}, "unknown"),  # isPrivateConversation: no chat type, no direct key
+        ("agent:main:main", {"chatType": "direct"}, "private"),
         ("agent:main:discord:channel:42", {}, "group"),
         ("agent:main:slack:dm:u1", {}, "private"),
         ("agent:main:explicit:x", {"chatType": "direct"}, "private"),
