@@ -257,7 +257,11 @@ def cmd_agent_sessions(args: argparse.Namespace) -> int:
     ]
     lines += [
         f"  {t.modified:%Y-%m-%d} {t.scope:<8} {len(t.messages):>4} msgs  {t.title()}"
-        + ("" if t.indexed else "  (not indexed until `openclaw doctor --session-sqlite import`)")
+        + (
+            ""
+            if t.indexed or t.scope == "internal"
+            else "  (not indexed until `openclaw doctor --session-sqlite import`)"
+        )
         for t in transcripts
     ]
     emit(data, args.json, "\n".join(lines))

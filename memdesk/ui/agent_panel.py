@@ -455,7 +455,7 @@ class AgentPanel(QWidget):
                 f"{transcript.modified:%Y-%m-%d}  {transcript.title()}  "
                 f"[{transcript.scope}] · {len(transcript.messages)} messages"
             )
-            if not transcript.indexed:
+            if not transcript.indexed and transcript.scope != "internal":  # internal: never indexed
                 text += self.tr(" · not indexed until “openclaw doctor --session-sqlite import”")
             item = QListWidgetItem(text)
             item.setData(Qt.ItemDataRole.UserRole, (self._transcripts.index(transcript), 0))

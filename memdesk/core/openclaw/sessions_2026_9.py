@@ -21,7 +21,7 @@ generated ``System: [...]`` line from the user, ``HEARTBEAT_OK`` and ``NO_REPLY`
 answers, ``exec finished`` notices, turns started by a heartbeat or by recalled memory,
 and user messages relayed from another session. Not reproduced: the secret redaction
 of ``redactSensitiveText``, inbound-metadata and runtime-context stripping, and
-compressed (``.zst``) archives.
+compressed (``.zst``) archives (large database events, zstd too, are read).
 
 The memory path of an entry is ``sessions/<agent>/<sessionId>.jsonl`` (active) or
 ``sessions/<agent>/<archive file name>``; decay dates it by its mtime (the session's
@@ -255,6 +255,29 @@ def archive_entries(sessions_dir: Path, agent_id: str) -> list[SessionEntry]:
     return out
 
 
+MAX_EVENT_BYTES = 64 * 1024 * 1024  # a decompressed event larger than this is skipped
+
+
+def _event(event_json: Any, event_zstd: Any) -> Any:
+    """One ``transcript_events`` row's record: large events are stored zstd-compressed
+    (``event_zstd``, ``event_json`` NULL)."""
+    raw: str | None = event_json if isinstance(event_json, str) else None
+    if raw is None and isinstance(event_zstd, (bytes, memoryview)):
+        import zstandard
+
+        try:
+            data = zstandard.ZstdDecompressor().decompress(bytes(event_zstd), max_output_size=MAX_EVENT_BYTES)
+        except zstandard.ZstdError:
+            return None
+        raw = data.decode("utf-8", "replace")
+    if raw is None:
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
 def active_entries(agent_db: Path, agent_id: str) -> list[SessionEntry]:
     """Active sessions from the agent database (read only); none if it is missing."""
     if not Path(agent_db).is_file():
@@ -279,18 +302,14 @@ def active_entries(agent_db: Path, agent_id: str) -> list[SessionEntry]:
             if sid and isinstance(entry, dict):
                 nodes.setdefault(str(sid), (str(key), entry, updated))
         events: dict[str, list[Any]] = {}
-        for sid, event_json in sqlite.rows(
+        for sid, event_json, event_zstd in sqlite.rows(
             conn,
-            "SELECT session_id, event_json FROM transcript_events ORDER BY session_id, seq",
+            "SELECT session_id, event_json, event_zstd FROM transcript_events ORDER BY session_id, seq",
             where=agent_db,
         ):
             if str(sid) not in nodes:
                 continue
-            try:
-                record = json.loads(event_json) if isinstance(event_json, str) else None
-            except ValueError:
-                record = None
-            events.setdefault(str(sid), []).append(record)
+            events.setdefault(str(sid), []).append(_event(event_json, event_zstd))
     except errors.MemdeskError:
         return []
     finally:

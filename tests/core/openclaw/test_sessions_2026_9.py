@@ -89,3 +89,42 @@ def test_a_2026_9_corpus_without_its_database_marks_live_files_not_indexed(tmp_p
         assert corpus.search("latency", scopes=agent_sessions.SCOPES)
     finally:
         corpus.close()
+
+
+AGENT_DB = (
+    REPO
+    / "tests"
+    / "fixtures"
+    / "openclaw"
+    / "2026.9.6"
+    / "agent-index"
+    / "sessions-fts-openclaw-agent.sqlite"
+)
+
+
+def test_the_database_real_openclaw_imported_reads_like_the_files() -> None:
+    """``openclaw doctor --session-sqlite import`` moved the live transcripts into the agent
+    database (its large events zstd-compressed); read back, each is the file it came from.
+    The cron run is imported but never indexed."""
+    entries = {e.session_id: e for e in s9.active_entries(AGENT_DB, "main")}
+    assert set(entries) == {DIRECT, "a2b0c002-0000-4000-8000-00000000a002"}
+    for sid, entry in entries.items():
+        assert entry.path == f"sessions/main/{sid}.jsonl" and entry.kind == "active-session"
+        assert (entry.content, entry.line_map) == s9.flatten(_records(f"{sid}.jsonl"))
+    store = json.loads((SESSIONS / "sessions.json").read_text(encoding="utf-8"))
+    assert entries[DIRECT].mtime_ms == store["agent:main:main"]["updatedAt"]  # what 2026.9 decays by
+    assert entries[DIRECT].session_key == "agent:main:main" and entries[DIRECT].chat_type == "direct"
+    assert "nightly backup restore drill" in entries["a2b0c002-0000-4000-8000-00000000a002"].content
+
+
+def test_a_2026_9_corpus_reads_the_agent_database(tmp_path: Path) -> None:
+    folder = tmp_path / "sessions"
+    shutil.copytree(SESSIONS, folder)
+    transcripts = agent_sessions.list_transcripts(folder, "main", AGENT_DB)
+    stored = {t.session_id: (t.stored, t.scope, t.indexed) for t in transcripts}
+    assert stored[DIRECT] == ("agent database", "private", True)
+    assert stored["a2b0c002-0000-4000-8000-00000000a002"] == ("agent database", "group", True)
+    # The cron run's legacy file is still there but not in the agent's corpus.
+    assert stored["c3c0c003-0000-4000-8000-00000000c003"][2] is False
+    direct = next(t for t in transcripts if t.session_id == DIRECT)
+    assert [m.line for m in direct.messages] == [2, 4, 5, 6, 8, 9]
