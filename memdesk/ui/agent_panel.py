@@ -170,6 +170,11 @@ class AgentPanel(QWidget):
         self.session_summary.setWordWrap(True)
         self.session_list = QListWidget()
         self.session_list.setObjectName("sessionList")
+        # Lines wrap inside the dock (a transcript's title and its notes are long);
+        # the tooltip has the whole line too.
+        self.session_list.setWordWrap(True)
+        self.session_list.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.session_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.session_view = QTextBrowser()
         self.session_view.setObjectName("sessionView")
         self.session_view.setOpenLinks(False)
@@ -440,7 +445,11 @@ class AgentPanel(QWidget):
             hits = self._corpus.search(query, scopes=scopes, limit=200)
             for hit in hits:
                 t, m = hit.transcript, hit.message
-                item = QListWidgetItem(f"{t.title()} · {m.role} · line {m.line}\n      {hit.snippet[:140]}")
+                head = self.tr("{title} · {role} · line {line}").format(
+                    title=t.title(), role=m.role, line=m.line
+                )
+                item = QListWidgetItem(f"{head}\n      {hit.snippet[:140]}")
+                item.setToolTip(f"{head}\n{hit.snippet}")
                 item.setData(Qt.ItemDataRole.UserRole, (self._transcripts.index(t), m.line))
                 self.session_list.addItem(item)
             self.session_summary.setText(
@@ -451,13 +460,16 @@ class AgentPanel(QWidget):
             return
         shown = [t for t in self._transcripts if t.scope in scopes]
         for transcript in shown:
-            text = (
-                f"{transcript.modified:%Y-%m-%d}  {transcript.title()}  "
-                f"[{transcript.scope}] · {len(transcript.messages)} messages"
+            text = self.tr("{date}  {title}  [{scope}] · {n} messages").format(
+                date=f"{transcript.modified:%Y-%m-%d}",
+                title=transcript.title(),
+                scope=transcript.scope,
+                n=len(transcript.messages),
             )
             if not transcript.indexed and transcript.scope != "internal":  # internal: never indexed
                 text += self.tr(" · not indexed until “openclaw doctor --session-sqlite import”")
             item = QListWidgetItem(text)
+            item.setToolTip(text)
             item.setData(Qt.ItemDataRole.UserRole, (self._transcripts.index(transcript), 0))
             self.session_list.addItem(item)
         counts = agent_sessions.scope_counts(self._transcripts)

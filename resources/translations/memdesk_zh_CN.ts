@@ -266,8 +266,16 @@
         <translation>正在读取智能体的索引…</translation>
     </message>
     <message>
+        <source>{title} · {role} · line {line}</source>
+        <translation>{title} · {role} · 第 {line} 行</translation>
+    </message>
+    <message>
         <source>{n} messages match in {scope} sessions</source>
         <translation>{scope} 会话中有 {n} 条消息匹配</translation>
+    </message>
+    <message>
+        <source>{date}  {title}  [{scope}] · {n} messages</source>
+        <translation>{date}  {title}  [{scope}] · {n} 条消息</translation>
     </message>
     <message>
         <source>{n} transcripts: {counts}</source>
