@@ -595,7 +595,9 @@ class GgufEmbedder:
         self._dims = info.embedding_length
         # Packing budget per llama.cpp call; a single sequence may still use the
         # whole context, so the context itself is sized for max(budget, n_ctx).
-        self._batch_tokens = max(1, int(batch_tokens or DEFAULT_BATCH_TOKENS))
+        # Never above the trained context: llama.cpp (llama-cpp-python 0.3.36) aborts
+        # the process (GGML_ASSERT ggml_can_mul_mat) on a BERT batch longer than that.
+        self._batch_tokens = max(1, min(int(batch_tokens or DEFAULT_BATCH_TOKENS), self._n_ctx))
         self._ctx_tokens = max(self._n_ctx, self._batch_tokens)
         self._n_threads = n_threads or physical_cores()
         self._max_windows = max(1, int(max_windows))

@@ -370,3 +370,16 @@ def test_unused_logits_buffer_goes_back_to_the_os(e5_path: Path) -> None:
         assert _resident_bytes_of_mapping(address) < buffer_bytes // 50
     finally:
         emb.close()
+
+
+def test_packing_budget_above_the_context_is_capped(minilm_gguf: Path) -> None:
+    """llama.cpp aborts the whole process on a BERT batch longer than the trained
+    context; a larger packing budget is capped to it (this test would crash the run)."""
+    emb = GgufEmbedder(minilm_gguf, batch_tokens=4 * 512)
+    try:
+        texts = [_paragraph(200, seed=i) for i in range(4)]
+        assert sum(emb.count_tokens(t) for t in texts) > emb.max_input_tokens
+        vectors = emb.embed_documents(texts)
+        _assert_unit_rows(vectors)
+    finally:
+        emb.close()
