@@ -23,30 +23,29 @@ def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> np.ndarray:
 
     Each set becomes a Python int bitset over the pool's vocabulary, so an
     intersection count is one big-int AND and ``bit_count``: exact, and free of
-    BLAS thread pools that stall when llama.cpp is busy on every core.
+    BLAS thread pools that stall when llama.cpp is busy on every core. The incidence
+    matrix is filled in one indexed assignment and the values gathered in a list
+    (per-element NumPy writes cost more than the arithmetic).
     """
     n = len(token_sets)
-    vocab = {token: k for k, token in enumerate(frozenset().union(*token_sets))}
-    width = max(1, len(vocab))
-    incidence = np.zeros((n, width), dtype=bool)
-    for i, tokens in enumerate(token_sets):
-        if tokens:
-            incidence[i, np.fromiter(map(vocab.__getitem__, tokens), np.int64, len(tokens))] = True
+    vocab: dict[str, int] = {}
+    flat = [vocab.setdefault(token, len(vocab)) for tokens in token_sets for token in tokens]
+    sizes = [len(t) for t in token_sets]
+    incidence = np.zeros((n, max(1, len(vocab))), dtype=bool)
+    if flat:
+        incidence[np.repeat(np.arange(n), sizes), np.array(flat, dtype=np.int64)] = True
     packed = np.packbits(incidence, axis=1)
     bits = [int.from_bytes(row.tobytes(), "big") for row in packed]
-    sizes = [len(t) for t in token_sets]
-    sim = np.eye(n)
+    values = [0.0] * (n * n)
     for i in range(n):
         bi, si = bits[i], sizes[i]
+        values[i * n + i] = 1.0  # identical to itself, an empty set too
         for j in range(i + 1, n):
             inter = (bi & bits[j]).bit_count()
             union = si + sizes[j] - inter
             value = inter / union if union else 1.0  # both empty: identical
-            sim[i, j] = sim[j, i] = value
-    for i in range(n):
-        if sizes[i] == 0:
-            sim[i, i] = 1.0
-    return sim
+            values[i * n + j] = values[j * n + i] = value
+    return np.array(values, dtype=np.float64).reshape(n, n)
 
 
 def mmr_select(scores: Sequence[float], similarity: np.ndarray, lambda_: float) -> list[MMRStep]:
