@@ -536,20 +536,16 @@ class Store:
         slot count, validity bitmap (LSB first) and int64 rowids, and
         ``chunks_vec_vector_chunks00`` its float32 vectors. Reading a few large blobs
         costs ~3 ms per 1,000 vectors where vec0's row-by-row read costs ~20. Every blob
-        size is checked, and the row count against vec0's own rowid table.
+        size is checked, and the row count against vec0's own rowid table. The matrix
+        is filled chunk by chunk, so one storage blob at a time is held beside it.
         """
         try:
-            # Two plain scans: a join with ORDER BY would copy every blob into a sorter.
             chunks = cast(
                 list[tuple[int, int, bytes, bytes]],
                 self.conn.execute(
                     "SELECT chunk_id, size, validity, rowids FROM chunks_vec_chunks ORDER BY chunk_id"
                 ).fetchall(),
             )
-            blobs: dict[int, bytes] = {
-                int(r): bytes(b)
-                for r, b in self.conn.execute("SELECT rowid, vectors FROM chunks_vec_vector_chunks00")
-            }
             expected = _int(self.conn.execute("SELECT count(*) FROM chunks_vec_rowids").fetchall())
             root = [
                 int(r)
@@ -557,33 +553,45 @@ class Store:
                     "SELECT rid FROM chunks WHERE path IN ('MEMORY.md', 'memory.md')"
                 )
             ]
+            layout: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+            for chunk_id, size, validity, rowids in chunks:
+                if size <= 0 or len(validity) * 8 < size or len(rowids) != 8 * size:
+                    return None
+                valid = np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")[:size].astype(
+                    bool
+                )
+                layout.append((int(chunk_id), int(size), valid, np.frombuffer(rowids, "<i8")[valid]))
+            total = sum(len(r) for *_, r in layout)
+            if total != expected:
+                return None
+            if total == 0:
+                return np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32)
+            matrix: np.ndarray | None = None
+            start = 0
+            for chunk_id, size, valid, chunk_rids in layout:
+                found = self.conn.execute(
+                    "SELECT vectors FROM chunks_vec_vector_chunks00 WHERE rowid = ?", (chunk_id,)
+                ).fetchall()
+                if len(found) != 1 or not isinstance(found[0][0], bytes):
+                    return None
+                blob = found[0][0]
+                if len(blob) % (4 * size):
+                    return None
+                dims = len(blob) // (4 * size)
+                if matrix is None:
+                    matrix = np.empty((total, dims), dtype=np.float32)
+                elif dims != matrix.shape[1]:
+                    return None
+                count = len(chunk_rids)
+                matrix[start : start + count] = np.frombuffer(blob, "<f4").reshape(size, dims)[valid]
+                start += count
         except apsw.SQLError:  # another sqlite-vec storage layout
             return None
-        rid_parts: list[np.ndarray] = []
-        vec_parts: list[np.ndarray] = []
-        dims = 0
-        for chunk_id, size, validity, rowids in chunks:
-            vectors = blobs.get(chunk_id)
-            if vectors is None or size <= 0 or len(validity) * 8 < size or len(rowids) != 8 * size:
-                return None
-            if len(vectors) % (4 * size):
-                return None
-            dims = dims or len(vectors) // (4 * size)
-            if len(vectors) != 4 * size * dims:
-                return None
-            valid = np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")[:size].astype(bool)
-            rid_parts.append(np.frombuffer(rowids, "<i8")[valid])
-            vec_parts.append(np.frombuffer(vectors, "<f4").reshape(size, dims)[valid])
-        if not rid_parts:
-            return (
-                None if expected else (np.zeros(0, np.int64), np.zeros(0, bool), np.zeros((0, 0), np.float32))
-            )
-        rids = np.concatenate(rid_parts).astype(np.int64)
-        if len(rids) != expected:
-            return None
+        assert matrix is not None
+        rids = np.concatenate([r for *_, r in layout]).astype(np.int64)
         # The scope flag is the chunk's path (what the indexer stores in vec0's column).
         shared = ~np.isin(rids, np.array(root, dtype=np.int64))
-        return rids, shared, np.ascontiguousarray(np.concatenate(vec_parts), dtype=np.float32)
+        return rids, shared, matrix
 
     @maps_errors
     def cached_vectors_for(
