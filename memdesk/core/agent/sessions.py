@@ -31,11 +31,13 @@ from typing import Any, Literal
 
 from memdesk.core.index import sqlite
 
+# OpenClaw's own text rules for transcripts (normalizeSessionText, splitLongSessionLine).
+from memdesk.core.openclaw.sessions_2026_9 import normalize_session_text, split_long_line
+
 Scope = Literal["private", "group", "internal", "unknown"]
 SCOPES: tuple[Scope, ...] = ("private", "group", "internal", "unknown")
 _ARCHIVE_RE = re.compile(r"^(?P<id>.+)\.jsonl\.(?P<reason>reset|deleted)\.[^/]+$")
 _INTERNAL_KEY_RE = re.compile(r":(?:active-memory|cron|heartbeat|hook|node|subagent)(?::|$)")
-_WRAP_CHARS = 800
 
 
 @dataclass(frozen=True)
@@ -107,32 +109,6 @@ class SessionHit:
             "snippet": self.snippet,
             "timestamp": m.timestamp.isoformat() if m.timestamp else None,
         }
-
-
-def normalize_session_text(value: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"\s*\n+\s*", " ", value)).strip()
-
-
-def split_long_line(text: str, max_chars: int = _WRAP_CHARS) -> list[str]:
-    """``splitLongSessionLine``: wrap at the last space before ``max_chars``."""
-    normalized = text.strip()
-    if not normalized:
-        return []
-    if len(normalized) <= max_chars:
-        return [normalized]
-    out: list[str] = []
-    cursor = 0
-    while cursor < len(normalized):
-        if len(normalized) - cursor <= max_chars:
-            out.append(normalized[cursor:].strip())
-            break
-        limit = cursor + max_chars
-        split_at = next((i for i in range(limit, cursor, -1) if normalized[i] == " "), limit)
-        out.append(normalized[cursor:split_at].strip())
-        cursor = split_at
-        while cursor < len(normalized) and normalized[cursor] == " ":
-            cursor += 1
-    return [s for s in out if s]
 
 
 def _content_text(content: Any) -> str | None:
