@@ -7,6 +7,8 @@ import sys
 from typing import Any
 
 from memdesk.cli import common
+from memdesk.core.index.status import SyncReport
+from memdesk.core.index.sync import retry_while_busy
 
 
 def _reason(failure: Any) -> str:
@@ -14,15 +16,21 @@ def _reason(failure: Any) -> str:
 
 
 def cmd_index(args: argparse.Namespace) -> int:
-    eng = common.open_engine(args)
-    try:
-        report = eng.sync(
-            rebuild=args.rebuild,
-            progress=common.progress_printer(sys.stderr.isatty() and not args.json),
-            verify=True,
-        )
-    finally:
-        eng.close()
+    def run() -> SyncReport:
+        eng = common.open_engine(args)
+        try:
+            return eng.sync(
+                rebuild=args.rebuild,
+                progress=common.progress_printer(sys.stderr.isatty() and not args.json),
+                verify=True,
+            )
+        finally:
+            eng.close()
+
+    # Opening the index can also meet another indexer's long write (it creates or
+    # migrates the schema under the write lock): wait for a turn there too, as the
+    # sync itself does, instead of failing after one busy timeout.
+    report = retry_while_busy(run, None)
     common.report_repair(report)
     data = report.to_json()
     failures = "".join(f"\n  skipped {f.path}: {_reason(f)}" for f in (*report.failures, *report.skipped))
