@@ -8,7 +8,8 @@ then, each in a cold process with a private data dir and the default built model
    runs. Meanwhile this (parent) process searches keyword-only for a word that only
    the newest note holds, every 50 ms, over its own connections: the first hit is
    "every note keyword-searchable". Printed: that time, the total time, the peak RSS
-   of the indexing process (``ru_maxrss`` of the child), the index size.
+   of the indexing process (its own ``VmHWM``: ``wait4``'s ``ru_maxrss`` would also
+   count this parent's RSS at fork time), the index size.
 2. **App at rest** over the finished index: the window of ``memdesk gui`` opened on
    it (``startup.py``'s second launch: window, a hybrid search for the word, a few
    idle seconds), its RSS then and its peak.
@@ -102,8 +103,17 @@ def child_index(workspace: Path, t0: float) -> int:
             seen.add(p.phase)
             emit(p.phase, files=p.files_total, chunks=p.chunks_done)
 
+    from startup import _status_kb
+
     report = eng.sync(progress=progress)
-    emit("synced", chunks=report.chunks, files=report.files, embedded=report.embedded, mode=report.mode)
+    emit(
+        "synced",
+        chunks=report.chunks,
+        files=report.files,
+        embedded=report.embedded,
+        mode=report.mode,
+        peak_rss_mb=round(_status_kb("VmHWM") / 1024, 1),
+    )
     eng.close()
     return 0
 
@@ -154,7 +164,7 @@ def _index(workspace: Path, env: dict[str, str]) -> dict[str, Any]:
                 daemon=True,
             )
             poller.start()
-    _pid, status, usage = os.wait4(proc.pid, 0)
+    code = proc.wait()
     total = time.time() - t0
     if poller is not None:
         poller.join(timeout=5.0)  # found already, or it finds the marker now at the latest
@@ -163,11 +173,11 @@ def _index(workspace: Path, env: dict[str, str]) -> dict[str, Any]:
     db = Path(events.get("opened", {}).get("db_path", ""))
     size = sum(p.stat().st_size for p in db.parent.glob(db.name + "*") if p.is_file()) if db.name else None
     return {
-        "exit_code": os.waitstatus_to_exitcode(status),
+        "exit_code": code,
         "events": events,
         "all_notes_keyword_searchable_s": round(found["t"], 2) if found.get("t") is not None else None,
         "index_complete_s": round(total, 2),
-        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "peak_rss_mb": events.get("synced", {}).get("peak_rss_mb"),
         "index_bytes": size,
     }
 
