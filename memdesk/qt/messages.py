@@ -11,6 +11,14 @@ from memdesk.core.messages import CONTEXT, Message
 log = logging.getLogger(__name__)
 
 
+def without_path(text: str, path: str) -> str:
+    """``text`` without the ``"{path}: "`` (in Chinese ``"{path}："``) that the core's
+    reasons about a file start with, where the UI already names the file."""
+    for sep in (": ", "："):
+        text = text.removeprefix(f"{path}{sep}")
+    return text
+
+
 def text(value: object) -> str:
     """``value`` as the UI shows it: a core ``Message`` translated (its ``Message``
     arguments too), an exception by its message, anything else as ``str(value)``.

@@ -760,9 +760,9 @@ class NoteEditor(QWidget):
             try:
                 workspace_mod.decode_note(disk.data, name=buffer.rel)
             except errors.NoteReadError as exc:
-                problem = messages.text(exc)
-                for sep, skipped in ((": ", "; skipped"), ("：", "；已跳过")):  # the path and "skipped" go
-                    problem = problem.removeprefix(f"{buffer.rel}{sep}").removesuffix(skipped)
+                problem = messages.without_path(messages.text(exc), buffer.rel)
+                for skipped in ("; skipped", "；已跳过"):  # the dialog is about this note, not skipping it
+                    problem = problem.removesuffix(skipped)
         dialog = ConflictDialog(
             self,
             rel=buffer.rel,

@@ -28,10 +28,7 @@ def rows_of(failures: Sequence[object], skipped: Sequence[object]) -> list[Row]:
     out = []
     for item in (*failures, *skipped):
         path = str(getattr(item, "path", ""))
-        reason = messages.text(getattr(item, "reason", ""))
-        for sep in (": ", "："):
-            reason = reason.removeprefix(f"{path}{sep}")
-        out.append((path, reason))
+        out.append((path, messages.without_path(messages.text(getattr(item, "reason", "")), path)))
     return out
 
 
