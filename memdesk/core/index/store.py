@@ -178,17 +178,26 @@ class Store:
         return True
 
     def _migrate(self) -> None:
-        version = _int(self.conn.execute("PRAGMA user_version").fetchall())
-        if version > SCHEMA_VERSION:
-            raise errors.IndexCorrupt(
-                f"{self.path}: index schema v{version} is newer than this memdesk (v{SCHEMA_VERSION})"
-            )
-        for target in range(version, SCHEMA_VERSION):
+        def version() -> int:
+            found = _int(self.conn.execute("PRAGMA user_version").fetchall())
+            if found > SCHEMA_VERSION:
+                raise errors.IndexCorrupt(
+                    f"{self.path}: index schema v{found} is newer than this memdesk (v{SCHEMA_VERSION})"
+                )
+            return found
+
+        # The version is read again under the write lock: two processes opening a new
+        # index both see v0 first, and the one that waited must not replay the other's
+        # CREATE statements (it used to report the fresh index as damaged).
+        while version() < SCHEMA_VERSION:
             with self.transaction():
-                for statement in MIGRATIONS[target]:
+                current = version()
+                if current >= SCHEMA_VERSION:
+                    break
+                for statement in MIGRATIONS[current]:
                     self.conn.execute(statement)
-                self.conn.execute(f"PRAGMA user_version = {target + 1}")
-            log.info("migrated %s to schema v%d", self.path.name, target + 1)
+                self.conn.execute(f"PRAGMA user_version = {current + 1}")
+            log.info("migrated %s to schema v%d", self.path.name, current + 1)
 
     def _check_schema(self) -> None:
         """Every table the schema version promises exists (a dropped ``chunks`` table once

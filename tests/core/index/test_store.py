@@ -4,6 +4,7 @@ legs' SQL, and that every failure reaches callers as a memdesk error, never apsw
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -57,6 +58,33 @@ def test_fresh_index_has_every_table_of_its_schema(tmp_path: Path) -> None:
     assert s.conn.execute("PRAGMA user_version").fetchall()[0][0] == SCHEMA_VERSION
     assert s.get_meta() is None and s.counts() == (0, 0)
     s.close()
+
+
+def test_two_openers_of_a_new_index_do_not_replay_each_others_migrations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Both see schema v0 before either holds the write lock; the second to get it
+    # must find the schema already built rather than run its CREATE statements again.
+    path = tmp_path / "shared.sqlite"
+    real_transaction = Store.transaction
+    others: list[Store] = []
+    interleaved = False
+
+    def other_process_migrates_first(self: Store) -> Any:
+        nonlocal interleaved
+        if not interleaved:
+            interleaved = True
+            others.append(Store(path))
+        return real_transaction(self)
+
+    monkeypatch.setattr(Store, "transaction", other_process_migrates_first)
+    first = Store(path)
+    monkeypatch.undo()
+    assert others, "the second opener never ran"
+    for s in (first, others[0]):
+        assert s.conn.execute("PRAGMA user_version").fetchall()[0][0] == SCHEMA_VERSION
+        assert s.counts() == (0, 0)
+        s.close()
 
 
 def test_rows_round_trip_and_delete_removes_every_trace(store: Store) -> None:
