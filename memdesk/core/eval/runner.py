@@ -112,6 +112,27 @@ def _open_engine(root: Path, model: Any, modes: Sequence[str]) -> Any:
     return engine.Engine.open(root, model=model, db_path=db_path)
 
 
+def sync_reporter(progress: Callable[[str], None] | None) -> Callable[[Any], None] | None:
+    """Turns a sync's progress into a line every 500 files and about every 5 % of the
+    embedding: a first SciFact index embeds for tens of minutes, and said nothing."""
+    if progress is None:
+        return None
+    say = progress
+    last_share = -1
+
+    def report(p: Any) -> None:
+        nonlocal last_share
+        if p.phase == "index" and p.files_done % 500 == 0:
+            say(f"indexing {p.files_done}/{p.files_total}")
+        elif p.phase == "embed" and p.to_embed:
+            share = p.embedded * 20 // p.to_embed
+            if share != last_share:
+                last_share = share
+                say(f"embedding {p.embedded}/{p.to_embed} chunks")
+
+    return report
+
+
 def beir_judge(qrels: Mapping[str, set[str]], doc_of: Callable[[Hit], str]) -> Judge:
     """Scores against document qrels: a hit counts as the document it belongs to."""
     return lambda qid, hits: score_ranking([doc_of(h) for h in hits], qrels[qid])
@@ -203,11 +224,7 @@ def evaluate_dataset(
             progress(f"warning: {eng.fallback_reason}; only the fts mode can run")
         t0 = time.perf_counter()
 
-        def report(p: Any) -> None:
-            if progress is not None and p.files_done % 500 == 0 and p.phase == "index":
-                progress(f"indexing {p.files_done}/{p.files_total}")
-
-        eng.sync(progress=report)
+        eng.sync(progress=sync_reporter(progress))
         index_seconds = time.perf_counter() - t0
         queries = {q: t for q, t in dataset.queries.items() if q in dataset.qrels}
         if limit:
@@ -254,7 +271,7 @@ def evaluate_golden(
     eng = _open_engine(root, model, modes)
     try:
         t0 = time.perf_counter()
-        eng.sync()
+        eng.sync(progress=sync_reporter(progress))
         index_seconds = time.perf_counter() - t0
         queries = {str(i): g.query for i, g in enumerate(golden)}
         relevant = {str(i): g.relevant for i, g in enumerate(golden)}

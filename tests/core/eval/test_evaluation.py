@@ -133,10 +133,18 @@ def test_beir_dataset_fts(tmp_path: Path) -> None:
 @pytest.mark.model
 def test_beir_dataset_all_modes_real_model(tmp_path: Path, minilm_path: Path) -> None:
     folder = _tiny_beir(tmp_path / "tiny")
-    report = eval_runner.evaluate_dataset(folder, profiles=("memdesk",), model=minilm_path)
+    said: list[str] = []
+    report = eval_runner.evaluate_dataset(
+        folder, profiles=("memdesk",), model=minilm_path, progress=said.append
+    )
     modes = {r["mode"]: r for r in report["results"]}
     assert set(modes) == {"fts", "vector", "hybrid", "hybrid+mmr"}
     assert modes["hybrid"]["ndcg@10"] >= 0.75
+    # The embedding phase reports itself, ending with every chunk embedded.
+    embedding = [line for line in said if line.startswith("embedding ")]
+    assert embedding, said
+    done, total = embedding[-1].split()[1].split("/")
+    assert done == total != "0"
 
 
 def test_holdout_is_refused_without_opt_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
