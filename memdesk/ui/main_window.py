@@ -275,6 +275,10 @@ class MainWindow(QMainWindow):
         self.freshness_label = fitted_label.FittedLabel()
         self.freshness_label.setObjectName("freshnessLabel")
         self._eta = _EtaEstimate()
+        # The index's own mode (from the last snapshot) and whether a sync is embedding
+        # now: meanwhile searches run keyword-only, so the label must not say "Hybrid".
+        self._index_mode: tuple[str, str | None] = ("fts", None)
+        self._embedding_notes = False
         self.progress = fitted_label.TextProgressBar()
         self.progress.setObjectName("indexProgress")
         self.progress.setTextVisible(True)
@@ -477,7 +481,9 @@ class MainWindow(QMainWindow):
         session.model_build_finished.connect(self._on_session_model_build_finished)
         session.model_build_failed.connect(self._on_session_model_build_failed)
         self.setWindowTitle(f"memdesk — {session.workspace}")
-        self.show_mode(session.engine.mode, None)
+        self._index_mode = (session.engine.mode, None)
+        self._embedding_notes = False
+        self._show_index_mode()
         self._attach_lab(session)
         session.request_snapshot()
 
@@ -990,6 +996,10 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_session_sync_progress(self, progress: engine_mod.SyncProgress) -> None:
+        embedding = progress.phase == "embed" and progress.embedded < progress.to_embed
+        if embedding != self._embedding_notes:
+            self._embedding_notes = embedding
+            self._show_index_mode()
         if progress.phase == "embed" and progress.to_embed > 0:
             self.progress.setRange(0, progress.to_embed)
             self.progress.setValue(progress.embedded)
@@ -1057,6 +1067,9 @@ class MainWindow(QMainWindow):
     def _on_session_idle_changed(self, idle: bool) -> None:
         self.progress.setVisible(not idle)
         self.cancel_button.setVisible(not idle)
+        if idle and self._embedding_notes:  # a cancelled or failed sync ends its embedding too
+            self._embedding_notes = False
+            self._show_index_mode()
 
     @Slot(object)
     def _on_session_snapshot_changed(self, snapshot: workers.WorkspaceSnapshot) -> None:
@@ -1071,13 +1084,9 @@ class MainWindow(QMainWindow):
         status = snapshot.status
         if status is None:
             return
-        if status.mode == "hybrid" and self.session.is_loading_model:
-            # The index has vectors, but until the model is loaded searches are
-            # keyword-only (the summary line says so too).
-            self.show_mode("fts", self.tr("loading the embedding model"))
-        else:
-            reason = status.fallback_reason
-            self.show_mode(status.mode, qt_messages.text(reason) if reason else None)
+        reason = status.fallback_reason
+        self._index_mode = (status.mode, qt_messages.text(reason) if reason else None)
+        self._show_index_mode()
         model = status.embedder.get("model") if status.embedder else None
         self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
         self.model_label.setToolTip(
@@ -1099,6 +1108,17 @@ class MainWindow(QMainWindow):
         self.freshness_label.set_full_text(fresh)
         if status.mode == "hybrid":
             self.model_banner.setVisible(False)
+
+    def _show_index_mode(self) -> None:
+        mode, reason = self._index_mode
+        # The index has vectors, but until the model is loaded, and while a sync holds
+        # the embedder, searches are keyword-only (the summary line says so too).
+        if mode == "hybrid" and self.session.is_loading_model:
+            self.show_mode("fts", self.tr("loading the embedding model"))
+        elif mode == "hybrid" and self._embedding_notes:
+            self.show_mode("fts", self.tr("embedding notes"))
+        else:
+            self.show_mode(mode, reason)
 
     def show_mode(self, mode: str, reason: str | None) -> None:
         """The search mode, and why it is not hybrid, shortened by whole words (the

@@ -1040,6 +1040,10 @@
         <translation>正在加载嵌入模型</translation>
     </message>
     <message>
+        <source>embedding notes</source>
+        <translation>正在嵌入笔记</translation>
+    </message>
+    <message>
         <source>model: {0}</source>
         <translation>模型：{0}</translation>
     </message>

@@ -43,6 +43,8 @@ def test_a_search_while_notes_are_embedded_is_keyword_only_and_says_so(
         assert results.pool is not None and results.pool.mode == "fts" and results.pool.embedder_busy
         assert [h.path for h in results.hits][:1] == [rel]  # its keyword index is in already
         assert "keyword-only while notes are being embedded" in window.search_panel.summary.text()
+        # The status bar's mode agrees with the search: not "Hybrid" while embedding.
+        assert window.mode_label.text().startswith("FTS-only (embedding notes"), window.mode_label.text()
     finally:
         gate.set()
     qtbot.waitUntil(
@@ -58,3 +60,4 @@ def test_a_search_while_notes_are_embedded_is_keyword_only_and_says_so(
     assert session.results.hits[0].path == rel and session.results.hits[0].vector_score is not None
     assert "being embedded" not in window.search_panel.summary.text()
     wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.mode_label.text() == "Hybrid", timeout=SYNC_TIMEOUT_MS)
