@@ -159,6 +159,9 @@ def test_leftover_of_a_killed_rebuild_is_removed_at_once(example_workspace: Path
     leftover = db.with_name(f"{db.name}.tmp-{pid}-0badcafe")
     for suffix in ("", "-wal", "-shm"):
         Path(f"{leftover}{suffix}").write_bytes(b"x" * 4096)
+    orphan = db.with_name(f"{db.name}.tmp-{pid}-0ddba115")  # its main file already went
+    for suffix in ("-wal", "-shm"):
+        Path(f"{orphan}{suffix}").write_bytes(b"z" * 4096)
     live = db.with_name(f"{db.name}.tmp-{os.getpid()}-0feed000")  # ours, fresh: in progress
     live.write_bytes(b"y")
     os.utime(live, (time.time(), time.time()))
@@ -168,6 +171,7 @@ def test_leftover_of_a_killed_rebuild_is_removed_at_once(example_workspace: Path
     finally:
         eng.close()
     assert not any(Path(f"{leftover}{s}").exists() for s in ("", "-wal", "-shm"))
+    assert not any(Path(f"{orphan}{s}").exists() for s in ("-wal", "-shm"))
     assert live.exists()
 
 

@@ -26,6 +26,7 @@ from memdesk.core.index.store import Store, remove_index_files, swap_in
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+SIDECAR_SUFFIXES = ("-wal", "-shm", "-journal")  # SQLite's files beside an index
 
 
 def _process_alive(pid: int) -> bool:
@@ -191,8 +192,12 @@ class IndexFiles:
         now = time.time()
         prefix = self.db_path.name + ".tmp-"
         for path in self.db_path.parent.glob(prefix + "*"):
-            if path.name.endswith(("-wal", "-shm", "-journal")):
-                continue
+            if path.name.endswith(SIDECAR_SUFFIXES):
+                main = path.with_name(path.name.rsplit("-", 1)[0])
+                if main.exists():
+                    continue  # goes with its main file
+                # else an orphan: a killed builder's main file went but its -wal/-shm
+                # stayed (8 MB each), and nothing else would ever remove them.
             pid = path.name[len(prefix) :].split("-", 1)[0]
             try:
                 stale = (pid.isdigit() and not _process_alive(int(pid))) or (
