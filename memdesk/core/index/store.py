@@ -18,6 +18,7 @@ statement; callers never see apsw.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -95,12 +96,39 @@ def _int(rows: Sequence[tuple[Any, ...]]) -> int:
     return int(rows[0][0])
 
 
+def _varint(data: bytes) -> int:
+    """SQLite's big-endian varint at the start of ``data`` (FTS5 records use it)."""
+    value = 0
+    for i, byte in enumerate(data[:9]):
+        if i == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            return value
+    return value
+
+
 def _vec_extension_path() -> str | None:
     try:
         import sqlite_vec
     except ImportError:
         return None
     return str(sqlite_vec.loadable_path())
+
+
+@dataclasses.dataclass(frozen=True)
+class KeywordSplit:
+    """An OR query over rare and common terms, answered in two stages
+    (``Store.keyword_search``). ``expr`` (the whole query) is ``rare OR common`` with
+    the rare terms first, so both stages' BM25 sums add the same terms in the same order.
+    """
+
+    rare: str  # FTS5 MATCH expression of the rare terms
+    common: str  # and of the common ones
+    # More than the common terms can add to any row's relevance (-bm25) together.
+    common_bound: float
+    # The index state (``term_statistics``) the bound was computed in.
+    state: tuple[int, int]
 
 
 class Store:
@@ -111,8 +139,9 @@ class Store:
         self.readonly = readonly
         self.vec_error: str | None = None
         self._seg_table: Any = None
-        # document_frequencies' answers for one state of the index: (state, total, term -> df).
-        self._df_cache: tuple[tuple[int, int], int, dict[str, int]] | None = None
+        # term_statistics' answers for one state of the index:
+        # (state, chunk count, FTS5 row count, term -> (df, token count)).
+        self._df_cache: tuple[tuple[int, int], int, int, dict[str, tuple[int, int]]] | None = None
         if not readonly and not self.path.exists():
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -423,7 +452,7 @@ class Store:
     # -- memdesk's keyword leg ------------------------------------------------------
     @maps_errors
     def keyword_search(
-        self, table: str, expr: str, limit: int, *, shared_only: bool
+        self, table: str, expr: str, limit: int, *, shared_only: bool, split: KeywordSplit | None = None
     ) -> list[tuple[int, float]]:
         """(rid, -bm25) of the best ``limit`` matches of an FTS5 expression, best first:
         chunks that exist, and with ``shared_only`` none of the root memory file.
@@ -433,7 +462,8 @@ class Store:
         of the cost at 100k chunks. Instead the FTS query asks for as many extra rows
         as could be dropped, and the few rows returned are checked afterwards. SQLite's
         ORDER BY sorts stably (ties in FTS5's rowid order), so the kept rows and their
-        order are those of the join.
+        order are those of the join. With ``split`` the rows come from ``keyword_two_stage``
+        when it can prove they are the same.
         """
         _check_fts_table(table)
         if limit <= 0:
@@ -448,13 +478,16 @@ class Store:
             }
         fetch = limit + len(excluded)
         while True:
-            rows = [
-                (int(r), -float(s))
-                for r, s in self.conn.execute(
-                    f"SELECT rowid, bm25({table}) AS s FROM {table} WHERE {table} MATCH ? ORDER BY s LIMIT ?",
-                    (expr, fetch),
-                )
-            ]
+            rows = self.keyword_two_stage(table, split, fetch) if split is not None else None
+            if rows is None:
+                rows = [
+                    (int(r), -float(s))
+                    for r, s in self.conn.execute(
+                        f"SELECT rowid, bm25({table}) AS s FROM {table} WHERE {table} MATCH ? "
+                        "ORDER BY s LIMIT ?",
+                        (expr, fetch),
+                    )
+                ]
             wanted = [row for row in rows if row[0] not in excluded]
             rids = [rid for rid, _ in wanted]
             present: set[int] = set()
@@ -470,6 +503,41 @@ class Store:
                 return kept[:limit]
             # Keyword rows without a chunk (a damaged index): look further down the list.
             fetch = 2 * fetch + (limit - len(kept))
+
+    @maps_errors
+    def keyword_two_stage(
+        self, table: str, split: KeywordSplit, fetch: int
+    ) -> list[tuple[int, float]] | None:
+        """The best ``fetch`` rows of ``rare OR common`` without scoring every row of the
+        common terms, or None when that cannot be proven (the caller runs the one query).
+
+        A row matching the query matches a rare term, or only common ones. Stage one
+        takes the best rows of the rare terms alone (a row without common terms scores
+        the same there as in the whole query: BM25 adds 0 for an absent term) and every
+        row matching both a rare and a common term, scored by the whole query: FTS5
+        walks the common terms' doclists only to count them and to seek the rare rows.
+        Rows of common terms alone score less than ``common_bound``: when the
+        ``fetch``-th best row so far scores more, none of them can place, and the rows
+        kept are exactly the one query's (ties in rowid order, as its sort keeps them).
+        """
+        _check_fts_table(table)
+        select = f"SELECT rowid, bm25({table}) AS s FROM {table} WHERE {table} MATCH ?"
+        with self.conn:  # one read transaction: both stages and the check see one state
+            score = {
+                int(r): -float(s)
+                for r, s in self.conn.execute(select + " ORDER BY s LIMIT ?", (split.rare, fetch))
+            }
+            state = (_int(self.conn.execute("PRAGMA data_version").fetchall()), self.conn.total_changes())
+            if state != split.state:
+                return None  # the bound is of another state of the index
+            score.update(
+                (int(r), -float(s))
+                for r, s in self.conn.execute(select, (f"({split.rare}) AND ({split.common})",))
+            )
+        if len(score) < fetch:
+            return None
+        best = sorted(score.items(), key=lambda row: (-row[1], row[0]))[:fetch]
+        return best if split.common_bound < best[-1][1] else None
 
     @maps_errors
     def keyword_score_of(self, table: str, expr: str, rid: int) -> float | None:
@@ -628,6 +696,18 @@ class Store:
         Terms are run through the index's own tokenizer first (porter stemming), and
         a term that tokenizes to several tokens reports its rarest one.
         """
+        total, _, stats = self.term_statistics(terms)
+        return total, {term: df for term, (df, _) in stats.items()}
+
+    @maps_errors
+    def term_statistics(self, terms: Sequence[str]) -> tuple[int, int, dict[str, tuple[int, int]]]:
+        """(chunk count, the segmented FTS5 table's own row count, term -> (number of its
+        rows containing the term, how many tokens the term is)): the figures FTS5's BM25
+        takes its idf from, for one state of the index.
+
+        A term of several tokens reports its rarest token's count (a phrase is no
+        more frequent than that).
+        """
         import apsw.fts5
 
         if self._seg_table is None:
@@ -636,25 +716,41 @@ class Store:
         # fts5vocab counts a term's documents by walking its whole doclist, and count(*)
         # walks an index: ~1 ms each per frequent term at 100k chunks. The answers hold
         # until the index changes (another connection's commit, or this one's writes).
-        state = (_int(self.conn.execute("PRAGMA data_version").fetchall()), self.conn.total_changes())
-        if self._df_cache is None or self._df_cache[0] != state or len(self._df_cache[2]) > 4096:
-            total = _int(self.conn.execute("SELECT count(*) FROM chunks").fetchall())
-            self._df_cache = (state, total, {})
-        _, total, known = self._df_cache
-        out: dict[str, int] = {}
-        for term in terms:
-            if term in known:
-                out[term] = known[term]
-                continue
-            tokens = table.tokenize(term.encode("utf-8"), include_offsets=False, include_colocated=False)
-            counts = []
-            for token in tokens:
-                row = self.conn.execute(
-                    "SELECT doc FROM chunks_fts_seg_vocab WHERE term = ?", (token,)
-                ).fetchall()
-                counts.append(_int(row) if row else 0)
-            out[term] = known[term] = min(counts) if counts else 0
-        return total, out
+        # One read transaction, so every figure is of the same state.
+        with self.conn:
+            state = (_int(self.conn.execute("PRAGMA data_version").fetchall()), self.conn.total_changes())
+            if self._df_cache is None or self._df_cache[0] != state or len(self._df_cache[3]) > 4096:
+                total = _int(self.conn.execute("SELECT count(*) FROM chunks").fetchall())
+                self._df_cache = (state, total, self._fts_row_count("chunks_fts_seg"), {})
+            _, total, fts_rows, known = self._df_cache
+            out: dict[str, tuple[int, int]] = {}
+            for term in terms:
+                if term in known:
+                    out[term] = known[term]
+                    continue
+                tokens = table.tokenize(term.encode("utf-8"), include_offsets=False, include_colocated=False)
+                counts = []
+                for token in tokens:
+                    row = self.conn.execute(
+                        "SELECT doc FROM chunks_fts_seg_vocab WHERE term = ?", (token,)
+                    ).fetchall()
+                    counts.append(_int(row) if row else 0)
+                out[term] = known[term] = (min(counts) if counts else 0, len(counts))
+        return total, fts_rows, out
+
+    def term_statistics_state(self) -> tuple[int, int] | None:
+        """The index state ``term_statistics``' last answers are of."""
+        return None if self._df_cache is None else self._df_cache[0]
+
+    def _fts_row_count(self, table: str) -> int:
+        """FTS5's own row count (the N of its BM25 idf): the first varint of the table's
+        averages record (``%_data`` row 1), which FTS5 keeps on every insert and delete.
+        It can exceed the chunk count: rows of replaced chunks are never matched, but
+        still counted."""
+        _check_fts_table(table)
+        rows = self.conn.execute(f"SELECT block FROM {table}_data WHERE id = 1").fetchall()
+        block = rows[0][0] if rows else None
+        return _varint(block) if isinstance(block, bytes) and block else 0
 
     @maps_errors
     def all_vectors(

@@ -7,9 +7,10 @@ the store.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 
-from memdesk.core.index.store import Store
+from memdesk.core.index.store import KeywordSplit, Store
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search import lexical
 
@@ -71,11 +72,64 @@ def match_expression(terms: list[str], opts: MemdeskOptions) -> str | None:
     return lexical.fts_match_expression(terms, limit=MAX_TERMS, joiner=" OR " if opts.or_terms else " AND ")
 
 
+# A term in at least this share of the chunks is "common": an OR query that has rarer
+# terms too is answered in two stages (``Store.keyword_search``), the common terms
+# scored only on the rare terms' rows. At 100k chunks a term in 40% of them costs
+# FTS5 ~30 ms to score on every row; two stages take ~5 ms.
+COMMON_SHARE = 1 / 32
+# Two stages pay only when the rare terms' rows are far fewer than the common ones'.
+RARE_ROWS_AT_MOST = 1 / 4
+# FTS5's BM25 (k1 = 1.2, b = 0.75): one term adds at most idf * (k1 + 1) to a row's
+# relevance, however often it occurs (its tf factor approaches k1 + 1 from below).
+BM25_K1 = 1.2
+
+
+def _fts5_idf(rows: int, hits: int) -> float:
+    """FTS5's own idf (fts5_aux.c): log((N - n + 0.5) / (n + 0.5)), at least 1e-6."""
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
+def query_plan(
+    store: Store, terms: list[str], opts: MemdeskOptions
+) -> tuple[str | None, KeywordSplit | None]:
+    """The MATCH expression for ``searched_terms`` and, when some terms are common and
+    others rare, the two-stage split of it (same rows, same scores; rarest terms first
+    in both, so BM25 adds them in the same order)."""
+    expr = match_expression(terms, opts)
+    if expr is None or not (opts.segmented_index and opts.or_terms) or len(terms) < 2:
+        return expr, None
+    terms = [t for t in terms if t.replace('"', "")][:MAX_TERMS]
+    _, rows, stats = store.term_statistics(terms)
+    state = store.term_statistics_state()
+    # Only a one-token term has the idf of its own row count; a phrase's may be higher.
+    common = {t for t in terms if stats[t][1] == 1 and stats[t][0] >= rows * COMMON_SHARE}
+    rare = [t for t in terms if t not in common]
+    if not common or not rare or state is None:
+        return expr, None
+    if sum(stats[t][0] for t in rare) > RARE_ROWS_AT_MOST * sum(stats[t][0] for t in common):
+        return expr, None
+    ordered = sorted(terms, key=lambda t: stats[t][0])  # stable: ties keep the query's order
+    bound = sum(_fts5_idf(rows, stats[t][0]) * (BM25_K1 + 1.0) for t in common)
+    rare_expr = match_expression([t for t in ordered if t not in common], opts)
+    common_expr = match_expression([t for t in ordered if t in common], opts)
+    assert rare_expr is not None and common_expr is not None
+    # The margin covers float rounding in the sums (relative ~1e-15), with room to spare.
+    split = KeywordSplit(rare_expr, common_expr, bound * (1 + 1e-9) + 1e-12, state)
+    return match_expression(ordered, opts), split
+
+
 def search(
-    store: Store, expr: str, limit: int, *, shared_only: bool, opts: MemdeskOptions
+    store: Store,
+    expr: str,
+    limit: int,
+    *,
+    shared_only: bool,
+    opts: MemdeskOptions,
+    split: KeywordSplit | None = None,
 ) -> list[tuple[int, float]]:
     """(rid, raw BM25 relevance, higher is better) of the best ``limit`` matches."""
-    return store.keyword_search(opts.table, expr, limit, shared_only=shared_only)
+    return store.keyword_search(opts.table, expr, limit, shared_only=shared_only, split=split)
 
 
 def complete(store: Store, expr: str, rids: Sequence[int], opts: MemdeskOptions) -> dict[int, float]:

@@ -266,9 +266,13 @@ def memdesk_pool(
     store = legs.store
     terms = keyword.searched_terms(store, keyword.query_terms(q, opts), opts) if mode != "vector" else []
     legs.keyword_terms = tuple(terms)
-    expr = keyword.match_expression(terms, opts)
     t0 = time.perf_counter()
-    kw = keyword.search(store, expr, limit, shared_only=scope != "all", opts=opts) if expr is not None else []
+    expr, split = keyword.query_plan(store, terms, opts)
+    kw = (
+        keyword.search(store, expr, limit, shared_only=scope != "all", opts=opts, split=split)
+        if expr is not None
+        else []
+    )
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
     qvec = legs.embed_query(q, timings) if mode != "fts" else None
     vec = legs.vector_hits(qvec, limit, scope, timings) if qvec is not None else []

@@ -33,3 +33,15 @@ def test_jaccard_matrix_values() -> None:
     sim = mmr_fast.jaccard_matrix([frozenset("ab"), frozenset("bc"), frozenset(), frozenset()])
     assert sim[0, 1] == pytest.approx(1 / 3) and sim[2, 3] == 1.0 and sim[0, 2] == 0.0
     assert np.allclose(sim, sim.T)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    items=st.lists(st.tuples(scores, tokens), min_size=1, max_size=90),
+    lam=st.sampled_from([0.0, 0.3, 0.7, 0.99]),
+)
+def test_the_loop_and_the_array_rounds_agree(items: list[tuple[float, frozenset[str]]], lam: float) -> None:
+    # Small pools take the plain loop, large ones the array rounds: the same steps either way.
+    values = [s for s, _ in items]
+    sim = mmr_fast.jaccard_matrix([t for _, t in items])
+    assert mmr_fast._mmr_loop(values, sim.tolist(), lam) == mmr_fast._mmr_arrays(values, sim, lam)
