@@ -6,6 +6,7 @@ No module-level state: ``build_window`` assembles everything for one workspace a
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 from collections.abc import Callable
@@ -94,6 +95,13 @@ def build_window(
         log_file=logs.log_path(data),
     )
     prefs.remember_workspace(session.workspace)
+    # Everything built so far (modules, Qt wrappers, the window) lives as long as the
+    # app: keep it out of the cyclic collector's full passes. A full pass over it took
+    # ~55 ms, holding the GIL from whichever thread triggered it (mostly the indexer's),
+    # so the window froze that long while notes were being indexed. Once per process:
+    # a later window's predecessors may be garbage, which frozen would never be freed.
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
     session.request_sync()
     return window
 

@@ -75,7 +75,11 @@ class WorkspaceTree(QTreeView):
 
     def set_files(self, files: tuple[str, ...], states: dict[str, tuple[str, str]]) -> None:
         self._remember_expanded()
-        self.tree_model.set_states(states)
+        # The states change for thousands of notes at once while indexing: repaint the
+        # visible rows (the delegate reads each row's state as it paints) instead of a
+        # dataChanged per folder.
+        if self.tree_model.set_states(states, notify=False):
+            self.viewport().update()
         self.tree_model.set_files(files)
 
     def set_filter(self, text: str) -> None:

@@ -96,3 +96,19 @@ def test_window_shows_before_the_model_loads_and_keyword_search_works_meanwhile(
         qtbot.waitUntil(lambda: window.mode_label.text() == "Hybrid", timeout=10_000)
     finally:
         gate.set()  # never leave a loader thread parked behind the gate
+
+
+def test_the_first_window_keeps_startup_objects_out_of_full_collections(make_window, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A full pass of the cyclic collector over the app's startup objects froze the
+    window while indexing (the indexer's thread held the GIL through it): they are
+    frozen once the first window is built, and only then."""
+    import gc
+
+    workspace = tmp_path / "ws"
+    (workspace / "memory").mkdir(parents=True)
+    (workspace / "MEMORY.md").write_text("# MEMORY.md\n\n- tea\n", encoding="utf-8")
+    make_window(workspace)
+    frozen = gc.get_freeze_count()
+    assert frozen > 0
+    make_window(workspace, wait=False)
+    assert gc.get_freeze_count() == frozen  # a second window does not freeze again

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication, QMessageBox
 
@@ -144,6 +144,35 @@ def test_tree_repaints_child_states(qtbot, fts_window) -> None:  # type: ignore[
     model.set_states(states)
     parents = {p.data(models.PathRole) for p in changed if p.isValid()}
     assert {"memory", "memory/decisions", "memory/topics"} <= parents
+
+
+def test_tree_shows_new_states_without_a_signal_per_folder(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """The tree takes thousands of state changes with one repaint, not a dataChanged per
+    folder (each one costs the tree view a walk of the model on the GUI thread)."""
+    tree = fts_window.tree
+    model = tree.tree_model
+    files = tuple(model.files)
+    changed: list[object] = []
+    model.dataChanged.connect(lambda *args: changed.append(args))
+    painted: list[bool] = []
+
+    class PaintSpy(QObject):
+        def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append(True)
+            return False
+
+    spy = PaintSpy(tree)
+    tree.viewport().installEventFilter(spy)
+    painted.clear()
+    tree.set_files(files, dict.fromkeys(files, ("failed", "binary")))
+    assert changed == []
+    assert model.index_of("MEMORY.md").data(models.StateRole) == "failed"
+    qtbot.waitUntil(lambda: bool(painted))
+    # The same states again: nothing to repaint.
+    painted.clear()
+    tree.set_files(files, dict.fromkeys(files, ("failed", "binary")))
+    assert changed == [] and not model.set_states(dict.fromkeys(files, ("failed", "binary")))
 
 
 def test_menus_shortcuts_about_and_log(qtbot, fts_window, monkeypatch) -> None:  # type: ignore[no-untyped-def]
