@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 
 from .text import hash_text
 
 FTS_ONLY_MODEL = "fts-only"
+
+
+@dataclasses.dataclass(frozen=True)
+class StoredChunk:
+    """One row of a profile's own chunk table (both releases store these columns)."""
+
+    rowid: int
+    id: str
+    path: str
+    source: str
+    start_line: int
+    end_line: int
+    text: str
 
 
 def chunk_id(source: str, path: str, start_line: int, end_line: int, chunk_text: str, model: str) -> str:

@@ -38,7 +38,7 @@ from memdesk.core.index import sqlite
 
 from . import chunking, embed_recipe, profile_common
 from . import keyword_search as oc_kw
-from .ids import FTS_ONLY_MODEL, chunk_id_from_hash
+from .ids import FTS_ONLY_MODEL, StoredChunk, chunk_id_from_hash
 from .profile_common import AgentSettings
 from .text import is_well_formed, to_well_formed
 
@@ -52,15 +52,8 @@ LOCAL_MAX_INPUT_BYTES = 2048
 EMBEDDING_BATCH_MAX_TOKENS = 8000
 
 
-@dataclasses.dataclass(frozen=True)
-class Chunk:
-    rid: int
-    id: str
-    path: str
-    source: str
-    start_line: int
-    end_line: int
-    text: str
+# 2026.4 stores the same chunk columns as 2026.9 (no recall metadata).
+Chunk = StoredChunk
 
 
 def file_chunks(content: str, settings: AgentSettings, *, embedding: bool) -> list[chunking.MemoryChunk]:
@@ -115,7 +108,7 @@ class Index:
                     self.conn.execute(
                         "INSERT INTO chunks_fts (rowid, text, id, path, source, model, start_line, end_line) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (chunk.rid, c.text, cid, rel, "memory", model, c.start_line, c.end_line),
+                        (chunk.rowid, c.text, cid, rel, "memory", model, c.start_line, c.end_line),
                     )
         self.by_id = {c.id: c for c in self.chunks}
         self.vectors: np.ndarray | None = None

@@ -48,7 +48,7 @@ from memdesk.core.index import sqlite
 from . import config as oc_config
 from . import keywords as oc_keywords
 from .hybrid import bm25_rank_to_score
-from .ids import FTS_ONLY_MODEL
+from .ids import FTS_ONLY_MODEL, StoredChunk
 from .text import hash_text, js_trim, truncate_utf16_safe, utf16_len, word_tokens
 
 VERSION = "2026.9.6"
@@ -442,14 +442,7 @@ _TOKENIZE_CLAUSE = {"unicode61": "", "trigram": ", tokenize='trigram case_sensit
 
 
 @dataclasses.dataclass(frozen=True)
-class IndexedChunk:
-    rowid: int
-    id: str
-    path: str
-    source: str
-    start_line: int
-    end_line: int
-    text: str
+class IndexedChunk(StoredChunk):
     meta: RecallMetadata
 
 
