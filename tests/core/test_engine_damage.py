@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import apsw
+import numpy as np
 import pytest
 
 from memdesk.core import engine, errors
@@ -149,6 +150,55 @@ def test_only_the_newest_damaged_copy_is_kept(example_workspace: Path) -> None:
         assert copies[0].read_bytes().startswith(b"this is not an SQLite")
     finally:
         eng.close()
+
+
+def _profile_vectors(db: Path) -> Path:
+    """Fill the OpenClaw profiles' vectors file beside ``db`` as a profile search would."""
+    from memdesk.core.index import recipe_cache
+
+    cache = recipe_cache.RecipeCache(recipe_cache.path_for(db))
+    cache.put("recipe", {"h": np.ones(4, np.float32)}, keep=["h"])
+    cache.close()
+    return recipe_cache.path_for(db)
+
+
+def test_profile_vectors_go_with_a_damaged_index(example_workspace: Path) -> None:
+    """The damaged index is set aside and rebuilt; its OpenClaw-profile vectors file goes too
+    (it would otherwise outlive the index it was filled for)."""
+    db = _indexed(example_workspace, model=None)
+    vectors = _profile_vectors(db)
+    _damage_pages(db)
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        assert eng.sync().repaired
+    finally:
+        eng.close()
+    assert not vectors.exists() and not Path(f"{vectors}-wal").exists()
+
+
+def test_profile_vectors_go_with_a_rebuild_and_an_open_cache_follows(example_workspace: Path) -> None:
+    """``memdesk index --rebuild`` starts the index over, and the vectors file with it; the
+    engine's own cache, open across the rebuild, writes into the new file afterwards."""
+    from memdesk.core.index import recipe_cache
+
+    db = _indexed(example_workspace, model=None)
+    vectors = _profile_vectors(db)
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        cache = eng._recipe_cache
+        assert set(cache.get("recipe", ["h"])) == {"h"}  # opened the old file
+        assert eng.sync(rebuild=True).rebuilt
+        assert not vectors.exists()
+        assert cache.replaced() and cache.get("recipe", ["h"]) == {}
+        cache.put("recipe", {"g": np.ones(4, np.float32)}, keep=["g"])
+        assert not cache.replaced()
+    finally:
+        eng.close()
+    again = recipe_cache.RecipeCache(vectors)
+    try:
+        assert set(again.get("recipe", ["g", "h"])) == {"g"}
+    finally:
+        again.close()
 
 
 def test_leftover_of_a_killed_rebuild_is_removed_at_once(example_workspace: Path) -> None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from memdesk.core import errors
+from memdesk.core.index import recipe_cache
 from memdesk.core.index.store import Store, remove_index_files, swap_in
 
 log = logging.getLogger(__name__)
@@ -133,6 +134,7 @@ class IndexFiles:
             self.db_path.replace(aside)
             log.warning("the damaged index was moved to %s", aside)
         remove_index_files(self.db_path)
+        recipe_cache.remove_for(self.db_path)
         self.generation += 1
         copies = sorted(self.db_path.parent.glob(self.db_path.name + ".corrupt-*"), key=_mtime)
         for old in copies[:-1]:
@@ -178,6 +180,7 @@ class IndexFiles:
         with self.read_lock:
             self._close_both()
             swap_in(tmp, self.db_path)
+            recipe_cache.remove_for(self.db_path)
             self.generation += 1
         self.writer()
         return result

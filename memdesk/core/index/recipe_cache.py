@@ -11,11 +11,21 @@ re-embedding. Only the profiles' users pay for it.
 Losing this file loses nothing but time, so every failure (read-only or full disk,
 a damaged file, another process holding the lock) is logged and the profile goes on
 with the vectors it has in memory.
+
+The file lives as long as its index file: when the index is rebuilt (``memdesk index
+--rebuild``, a model change) or set aside as damaged, ``remove_for`` deletes it too
+(``core/index/connections.py``). A rebuild is the one moment an index starts over, so
+it is also when the vectors of other models and recipes (which ``put`` never prunes)
+go; a damaged index may mean a damaged disk, and a fresh index starts with fresh
+vectors. The profiles embed again on their next search. A cache whose file was
+removed or replaced (by this process or another) reopens the new one on next use.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -39,16 +49,45 @@ def path_for(index_path: Path) -> Path:
     return index_path.with_name(index_path.name + SUFFIX)
 
 
+def remove_for(index_path: Path) -> bool:
+    """Delete the vectors file of ``index_path`` (with its -wal/-shm); True if there was one."""
+    path = path_for(Path(index_path))
+    existed = path.exists()
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(str(path) + suffix)
+    if existed:
+        log.info("removed %s with its index", path.name)
+    return existed
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 class RecipeCache:
     """(recipe provider key, text hash) -> float32 vector, in one SQLite file."""
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self._conn: sqlite.Connection | None = None
+        self._opened: tuple[int, int] | None = None  # (device, inode) of the file open
         self._lock = threading.Lock()
         self._broken = False
 
     def _connection(self) -> sqlite.Connection | None:
+        if (self._conn is not None or self._broken) and _identity(self.path) != self._opened:
+            # Removed with its index (a rebuild, a damaged index set aside), here or in
+            # another process: writing on would go into a deleted file, and a damaged
+            # file that was replaced deserves another try.
+            if self._conn is not None:
+                self._conn.close()
+            self._conn = None
+            self._broken = False
         if self._broken:
             return None
         if self._conn is None:
@@ -59,11 +98,20 @@ class RecipeCache:
                     pass
                 sqlite.rows(conn, SCHEMA, where=self.path)
                 self._conn = conn
+                self._opened = _identity(self.path)
             except (errors.MemdeskError, OSError) as exc:
                 log.warning("OpenClaw profile vectors not kept on disk (%s): %s", self.path, exc)
                 self._broken = True
+                self._opened = _identity(self.path)
                 return None
         return self._conn
+
+    def replaced(self) -> bool:
+        """True when the file this cache wrote into has since been removed or replaced
+        (its index was rebuilt or set aside): the caller's vectors in memory belong in
+        the new file."""
+        with self._lock:
+            return self._conn is not None and _identity(self.path) != self._opened
 
     def get(self, provider_key: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}

@@ -193,7 +193,12 @@ class RecipeVectors:
             fresh_vectors = {h: np.asarray(fresh[i], dtype=np.float32) for i, h in enumerate(missing)}
             found.update(fresh_vectors)
             self.embedded += len(missing)
-        if self.cache is not None and (fresh_vectors or self._vectors.keys() != {(pkey, h) for h in hashes}):
+        if self.cache is not None and self.cache.replaced():
+            # The file went with its index (a rebuild): write every vector into the new one.
+            self.cache.put(pkey, {h: found[h] for h in dict.fromkeys(hashes)}, keep=hashes)
+        elif self.cache is not None and (
+            fresh_vectors or self._vectors.keys() != {(pkey, h) for h in hashes}
+        ):
             self.cache.put(pkey, fresh_vectors, keep=hashes)
         # Keep only the texts the index holds now: edited-away chunks would pile up.
         self._vectors = {(pkey, h): found[h] for h in hashes}
