@@ -544,6 +544,24 @@ def record_one(
             failure = f"index rc {index['rc']}: no chunks indexed"
         if failure is not None:
             fixture["index_failed"] = failure
+            # What the agent's memory search then answers: one real CLI search (it may
+            # retry the reindex first, so only one).
+            if queries:
+                after = run(
+                    node, cli, ["memory", "search", "--json", "--query", queries[0]], env, timeout=1200
+                )
+                try:
+                    after_results: Any = _strip_volatile(json.loads(after["stdout"]).get("results"))
+                except (ValueError, AttributeError):
+                    after_results = None
+                fixture["search_after_failure"] = {
+                    "query": queries[0],
+                    "rc": after["rc"],
+                    "seconds": after["seconds"],
+                    "results": after_results,
+                    "stdout": _tail(after["stdout"], 10) if after_results is None else [],
+                    "stderr": _tail(after["stderr"], 10),
+                }
             queries = []
         driver_requests = []
         for query in queries:

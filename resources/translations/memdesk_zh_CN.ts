@@ -1635,16 +1635,16 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>OpenClaw 2026.4 的本地嵌入器（node-llama-cpp）会抛出“Input is longer than the context size”，智能体随即放弃整次重建索引：没有文件、没有片段，记忆搜索完全不可用</translation>
     </message>
     <message>
-        <source>the embedding request for each of them fails</source>
-        <translation>每个这样的片段的嵌入请求都会失败</translation>
+        <source>OpenClaw 2026.9 retries the refused embedding request, then reports &quot;Memory index failed&quot; and the agent discards the whole reindex: no files, no chunks, no memory search at all</source>
+        <translation>OpenClaw 2026.9 会重试被拒绝的嵌入请求，随后报告“Memory index failed”，智能体随即放弃整次重建索引：没有文件、没有片段，记忆搜索完全不可用</translation>
     </message>
     <message>
         <source>{count} chunk(s) will not fit the agent&apos;s embedding model: {consequence}</source>
         <translation>{count} 个片段超出智能体嵌入模型的容量：{consequence}</translation>
     </message>
     <message>
-        <source>OpenClaw 2026.4 cannot index this workspace with this model: a chunk is {tokens} tokens, over its {context}-token context, so the agent&apos;s reindex fails and its memory search finds nothing</source>
-        <translation>OpenClaw 2026.4 无法用此模型为该工作区建立索引：有一个片段长 {tokens} 个词元，超出模型 {context} 词元的上下文，因此智能体的重建索引会失败，记忆搜索什么也找不到</translation>
+        <source>OpenClaw {version} cannot index this workspace with this model: a chunk is {tokens} tokens, over its {context}-token context, so the agent&apos;s reindex fails and its memory search finds nothing</source>
+        <translation>OpenClaw {version} 无法用此模型为该工作区建立索引：有一个片段长 {tokens} 个词元，超出模型 {context} 词元的上下文，因此智能体的重建索引会失败，记忆搜索什么也找不到</translation>
     </message>
     <message>
         <source>OpenClaw 2026.4 reads no annotations; they only count from 2026.9</source>

@@ -574,7 +574,16 @@ def _check_chunk_lengths(
             )
         )
         if setup.layout == "2026.9":
-            consequence = msg(QT_TRANSLATE_NOOP("core", "the embedding request for each of them fails"))
+            # Recorded with the real 2026.9.6 (tests/fixtures/openclaw/2026.9.6/example-*.json):
+            # the server refuses the batch, OpenClaw retries it and then keeps nothing.
+            consequence = msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    'OpenClaw 2026.9 retries the refused embedding request, then reports "Memory index '
+                    'failed" and the agent discards the whole reindex: no files, no chunks, no memory '
+                    "search at all",
+                )
+            )
         report.add(
             Finding(
                 "error",

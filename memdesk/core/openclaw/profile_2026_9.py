@@ -9,6 +9,12 @@ vectors) and returns the merged, ranked candidates; ``ranking.rank`` then only a
 computed with OpenClaw's text recipe (bare text, model's own special tokens), kept
 per text hash in memory (a note edit re-embeds only that note's chunks) and read
 from the main index's embedding cache under that recipe's provider key when there.
+
+When a chunk is longer than the model's context, the embedding request fails and
+OpenClaw 2026.9.6 keeps nothing (recorded: ``tests/fixtures/openclaw/2026.9.6/
+example-minilm.json`` and ``example-e5.json``: retries of the rejected batch, then
+"Memory index failed", ``memory status`` with 0 files and 0 chunks). As the 2026.4
+profile does, this one then returns no candidates and :attr:`Runner.failure` says why.
 """
 
 from __future__ import annotations
@@ -70,7 +76,8 @@ class Runner:
         self._key: tuple[Any, ...] | None = None
         self._searcher: v2026_9.Searcher | None = None
         self._vectors = profile_common.RecipeVectors("2026.9", cache)
-        self.failure: str | None = None  # why the vector leg is off (e.g. a chunk over the context)
+        # Why the agent would find nothing (its reindex fails on a chunk over the context).
+        self.failure: embed_recipe.OverContext | None = None
 
     @property
     def settings(self) -> AgentSettings:
@@ -110,12 +117,11 @@ class Runner:
                     sessions=sessions,
                 )
             except embed_recipe.OverContext as exc:
-                # OpenClaw's embedding request fails on such a chunk; keep keyword search.
-                self.failure = f"a chunk is too long for the model: {exc}"
-                log.warning("openclaw-2026.9 profile: %s; vector search off", self.failure)
-                index = v2026_9.Index(
-                    self.workspace, model=model, tokenizer=settings.tokenizer, files=files, sessions=sessions
-                )
+                # The embedding request fails on such a chunk and OpenClaw discards the
+                # whole sync, memory files and transcripts alike: an empty index.
+                self.failure = exc
+                log.warning("openclaw-2026.9 profile: %s; the agent's reindex fails", exc)
+                index = v2026_9.Index(self.workspace, model=model, tokenizer=settings.tokenizer, files=[])
             self._searcher = v2026_9.Searcher(index)
             self._key = key
             return self._searcher

@@ -99,6 +99,21 @@ def _keyword_row(r: oc_kw.KeywordRow) -> ChunkRow:
     return (r.id, r.path, r.source, r.start_line, r.end_line, r.text)
 
 
+def reindex_fails_notice(version: str, failure: Any) -> str:
+    """What the profile says when the agent's own reindex fails (``embed_recipe.OverContext``)."""
+    return msg(
+        QT_TRANSLATE_NOOP(
+            "core",
+            "OpenClaw {version} cannot index this workspace with this model: a chunk is {tokens} "
+            "tokens, over its {context}-token context, so the agent's reindex fails and its "
+            "memory search finds nothing",
+        ),
+        version=version,
+        tokens=failure.tokens,
+        context=failure.context,
+    )
+
+
 def openclaw_pool(
     legs: Legs,
     runner: profile_2026_4.Runner,
@@ -126,16 +141,7 @@ def openclaw_pool(
         index = runner.index(None, legs.store, embed_lock)
     timings["index_ms"] = (time.perf_counter() - t0) * 1000
     if runner.failure is not None:
-        legs.notice = msg(
-            QT_TRANSLATE_NOOP(
-                "core",
-                "OpenClaw 2026.4 cannot index this workspace with this model: a chunk is {tokens} "
-                "tokens, over its {context}-token context, so the agent's reindex fails and its "
-                "memory search finds nothing",
-            ),
-            tokens=runner.failure.tokens,
-            context=runner.failure.context,
-        )
+        legs.notice = reindex_fails_notice("2026.4", runner.failure)
         return []
     # Fetch a little more when filtering by scope afterwards, so the pool stays full.
     extra = 0 if scope == "all" else len(index.chunks)
@@ -207,6 +213,9 @@ def openclaw_2026_9_pool(
     t0 = time.perf_counter()
     base = legs.embedder if mode != "fts" else None
     searcher = runner.searcher(base, legs.store, embed_lock)
+    if runner.failure is not None:
+        legs.notice = reindex_fails_notice("2026.9", runner.failure)
+        return []
     qvec = runner.query_vector(q, embed_lock) if base is not None else None
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
     timings["pool_size"] = float(v2026_9.CANDIDATE_UNIVERSE)

@@ -71,3 +71,57 @@ def test_profile_matches_recording(item: tuple[Path, dict[str, Any]], request: p
         elif o.verdict != "exact":
             unexpected.append(o.describe())
     assert not unexpected, "\n".join(unexpected)
+
+
+def _failed_params() -> list[Any]:
+    return [
+        pytest.param(
+            (path, fixture), id=str(path.relative_to(ROOT).with_suffix("")), marks=[pytest.mark.model]
+        )
+        for path, fixture in FIXTURES
+        if fixture.get("index_failed")
+    ]
+
+
+def test_every_failed_reindex_is_recorded_for_both_releases() -> None:
+    failed = {(f["openclaw_version"], f["mode"]) for _, f in FIXTURES if f.get("index_failed")}
+    assert failed == {(v, m) for v in ("2026.4.12", "2026.9.6") for m in ("minilm", "e5")}
+
+
+@pytest.mark.parametrize("item", _failed_params())
+def test_profile_finds_nothing_where_the_agents_reindex_failed(
+    item: tuple[Path, dict[str, Any]], request: pytest.FixtureRequest
+) -> None:
+    """Real OpenClaw over the example workspace with a 512-token model: the embedding of
+    an over-context chunk failed and the whole reindex was discarded (``memory status``:
+    0 files, 0 chunks; 2026.9.6's CLI search afterwards answered no results). The app's
+    profile for that release finds nothing either, and says why."""
+    import datetime as dt
+
+    from memdesk.core.embed import gguf_embedder
+    from memdesk.core.search import settings as settings_mod
+
+    _, fixture = item
+    assert fixture["status"][0]["status"]["chunks"] == 0 and not fixture["searches"]
+    model = request.getfixturevalue(MODEL_FIXTURES[fixture["mode"]])
+    assert gguf_embedder.file_sha256(model) == fixture["model_sha256"]
+    after = fixture.get("search_after_failure")
+    query = after["query"] if after else "deploy window"
+    if after:  # recorded for 2026.9.6: the agent's memory search returned nothing
+        assert after["rc"] == 0 and after["results"] == []
+    eng = fp.app_engine(fixture, fp.workspace_for(fixture, ROOT, REPO), model, ROOT)
+    try:
+        result = eng.search(
+            query,
+            settings_mod.SearchSettings.defaults(fp.profile_for(fixture)),
+            now=dt.datetime.fromtimestamp(fixture["now_ms"] / 1000, tz=dt.UTC),
+        )
+    finally:
+        eng.close()
+    assert list(result.hits) == []
+    version = ".".join(str(fixture["openclaw_version"]).split(".")[:2])
+    notice = result.pool.notice
+    assert notice and f"OpenClaw {version} cannot index" in notice
+    rejected = (fixture.get("embedded_texts") or {}).get("rejected_over_context")
+    if rejected:  # the stand-in server logged the token count of each refused input
+        assert any(f"a chunk is {r['tokens']} tokens" in notice for r in rejected)
