@@ -131,10 +131,12 @@ EXTRAS_QUERIES = [
 
 # The "sessions" workspace: a small memory workspace plus session transcripts in
 # OpenClaw's own JSONL format (workspaces/sessions/state/agents/main/sessions/): a direct
-# chat, a group chat and a cron run as legacy live transcripts with their sessions.json
-# (imported into the agent database by `openclaw doctor --session-sqlite import`, the
-# documented migration; no chat model involved), and a retained reset archive, which
-# 2026.9 indexes from the file as it is. Indexed with sources ["memory", "sessions"].
+# chat, a group chat, a cron run and a direct chat with injected inbound metadata, runtime
+# context and secrets as legacy live transcripts with their sessions.json (imported into
+# the agent database by `openclaw doctor --session-sqlite import`, the documented
+# migration; no chat model involved), and retained archives (a reset one, a reset one
+# zstd-compressed, a deleted one), which 2026.9 indexes from the files as they are.
+# Indexed with sources ["memory", "sessions"].
 SESSIONS_QUERIES = [
     "vector store",
     "sqlite-vec",
@@ -150,6 +152,22 @@ SESSIONS_QUERIES = [
     "HEARTBEAT_OK",
     "Harbor dashboards",
     "Lin Wei",
+    # What 2026.9 strips or masks before indexing (inbound metadata, runtime context, secrets),
+    # a zstd-compressed archive and a deleted one.
+    "deploy token",
+    "ghp_Zq4xT9wLmN2pR7vK1sY8bC3dF6hJ0aE5",
+    "sk-proj-Xa91Kd83Lm27Qp45Rt60Vw12",
+    "tok9f8e7d6c5b4a39281706",
+    "Marta Quell",
+    "Conversation info",
+    "Valparaiso office",
+    "rollback plan",
+    "QA channel canary",
+    "Delivery message tool",
+    "Bearer status API",
+    "OPENSSH PRIVATE KEY",
+    "retention policy",
+    "Northwind contract renewal",
 ]
 # The archive's mtime is what 2026.9 decays it by: pinned, like the clock.
 SESSIONS_ARCHIVE_MTIME_MS = 1_794_994_200_000  # 2026-11-18T09:30:00Z, its reset stamp
@@ -232,6 +250,111 @@ def model_paths() -> dict[str, Path]:
                 out[key] = path
                 break
     return out
+
+
+# -- transcript text rules (2026.9) --------------------------------------------------------------
+# Texts run through 2026.9.6's own stripInboundMetadata, stripInternalRuntimeContext and
+# redactSensitiveText (imported from its bundle, as session-files.ts imports them), so the
+# port in memdesk/core/openclaw/transcript_text.py is checked case by case.
+_PEM = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAE\nQyNTUxOQAAACBhcmJvci1k\n-----END OPENSSH PRIVATE KEY-----"
+TEXT_CASES = [
+    # inbound metadata
+    '[Tue 2026-11-24 09:12 UTC] Conversation info: ⟦openclaw:ctx⟧\n```json\n{"sender": {"name": "Marta"}}\n```\n\nCan you rotate it?',
+    "Sender: ⟦openclaw:ctx⟧\nname: Marta\nid: 7\n\nWhat is the plan?",
+    "Delivery: to send a message, use the `message` tool.\nPing QA when green.",
+    "Ping QA.\n\nContext: ⟦openclaw:ctx⟧\nrecent: a, b",
+    "Context:\n<active_memory_plugin>\nremembered stuff\n</active_memory_plugin>\n\nreal question",
+    "Context:\nmy own heading",
+    "[not a stamp] hello",
+    "[Mon 2026-11-23 18:00] short stamp",
+    "plain question",
+    # runtime context
+    "Hello\n<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nsecret\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>\nworld",
+    "a\n<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nx\n<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\ny\n"
+    "<<<END_OPENCLAW_INTERNAL_CONTEXT>>>\nz\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>\nb",
+    "kept\n<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>\nnever closed",
+    "quote <<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>> inline",
+    "stray end\n<<<END_OPENCLAW_INTERNAL_CONTEXT>>>\nafter",
+    "OpenClaw runtime event.\nThis context is runtime-generated, not user-authored. Keep internal details private.\n"
+    "The build finished.",
+    "before\n\nOpenClaw runtime context (internal):\nThis context is runtime-generated, not user-authored. "
+    "Keep internal details private.\n\n[Internal task completion event]\nsource: subagent\n"
+    "<<<BEGIN_UNTRUSTED_CHILD_RESULT>>>\nchild output here\n<<<END_UNTRUSTED_CHILD_RESULT>>>\n\nAction:\n"
+    "Summarize.\n\nafter",
+    # secrets
+    "use sk-proj-abcdefghijklmnop1234 here",
+    "SK-PROJ-ABCDEFGHIJKLMNOP1234",
+    "ghp_abcdefghij1234567890XYZ and short ghp_abcdefghij1",
+    "OPENAI_API_KEY=hunter2hunter2hunter2 ok",
+    "GITHUB_TOKEN=$GITHUB_TOKEN and X_TOKEN=${X_TOKEN}",
+    'DEPLOY_TOKEN="quoted-value-1234567890" next',
+    "SECRET: abc",
+    "Bearer abcdefghijklmnopqrstuvwxyz012345",
+    "bot123456789:ABCdefGHIjklMNOpqrSTUvwx",
+    "data:image/png;base64,AKIAABCDEFGHIJKLMNOP",
+    "id AKIAABCDEFGHIJKLMNOP",
+    "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJoYXJib3IifQ.c2lnbmF0dXJlX2hlcmVfMTIz",
+    "xoxb-123456789012-abcdefghijkl and hf_abcdefghijklmnop",
+    "key " + _PEM + " done",
+    "key " + _PEM.replace("\n", " ") + " done",
+    "The new deploy token is ghp_Zq4xT9wLmN2pR7vK1sY8bC3dF6hJ0aE5 and the OpenAI key is "
+    "sk-proj-Xa91Kd83Lm27Qp45Rt60Vw12; the runner reads DEPLOY_TOKEN=tok9f8e7d6c5b4a39281706 from its environment.",
+    "no secrets in this sentence",
+]
+TEXT_DRIVER_JS = r"""
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const dist = process.argv[2];
+const cases = JSON.parse(fs.readFileSync(process.argv[3], "utf8"));
+// Where session-files.ts takes the three functions from (bundle names are hashed).
+const sf = fs.readdirSync(dist).filter((n) => /^session-files-.*\.mjs$/.test(n))
+  .map((n) => fs.readFileSync(path.join(dist, n), "utf8")).find((t) => t.includes("sanitizeSessionText"));
+const load = async (name) => {
+  const m = sf.match(new RegExp(String.raw`import \{[^}]*\b(\w+) as ` + name + String.raw`\b[^}]*\} from "\./([^"]+)"`));
+  return (await import(pathToFileURL(path.join(dist, m[2])).href))[m[1]];
+};
+const redact = await load("redactSensitiveText");
+const runtime = await load("stripInternalRuntimeContext");
+const inbound = await load("stripInboundMetadata");
+const out = cases.map((text) => ({
+  text,
+  strip_inbound_metadata: inbound(text),
+  strip_internal_runtime_context: runtime(text),
+  redact_sensitive_text: redact(text, { mode: "tools" }),
+}));
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+def record_text_rules(version: str, node: Path, cache: Path, out_dir: Path) -> Path:
+    dist = cache / f"openclaw-{version}" / "node_modules" / "openclaw" / "dist"
+    tmp = Path(tempfile.mkdtemp(prefix="ocrec-text-"))
+    try:
+        driver = tmp / "driver.mjs"
+        driver.write_text(TEXT_DRIVER_JS)
+        cases = tmp / "cases.json"
+        cases.write_text(json.dumps(TEXT_CASES, ensure_ascii=False))
+        env = {k: v for k, v in os.environ.items() if k in {"PATH", "LANG", "LC_ALL"}}
+        env.update(HOME=str(tmp), NO_COLOR="1")
+        proc = subprocess.run(
+            [str(node), str(driver), str(dist), str(cases)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        dest = out_dir / version / "transcript-text.json"
+        record = {
+            "openclaw_version": version,
+            "functions": "session-files.ts imports",
+            "cases": json.loads(proc.stdout),
+        }
+        dest.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        log(f"wrote {dest}")
+        return dest
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 # -- embedding stand-in for 2026.9 ---------------------------------------------------------------
@@ -469,7 +592,7 @@ def record_one(
         if ws_name == "sessions":
             state = ws_src.parent / "state"
             shutil.copytree(state / "agents", home / ".openclaw" / "agents")
-            for archive in (home / ".openclaw" / "agents").rglob("*.jsonl.reset.*"):
+            for archive in (home / ".openclaw" / "agents").rglob("*.jsonl.*.*"):  # reset and deleted
                 os.utime(archive, ns=(SESSIONS_ARCHIVE_MTIME_MS * 1_000_000,) * 2)
             log(f"{version} {ws_name}: openclaw doctor --session-sqlite import")
             doctor = run(node, cli, ["doctor", "--session-sqlite", "import", "--json"], env, timeout=900)
@@ -734,6 +857,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="fts,fts-trigram,minilm,e5")
     ap.add_argument("--out", type=Path, default=FIXTURES)
     ap.add_argument("--install-only", action="store_true")
+    ap.add_argument(
+        "--text-rules",
+        action="store_true",
+        help="only run 2026.9's transcript text rules (strip metadata/context, redact) on the test cases",
+    )
     ap.add_argument("--queries", type=int, default=0, help="only the first N queries (smoke runs)")
     ap.add_argument(
         "--cross-check",
@@ -746,6 +874,11 @@ def main(argv: list[str] | None = None) -> int:
     versions = [v for v in args.versions.split(",") if v]
     nodes = install(args.cache, versions)
     if args.install_only:
+        return 0
+    if args.text_rules:
+        for version in versions:
+            if version.startswith("2026.9"):
+                record_text_rules(version, nodes[VERSIONS[version]["node"]], args.cache, args.out)
         return 0
     if args.cross_check:
         for path in args.cross_check:

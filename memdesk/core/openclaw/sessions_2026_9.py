@@ -8,8 +8,9 @@ Where 2026.9 finds transcripts (``listSessionTranscriptCorpusEntriesForAgent``):
   *not* read until ``openclaw doctor --session-sqlite import`` has moved it into the
   database (and archived the file);
 * **retained archives** ``<sessionId>.jsonl.reset.<stamp>`` / ``.deleted.<stamp>``
-  (stamp ``YYYY-MM-DDTHH-MM-SS[.mmm]Z``, optionally ``.<32 hex>``) in the sessions
-  folder are read from the file as they are.
+  (stamp ``YYYY-MM-DDTHH-MM-SS[.mmm]Z``, optionally ``.<32 hex>``, optionally
+  zstd-compressed with a ``.zst`` suffix, ``materializeSessionArchiveForRead``) in the
+  sessions folder are read from the file as they are.
 
 Cron runs, heartbeat runs and dreaming narratives are never indexed
 (``isMemorySessionIndexable``). Each transcript becomes one text
@@ -19,9 +20,12 @@ characters, each line mapped back to its JSONL line (1-based; blank and unparsab
 lines count, as in the file). Left out as 2026.9 leaves them out: a cron prompt or a
 generated ``System: [...]`` line from the user, ``HEARTBEAT_OK`` and ``NO_REPLY``
 answers, ``exec finished`` notices, turns started by a heartbeat or by recalled memory,
-and user messages relayed from another session. Not reproduced: the secret redaction
-of ``redactSensitiveText``, inbound-metadata and runtime-context stripping, and
-compressed (``.zst``) archives (large database events, zstd too, are read).
+and user messages relayed from another session. Before that, a user message loses the
+inbound metadata OpenClaw injected and every message its runtime-context blocks; the
+kept text is then redacted (``transcript_text``: which of ``redactSensitiveText``'s
+rules are ported is listed there). Not reproduced: ``isHeartbeatUserMessage`` (a user
+turn that is the heartbeat prompt itself) and the JSON/envelope forms of a silent
+reply (only the bare ``NO_REPLY`` is dropped).
 
 The memory path of an entry is ``sessions/<agent>/<sessionId>.jsonl`` (active) or
 ``sessions/<agent>/<archive file name>``; decay dates it by its mtime (the session's
@@ -41,9 +45,11 @@ from typing import Any
 from memdesk.core import errors
 from memdesk.core.index import sqlite
 
+from . import transcript_text
+
 _ARCHIVE_RE = re.compile(
     r"^(?P<id>.+)\.jsonl\.(?P<reason>reset|deleted)\."
-    r"(?P<stamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.[0-9a-f]{32})?$"
+    r"(?P<stamp>\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}(?:\.\d{3})?Z)(?:\.[0-9a-f]{32})?(?P<zst>\.zst)?$"
 )
 _GENERATED_SYSTEM_RE = re.compile(r"^System(?: \(untrusted\))?: \[[^\]]+\]\s*")
 _DIRECT_CRON_PROMPT_RE = re.compile(r"^\[cron:[^\]]+\]\s*")
@@ -108,7 +114,8 @@ def _raw_text(content: Any) -> str | None:
 
 
 def _sanitize(text: str, role: str) -> str | None:
-    normalized = normalize_session_text(text)
+    stripped = transcript_text.strip_inbound_metadata(text) if role == "user" else text
+    normalized = normalize_session_text(transcript_text.strip_internal_runtime_context(stripped))
     if not normalized:
         return None
     if role == "user" and (
@@ -131,7 +138,7 @@ def _provenance(message: dict[str, Any]) -> dict[str, Any]:
 class IndexedMessage:
     line: int  # 1-based JSONL line
     role: str
-    text: str  # normalized, as indexed (before line wrapping)
+    text: str  # sanitized and redacted, as indexed (before line wrapping)
     record: dict[str, Any]
 
 
@@ -161,7 +168,7 @@ def indexed_messages(records: Iterable[Any]) -> list[IndexedMessage]:
             continue
         text = _sanitize(raw, role)
         if text:
-            out.append(IndexedMessage(index + 1, role, text, record))
+            out.append(IndexedMessage(index + 1, role, transcript_text.redact_sensitive_text(text), record))
     return out
 
 
@@ -218,6 +225,31 @@ def _excluded(session_key: str | None, records: Sequence[Any]) -> bool:
     return False
 
 
+def read_archive(path: Path) -> str:
+    """A retained archive's JSONL text; a ``.zst`` one decompressed (``readSessionArchiveContentSync``).
+    Raises ``ValueError`` for a damaged or oversized compressed file."""
+    data = Path(path).read_bytes()
+    if Path(path).name.endswith(".zst"):
+        import zstandard
+
+        parts: list[bytes] = []
+        size = 0
+        try:
+            # Streamed: the frame may not record its size, and a bomb must not fill memory.
+            with zstandard.ZstdDecompressor().stream_reader(data) as reader:
+                while chunk := reader.read(1 << 20):
+                    parts.append(chunk)
+                    size += len(chunk)
+                    if size > MAX_EVENT_BYTES:
+                        raise ValueError(
+                            f"{Path(path).name}: larger than {MAX_EVENT_BYTES} bytes uncompressed"
+                        )
+        except zstandard.ZstdError as exc:
+            raise ValueError(f"{Path(path).name}: not a zstd archive ({exc})") from exc
+        data = b"".join(parts)
+    return data.decode("utf-8", "replace")
+
+
 def archive_entries(sessions_dir: Path, agent_id: str) -> list[SessionEntry]:
     """Retained reset/deleted archives, read from their files."""
     out: list[SessionEntry] = []
@@ -231,9 +263,9 @@ def archive_entries(sessions_dir: Path, agent_id: str) -> list[SessionEntry]:
             continue
         path = Path(sessions_dir) / name
         try:
-            text = path.read_bytes().decode("utf-8", "replace")
+            text = read_archive(path)
             mtime_ms = path.stat().st_mtime_ns / 1e6
-        except OSError:
+        except (OSError, ValueError):
             continue
         records = parse_jsonl(text)
         if _excluded(None, records):
@@ -337,3 +369,46 @@ def active_entries(agent_db: Path, agent_id: str) -> list[SessionEntry]:
             )
         )
     return out
+
+
+def session_store(agent_db: Path) -> dict[str, dict[str, Any]]:
+    """The agent database's session store (``session_nodes``): session key -> entry
+    (``sessionId``, ``chatType``, ``origin``, ...); empty if the database is missing."""
+    return {
+        str(key): entry
+        for key, entry_json in _db_rows(agent_db, "SELECT session_key, entry_json FROM session_nodes")
+        if isinstance(entry := _json_object(entry_json), dict)
+    }
+
+
+def archive_session_keys(agent_db: Path) -> dict[str, str]:
+    """Archive file name -> session key for the archives the database knows
+    (``session_transcript_archives``, as ``listSessionTranscriptArchivesReadOnly`` reads)."""
+    return {
+        str(name): str(key)
+        for name, key in _db_rows(
+            agent_db, "SELECT archive_name, session_key FROM session_transcript_archives"
+        )
+    }
+
+
+def _json_object(raw: Any) -> Any:
+    try:
+        return json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+
+
+def _db_rows(agent_db: Path, sql: str) -> list[tuple[Any, ...]]:
+    if not Path(agent_db).is_file():
+        return []
+    try:
+        conn = sqlite.connect(f"file:{Path(agent_db).resolve()}?mode=ro", readonly=True, uri=True)
+    except errors.MemdeskError:
+        return []
+    try:
+        return [tuple(r) for r in sqlite.rows(conn, sql, where=agent_db)]
+    except errors.MemdeskError:
+        return []  # an older or newer schema without the table
+    finally:
+        conn.close()

@@ -154,3 +154,55 @@ def test_long_lines_wrap_like_openclaw() -> None:
 
 def test_missing_folder_is_empty(tmp_path: Path) -> None:
     assert sessions.list_transcripts(tmp_path / "nope", "main") == []
+
+
+def test_a_transcript_is_private_only_if_every_key_pointing_at_it_is(sessions_dir: Path) -> None:
+    """2026.9.6's recall guard (``anchorAliasesArePrivate``): the same stored transcript
+    under a direct key and a group key is not private."""
+    store = json.loads((sessions_dir / "sessions.json").read_text(encoding="utf-8"))
+    store["agent:main:discord:channel:ops"] = {"sessionId": "dm-1", "updatedAt": 5, "chatType": "channel"}
+    store["agent:main:telegram:direct:9"] = {"sessionFile": "old-dm.jsonl", "chatType": "direct"}
+    (sessions_dir / "sessions.json").write_text(json.dumps(store))
+    scopes = {t.name: t.scope for t in sessions.list_transcripts(sessions_dir, "main")}
+    assert scopes["dm-1.jsonl"] == "group"
+    # A second private key (matched by its sessionFile) keeps the archive private.
+    assert scopes["old-dm.jsonl.reset.2026-11-01T10-00-00Z"] == "private"
+
+
+def test_deleted_archives_are_indexed_but_never_recalled(sessions_dir: Path) -> None:
+    header = json.dumps(
+        {"type": "session", "version": 3, "id": "old-dm", "timestamp": "2026-11-02T08:00:00Z"}
+    )
+    _write(
+        sessions_dir,
+        "old-dm.jsonl.deleted.2026-11-03T10-00-00Z",
+        [header, _record("user", "deleted rollback")],
+    )
+    transcripts = sessions.list_transcripts(sessions_dir, "main")
+    deleted = next(t for t in transcripts if t.archived == "deleted")
+    assert deleted.scope == "private" and not deleted.recall
+    corpus = sessions.SessionCorpus(transcripts)
+    try:
+        assert "deleted" not in {h.transcript.archived for h in corpus.search("rollback")}
+        everything = corpus.search("deleted rollback", scopes=sessions.SCOPES)
+        assert [h.transcript.name for h in everything] == [deleted.name]
+    finally:
+        corpus.close()
+
+
+def test_zstd_archives_are_read(sessions_dir: Path) -> None:
+    import zstandard
+
+    header = json.dumps(
+        {"type": "session", "version": 3, "id": "old-dm", "timestamp": "2026-11-02T08:00:00Z"}
+    )
+    body = "\n".join([header, _record("user", "compressed rollback note")]) + "\n"
+    (sessions_dir / "old-dm.jsonl.reset.2026-11-04T10-00-00Z.zst").write_bytes(
+        zstandard.ZstdCompressor().compress(body.encode())
+    )
+    (sessions_dir / "old-dm.jsonl.reset.2026-11-05T10-00-00Z.zst").write_bytes(b"not zstd at all")
+    by_name = {t.name: t for t in sessions.list_transcripts(sessions_dir, "main")}
+    packed = by_name["old-dm.jsonl.reset.2026-11-04T10-00-00Z.zst"]
+    assert [(m.line, m.text) for m in packed.messages] == [(2, "compressed rollback note")]
+    assert packed.archived == "reset" and packed.scope == "private"
+    assert "old-dm.jsonl.reset.2026-11-05T10-00-00Z.zst" not in by_name  # damaged: skipped, nothing raised

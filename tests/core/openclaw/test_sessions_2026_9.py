@@ -2,8 +2,10 @@
 
 The files are tests/fixtures/openclaw/workspaces/sessions/state/agents/main/sessions/:
 legacy live transcripts with their sessions.json (a direct chat, a group chat, a cron
-run) and a retained reset archive, as tools/record_openclaw.py hands them to real
-OpenClaw (which imports the live ones with ``openclaw doctor --session-sqlite import``).
+run, a direct chat carrying inbound metadata, runtime context and secrets) and retained
+archives (a reset one, a zstd-compressed reset one, a deleted one), as
+tools/record_openclaw.py hands them to real OpenClaw (which imports the live ones with
+``openclaw doctor --session-sqlite import``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ REPO = Path(__file__).resolve().parents[3]
 STATE = REPO / "tests" / "fixtures" / "openclaw" / "workspaces" / "sessions" / "state"
 SESSIONS = STATE / "agents" / "main" / "sessions"
 DIRECT = "d1a0c001-0000-4000-8000-00000000d001"
+SCRUBBED = "f5e0c005-0000-4000-8000-00000000f005"  # what 2026.9 strips and redacts
 
 
 def _records(name: str) -> list[object]:
@@ -66,11 +69,15 @@ def test_archives_follow_openclaws_name_rule(tmp_path: Path) -> None:
     shutil.copy(folder / f"{DIRECT}.jsonl", folder / f"{DIRECT}.trajectory.jsonl")
     entries = s9.archive_entries(folder, "main")
     assert [e.path for e in entries] == [
-        "sessions/main/e4d0c004-0000-4000-8000-00000000e004.jsonl.reset.2026-11-18T09-30-00.000Z"
+        "sessions/main/b6f0c006-0000-4000-8000-00000000b006.jsonl.reset.2026-11-18T09-30-00.000Z.zst",
+        "sessions/main/d7a0c007-0000-4000-8000-00000000d007.jsonl.deleted.2026-11-18T09-30-00.000Z",
+        "sessions/main/e4d0c004-0000-4000-8000-00000000e004.jsonl.reset.2026-11-18T09-30-00.000Z",
     ]
-    (entry,) = entries
+    entry = entries[2]
     assert entry.kind == "archive-artifact" and entry.line_map == (2, 3, 4, 5)
     assert entry.mtime_ms == (folder / Path(entry.path).name).stat().st_mtime_ns / 1e6
+    assert entries[0].session_id == "b6f0c006-0000-4000-8000-00000000b006"  # read through zstd
+    assert "retention policy" in entries[0].content
 
 
 def test_a_2026_9_corpus_without_its_database_marks_live_files_not_indexed(tmp_path: Path) -> None:
@@ -107,7 +114,7 @@ def test_the_database_real_openclaw_imported_reads_like_the_files() -> None:
     database (its large events zstd-compressed); read back, each is the file it came from.
     The cron run is imported but never indexed."""
     entries = {e.session_id: e for e in s9.active_entries(AGENT_DB, "main")}
-    assert set(entries) == {DIRECT, "a2b0c002-0000-4000-8000-00000000a002"}
+    assert set(entries) == {DIRECT, "a2b0c002-0000-4000-8000-00000000a002", SCRUBBED}
     for sid, entry in entries.items():
         assert entry.path == f"sessions/main/{sid}.jsonl" and entry.kind == "active-session"
         assert (entry.content, entry.line_map) == s9.flatten(_records(f"{sid}.jsonl"))
@@ -115,6 +122,42 @@ def test_the_database_real_openclaw_imported_reads_like_the_files() -> None:
     assert entries[DIRECT].mtime_ms == store["agent:main:main"]["updatedAt"]  # what 2026.9 decays by
     assert entries[DIRECT].session_key == "agent:main:main" and entries[DIRECT].chat_type == "direct"
     assert "nightly backup restore drill" in entries["a2b0c002-0000-4000-8000-00000000a002"].content
+
+
+def test_memdesk_indexes_the_text_real_openclaw_indexed() -> None:
+    """Every session chunk 2026.9.6 stored (after stripping inbound metadata and runtime
+    context and redacting secrets) is the chunk the openclaw-2026.9 profile builds: same
+    path, lines and text, the .zst archive included."""
+    import apsw
+
+    from memdesk.core.openclaw import v2026_9
+
+    conn = apsw.Connection(str(AGENT_DB), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        stored = sorted(
+            conn.execute(
+                "SELECT path, start_line, end_line, text FROM memory_index_chunks WHERE source = 'sessions'"
+            )
+        )
+    finally:
+        conn.close()
+    folder = SESSIONS  # archive mtimes do not change the text
+    index = v2026_9.Index(
+        STATE.parent / "workspace",
+        sessions=[*s9.active_entries(AGENT_DB, "main"), *s9.archive_entries(folder, "main")],
+    )
+    ours = sorted((c.path, c.start_line, c.end_line, c.text) for c in index.chunks if c.source == "sessions")
+    assert ours == stored
+    scrubbed = "\n".join(t for p, _s, _e, t in stored if SCRUBBED in p)
+    for gone in (
+        "Marta Quell",
+        "Valparaiso",
+        "Delivery:",
+        "ghp_Zq4xT9wLmN2pR7vK1sY8bC3dF6hJ0aE5",
+        "PRIVATE KEY",
+    ):
+        assert gone not in scrubbed
+    assert "ghp_Zq…0aE5" in scrubbed and "deploy key is ***" in scrubbed
 
 
 def test_a_2026_9_corpus_reads_the_agent_database(tmp_path: Path) -> None:
@@ -128,3 +171,13 @@ def test_a_2026_9_corpus_reads_the_agent_database(tmp_path: Path) -> None:
     assert stored["c3c0c003-0000-4000-8000-00000000c003"][2] is False
     direct = next(t for t in transcripts if t.session_id == DIRECT)
     assert [m.line for m in direct.messages] == [2, 4, 5, 6, 8, 9]
+    # The session store is the database's: its direct chat is private and recalled, the
+    # group chat is not; the transcript view shows the text as the agent indexed it.
+    assert stored[SCRUBBED] == ("agent database", "private", True)
+    by_id = {t.session_id: t for t in transcripts}
+    assert by_id[SCRUBBED].recall and not by_id["a2b0c002-0000-4000-8000-00000000a002"].recall
+    assert by_id[SCRUBBED].messages[0].text == "Can you rotate the deploy token before the release window?"
+    # Archives no session key points at fail closed: indexed, never recalled.
+    archived = [t for t in transcripts if t.archived]
+    assert {t.archived for t in archived} == {"reset", "deleted"}
+    assert all(t.indexed and t.scope == "unknown" and not t.recall for t in archived)
