@@ -19,6 +19,12 @@ attention scores and mix); share = achieved FLOP/s / ceiling FLOP/s.
 
 Usage: python benchmarks/embed_throughput.py [--rounds 5] [--chunks 48] [--threads N]
 The last line of output is one JSON object with every figure.
+
+``--sweep`` instead times memdesk's GGUF engines under each llama.cpp setting it can
+change: threads (1, 2), OpenMP wait policy (PASSIVE as memdesk sets it, ACTIVE) and
+the packing budget per call (256 tokens, memdesk's default, and 512, the models'
+trained context), each in its own process (libgomp reads the wait policy when it
+loads), with the 2-thread GEMM ceiling measured between them.
 """
 
 from __future__ import annotations
@@ -178,6 +184,69 @@ def st_engine(texts: Sequence[str], threads: int, tokens: int, flops: float) -> 
     return Engine(f"minilm sentence-transformers {torch.__version__}", embed, tokens, flops)
 
 
+_SWEEP_CHILD = r"""
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from benchmarks import embed_throughput as et
+from memdesk.core.embed import gguf_embedder
+path, counter_path = sys.argv[2], sys.argv[3]
+threads, batch, chunks, rounds = (int(v) for v in sys.argv[4:8])
+counter = gguf_embedder.GgufEmbedder(counter_path, n_threads=threads)
+texts = et.make_corpus(counter.count_tokens, chunks)
+counter.close()
+emb = gguf_embedder.GgufEmbedder(path, n_threads=threads, batch_tokens=batch)
+info = emb.info
+layers, hidden = int(info.arch_key("block_count")), int(info.embedding_length)
+ff = int(info.arch_key("feed_forward_length"))
+lengths = [len(w) for t in texts for w in emb.token_windows(t)]
+flops = sum(et.flops_per_sequence(n, layers=layers, hidden=hidden, ff=ff) for n in lengths)
+emb.embed_documents(texts[: et.PER_CALL])
+seconds = []
+for _ in range(rounds):
+    start = time.perf_counter()
+    for i in range(0, len(texts), et.PER_CALL):
+        emb.embed_documents(texts[i : i + et.PER_CALL])
+    seconds.append(time.perf_counter() - start)
+emb.close()
+print(json.dumps({"tokens": sum(lengths), "flops": flops, "seconds": seconds}))
+"""
+
+
+def sweep(paths_by_name: dict[str, Path], chunks: int, rounds: int) -> int:
+    """``--sweep``: every (model, threads, wait policy, budget) in its own process."""
+    repo = str(Path(__file__).resolve().parents[1])
+    load = os.getloadavg()[0]
+    ceilings = [gemm_flops(2)]
+    rows = []
+    for name, path in paths_by_name.items():
+        for threads in (2, 1):
+            for wait in ("PASSIVE", "ACTIVE"):
+                for batch in (256, 512):
+                    env = dict(os.environ, OMP_WAIT_POLICY=wait)
+                    args = [repo, str(path), str(paths_by_name["minilm"]), str(threads), str(batch),
+                            str(chunks), str(rounds)]  # fmt: skip
+                    out = subprocess.run([sys.executable, "-c", _SWEEP_CHILD, *args], env=env,
+                                         capture_output=True, text=True, check=True)  # fmt: skip
+                    run = json.loads(out.stdout.strip().splitlines()[-1])
+                    best = min(run["seconds"])
+                    row = {"model": name, "threads": threads, "omp_wait_policy": wait, "batch_tokens": batch,
+                           "tok_s_best": round(run["tokens"] / best),
+                           "gflop_s_best": round(run["flops"] / best / 1e9, 1),
+                           "share_of_ceiling_best": round(run["flops"] / best / max(ceilings), 3)}  # fmt: skip
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+            ceilings.append(gemm_flops(2))
+    ceiling = max(ceilings)
+    for row in rows:  # against the best ceiling of the whole sweep
+        row["share_of_ceiling_best"] = round(row["gflop_s_best"] * 1e9 / ceiling, 3)
+    print(json.dumps({"benchmark": "embed_throughput_sweep", "chunks": chunks, "per_call": PER_CALL,
+                      "rounds": rounds, "load_average_1m_at_start": round(load, 2),
+                      "load_average_1m_at_end": round(os.getloadavg()[0], 2),
+                      "ceiling_gflop_s_2_threads": [round(c / 1e9, 1) for c in ceilings],
+                      "runs": rows}, sort_keys=True))  # fmt: skip
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -185,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=gguf_embedder.physical_cores())
     parser.add_argument("--models-dir", type=Path, default=BENCH_MODELS,
                         help="where to build/find the GGUF files (default: .cache/bench-models)")  # fmt: skip
+    parser.add_argument("--sweep", action="store_true",
+                        help="time the GGUF engines under each thread count, wait policy and budget")  # fmt: skip
     args = parser.parse_args(argv)
     threads = args.threads
     paths_by_name: dict[str, Path] = {}
@@ -196,6 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "minilm" not in paths_by_name:
         print(json.dumps({"benchmark": "embed_throughput", "error": "MiniLM could not be built"}))
         return 1
+    if args.sweep:
+        return sweep(paths_by_name, args.chunks, args.rounds)
 
     load = os.getloadavg()[0]
     counter = gguf_embedder.GgufEmbedder(paths_by_name["minilm"], n_threads=threads)
