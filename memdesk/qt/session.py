@@ -10,6 +10,7 @@ GUI thread, because ``ranking.rank`` is pure and takes microseconds.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +32,11 @@ SEARCH_DEBOUNCE_MS = 150
 READER_THREAD_NAME = "memdesk-reader"
 SYNC_PROGRESS_INTERVAL = 0.05  # seconds between progress ticks the GUI thread handles
 _UNSET = object()
+# Whether the first model load's modules (llama.cpp's binding and what it imports,
+# ~10k objects that live as long as the process) were frozen out of the cyclic
+# collector, as app.build_window does with the startup objects: they added ~18 ms to
+# every full pass, which holds the GIL and so the window. Once per process.
+_model_modules_frozen = False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -419,6 +425,10 @@ class Session(QObject):
             log.warning("the embedding model could not be loaded: %s", outcome.error)
         if self._closed:
             return
+        global _model_modules_frozen
+        if outcome.ok and not _model_modules_frozen:
+            _model_modules_frozen = True
+            gc.freeze()
         # Results shown meanwhile were keyword-only: run the query again, now hybrid.
         if outcome.ok and self._query.strip():
             self.refresh_search()
