@@ -85,6 +85,7 @@ DIFFERENCES = """\
 | passage windows: a chunk of three or more short lines (dialog turns, bullets) is also embedded as windows of ≤ 400 characters of whole lines, and its cosine is the best of the chunk's and its windows' (max-passage); prose chunks get none | one vector per chunk | LoCoMo rows "chunk vectors only"; SciFact and XQuAD-zh have no chunk with windows |
 | recency on: for questions that ask for the current state (now, finally, still, 现在, 最终…), a note gains up to +0.1, `0.1 × 2^(-age / half-life)`, evergreen notes +0.1; added, not multiplied, so it only reorders near-ties | none | LoCoMo "recency off" rows; golden-set study "recency" rows |
 | date match: notes dated in a period the query names ("in July 2023", "on 3 June", "7月14日", "last week"; up to 3 days after) gain +0.1 | none | LoCoMo row "recency and date match off" |
+| same-note penalty: a chunk of a note below that note's best-scored chunk loses 0.02, so a near-tie from another note ranks before a second look into the same note | none | LoCoMo row "same-note penalty off"; ablation "no same-note penalty" of each table |
 | chunk size shrinks for embedders with a context under ~530 tokens | always 400/80 | identical for both bundled models (512-token context) |
 """
 
@@ -124,6 +125,13 @@ OC9 = "openclaw-2026.9"
 LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
     ("memdesk hybrid (defaults: recency + date match)", "memdesk", "hybrid", {}),
     ("memdesk hybrid, recency off", "memdesk", "hybrid", {"recency": False}),
+    ("memdesk hybrid, same-note penalty off", "memdesk", "hybrid", {"same_note_penalty": 0.0}),
+    (
+        "memdesk hybrid, recency and same-note penalty off",
+        "memdesk",
+        "hybrid",
+        {"recency": False, "same_note_penalty": 0.0},
+    ),
     (
         "memdesk hybrid, recency and date match off",
         "memdesk",
@@ -290,6 +298,22 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
         ablations.append(
             {"change": "weights 0.6/0.4", "why": "the memdesk weights until session 4", **res.to_json()}
         )
+        res = eval_runner.evaluate_engine(
+            eng,
+            queries,
+            judge,
+            profiles=("memdesk",),
+            modes=["hybrid"],
+            progress=progress,
+            settings_for=eval_runner.settings_with({"same_note_penalty": 0.0}),
+        )[0]
+        ablations.append(
+            {
+                "change": "no same-note penalty",
+                "why": "a note's further chunks keep their full score, as OpenClaw",
+                **res.to_json(),
+            }
+        )
     model_name = eng.embedder.identity.model if eng.embedder else "none"
     eng.close()
     return {
@@ -348,6 +372,7 @@ def run_golden(model: Any) -> dict[str, Any]:
             ("memdesk defaults, chunk vectors only", {"mmr": True, "chunk_vectors_only": True}),
             ("MMR λ 0.85 + date match, weights 0.6/0.4", {"recency": False, "mmr": True, **OLD_WEIGHTS}),
             ("memdesk defaults, weights 0.6/0.4", {"mmr": True, **OLD_WEIGHTS}),
+            ("memdesk defaults, no same-note penalty", {"mmr": True, "same_note_penalty": 0.0}),
         ]:
             chosen = chunk_only if change.pop("chunk_vectors_only", False) else pools
             scores = eval_golden.score_golden(chosen, golden, base.replace(**change), now=now)

@@ -96,6 +96,8 @@ def _explain_lines(e: explain.Explanation) -> list[str]:
         lines.append(f"recency  +{e.recency:.3f} (the question asks for the current state)")
     if e.date_boost > 0:
         lines.append(f"date     +{e.date_boost:.3f} (dated in a period the question names)")
+    if e.same_note_penalty > 0:
+        lines.append(f"note     -{e.same_note_penalty:.3f} (another chunk of this note scores higher)")
     lines.append(f"final    {e.final:.3f}")
     if e.mmr_rank is not None and e.mmr_lambda is not None:
         why = "first pick" if e.mmr_first_pick else f"similarity {e.mmr_similarity:.3f} to a hit above"

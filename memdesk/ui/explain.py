@@ -150,6 +150,15 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
                 ),
             )
         )
+    if e.same_note_penalty > 0:
+        out.append(
+            (
+                QCoreApplication.translate("Explanation", "Same note −{0}").format(_n(e.same_note_penalty)),
+                QCoreApplication.translate(
+                    "Explanation", "another chunk of this note scores higher and ranks above it"
+                ),
+            )
+        )
     out.extend(annotation_rows(e))
     final = QCoreApplication.translate("Explanation", "combined {0} × decay {1}").format(
         _n(e.merged), _n(e.decay, 2)
@@ -166,6 +175,10 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
         final += " + " + QCoreApplication.translate("Explanation", "recency {0}").format(_n(e.recency))
     if e.date_boost > 0:
         final += " + " + QCoreApplication.translate("Explanation", "date match {0}").format(_n(e.date_boost))
+    if e.same_note_penalty > 0:
+        final += " − " + QCoreApplication.translate("Explanation", "same note {0}").format(
+            _n(e.same_note_penalty)
+        )
     out.append((QCoreApplication.translate("Explanation", "Final {0}").format(_n(e.final)), final))
     if e.mmr_lambda is not None:
         if e.mmr_first_pick:

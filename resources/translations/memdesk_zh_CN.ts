@@ -530,6 +530,18 @@
         <translation>日期匹配 {0}</translation>
     </message>
     <message>
+        <source>Same note −{0}</source>
+        <translation>同一笔记 −{0}</translation>
+    </message>
+    <message>
+        <source>another chunk of this note scores higher and ranks above it</source>
+        <translation>这条笔记的另一个片段得分更高，排在它前面</translation>
+    </message>
+    <message>
+        <source>same note {0}</source>
+        <translation>同一笔记 {0}</translation>
+    </message>
+    <message>
         <source>Final {0}</source>
         <translation>最终分数 {0}</translation>
     </message>

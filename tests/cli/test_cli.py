@@ -26,6 +26,7 @@ RESULT_KEYS = {
     "date",
     "recency",
     "date_boost",
+    "same_note_penalty",
     "rank_without_recency",
     "importance",
     "importance_multiplier",

@@ -53,6 +53,7 @@ class Explanation:
     recency: float  # added for being recent (current-state questions), 0 if not
     recency_weight: float  # the most recency can add
     date_boost: float  # added because the note is dated in a period the query names
+    same_note_penalty: float  # taken off because another chunk of the note scores higher
     rank_without_recency: int | None  # None when recency added nothing or the hit would drop out
     dropped_without_recency: bool
     mmr_lambda: float | None  # None when MMR is off
@@ -142,6 +143,7 @@ def explain(
         recency=hit.recency,
         recency_weight=settings.recency_weight,
         date_boost=hit.date_boost,
+        same_note_penalty=hit.same_note_penalty,
         rank_without_recency=hit.rank_without_recency,
         dropped_without_recency=hit.recency > 0 and hit.rank_without_recency is None,
         mmr_lambda=settings.mmr_lambda if hit.mmr_rank is not None else None,

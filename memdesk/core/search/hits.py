@@ -97,7 +97,7 @@ class Hit:
     text_score: float | None
     merged_score: float  # weights x components, before decay
     decay: float  # multiplier in (0, 1]; 1.0 when evergreen or decay is off
-    score: float  # final: merged x decay + recency + date_boost
+    score: float  # final: merged x decay + recency + date_boost - same_note_penalty
     pre_mmr_rank: int  # 1-based rank after decay, before MMR
     mmr_rank: int | None  # 1-based MMR position, None when MMR is off
     date: dt.date | None
@@ -105,6 +105,7 @@ class Hit:
     mmr_against: str | None = None  # chunk_id of the hit that similarity was to
     recency: float = 0.0  # added for being recent (memdesk, current-state queries), <= recency_weight
     date_boost: float = 0.0  # added because the note is dated in a period the query names
+    same_note_penalty: float = 0.0  # taken off because a chunk of the same note scores higher
     rank_without_recency: int | None = None  # None: recency changed nothing (or the hit was not shown)
     importance: int | None = None  # <!-- importance: N --> the profile applied
     importance_multiplier: float = 1.0
@@ -130,6 +131,7 @@ class Hit:
             "date": self.date.isoformat() if self.date else None,
             "recency": self.recency,
             "date_boost": self.date_boost,
+            "same_note_penalty": self.same_note_penalty,
             "rank_without_recency": self.rank_without_recency,
             "importance": self.importance,
             "importance_multiplier": self.importance_multiplier,

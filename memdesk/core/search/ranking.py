@@ -16,6 +16,9 @@ two bounded additions OpenClaw does not have:
 - **date match**: a note dated inside a period the query names ("in July",
   "7月14日", "last week", up to ``DATE_MATCH_AFTER_DAYS`` later, since notes record
   events a few days on) gains ``date_boost``.
+- **same-note penalty**: every chunk of a note below that note's best-scored chunk
+  loses ``same_note_penalty``, so a near-tie from another note comes before a
+  second look into one note (its chunks overlap and share its subject).
 
 ``openclaw-2026.9`` pools arrive ranked by that release's own pipeline
 (``memdesk.core.openclaw.v2026_9``): only its result selection runs here.
@@ -52,6 +55,7 @@ class _Scored:
     decay: float = 1.0
     recency: float = 0.0
     date_boost: float = 0.0
+    same_note_penalty: float = 0.0
     score: float = 0.0
     pre_mmr_rank: int = 0
     mmr_rank: int | None = None
@@ -150,11 +154,34 @@ def _apply_decay(
         item.score = item.merged * item.decay + item.recency + item.date_boost
 
 
+def _apply_same_note_penalty(items: list[_Scored], penalty: float) -> None:
+    """Take ``penalty`` off every chunk of a note but the note's best-scored one.
+
+    Flat, not per extra chunk: the note's best chunk keeps its place, and its other
+    chunks keep their order among themselves and move at most ``penalty`` against
+    chunks of other notes. Ties go to the earlier item (pool order, as the sort).
+    """
+    best: dict[tuple[str, str], int] = {}
+    for k, item in enumerate(items):
+        key = (item.cand.source, item.cand.path)
+        j = best.get(key)
+        if j is None or item.score > items[j].score:
+            best[key] = k
+    for k, item in enumerate(items):
+        if best[(item.cand.source, item.cand.path)] != k:
+            item.same_note_penalty = penalty
+            item.score -= penalty
+
+
 def _decay_and_sort(
     items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool
 ) -> None:
-    """Apply decay and recency, stable-sort by final score and record each pre-MMR rank."""
+    """Apply decay, recency and the same-note penalty, stable-sort by final score and
+    record each pre-MMR rank."""
     _apply_decay(items, settings, now, pool)
+    penalty = min(1.0, max(0.0, settings.same_note_penalty))
+    if pool.profile == "memdesk" and penalty > 0:
+        _apply_same_note_penalty(items, penalty)
     items.sort(key=lambda i: -i.score)
     for pos, item in enumerate(items, 1):
         item.pre_mmr_rank = pos
@@ -220,6 +247,7 @@ def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
             decay=i.decay,
             recency=i.recency,
             date_boost=i.date_boost,
+            same_note_penalty=i.same_note_penalty,
             score=i.score,
             pre_mmr_rank=i.pre_mmr_rank,
             mmr_rank=i.mmr_rank,

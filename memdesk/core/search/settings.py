@@ -144,6 +144,12 @@ class SearchSettings:
     recency_weight: float = 0.1
     # Notes dated in a period the query names: LoCoMo dev 0.776 -> 0.796.
     date_boost: float = 0.1
+    # memdesk profile (ranking.py): taken off every chunk of a note below that note's
+    # best-scored chunk, so a second look into one note ranks after a near-tie from
+    # another note. Chunks of a note overlap and share its subject; a reader sent to the
+    # note already sees the rest. Measured: LoCoMo dev +0.0035 nDCG@10 (docs/quality.md).
+    # Not a slider: an evaluation switch (0 turns it off).
+    same_note_penalty: float = 0.02
 
     def __post_init__(self) -> None:
         # Aliases resolve once, here, so every comparison sees the real profile.
@@ -171,6 +177,7 @@ class SearchSettings:
                 mmr_lambda=oc_config.DEFAULT_MMR_LAMBDA,
                 recency=False,
                 date_boost=0.0,
+                same_note_penalty=0.0,
             )
             if profile == OPENCLAW_2026_4:
                 return v2026_4

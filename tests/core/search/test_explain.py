@@ -29,7 +29,7 @@ def test_parts_multiply_to_the_final_score(fts_engine) -> None:  # type: ignore[
     terms = highlight.KeywordTerms.for_query("deploy freeze")
     for hit in hits:
         e = explain.explain(hit, settings, pool.mode, hits=hits, pool=pool, terms=terms, today=today)
-        assert e.final == pytest.approx(e.merged * e.decay)
+        assert e.final == pytest.approx(e.merged * e.decay + e.recency + e.date_boost - e.same_note_penalty)
         assert (e.vector_weight, e.text_weight) == (settings.vector_weight, settings.text_weight)  # sliders
         if hit.date is not None:
             assert e.decay_state == "dated" and e.age_days == (today - hit.date).days

@@ -3,7 +3,9 @@ against the arithmetic it promises (no I/O: pools are plain values)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import random
 
 import pytest
 
@@ -140,3 +142,52 @@ def test_pool_satisfies() -> None:
     assert ranking.pool_satisfies(p, PLAIN.replace(max_results=10, candidate_multiplier=5))
     assert not ranking.pool_satisfies(p, PLAIN.replace(max_results=20, candidate_multiplier=5))
     assert not ranking.pool_satisfies(p, SearchSettings.defaults(OPENCLAW_2026_4))
+
+
+def chunk_of(note: str, k: int, vector: float) -> Candidate:
+    return Candidate(
+        chunk_id=f"{note}#{k}",
+        path=f"memory/{note}.md",
+        source="memory",
+        start_line=1 + 10 * k,
+        end_line=12 + 10 * k,
+        text=f"{note} part {k}",
+        snippet=f"{note} part {k}",
+        vector_score=vector,
+        text_score=None,
+        date=None,
+    )
+
+
+def test_a_second_chunk_of_a_note_ranks_after_a_near_tie_from_another_note() -> None:
+    s = PLAIN.replace(same_note_penalty=0.02)
+    p = pool(chunk_of("a", 0, 0.80), chunk_of("a", 1, 0.79), chunk_of("b", 0, 0.785))
+    hits = ranking.rank(p, s, now=NOW)
+    assert [h.chunk_id for h in hits] == ["a#0", "b#0", "a#1"]
+    assert [h.same_note_penalty for h in hits] == [0.0, 0.0, 0.02]
+    assert hits[2].score == pytest.approx(hits[2].merged_score - 0.02)
+    # Off (and under OpenClaw's profile, which has no such rule): plain score order.
+    for off, profile in ((s.replace(same_note_penalty=0.0), "memdesk"), (s, OPENCLAW_2026_4)):
+        plain = ranking.rank(dataclasses.replace(p, profile=profile), off, now=NOW)
+        assert [h.chunk_id for h in plain] == ["a#0", "a#1", "b#0"]
+        assert all(h.same_note_penalty == 0 for h in plain)
+
+
+def test_the_same_note_penalty_is_bounded_on_random_pools() -> None:
+    rng = random.Random(11)
+    s = PLAIN.replace(same_note_penalty=0.02, max_results=100)
+    for _ in range(200):
+        cands = [chunk_of(f"n{rng.randrange(5)}", k, rng.random()) for k in range(15)]
+        hits = ranking.rank(pool(*cands), s, now=NOW)
+        best = {}
+        for h in hits:
+            best.setdefault(h.path, h)
+            # The first (best) chunk of each note is never penalised, every later one is.
+            assert h.same_note_penalty == (0.0 if best[h.path] is h else 0.02)
+        for i, a in enumerate(hits):
+            for b in hits[i + 1 :]:
+                # Nothing moves past a hit it trailed by more than the penalty, and a
+                # note's own chunks keep their order.
+                assert b.merged_score <= a.merged_score + 0.02 + 1e-12
+                if a.path == b.path:
+                    assert b.merged_score <= a.merged_score
