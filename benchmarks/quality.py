@@ -70,6 +70,16 @@ ABLATIONS: list[tuple[str, dict[str, Any], str]] = [
     ),
 ]
 
+# Ranking settings switched one at a time (the pools stay those of the defaults).
+SETTING_ABLATIONS: list[tuple[str, dict[str, Any], str]] = [
+    ("weights 0.6/0.4", {"vector_weight": 0.6, "text_weight": 0.4}, "the memdesk weights until session 4"),
+    (
+        "no same-note penalty",
+        {"same_note_penalty": 0.0},
+        "a note's further chunks keep their full score, as OpenClaw",
+    ),
+]
+
 DIFFERENCES = """\
 ## Every difference between the profiles
 
@@ -274,8 +284,11 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
     ablations = []
     if eng.embedder is not None:
         default = engine.MemdeskOptions()
-        for label, change, why in ABLATIONS:
-            eng.memdesk_options = dataclasses.replace(default, **change)
+        # (label, MemdeskOptions changes, ranking settings changes, why)
+        runs = [(label, change, {}, why) for label, change, why in ABLATIONS]
+        runs += [(label, {}, change, why) for label, change, why in SETTING_ABLATIONS]
+        for label, options, ranking_change, why in runs:
+            eng.memdesk_options = dataclasses.replace(default, **options)
             res = eval_runner.evaluate_engine(
                 eng,
                 queries,
@@ -283,37 +296,10 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
                 profiles=("memdesk",),
                 modes=["hybrid"],
                 progress=progress,
+                settings_for=eval_runner.settings_with(ranking_change),
             )[0]
             ablations.append({"change": label, "why": why, **res.to_json()})
         eng.memdesk_options = default
-        res = eval_runner.evaluate_engine(
-            eng,
-            queries,
-            judge,
-            profiles=("memdesk",),
-            modes=["hybrid"],
-            progress=progress,
-            settings_for=eval_runner.settings_with(OLD_WEIGHTS),
-        )[0]
-        ablations.append(
-            {"change": "weights 0.6/0.4", "why": "the memdesk weights until session 4", **res.to_json()}
-        )
-        res = eval_runner.evaluate_engine(
-            eng,
-            queries,
-            judge,
-            profiles=("memdesk",),
-            modes=["hybrid"],
-            progress=progress,
-            settings_for=eval_runner.settings_with({"same_note_penalty": 0.0}),
-        )[0]
-        ablations.append(
-            {
-                "change": "no same-note penalty",
-                "why": "a note's further chunks keep their full score, as OpenClaw",
-                **res.to_json(),
-            }
-        )
     model_name = eng.embedder.identity.model if eng.embedder else "none"
     eng.close()
     return {
