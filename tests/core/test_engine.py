@@ -290,6 +290,7 @@ def test_hits_carry_every_component(small_ws: Path) -> None:
         "date",
         "recency",
         "date_boost",
+        "same_note_penalty",
         "rank_without_recency",
         "importance",
         "importance_multiplier",
