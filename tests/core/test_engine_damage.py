@@ -225,6 +225,37 @@ def test_leftover_of_a_killed_rebuild_is_removed_at_once(example_workspace: Path
     assert live.exists()
 
 
+def test_a_killed_rebuilds_embeddings_are_kept_for_the_next_one(example_workspace: Path) -> None:
+    """Quitting during a long re-embed loses nothing already embedded: the leftover's
+    cache goes into the current index, whose cache every rebuild starts from."""
+    db = _indexed(example_workspace, model=None)
+    # A rebuild process that embedded three chunks and was killed (no close, WAL left).
+    script = (
+        "import os, sys, numpy as np\n"
+        "from pathlib import Path\n"
+        "from memdesk.core.index.store import Store\n"
+        "db = Path(sys.argv[1])\n"
+        "s = Store(db.with_name(f'{db.name}.tmp-{os.getpid()}-0cafe000'))\n"
+        "with s.transaction():\n"
+        "    s.put_embeddings('gguf', 'm', 'k', {f'h{i}': np.full(4, i, np.float32) for i in range(3)})\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", script, str(db)], check=True, timeout=120)
+    (leftover,) = [p for p in db.parent.glob(db.name + ".tmp-*") if not p.name.endswith(("-wal", "-shm"))]
+    eng = engine.Engine.open(example_workspace, model=None)
+    try:
+        eng.sync()
+    finally:
+        eng.close()
+    assert not leftover.exists()
+    main = store_mod.Store(db)
+    try:
+        kept = main.cached_embeddings("gguf", "m", "k", ["h0", "h1", "h2"])
+    finally:
+        main.close()
+    assert sorted(kept) == ["h0", "h1", "h2"] and kept["h2"].tolist() == [2.0] * 4
+
+
 def test_rebuild_by_another_process_is_noticed(example_workspace: Path, memdesk_home: Path) -> None:
     """A GUI-like engine stays open while the CLI rebuilds and swaps the index file in:
     the open engine notices and writes into the new file, so both sides see each

@@ -209,5 +209,19 @@ class IndexFiles:
             except OSError:
                 continue
             if stale:
+                if not path.name.endswith(SIDECAR_SUFFIXES):
+                    self._keep_embeddings_of(path)
                 remove_index_files(path)
                 log.info("removed %s, left by a rebuild that did not finish", path.name)
+
+    def _keep_embeddings_of(self, unfinished: Path) -> None:
+        """Copy a killed rebuild's embedding cache into the current index, whose cache
+        the next rebuild starts from: quitting during a long re-embed (a new model over
+        thousands of notes) then loses nothing it had embedded."""
+        try:
+            kept = self.writer().copy_cache_from(unfinished)
+        except errors.StoreError as exc:
+            log.warning("could not keep the embeddings of %s: %s", unfinished.name, exc)
+            return
+        if kept:
+            log.info("kept %d embeddings of %s", kept, unfinished.name)
