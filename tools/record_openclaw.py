@@ -300,6 +300,24 @@ TEXT_CASES = [
     "The new deploy token is ghp_Zq4xT9wLmN2pR7vK1sY8bC3dF6hJ0aE5 and the OpenAI key is "
     "sk-proj-Xa91Kd83Lm27Qp45Rt60Vw12; the runner reads DEPLOY_TOKEN=tok9f8e7d6c5b4a39281706 from its environment.",
     "no secrets in this sentence",
+    # field rules
+    'config {"apiKey": "abcd1234efgh5678ijkl", "token": "short"} end',
+    'cardNumber "cvc": "123"',
+    "set api_key: 'sk-live-0123456789abcdefghij' then",
+    "run deploy --token abcdefghijklmnopqrstu --dry-run",
+    "run deploy --password=hunter2",
+    "use --token or --password to log in",
+    "clone https://lin:s3cr3tpassw0rd!@git.example.com/repo.git",
+    "db postgres://app:pa55word-very-long-1234@db.internal:5432/atlas",
+    "login with password=hunter2 and token='abcdefghijklmnopqrstuvwxyz'",
+    "the password: correct-horse-battery-staple is old",
+    "token = abcdefghijklmnopqrstuvwxyz0123",
+    "db-password: letmein123 and smtp.secret: verysecretvalue12345",
+    'api-key="quoted-config-secret-value" ok',
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345",
+    "see https://example.com/cb?token=abcdefghijklmnopqrstuvwx&x=1",
+    "we talked about the token budget and password policy",
 ]
 TEXT_DRIVER_JS = r"""
 import fs from "node:fs";

@@ -6,22 +6,24 @@ and runtime-context blocks from every message (``stripInternalRuntimeContext``,
 ``agents/internal-runtime-context.ts``); ``buildSessionEntryInProcess`` then passes
 the kept text through ``redactSensitiveText(text, {mode: "tools"})``
 (``logging/redact.ts``) before rendering ``User:``/``Assistant:`` lines. The first two
-are ported whole. Of the redaction, these rules are ported, with its masking
-(``maskToken``: under 18 characters ``***``, else the first 6 and last 4 around ``…``):
+are ported whole. Of the redaction, the rules of ``DEFAULT_REDACT_FIELD_PATTERNS`` and
+``VENDOR_TOKEN_REDACT_PATTERNS`` are ported in OpenClaw's order, with its masking
+(``maskToken``: under 18 characters ``***``, else the first 6 and last 4 around ``…``;
+a quoted value loses its quotes; an assignment that only refers to its own shell
+variable, ``KEY=$KEY``, is kept): upper-case ``FOO_KEY=``/``TOKEN:`` assignments, JSON
+and quoted secret fields, ``--token``-style CLI flags, ``Bearer`` tokens, passwords in
+URLs, ``password=``/``token: ``/``db-password:``/``smtp.secret:``-style assignments, PEM
+private keys, AWS secret keys in assignments and the vendor token shapes (``sk-…``,
+``ghp_…``, ``xoxb-…``, ``AKIA…``, ``hf_…``, JWTs, Telegram bot tokens, …), compiled
+case-insensitively where OpenClaw does.
 
-* upper-case environment assignments ``FOO_KEY=value`` / ``TOKEN: value`` (a
-  ``$FOO_KEY`` shell reference to the same name is kept);
-* ``Bearer <token>`` (18+ token characters);
-* PEM private-key blocks (first and last line kept around ``…redacted…``);
-* the vendor token shapes (``sk-…``, ``ghp_…``, ``xoxb-…``, ``AKIA…``, ``hf_…``, JWTs,
-  Telegram bot tokens and the rest of ``VENDOR_TOKEN_REDACT_PATTERNS``), matched
-  case-insensitively as OpenClaw compiles them.
-
-Not ported (such text is indexed by memdesk as written): JSON secret fields, quoted
-``api_key: "…"`` fields, ``--token`` CLI flags, ``Authorization``/gateway headers,
-credentials in URLs, URL query and form-body secrets, lower-case ``password=``-style
-assignments, AWS secret keys, app-specific passwords, the secret values OpenClaw
-registered from its own config, and the user's ``logging.redactPatterns``.
+Not ported (such text is indexed by memdesk as written): the passes OpenClaw runs
+before those rules (structured ``Authorization`` headers, URL query parameters, form
+bodies), the ``Authorization: Basic``/``Bot`` and gateway header rules, the first pair
+of a form body, the free-standing AWS secret key matcher, app-specific passwords, the
+secret values OpenClaw registered from its own config and the user's
+``logging.redactPatterns``. ``tests/fixtures/openclaw/2026.9.6/transcript-text.json``
+records the real functions' output for the cases the tests compare.
 """
 
 from __future__ import annotations
@@ -461,10 +463,25 @@ def mask_token(token: str) -> str:
     return f"{token[:_KEEP_START]}…{token[-_KEEP_END:]}"
 
 
-def _maskable(token: str) -> str:
-    """``splitSecretValueForMask(token).maskable`` for an unquoted token."""
+_SUFFIX_RE = re.compile(r"^[\"'`,;)}\]]*$")
+
+
+def _split_for_mask(token: str) -> tuple[str, str]:
+    """``splitSecretValueForMask``: (the part to mask, what stays after it); a value in
+    quotes loses its quotes."""
+    if token[:1] in ('"', "'", "`"):
+        close = token.rfind(token[0])
+        if close > 0 and _SUFFIX_RE.match(token[close + 1 :]):
+            return token[1:close], token[close + 1 :]
+        rest = token[1:]
+        m = _TRAILING_DELIMITER_RE.search(rest)
+        if m and len(m.group(1)) < len(rest):
+            return rest[: -len(m.group(1))], m.group(1)
+        return rest, ""
     m = _TRAILING_DELIMITER_RE.search(token)
-    return token[: -len(m.group(1))] if m and len(m.group(1)) < len(token) else token
+    if m and len(m.group(1)) < len(token):
+        return token[: -len(m.group(1))], m.group(1)
+    return token, ""
 
 
 def _last_group(m: re.Match[str]) -> int:
@@ -476,15 +493,18 @@ def _last_group(m: re.Match[str]) -> int:
     return chosen
 
 
+def _replace_group(m: re.Match[str], group: int, replacement: str) -> str:
+    start, end = m.start(group) - m.start(), m.end(group) - m.start()
+    return m.group(0)[:start] + replacement + m.group(0)[end:]
+
+
 def _hinted_mask(m: re.Match[str]) -> str:
+    """The masking of a plain rule: the secret's first 6 and last 4 characters kept."""
     group = _last_group(m)
-    token = m.group(group)
-    maskable = _maskable(token)
+    maskable, suffix = _split_for_mask(m.group(group))
     if maskable == "***":
         return m.group(0)
-    masked = mask_token(maskable) + token[len(maskable) :]
-    start, end = m.start(group) - m.start(), m.end(group) - m.start()
-    return m.group(0)[:start] + masked + m.group(0)[end:]
+    return _replace_group(m, group, mask_token(maskable) + suffix)
 
 
 def _shell_reference(key: str, value: str) -> bool:
@@ -497,15 +517,16 @@ def _shell_reference(key: str, value: str) -> bool:
     return braced is not None and braced.group(1) == key
 
 
-def _env_assignment(m: re.Match[str]) -> str:
-    token = m.group(2)
-    if _maskable(token) == "***" or re.fullmatch(r"[-=?+]\}", token):
+def _shell_mask(m: re.Match[str]) -> str:
+    """The masking of the assignment rules that keep a shell reference (``KEY=$KEY``)."""
+    group = _last_group(m)
+    token = m.group(group)
+    if _split_for_mask(token)[0] == "***" or re.fullmatch(r"[-=?+]\}", token):
         return m.group(0)
     key = re.search(r"\b([A-Z_][A-Z0-9_]*)\b\s*[=:]", m.group(0), re.ASCII)
     if key is not None and _shell_reference(key.group(1), token):
         return m.group(0)
-    start, end = m.start(2) - m.start(), m.end(2) - m.start()
-    return m.group(0)[:start] + mask_token(token) + m.group(0)[end:]
+    return _replace_group(m, group, mask_token(token))
 
 
 def _pem(m: re.Match[str]) -> str:
@@ -522,14 +543,140 @@ def _vendor(base64_boundary: bool) -> Callable[[re.Match[str]], str]:
     return replace
 
 
+_PAYMENT_QUERY_KEYS = (
+    r"card[-_]?number|card[-_]?cvc|card[-_]?cvv|cvc|cvv|security[-_]?code|payment[-_]?credential|"
+    r"shared[-_]?payment[-_]?token"
+)
+_PAYMENT_JSON_KEYS = (
+    r"cardNumber|card_number|cardCvc|card_cvc|cardCvv|card_cvv|cvc|cvv|securityCode|security_code|"
+    r"paymentCredential|payment_credential|sharedPaymentToken|shared_payment_token"
+)
+_AWS_KEYS = r"aws[-_]?secret[-_]?access[-_]?key|awsSecretAccessKey|SecretAccessKey"
+_STANDALONE_KEYS = (
+    r"access_token|refresh_token|id_token|auth[-_]?token|hook[-_]?token|api[-_]?key|client[-_]?secret|"
+    r"app[-_]?secret|private[-_]?key|authorization|jwt|token|secret|password|pass|passwd|credential|"
+    + _PAYMENT_QUERY_KEYS
+)
+_CONFIG_KEYS = (
+    r"access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|hook[-_]?token|api[-_]?(?:key|secret)|"
+    r"client[-_]?secret|app[-_]?secret|private[-_]?key|secret[-_]?key|key[-_]?material|authorization|jwt|"
+    r"token|secret|password|passphrase|pass|passwd|credential|" + _PAYMENT_QUERY_KEYS
+)
+_CONFIG_DIRECT_KEYS = (
+    r"access-token|refresh-token|id-token|auth-token|hook-token|api[-_]?(?:key|secret)|secret[-_]?key|"
+    r"key[-_]?material|passphrase"
+)
+_CONFIG_PASSWORD_KEYS = r"password|passphrase|pass|passwd"
+_CONFIG_QUOTED_KEYS = (
+    r"access[-_]?token|refresh[-_]?token|id[-_]?token|auth[-_]?token|hook[-_]?token|api[-_]?(?:key|secret)|"
+    r"secret[-_]?key|key[-_]?material|authorization|jwt|token|secret|password|passphrase|pass|passwd|"
+    + _PAYMENT_QUERY_KEYS
+)
+_CLI_KEYS = (
+    _AWS_KEYS + r"|api[-_]?key|hook[-_]?token|access[-_]?token|refresh[-_]?token|id[-_]?token|token|secret|"
+    r"password|passwd|credential|private[-_]?key|client[-_]?secret|" + _PAYMENT_QUERY_KEYS
+)
+_GI = re.I | re.ASCII
+_G = re.ASCII  # a "/.../g" literal in OpenClaw: case-sensitive
+Rule = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+# DEFAULT_REDACT_FIELD_PATTERNS in OpenClaw's order; the ones not ported are named.
+_FIELD_RULES: tuple[Rule, ...] = (
+    (_ENV_ASSIGNMENT_RE, _shell_mask),
+    (
+        re.compile(
+            rf"\b[A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|{_PAYMENT_ENV_KEYS})\b\s*[=:]\s*\\+([\"'])([^\s\"'\\]+)\\+\1",
+            _G,
+        ),
+        _shell_mask,
+    ),
+    (
+        re.compile(
+            r'"(?:apiKey|api_key|apiToken|api_token|bearerToken|bearer_token|token|secret|password|passwd|'
+            + _AWS_KEYS
+            + r"|credential|authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token|"
+            r"accessToken|access_token|refreshToken|refresh_token|idToken|id_token|authToken|auth_token|"
+            r"clientSecret|client_secret|privateKey|private_key|secret_value|raw_secret|secret_input|"
+            r'key_material)"\s*:\s*"([^"]+)"',
+            _GI,
+        ),
+        _hinted_mask,
+    ),
+    (re.compile(rf'"(?:{_PAYMENT_JSON_KEYS})"\s*:\s*"([^"]+)"', _GI), _hinted_mask),
+    (
+        re.compile(
+            r"(^|[\s,{])[\"']?(?:api[-_]key|access[-_]token|refresh[-_]token|id[-_]token|authToken|auth[-_]token|"
+            r"clientSecret|client[-_]secret|appSecret|app[-_]secret|private[-_]key|credential|authorization|"
+            r"secret[-_]value|raw[-_]secret|secret[-_]input|key[-_]material)[\"']?\s*[:=]\s*([\"'])([^\"'\r\n]+)\2",
+            _GI,
+        ),
+        _hinted_mask,
+    ),
+    (
+        re.compile(
+            r"(^|[\s,{])[\"']?(?:authorization|proxy-authorization|cookie|set-cookie|x-api-key|x-auth-token)"
+            r"[\"']?\s*[:=]\s*([\"'])([^\"'\r\n]+)\2",
+            _GI,
+        ),
+        _hinted_mask,
+    ),
+    (re.compile(rf"--(?:{_CLI_KEYS})=([^\s\"']+)", _GI), _hinted_mask),
+    (re.compile(rf"--(?:{_CLI_KEYS})\s+(?!(?:or|and)\b(?=\s+--))([\"']?)([^\s\"']+)\1", _GI), _hinted_mask),
+    # Not ported: the Authorization Bearer/Basic/Bot, HTTP auth and gateway header rules.
+    (_BEARER_RE, _hinted_mask),
+    (re.compile(r"\b(?:https?|wss?|ftp):\/\/[^\/\s:@]*:([^\/\s@]+)@", _GI), _hinted_mask),
+    (
+        re.compile(
+            r"\b(?:postgres(?:ql)?|mysql|mongodb(?:\+srv)?|rediss?|amqps?):\/\/[^:\s/@]*:([^@\s]+)@", _GI
+        ),
+        _hinted_mask,
+    ),
+    # Not ported: the first pair of a form body (a=b&c=d).
+    (
+        re.compile(rf"(^|[\s,;({{\[\"])(?:{_STANDALONE_KEYS})=([\"'`])((?:(?!\2)[^\r\n])+)\2", _GI),
+        _shell_mask,
+    ),
+    (re.compile(rf"(^|[\s,;({{\[\"])(?:{_STANDALONE_KEYS})=([\"'`]?[^\s&#\"'`<>]+)", _GI), _shell_mask),
+    (
+        re.compile(
+            rf"(^|[\s,{{])(?:(?:{_CONFIG_QUOTED_KEYS})(?:\s*:\s*|\s+=\s*|=\s*)|[a-z0-9][a-z0-9._-]{{0,79}}[-_]"
+            rf"(?:{_CONFIG_PASSWORD_KEYS})\s*[:=]\s*|[a-z0-9_.-]{{1,80}}\.(?:{_CONFIG_KEYS})\s*[:=]\s*)"
+            rf"([\"'`])((?:(?!\2)[^\r\n])+)\2",
+            _G,
+        ),
+        _hinted_mask,
+    ),
+    (re.compile(rf"(^|[\s,{{])(?:{_CONFIG_KEYS})(?:\s*:\s*|\s+=\s*|=\s+)([^\s#\"'`<>]+)", _G), _hinted_mask),
+    (re.compile(rf"(^|[\s,{{])(?:{_CONFIG_DIRECT_KEYS})=([^\s#\"'`<>]+)", _G), _hinted_mask),
+    (
+        re.compile(
+            rf"(^|[\s,{{])[a-z0-9][a-z0-9._-]{{0,79}}[-_](?:{_CONFIG_PASSWORD_KEYS})\s*[:=]\s*([^\s#\"'`<>]+)",
+            _G,
+        ),
+        _hinted_mask,
+    ),
+    (
+        re.compile(rf"(^|[\s,{{])[a-z0-9_.-]{{1,80}}\.(?:{_CONFIG_KEYS})\s*[:=]\s*([^\s#\"'`<>]+)", _G),
+        _hinted_mask,
+    ),
+    (_PEM_RE, _pem),
+    (
+        re.compile(
+            rf"(^|[\s,{{])[\"']?(?:{_AWS_KEYS})[\"']?\s*[:=]\s*([\"']?)([A-Za-z0-9/+=]{{40}})(?![A-Za-z0-9/+=])\2",
+            _GI,
+        ),
+        _hinted_mask,
+    ),
+)
+
+
 def redact_sensitive_text(text: str) -> str:
     """``redactSensitiveText(text, {mode: "tools"})`` for the rules this module ports, in
     OpenClaw's order (field rules first, then the vendor shapes)."""
     if not text:
         return text
-    out = _ENV_ASSIGNMENT_RE.sub(_env_assignment, text)
-    out = _BEARER_RE.sub(_hinted_mask, out)
-    out = _PEM_RE.sub(_pem, out)
+    out = text
+    for rule, replace in _FIELD_RULES:
+        out = rule.sub(replace, out)
     for pattern, base64_boundary in _VENDOR_RES:
         out = pattern.sub(_vendor(base64_boundary), out)
     return out
