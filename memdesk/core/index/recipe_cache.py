@@ -23,9 +23,7 @@ removed or replaced (by this process or another) reopens the new one on next use
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,6 +32,7 @@ import numpy as np
 
 from memdesk.core import errors
 from memdesk.core.index import sqlite
+from memdesk.core.index.store import file_identity, remove_index_files
 
 log = logging.getLogger(__name__)
 
@@ -53,20 +52,10 @@ def remove_for(index_path: Path) -> bool:
     """Delete the vectors file of ``index_path`` (with its -wal/-shm); True if there was one."""
     path = path_for(Path(index_path))
     existed = path.exists()
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(str(path) + suffix)
+    remove_index_files(path)
     if existed:
         log.info("removed %s with its index", path.name)
     return existed
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
 
 
 class RecipeCache:
@@ -80,7 +69,7 @@ class RecipeCache:
         self._broken = False
 
     def _connection(self) -> sqlite.Connection | None:
-        if (self._conn is not None or self._broken) and _identity(self.path) != self._opened:
+        if (self._conn is not None or self._broken) and file_identity(self.path) != self._opened:
             # Removed with its index (a rebuild, a damaged index set aside), here or in
             # another process: writing on would go into a deleted file, and a damaged
             # file that was replaced deserves another try.
@@ -98,11 +87,11 @@ class RecipeCache:
                     pass
                 sqlite.rows(conn, SCHEMA, where=self.path)
                 self._conn = conn
-                self._opened = _identity(self.path)
+                self._opened = file_identity(self.path)
             except (errors.MemdeskError, OSError) as exc:
                 log.warning("OpenClaw profile vectors not kept on disk (%s): %s", self.path, exc)
                 self._broken = True
-                self._opened = _identity(self.path)
+                self._opened = file_identity(self.path)
                 return None
         return self._conn
 
@@ -111,7 +100,7 @@ class RecipeCache:
         (its index was rebuilt or set aside): the caller's vectors in memory belong in
         the new file."""
         with self._lock:
-            return self._conn is not None and _identity(self.path) != self._opened
+            return self._conn is not None and file_identity(self.path) != self._opened
 
     def get(self, provider_key: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
         out: dict[str, np.ndarray] = {}

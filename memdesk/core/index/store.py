@@ -163,7 +163,7 @@ class Store:
             raise errors.IndexCorrupt(f"{self.path}: cannot open index ({exc})") from exc
         self.conn.setbusytimeout(BUSY_TIMEOUT_MS)
         self.vec_available = self._load_vec()
-        self.identity = _identity(self.path)
+        self.identity = file_identity(self.path)
         try:
             if not readonly:
                 self.conn.execute("PRAGMA journal_mode=WAL")
@@ -290,7 +290,7 @@ class Store:
     def is_current(self) -> bool:
         """False once the file at ``path`` is another one than this connection opened
         (another process swapped a rebuilt index in, or moved a damaged one aside)."""
-        return _identity(self.path) == self.identity
+        return file_identity(self.path) == self.identity
 
     # -- meta -----------------------------------------------------------------
     @maps_errors
@@ -906,7 +906,8 @@ def _check_fts_table(table: str) -> None:
         raise ValueError(f"unknown FTS table {table!r}")
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode): tells a file replaced by another process from the one opened."""
     try:
         st = os.stat(path)
     except OSError:

@@ -312,40 +312,24 @@ def _event(event_json: Any, event_zstd: Any) -> Any:
 
 def active_entries(agent_db: Path, agent_id: str) -> list[SessionEntry]:
     """Active sessions from the agent database (read only); none if it is missing."""
-    if not Path(agent_db).is_file():
-        return []
-    try:
-        conn = sqlite.connect(f"file:{Path(agent_db).resolve()}?mode=ro", readonly=True, uri=True)
-    except errors.MemdeskError:
-        return []
-    try:
-        # The session store (``listSessionEntries``): one node per session key, its
-        # current session and the entry (``updatedAt``, ``chatType``, ...).
-        nodes: dict[str, tuple[str, dict[str, Any], Any]] = {}
-        for key, sid, entry_json, updated in sqlite.rows(
-            conn,
-            "SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes",
-            where=agent_db,
-        ):
-            try:
-                entry = json.loads(entry_json) if isinstance(entry_json, str) else {}
-            except ValueError:
-                entry = {}
-            if sid and isinstance(entry, dict):
-                nodes.setdefault(str(sid), (str(key), entry, updated))
-        events: dict[str, list[Any]] = {}
-        for sid, event_json, event_zstd in sqlite.rows(
-            conn,
+    # The session store (``listSessionEntries``): one node per session key, its
+    # current session and the entry (``updatedAt``, ``chatType``, ...).
+    nodes: dict[str, tuple[str, dict[str, Any], Any]] = {}
+    for key, sid, entry_json, updated in _db_rows(
+        agent_db, "SELECT session_key, current_session_id, entry_json, updated_at FROM session_nodes"
+    ):
+        entry = _json_object(entry_json)
+        entry = {} if entry is None else entry  # unreadable: a session without entry fields
+        if sid and isinstance(entry, dict):
+            nodes.setdefault(str(sid), (str(key), entry, updated))
+    events: dict[str, list[Any]] = {}
+    if nodes:
+        for sid, event_json, event_zstd in _db_rows(
+            agent_db,
             "SELECT session_id, event_json, event_zstd FROM transcript_events ORDER BY session_id, seq",
-            where=agent_db,
         ):
-            if str(sid) not in nodes:
-                continue
-            events.setdefault(str(sid), []).append(_event(event_json, event_zstd))
-    except errors.MemdeskError:
-        return []
-    finally:
-        conn.close()
+            if str(sid) in nodes:
+                events.setdefault(str(sid), []).append(_event(event_json, event_zstd))
     out: list[SessionEntry] = []
     for sid in sorted(events):
         key, entry, node_updated = nodes[sid]
