@@ -354,13 +354,18 @@ class Store:
     @maps_errors
     def delete_chunks_of(self, path: str) -> int:
         rids = [r[0] for r in self.conn.execute("SELECT rid FROM chunks WHERE path = ?", (path,))]
+        self._delete_index_rows(rids)
+        self.conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        return len(rids)
+
+    def _delete_index_rows(self, rids: Sequence[int]) -> None:
+        """The keyword and vector rows of these chunks (the chunk rows are the caller's)."""
+        vec = bool(rids) and self.has_vec_table()
         for rid in rids:
             self.conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (rid,))
             self.conn.execute("DELETE FROM chunks_fts_seg WHERE rowid = ?", (rid,))
-            if self.has_vec_table():
+            if vec:
                 self.conn.execute("DELETE FROM chunks_vec WHERE rowid = ?", (rid,))
-        self.conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
-        return len(rids)
 
     @maps_errors
     def insert_chunk(
@@ -379,6 +384,11 @@ class Store:
         shared: bool,
     ) -> int:
         now = int(time.time() * 1000)
+        # A chunk inserted again under its id replaces the old row; its keyword and
+        # vector rows go too, or FTS5 would keep counting them in BM25's idf.
+        self._delete_index_rows(
+            [r[0] for r in self.conn.execute("SELECT rid FROM chunks WHERE id = ?", (chunk_id,))]
+        )
         self.conn.execute(
             "INSERT OR REPLACE INTO chunks(id, path, source, start_line, end_line, hash, model, text,"
             " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

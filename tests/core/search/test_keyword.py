@@ -163,7 +163,7 @@ def test_the_fts_row_count_is_fts5s_own(tmp_path: Path) -> None:
     with store.transaction():
         store.delete_chunks_of("memory/n0.md")
     assert store.term_statistics(["w1"])[:2] == (197, 197)
-    # A chunk replaced in place (same id) leaves its old keyword row counted by FTS5.
+    # A chunk replaced in place (same id) takes its old keyword row with it.
     with store.transaction():
         store.insert_chunk(
             chunk_id="c10",
@@ -178,4 +178,4 @@ def test_the_fts_row_count_is_fts5s_own(tmp_path: Path) -> None:
             embedding=None,
             shared=True,
         )
-    assert store.term_statistics(["w1"])[:2] == (197, 198)
+    assert store.term_statistics(["w1"])[:2] == (197, 197)
