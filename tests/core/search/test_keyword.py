@@ -13,25 +13,30 @@ from memdesk.core.search import keyword, lexical
 from memdesk.core.search.keyword import MemdeskOptions
 
 
+def _put(s: Store, k: int, text: str, *, path: str, line: int) -> None:
+    """Chunk ``c{k}``: one line of ``path``, keyword-indexed, no vector."""
+    s.insert_chunk(
+        chunk_id=f"c{k}",
+        path=path,
+        source="memory",
+        start_line=line,
+        end_line=line,
+        hash=f"h{k}",
+        model="test",
+        text=text,
+        segmented=lexical.segment_for_index(text),
+        embedding=None,
+        shared=True,
+    )
+
+
 @pytest.fixture
 def store(tmp_path: Path) -> Store:
     s = Store(tmp_path / "index.sqlite")
     texts = [f"the project note number {k} about sqlite" for k in range(6)] + ["a note on PostgreSQL"]
     with s.transaction():
         for k, text in enumerate(texts):
-            s.insert_chunk(
-                chunk_id=f"c{k}",
-                path=f"memory/n{k}.md",
-                source="memory",
-                start_line=1,
-                end_line=1,
-                hash=f"h{k}",
-                model="test",
-                text=text,
-                segmented=lexical.segment_for_index(text),
-                embedding=None,
-                shared=True,
-            )
+            _put(s, k, text, path=f"memory/n{k}.md", line=1)
     return s
 
 
@@ -90,19 +95,7 @@ def _zipf_corpus(tmp_path: Path, n: int = 600) -> Store:
     with s.transaction():
         for k in range(n):
             text = " ".join(rng.choices(vocab, weights, k=rng.randint(5, 60)))
-            s.insert_chunk(
-                chunk_id=f"c{k}",
-                path=f"memory/n{k // 3}.md",
-                source="memory",
-                start_line=1 + k % 3,
-                end_line=1 + k % 3,
-                hash=f"h{k}",
-                model="test",
-                text=text,
-                segmented=lexical.segment_for_index(text),
-                embedding=None,
-                shared=True,
-            )
+            _put(s, k, text, path=f"memory/n{k // 3}.md", line=1 + k % 3)
     return s
 
 
