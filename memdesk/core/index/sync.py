@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -59,10 +59,23 @@ class SyncSource:
             "chunk_tokens": params.tokens,
             "chunk_overlap": params.overlap,
             "fts_seg_tokenizer": "cjk-bigram+" + "porter",
-            # An index built before passage windows (or with other windows) is rebuilt
-            # once, its chunk vectors taken from the embedding cache.
+            # Windows live in the embedding cache only: an index cut with other windows
+            # (or none) is synced in place, embedding the windows it lacks
+            # (``windows_changed``), not rebuilt.
             "passage_windows": windows.VERSION,
         }
+
+
+def windows_changed(meta: Mapping[str, object], wanted: Mapping[str, object]) -> bool:
+    """True when ``meta`` differs from ``wanted`` in its passage windows alone.
+
+    Chunks, keyword index and chunk vectors stay valid then; the windows' vectors are
+    found by text hash in the embedding cache, so the sync only embeds those missing.
+    """
+    key = "passage_windows"
+    return meta.get(key) != wanted.get(key) and {k: v for k, v in meta.items() if k != key} == {
+        k: v for k, v in wanted.items() if k != key
+    }
 
 
 def retry_while_busy(run: Callable[[], T], cancelled: CancelledFn | None) -> T:
@@ -130,10 +143,19 @@ def sync(
             writer = index.reset_damaged(damage)
             meta, files_known = None, 0
         # An index with notes but no model record cannot say what its vectors are.
-        needs_rebuild = rebuild or (meta is not None and meta != wanted) or (meta is None and files_known > 0)
+        needs_rebuild = (
+            rebuild
+            or (meta is not None and meta != wanted and not windows_changed(meta, wanted))
+            or (meta is None and files_known > 0)
+        )
         if meta is None and files_known == 0 and not needs_rebuild:
             with writer.transaction():
                 writer.set_meta(wanted)
+        elif meta is not None and meta != wanted and not needs_rebuild:
+            with writer.transaction():
+                writer.set_meta(wanted)
+                if source.embedder is not None:
+                    writer.set_vectors_pending(True)  # the new windows are embedded below
         if needs_rebuild:
 
             def fill(fresh: Store) -> indexer.SyncStats:

@@ -298,12 +298,13 @@ def memdesk_pool(
     best = max(kw_scores.values(), default=0.0)
     rows = store.chunk_rows(order)
     if opts.window_vectors and qvec is not None and legs.embedder is not None:
-        # Max-passage: a chunk of many short lines scores as its best window when that
-        # beats the whole chunk (re-scores the pool; the KNN itself is on chunk vectors).
+        # Max-passage: a chunk of many short lines scores (most of the way to) its best
+        # window when that beats the whole chunk (re-scores the pool; the KNN itself is
+        # on chunk vectors).
         t0 = time.perf_counter()
         texts = {rid: str(rows[rid][5]) for rid in order if rid in rows and rid in vec_scores}
         for rid, cos in windows.best_window_cosines(store, legs.embedder.identity, qvec, texts).items():
-            vec_scores[rid] = max(vec_scores[rid], cos)
+            vec_scores[rid] = windows.scored_cosine(vec_scores[rid], cos)
         timings["windows_ms"] = (time.perf_counter() - t0) * 1000
     out: list[Candidate] = []
     for rid in order:
