@@ -25,6 +25,20 @@ change: threads (1, 2), OpenMP wait policy (PASSIVE as memdesk sets it, ACTIVE) 
 the packing budget per call (256 tokens, memdesk's default, and 512, the models'
 trained context), each in its own process (libgomp reads the wait policy when it
 loads), with the 2-thread GEMM ceiling measured between them.
+
+``--builds [SITE ...]`` instead compares llama.cpp builds and weight formats, side by
+side in interleaved rounds: memdesk's GGUF engines on the installed llama-cpp-python
+and on each SITE (a folder holding another build of it, e.g. one compiled with
+``CMAKE_ARGS="-DGGML_BLAS=ON -DGGML_BLAS_VENDOR=OpenBLAS"`` and installed with
+``pip install --no-deps --target SITE``), each with the model's matrices as built
+(F16) and widened to F32 (the same values: ggml's BLAS backend would otherwise
+convert every F16 matrix to F32 on every call). ``--openblas-dir DIR`` adds the
+SITE builds once more with ``DIR`` first on the library path (Debian's
+``/usr/lib/x86_64-linux-gnu/openblas-openmp``: OpenBLAS on the same libgomp pool as
+ggml). Each configuration is a persistent child process; every round times each of
+them once, with the ceiling measured first. Also per configuration: the median
+latency of a short query (search embeds one), peak RSS and the lowest cosine to
+the installed build's F16 vectors.
 """
 
 from __future__ import annotations
@@ -247,6 +261,193 @@ def sweep(paths_by_name: dict[str, Path], chunks: int, rounds: int) -> int:
     return 0
 
 
+_BUILDS_CHILD = r"""
+import json, resource, sys, time
+from pathlib import Path
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+from benchmarks import embed_throughput as et
+from memdesk.core.embed import gguf_embedder
+path, counter_path, weights, out = Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+threads, chunks = int(sys.argv[6]), int(sys.argv[7])
+counter = gguf_embedder.GgufEmbedder(counter_path, n_threads=threads)
+texts = et.make_corpus(counter.count_tokens, chunks)
+counter.close()
+emb = et.embedder_with_weights(path, weights, threads)
+info = emb.info
+layers, hidden = int(info.arch_key("block_count")), int(info.embedding_length)
+ff = int(info.arch_key("feed_forward_length"))
+lengths = [len(w) for t in texts for w in emb.token_windows(t)]
+flops = sum(et.flops_per_sequence(n, layers=layers, hidden=hidden, ff=ff) for n in lengths)
+emb.embed_documents(texts[: et.PER_CALL])
+for query in et.QUERIES:
+    emb.embed_query(query)
+print(json.dumps({"tokens": sum(lengths), "flops": flops, "backends": et.llama_backends()}), flush=True)
+vectors = None
+for line in sys.stdin:
+    if line.strip() != "go":
+        break
+    start = time.perf_counter()
+    parts = [emb.embed_documents(texts[i : i + et.PER_CALL]) for i in range(0, len(texts), et.PER_CALL)]
+    seconds = time.perf_counter() - start
+    vectors = np.concatenate(parts, axis=0)
+    latencies = []
+    for query in et.QUERIES:
+        start = time.perf_counter()
+        emb.embed_query(query)
+        latencies.append(time.perf_counter() - start)
+    print(json.dumps({"seconds": seconds, "query_seconds": latencies}), flush=True)
+np.save(out, vectors)
+print(json.dumps({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}), flush=True)
+"""
+
+# Short queries as a search embeds them (one per call), for the latency figure.
+QUERIES = ("dark mode preference", "what did Alice decide about the SQLite index?", "周五的发布",
+           "retry policy", "weekly status emails")  # fmt: skip
+
+
+def llama_backends() -> list[str]:
+    """Names of the ggml backends the imported llama-cpp-python build registers."""
+    import ctypes
+
+    import llama_cpp
+
+    lib = ctypes.CDLL(str(Path(llama_cpp.__file__).parent / "lib" / "libggml.so"))
+    lib.ggml_backend_reg_get.restype = ctypes.c_void_p
+    lib.ggml_backend_reg_get.argtypes = [ctypes.c_size_t]
+    lib.ggml_backend_reg_name.restype = ctypes.c_char_p
+    lib.ggml_backend_reg_name.argtypes = [ctypes.c_void_p]
+    return [
+        lib.ggml_backend_reg_name(lib.ggml_backend_reg_get(i)).decode()
+        for i in range(lib.ggml_backend_reg_count())
+    ]
+
+
+def widened_encoder(encoder: Path) -> Path:
+    """A copy of an encoder file with its F16 matrices as F32 (beside it, made once)."""
+    import gguf
+
+    out = encoder.with_name(encoder.name + ".f32")
+    if out.is_file() and out.stat().st_mtime_ns >= encoder.stat().st_mtime_ns:
+        return out
+    reader = gguf.GGUFReader(str(encoder))
+    tmp = out.with_name(out.name + f".{os.getpid()}.tmp")
+    writer = gguf.GGUFWriter(str(tmp), str(reader.fields["general.architecture"].contents()))
+    for field in reader.fields.values():
+        vtype = field.types[0] if field.types else None
+        if field.name.startswith("GGUF.") or field.name in ("general.architecture", "general.alignment"):
+            continue
+        if vtype is not None and vtype != gguf.GGUFValueType.ARRAY:  # encoder files hold no arrays
+            writer.add_key_value(field.name, field.contents(), vtype)
+    for tensor in reader.tensors:
+        data = np.asarray(tensor.data)
+        if tensor.tensor_type == gguf.GGMLQuantizationType.F16:
+            writer.add_tensor(tensor.name, data.astype(np.float32))
+        else:
+            writer.add_tensor(tensor.name, data, raw_dtype=tensor.tensor_type)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    os.replace(tmp, out)
+    return out
+
+
+def embedder_with_weights(path: Path, weights: str, threads: int) -> gguf_embedder.GgufEmbedder:
+    """memdesk's embedder on ``path``, its encoder's matrices as built ("f16") or as F32."""
+
+    class Widened(gguf_embedder.GgufEmbedder):
+        def _encoder_file(self) -> Path | None:
+            encoder = super()._encoder_file()
+            return widened_encoder(encoder) if encoder is not None else None
+
+    cls = Widened if weights == "f32" else gguf_embedder.GgufEmbedder
+    return cls(path, n_threads=threads)
+
+
+def _read_json(proc: subprocess.Popen[str]) -> Any:
+    """The child's next JSON line (anything a library printed before it is skipped)."""
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if line.startswith("{"):
+            return json.loads(line)
+    raise SystemExit(f"a --builds child exited ({proc.wait()}) before answering")
+
+
+def builds(paths_by_name: dict[str, Path], sites: Sequence[Path], openblas_dir: Path | None, chunks: int,
+           rounds: int, threads: int) -> int:  # fmt: skip
+    """``--builds``: every (model, llama.cpp build, weights) as a persistent child, interleaved."""
+    import tempfile
+
+    repo = str(Path(__file__).resolve().parents[1])
+    variants: list[tuple[str, dict[str, str]]] = [("installed", {})]
+    for site in sites:
+        variants.append((str(site), {"PYTHONPATH": os.pathsep.join([str(site), repo])}))
+        if openblas_dir is not None:
+            variants.append((f"{site} + {openblas_dir}", {"PYTHONPATH": os.pathsep.join([str(site), repo]),
+                                                         "LD_LIBRARY_PATH": str(openblas_dir)}))  # fmt: skip
+    load = os.getloadavg()[0]
+    children: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(prefix="memdesk-builds-") as tmp:
+        for name, path in paths_by_name.items():
+            for build, extra in variants:
+                for weights in ("f16", "f32"):
+                    env = dict(os.environ, **extra)
+                    out = str(Path(tmp) / f"{len(children)}.npy")
+                    args = [
+                        repo,
+                        str(path),
+                        str(paths_by_name["minilm"]),
+                        weights,
+                        out,
+                        str(threads),
+                        str(chunks),
+                    ]
+                    proc = subprocess.Popen([sys.executable, "-c", _BUILDS_CHILD, *args], env=env, text=True,
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+                    head = _read_json(proc)
+                    children.append({"model": name, "build": build, "weights": weights, "proc": proc, "out": out,
+                                     "head": head, "rounds": []})  # fmt: skip
+        ceilings: list[float] = []
+        for _ in range(rounds):
+            ceilings.append(gemm_flops(threads))
+            for child in children:
+                time.sleep(0.3)  # let the last one's BLAS threads stop spinning
+                child["proc"].stdin.write("go\n")
+                child["proc"].stdin.flush()
+                child["rounds"].append(_read_json(child["proc"]))
+        ceiling = max(ceilings)
+        rows = []
+        reference: dict[str, np.ndarray] = {}
+        for child in children:
+            proc = child["proc"]
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+            tail = _read_json(proc)
+            proc.wait()
+            vectors = np.load(child["out"])
+            first = reference.setdefault(child["model"], vectors)
+            cosine = None if first is vectors else round(float(np.min(np.sum(first * vectors, axis=1))), 7)
+            seconds = [r["seconds"] for r in child["rounds"]]
+            queries = [q for r in child["rounds"] for q in r["query_seconds"]]
+            head = child["head"]
+            row = {"model": child["model"], "build": child["build"], "backends": head["backends"],
+                   "weights": child["weights"], "tok_s_best": round(head["tokens"] / min(seconds)),
+                   "tok_s_median": round(head["tokens"] / statistics.median(seconds)),
+                   "share_of_ceiling_best": round(head["flops"] / min(seconds) / ceiling, 3),
+                   "query_ms_median": round(statistics.median(queries) * 1000, 2),
+                   "peak_rss_mb": round(tail["peak_rss_mb"]),
+                   "min_cosine_vs_installed_f16": cosine}  # fmt: skip
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    print(json.dumps({"benchmark": "embed_throughput_builds", "chunks": chunks, "per_call": PER_CALL,
+                      "rounds": rounds, "threads": threads, "load_average_1m_at_start": round(load, 2),
+                      "load_average_1m_at_end": round(os.getloadavg()[0], 2),
+                      "ceiling_gflop_s_rounds": [round(c / 1e9, 1) for c in ceilings], "runs": rows},
+                     sort_keys=True))  # fmt: skip
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -256,6 +457,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="where to build/find the GGUF files (default: .cache/bench-models)")  # fmt: skip
     parser.add_argument("--sweep", action="store_true",
                         help="time the GGUF engines under each thread count, wait policy and budget")  # fmt: skip
+    parser.add_argument("--builds", nargs="*", type=Path, metavar="SITE",
+                        help="compare llama.cpp builds (the installed one and each SITE) and F16/F32 weights")  # fmt: skip
+    parser.add_argument("--openblas-dir", type=Path,
+                        help="with --builds: also run the SITE builds with this OpenBLAS first on the library path")  # fmt: skip
     args = parser.parse_args(argv)
     threads = args.threads
     paths_by_name: dict[str, Path] = {}
@@ -269,6 +474,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     if args.sweep:
         return sweep(paths_by_name, args.chunks, args.rounds)
+    if args.builds is not None:
+        return builds(paths_by_name, args.builds, args.openblas_dir, args.chunks, args.rounds, threads)
 
     load = os.getloadavg()[0]
     counter = gguf_embedder.GgufEmbedder(paths_by_name["minilm"], n_threads=threads)

@@ -595,8 +595,13 @@ class GgufEmbedder:
         self._dims = info.embedding_length
         # Packing budget per llama.cpp call; a single sequence may still use the
         # whole context, so the context itself is sized for max(budget, n_ctx).
-        # Never above the trained context: llama.cpp (llama-cpp-python 0.3.36) aborts
-        # the process (GGML_ASSERT ggml_can_mul_mat) on a BERT batch longer than that.
+        # Never above the trained context. Larger batches are not faster: 8 note chunks
+        # of ~290 tokens packed into one 2,560-token call ran at about half the speed
+        # of one chunk per call (the masked pairs between packed sequences still cost).
+        # And llama.cpp (llama-cpp-python 0.3.36) aborts the process (GGML_ASSERT
+        # ggml_can_mul_mat, in mean pooling) when the batch is not a multiple of the
+        # context's sequence count: its graph reserve rounds the tokens up, not the
+        # outputs. The trained context (512) is one.
         self._batch_tokens = max(1, min(int(batch_tokens or DEFAULT_BATCH_TOKENS), self._n_ctx))
         self._ctx_tokens = max(self._n_ctx, self._batch_tokens)
         self._n_threads = n_threads or physical_cores()
