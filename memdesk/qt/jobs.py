@@ -17,12 +17,22 @@ the thread and the worker, so the ``Job`` keeps both until ``thread.finished``, 
 for the thread really to end (``finished`` is emitted from it just before) and lets
 them go (a ``deleteLater`` as well would free them twice, under a live wrapper).
 Functions never touch widgets; they return plain values (core dataclasses).
+
+A ``background`` job (indexing, model builds) runs at a lower CPU priority than the
+GUI thread, so that on a machine with few cores the window gets a core whenever it
+wakes, and the job loses nothing while the window is idle. Qt's thread priorities do
+nothing on Linux (its SCHED_OTHER has one priority level), so there the job's thread
+lowers its own nice value, which Linux keeps per thread; threads it creates inherit it,
+llama.cpp's OpenMP team among them (libgomp creates a team for the thread that first
+runs a parallel region, i.e. the job's).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +45,30 @@ from memdesk.core import errors
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+BACKGROUND_NICE = 10
+"""How many nice steps a background job's thread drops below the GUI's (Linux). CFS
+and EEVDF weigh nice 10 at about a tenth of nice 0, so the window wins a contended
+core; the steps are relative, so an app started niced keeps its order."""
+
+
+def lower_thread_priority(steps: int = BACKGROUND_NICE) -> bool:
+    """Raise the calling thread's nice value by ``steps`` (capped at 19). Linux only,
+    where nice is per thread (elsewhere it is per process, and the window would
+    slow down with it); False when nothing changed."""
+    if not sys.platform.startswith("linux") or steps <= 0:
+        return False
+    tid = threading.get_native_id()
+    try:
+        current = os.getpriority(os.PRIO_PROCESS, tid)
+        target = min(19, current + steps)
+        if target == current:
+            return False
+        os.setpriority(os.PRIO_PROCESS, tid, target)
+    except OSError as exc:  # a sandbox may refuse it: the job still runs
+        log.debug("could not lower the priority of thread %d: %s", tid, exc)
+        return False
+    return True
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,7 +122,12 @@ class _Runner(QObject):
     done = Signal()
 
     def __init__(
-        self, name: str, fn: Callable[[JobContext], object], progress_interval: float, quiet: tuple[type, ...]
+        self,
+        name: str,
+        fn: Callable[[JobContext], object],
+        progress_interval: float,
+        quiet: tuple[type, ...],
+        background: bool,
     ) -> None:
         super().__init__()
         self.context = JobContext(self.progress.emit, progress_interval)
@@ -96,9 +135,14 @@ class _Runner(QObject):
         self._name = name
         self._fn = fn
         self._quiet = quiet
+        self._background = background
 
     @Slot()
     def run(self) -> None:
+        if self._background:
+            # Before the function runs: the threads it starts inherit the value.
+            # No way back is needed, the thread ends with the job.
+            lower_thread_priority()
         try:
             self.outcome = JobOutcome(self._name, value=self._fn(self.context))
         except Exception as exc:  # every failure reaches the GUI as a value
@@ -117,6 +161,7 @@ class Job(QObject, Generic[T]):
         finished(object): the ``JobOutcome``, emitted once the thread has ended (so
             ``is_running`` is already False and whoever hears it may start the next job).
     ``quiet`` lists exception types that are expected outcomes, logged without a traceback.
+    ``background``: run below the GUI thread's CPU priority (see the module docstring).
     """
 
     progress = Signal(object)
@@ -129,13 +174,15 @@ class Job(QObject, Generic[T]):
         *,
         progress_interval: float = 0.0,
         quiet: tuple[type[BaseException], ...] = (errors.MemdeskError,),
+        background: bool = False,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.name = name
-        self._runner: _Runner | None = _Runner(name, fn, progress_interval, quiet)
+        self._runner: _Runner | None = _Runner(name, fn, progress_interval, quiet, background)
         self._thread: QThread | None = None
         self._started = False
+        self._background = background
 
     @property
     def is_running(self) -> bool:
@@ -156,7 +203,8 @@ class Job(QObject, Generic[T]):
         # Connected before start(): a short job can end before this returns.
         thread.finished.connect(self._on_thread_finished)
         self._thread = thread
-        thread.start()
+        # Qt's priority is what Windows and macOS go by (Linux ignores it; see run).
+        thread.start(QThread.Priority.LowPriority if self._background else QThread.Priority.InheritPriority)
 
     def cancel(self) -> None:
         """Ask the function to stop at its next ``context.cancelled()`` (any thread)."""

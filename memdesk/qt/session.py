@@ -350,6 +350,7 @@ class Session(QObject):
             ),
             progress_interval=SYNC_PROGRESS_INTERVAL,
             quiet=(),
+            background=True,
         )
         self._pending_full = False
         self._pending_rebuild = False
@@ -444,7 +445,7 @@ class Session(QObject):
         def run(context: jobs.JobContext) -> Path:
             return build(lambda message: context.report(str(message), force=True))
 
-        job: jobs.Job[Path] = jobs.Job("memdesk-model-build", run, quiet=())
+        job: jobs.Job[Path] = jobs.Job("memdesk-model-build", run, quiet=(), background=True)
         job.progress.connect(self._on_build_job_progress)
         job.finished.connect(self._on_build_job_finished)
         self._build_job = job

@@ -1,7 +1,10 @@
-"""The job runner: outcomes after the thread ends, progress in order, cancellation, request gates."""
+"""The job runner: outcomes after the thread ends, progress in order, cancellation, request gates,
+background jobs below the GUI thread's priority."""
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 
 import pytest
@@ -108,3 +111,72 @@ def test_worker_thread_hosts_queued_slots(qtbot) -> None:  # type: ignore[no-unt
         assert blocker.args == ["hello on test-reader"]
     finally:
         worker_thread.stop()
+
+
+def _nice(tid: int) -> int:
+    return os.getpriority(os.PRIO_PROCESS, tid)
+
+
+def _task_nices() -> dict[int, int]:
+    """Each thread of this process and its nice value (a thread may end meanwhile)."""
+    nices = {}
+    for entry in os.listdir("/proc/self/task"):
+        try:
+            nices[int(entry)] = _nice(int(entry))
+        except OSError:
+            continue
+    return nices
+
+
+linux_only = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="nice is per thread on Linux only"
+)
+
+
+@linux_only
+def test_a_background_job_and_the_threads_it_starts_run_below_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+    gui = _nice(threading.get_native_id())
+
+    def work(_context: jobs.JobContext) -> tuple[int, int]:
+        child: list[int] = []
+        thread = threading.Thread(target=lambda: child.append(_nice(threading.get_native_id())))
+        thread.start()
+        thread.join()
+        return _nice(threading.get_native_id()), child[0]
+
+    job: jobs.Job[tuple[int, int]] = jobs.Job("test-background-job", work, background=True)
+    with qtbot.waitSignal(job.finished, timeout=10_000) as blocker:
+        job.start()
+    expected = min(19, gui + jobs.BACKGROUND_NICE)
+    assert blocker.args[0].value == (expected, expected)
+    assert _nice(threading.get_native_id()) == gui  # the GUI thread's own value is untouched
+
+    plain: jobs.Job[tuple[int, int]] = jobs.Job("test-plain-job", work)
+    with qtbot.waitSignal(plain.finished, timeout=10_000) as blocker:
+        plain.start()
+    assert blocker.args[0].value == (gui, gui)
+
+
+@linux_only
+def test_llama_cpps_threads_started_by_a_background_job_inherit_its_priority(qtbot, minilm_embedder) -> None:  # type: ignore[no-untyped-def]
+    """The OpenMP team that computes the embeddings is created by the thread that first
+    runs a parallel region: the job's, so the whole team runs below the window."""
+    gui = _nice(threading.get_native_id())
+
+    def work(_context: jobs.JobContext) -> tuple[int, dict[int, int]]:
+        before = set(_task_nices())
+        minilm_embedder.embed_documents(["the team that computes this runs niced"] * 4)
+        started = {tid: nice for tid, nice in _task_nices().items() if tid not in before}
+        return _nice(threading.get_native_id()), started
+
+    job: jobs.Job[tuple[int, dict[int, int]]] = jobs.Job("test-embed-job", work, background=True)
+    with qtbot.waitSignal(job.finished, timeout=60_000) as blocker:
+        job.start()
+    own, started = blocker.args[0].value
+    expected = min(19, gui + jobs.BACKGROUND_NICE)
+    assert own == expected
+    from memdesk.core.embed import gguf_embedder
+
+    if gguf_embedder.physical_cores() > 1:  # the embedder's default thread count
+        assert started, "llama.cpp started no threads of its own for this job"
+    assert set(started.values()) <= {expected}

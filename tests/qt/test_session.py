@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,36 @@ def test_the_same_query_again_waits_for_the_running_search(qtbot, session, monke
     with qtbot.waitSignal(session.results_changed, timeout=15_000):
         session.set_query("bravo", immediate=True)
     assert session.fetch_count == before + 2
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="nice is per thread on Linux only")
+def test_a_sync_runs_below_the_windows_priority_and_searches_do_not(qtbot, session, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Indexing yields the CPU to the window (and to the reader, which answers its
+    searches); both keep the process's own priority."""
+    import os
+    import threading
+
+    from memdesk.qt import jobs
+
+    def nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    seen: dict[str, int] = {}
+    real_sync, real_fetch = session.engine.sync, session.engine.fetch_candidates
+
+    def sync(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen["sync"] = nice()
+        return real_sync(*args, **kwargs)
+
+    def fetch(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen["search"] = nice()
+        return real_fetch(*args, **kwargs)
+
+    monkeypatch.setattr(session.engine, "sync", sync)
+    monkeypatch.setattr(session.engine, "fetch_candidates", fetch)
+    with qtbot.waitSignal(session.idle_changed, timeout=30_000, check_params_cb=lambda idle: idle):
+        session.request_sync()
+    with qtbot.waitSignal(session.results_changed, timeout=10_000):
+        session.set_query("bravo", immediate=True)
+    gui = nice()
+    assert seen == {"sync": min(19, gui + jobs.BACKGROUND_NICE), "search": gui}
