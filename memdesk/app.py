@@ -82,6 +82,8 @@ def build_window(
             settings=prefs.search_settings(),
             scope=prefs.scope(),
             watch=watch,
+            # Its model load and first sync wait for the window's first frame.
+            hold_background=True,
         )
 
     session = open_session(Path(workspace))

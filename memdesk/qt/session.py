@@ -3,8 +3,10 @@
 ``Session`` is Qt glue without widgets. It turns the core's blocking calls into
 signals: searches run on the reader thread (request ids; stale answers dropped),
 index syncs run one at a time on worker threads (later requests are merged and
-queued), and slider moves re-rank the cached candidate pool right here on the
-GUI thread, because ``ranking.rank`` is pure and takes microseconds.
+queued) below the GUI thread's CPU priority, and slider moves re-rank the cached
+candidate pool right here on the GUI thread, because ``ranking.rank`` is pure and
+takes microseconds. A session opened with its window can hold its model load and
+first sync back until the window has painted its first frame.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 import dataclasses
 import gc
 import logging
+import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
@@ -28,9 +31,14 @@ from memdesk.qt import watcher as watcher_mod
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 SEARCH_DEBOUNCE_MS = 150
 READER_THREAD_NAME = "memdesk-reader"
 SYNC_PROGRESS_INTERVAL = 0.05  # seconds between progress ticks the GUI thread handles
+# The longest a held session's jobs wait for release_background (a window that never
+# paints, minimised at start, must not keep its notes unindexed).
+BACKGROUND_HOLD_S = 2.0
 _UNSET = object()
 # Whether the first model load's modules (llama.cpp's binding and what it imports,
 # ~10k objects that live as long as the process) were frozen out of the cyclic
@@ -97,10 +105,19 @@ class Session(QObject):
         settings: settings_mod.SearchSettings | None = None,
         scope: engine_mod.Scope = "all",
         watch: bool = True,
+        hold_background: bool = False,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._engine = engine
+        # Set once the jobs may start their work. A held session (``hold_background``)
+        # starts them as usual (is_syncing, is_loading_model) but they wait for
+        # ``release_background``, which the window calls after its first frame: drawn
+        # beside the model load's imports and the first sync's file scan, that frame
+        # waited for the GIL and a core: 150-280 ms in quiet runs, 50-135 ms without them.
+        self._background_released = threading.Event()
+        if not hold_background:
+            self._background_released.set()
         self._settings = settings or settings_mod.SearchSettings()
         self._scope: engine_mod.Scope = scope
         self._query = ""
@@ -309,6 +326,25 @@ class Session(QObject):
         self.snapshot = snapshot
         self.snapshot_changed.emit(snapshot)
 
+    # background work -----------------------------------------------------------------
+    @property
+    def background_held(self) -> bool:
+        """True while the jobs of a held session wait for ``release_background``."""
+        return not self._background_released.is_set()
+
+    def release_background(self) -> None:
+        """Let a held session's jobs start their work (idempotent; any thread)."""
+        self._background_released.set()
+
+    def _when_released(self, fn: Callable[[jobs.JobContext], T]) -> Callable[[jobs.JobContext], T]:
+        released = self._background_released
+
+        def run(context: jobs.JobContext) -> T:
+            released.wait(BACKGROUND_HOLD_S)
+            return fn(context)
+
+        return run
+
     # indexing ------------------------------------------------------------------------
     def request_sync(self, paths: list[str] | None = None, *, rebuild: bool = False) -> None:
         """Index ``paths`` (None = the whole workspace); merged into a queued job if busy."""
@@ -341,12 +377,14 @@ class Session(QObject):
         model = self._pending_model
         job = jobs.Job(
             "memdesk-sync",
-            workers.sync_job(
-                self._engine,
-                paths=paths,
-                rebuild=self._pending_rebuild,
-                model=None if model is _UNSET else model,
-                set_model=model is not _UNSET,
+            self._when_released(
+                workers.sync_job(
+                    self._engine,
+                    paths=paths,
+                    rebuild=self._pending_rebuild,
+                    model=None if model is _UNSET else model,
+                    set_model=model is not _UNSET,
+                )
             ),
             progress_interval=SYNC_PROGRESS_INTERVAL,
             quiet=(),
@@ -412,7 +450,7 @@ class Session(QObject):
         def run(_context: jobs.JobContext) -> None:
             load()
 
-        job: jobs.Job[None] = jobs.Job("memdesk-model-load", run, quiet=(Exception,))
+        job: jobs.Job[None] = jobs.Job("memdesk-model-load", self._when_released(run), quiet=(Exception,))
         job.finished.connect(self._on_load_job_finished)
         self._load_job = job
         job.start()
@@ -470,6 +508,7 @@ class Session(QObject):
         if self._closed:
             return
         self._closed = True
+        self._background_released.set()  # a held job would only delay the wait below
         self._debounce.stop()
         if self._watcher is not None:
             self._watcher.stop()

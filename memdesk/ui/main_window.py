@@ -83,6 +83,22 @@ DEFAULT_SIZE = (1280, 800)
 SessionFactory = Callable[[Path], session_mod.Session]
 
 
+class _FirstPaint(QObject):
+    """Calls ``then`` once ``window`` has painted its first frame (after that paint
+    pass), then stops looking at the window's events."""
+
+    def __init__(self, window: QWidget, then: Callable[[], None]) -> None:
+        super().__init__(window)
+        self._then = then
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._then)  # dropped if the window goes first
+        return False
+
+
 class MainWindow(QMainWindow):
     """memdesk's window. Owns no threads itself: the ``Session`` does.
 
@@ -111,6 +127,10 @@ class MainWindow(QMainWindow):
         self._log_file = log_file
         self._closing_confirmed = False
         self._fitted = False
+        # Background work of a held session waits for the first frame (see
+        # Session.release_background); a session attached later starts at once.
+        self._first_frame_painted = False
+        _FirstPaint(self, self._on_first_frame_painted)
 
         self.tree = tree_mod.WorkspaceTree()
         self.tree_filter = QLineEdit()
@@ -466,6 +486,8 @@ class MainWindow(QMainWindow):
 
     def _attach(self, session: session_mod.Session) -> None:
         self.session = session
+        if self._first_frame_painted:
+            session.release_background()
         self.agent_dock.set_workspace(session.workspace)
         session.results_changed.connect(self._on_session_results_changed)
         session.search_failed.connect(self._on_session_search_failed)
@@ -533,6 +555,11 @@ class MainWindow(QMainWindow):
         self._fitted = True
         self.resize(width, height)
         self._share_width(width)
+
+    @Slot()
+    def _on_first_frame_painted(self) -> None:
+        self._first_frame_painted = True
+        self.session.release_background()
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -133,7 +134,6 @@ def test_a_sync_runs_below_the_windows_priority_and_searches_do_not(qtbot, sessi
     """Indexing yields the CPU to the window (and to the reader, which answers its
     searches); both keep the process's own priority."""
     import os
-    import threading
 
     from memdesk.qt import jobs
 
@@ -159,3 +159,56 @@ def test_a_sync_runs_below_the_windows_priority_and_searches_do_not(qtbot, sessi
         session.set_query("bravo", immediate=True)
     gui = nice()
     assert seen == {"sync": min(19, gui + jobs.BACKGROUND_NICE), "search": gui}
+
+
+class _WatchedEvent(threading.Event):
+    """An Event that says when someone has started waiting on it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waiting = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self.waiting.set()
+        return super().wait(timeout)
+
+
+def test_a_held_sessions_jobs_start_but_wait_for_the_release(qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The sync is running (the status bar says so) but touches nothing until the
+    window has painted its first frame and releases it."""
+    monkeypatch.setattr(session_mod, "BACKGROUND_HOLD_S", 60.0)
+    eng = engine.Engine.open(_workspace(tmp_path / "ws"), model=None, db_path=tmp_path / "i.db")
+    sess = session_mod.Session(eng, watch=False, hold_background=True)
+    gate = sess._background_released = _WatchedEvent()  # held: cleared, as the session's own
+    called = threading.Event()
+    real_sync = eng.sync
+
+    def sync(*args, **kwargs):  # type: ignore[no-untyped-def]
+        called.set()
+        return real_sync(*args, **kwargs)
+
+    monkeypatch.setattr(eng, "sync", sync)
+    try:
+        assert sess.background_held
+        sess.request_sync()
+        assert sess.is_syncing
+        assert gate.waiting.wait(10)  # the job's thread has reached the gate
+        assert not called.is_set()
+        with qtbot.waitSignal(sess.sync_finished, timeout=30_000):
+            sess.release_background()
+        assert called.is_set() and not sess.background_held
+    finally:
+        sess.close()
+
+
+def test_a_held_session_that_is_never_released_still_indexes(qtbot, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A window that never paints (minimised at start) must not leave the notes unindexed."""
+    monkeypatch.setattr(session_mod, "BACKGROUND_HOLD_S", 0.2)
+    eng = engine.Engine.open(_workspace(tmp_path / "ws"), model=None, db_path=tmp_path / "i.db")
+    sess = session_mod.Session(eng, watch=False, hold_background=True)
+    try:
+        with qtbot.waitSignal(sess.sync_finished, timeout=30_000) as blocker:
+            sess.request_sync()
+        assert blocker.args[0].files == 4
+    finally:
+        sess.close()

@@ -112,3 +112,40 @@ def test_the_first_window_keeps_startup_objects_out_of_full_collections(make_win
     assert frozen > 0
     make_window(workspace, wait=False)
     assert gc.get_freeze_count() == frozen  # a second window does not freeze again
+
+
+class _PaintSpy(QObject):
+    """Records, at each of the window's own Paint events, whether its session's
+    background work was still held back."""
+
+    def __init__(self, window) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(window)
+        self.window = window
+        self.held_at_paint: list[bool] = []
+
+    def eventFilter(self, obj, event) -> bool:  # type: ignore[no-untyped-def]  # Qt override
+        if obj is self.window and event.type() == QEvent.Type.Paint:
+            self.held_at_paint.append(self.window.session.background_held)
+        return False
+
+
+def test_the_first_frame_is_painted_before_the_first_index_starts_its_work(
+    qtbot, tmp_path: Path, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The model load and the first sync start with the window (the status bar says so)
+    but wait for its first frame, which would otherwise be drawn while they take the
+    GIL and the cores; once it is painted they go ahead."""
+    window = app.build_window(workspace, model=None, data_dir=tmp_path / "data")
+    window.confirm_unsaved = lambda names: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(window)
+    session = window.session
+    assert session.is_syncing and session.background_held
+    spy = _PaintSpy(window)
+    window.installEventFilter(spy)  # called before the window's own first-frame filter
+    window.resize(1280, 800)
+    window.show()
+    qtbot.waitUntil(lambda: not session.background_held, timeout=5_000)
+    assert spy.held_at_paint[:1] == [True]  # the first frame came while the work waited
+    wait_idle(qtbot, window)
+    assert session.snapshot is not None and session.snapshot.status is not None
+    assert session.snapshot.status.files > 0

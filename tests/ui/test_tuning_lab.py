@@ -394,6 +394,7 @@ def test_opening_another_workspace_swaps_the_lab(qtbot, golden_window, tmp_path:
     (other / "MEMORY.md").write_text("# Memory\n\nNothing labelled here.\n", encoding="utf-8")
     with qtbot.waitSignal(golden_window.session_replaced):
         golden_window.open_workspace(other)
+    assert not golden_window.session.background_held  # the window has painted: no wait
     assert golden_window.lab is not old_lab
     assert golden_window.quality.lab is golden_window.lab
     readout = _wait_readout(qtbot, golden_window.lab, scored=0)
