@@ -457,8 +457,11 @@ def _prefer_passive_openmp() -> None:
     ggml (built with OpenMP) synchronises its threads at every graph node. With
     libgomp's default spin-waiting, one descheduled thread stalls the others
     while they burn their time slices: on 2 busy cores MiniLM fell from ~5,000
-    to ~600 tok/s; with ``OMP_WAIT_POLICY=PASSIVE`` it kept ~1,800-2,400. It
-    must be set before libgomp loads (at ``import llama_cpp``); an explicit
+    to ~600 tok/s; with ``OMP_WAIT_POLICY=PASSIVE`` it kept ~1,800-2,400. A
+    short bounded spin does not pay either: with two busy loops beside it, a
+    one-query embedding took a median 26 ms passive, 51 ms with
+    ``GOMP_SPINCOUNT=1000``, 252 ms with 10000 (quiet, the spin saved ~1.5 ms).
+    It must be set before libgomp loads (at ``import llama_cpp``); an explicit
     user setting wins.
     """
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
