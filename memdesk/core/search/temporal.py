@@ -29,6 +29,13 @@ _CURRENT_STATE = re.compile(
     re.IGNORECASE,
 )
 
+# A question about a duration ("how long has she had her current job?", "since when do
+# we deploy on Tuesdays now?") is answered where the period began, not by the newest
+# note, whatever its words say about the present. On LoCoMo dev one question was gated
+# by "current" and lost 0.64 nDCG@10 to recency (0.0008 overall); no golden question is
+# a duration question.
+_DURATION = re.compile(r"\bhow long\b|\bsince when\b|多久|多长时间", re.IGNORECASE)
+
 _MONTHS: dict[str, int] = {}
 for _number in range(1, 13):
     _MONTHS[calendar.month_name[_number].lower()] = _number
@@ -68,7 +75,7 @@ _RELATIVE: tuple[tuple[re.Pattern[str], int, int], ...] = (
 
 def asks_current_state(query: str) -> bool:
     """True when the query asks how things are now (so the newer of two answers wins)."""
-    return _CURRENT_STATE.search(query) is not None
+    return _CURRENT_STATE.search(query) is not None and _DURATION.search(query) is None
 
 
 def _month_number(name: str, matched: str, *, standalone: bool) -> int | None:

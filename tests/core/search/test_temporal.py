@@ -58,6 +58,10 @@ def test_words_that_only_look_like_dates_name_none(query: str) -> None:
         ("when did we originally decide on PostgreSQL", False),
         ("Jonas blocked by flaky CI test", False),
         ("the snowstorm knowledge base", False),  # "now" inside a word does not count
+        # A duration is answered where it began, not by the newest note.
+        ("How long has Caroline had her current group of friends for?", False),
+        ("since when do we deploy on Tuesdays now", False),
+        ("现在的发布日用了多久了", False),
     ],
 )
 def test_current_state_questions(query: str, current: bool) -> None:
