@@ -92,8 +92,8 @@ DIFFERENCES = """\
 | max results 10, min score 0 | 6, 0.35 | not a ranking change; evaluation asks both for 100 results at min score 0 |
 | MMR on at λ 0.85, on whole chunk text with a tokenizer that keeps every script | MMR off (λ 0.7 when on), on the 700-char snippet, ASCII + CJK tokens only | `hybrid+mmr` rows below; golden-set study |
 | temporal decay off; when on, half-life 90 days and `memory/YYYY-MM-DD-slug.md` and date folders are dated too | decay off; half-life 30; only `memory/YYYY-MM-DD.md` dated (current releases: always on at 30 days) | golden-set study; LoCoMo rows "decay 30 d" (BEIR documents carry no dates) |
-| passage windows: a chunk of three or more short lines (dialog turns, bullets) is also embedded as windows of ≤ 400 characters of whole lines, and its cosine is the best of the chunk's and its windows' (max-passage); prose chunks get none | one vector per chunk | LoCoMo rows "chunk vectors only"; SciFact and XQuAD-zh have no chunk with windows, XQuAD-en 5 of 255 |
-| recency on: for questions that ask for the current state (now, finally, still, 现在, 最终…), a note gains up to +0.1, `0.1 × 2^(-age / half-life)`, evergreen notes +0.1; added, not multiplied, so it only reorders near-ties | none | LoCoMo "recency off" rows; golden-set study "recency" rows |
+| passage windows: a chunk of three or more short lines (dialog turns, bullets) is also embedded as windows of ≤ 400 characters of whole lines and as line pairs (each line with the line before it); when its best window beats the chunk, its cosine moves 0.9 of the way to that window's (max-passage); prose chunks get none | one vector per chunk | LoCoMo rows "chunk vectors only" and "packed windows only (no line pairs)" (session 6 note); SciFact and XQuAD-zh have no chunk with windows, XQuAD-en 5 of 255 |
+| recency on: for questions that ask for the current state (now, finally, still, 现在, 最终…; not "how long" / "since when" questions), a note gains up to +0.1, `0.1 × 2^(-age / half-life)`, evergreen notes +0.1; added, not multiplied, so it only reorders near-ties | none | LoCoMo "recency off" rows; golden-set study "recency" rows |
 | date match: notes dated in a period the query names ("in July 2023", "on 3 June", "7月14日", "last week"; up to 3 days after) gain +0.1 | none | LoCoMo row "recency and date match off" |
 | same-note penalty: a chunk of a note below that note's best-scored chunk loses 0.02, so a near-tie from another note ranks before a second look into the same note | none | LoCoMo rows "same-note penalty off" (+0.0035 with it); golden study row "no same-note penalty" (−0.0036 with it); ablation "no same-note penalty" of each BEIR table (XQuAD: unchanged, session 5 note) |
 | chunk size shrinks for embedders with a context under ~530 tokens | always 400/80 | identical for both bundled models (512-token context) |
@@ -124,6 +124,8 @@ def _cache_queries(eng: Any) -> None:
 
 # The memdesk profile with its passage windows switched off (MemdeskOptions.window_vectors).
 NO_WINDOWS = "memdesk/no-windows"
+# The memdesk profile with its packed windows only (MemdeskOptions.line_pairs off).
+NO_PAIRS = "memdesk/no-pairs"
 # The weights before this session's change (0.6 vector / 0.4 text), as a row of each table.
 OLD_WEIGHTS = {"vector_weight": 0.6, "text_weight": 0.4}
 
@@ -155,6 +157,13 @@ LOCOMO_ROWS: list[tuple[str, str, str, dict[str, Any]]] = [
     # The same two rows with chunk vectors only (no passage windows, as before).
     ("memdesk hybrid, recency off, weights 0.6/0.4", "memdesk", "hybrid", {"recency": False, **OLD_WEIGHTS}),
     ("memdesk hybrid (defaults), weights 0.6/0.4", "memdesk", "hybrid", dict(OLD_WEIGHTS)),
+    ("memdesk hybrid (defaults), packed windows only (no line pairs)", NO_PAIRS, "hybrid", {}),
+    (
+        "memdesk hybrid, recency off, packed windows only (no line pairs)",
+        NO_PAIRS,
+        "hybrid",
+        {"recency": False},
+    ),
     ("memdesk hybrid, recency off, chunk vectors only", NO_WINDOWS, "hybrid", {"recency": False}),
     ("memdesk vector, chunk vectors only", NO_WINDOWS, "vector", {}),
     (
@@ -210,7 +219,9 @@ def run_locomo(model: Any, eval_dir: Path) -> dict[str, Any]:
             profile = variant.split("/")[0]
             if leg != "fts" and eng.embedder is None:
                 continue
-            eng.memdesk_options = dataclasses.replace(default_options, window_vectors=variant != NO_WINDOWS)
+            eng.memdesk_options = dataclasses.replace(
+                default_options, window_vectors=variant != NO_WINDOWS, line_pairs=variant != NO_PAIRS
+            )
             fetch = eval_runner.eval_settings(profile, mmr=False)
             # openclaw-2026.9 decays inside its pipeline: it needs each query's clock now.
             pools[(variant, leg)] = [

@@ -102,17 +102,24 @@ def packed_windows(text: str) -> tuple[str, ...]:
     return tuple(out) if len(out) >= 2 else ()
 
 
-def window_hashes(text: str) -> tuple[str, ...]:
-    """The embedding-cache keys of ``text``'s windows (OpenClaw's text hash, as chunks)."""
-    return tuple(hash_text(w) for w in text_windows(text))
+def window_hashes(text: str, *, pairs: bool = True) -> tuple[str, ...]:
+    """The embedding-cache keys of ``text``'s windows (OpenClaw's text hash, as chunks);
+    ``pairs=False``: of its packed windows only."""
+    return tuple(hash_text(w) for w in (text_windows(text) if pairs else packed_windows(text)))
 
 
 def best_window_cosines(
-    store: Store, identity: EmbedderIdentity, qvec: np.ndarray, texts: Mapping[int, str]
+    store: Store,
+    identity: EmbedderIdentity,
+    qvec: np.ndarray,
+    texts: Mapping[int, str],
+    *,
+    pairs: bool = True,
 ) -> dict[int, float]:
     """rid -> the best cosine of the chunk's windows to ``qvec`` (chunks with windows
-    whose vectors are all in the cache; one look-up of every window hash)."""
-    wanted = {rid: window_hashes(text) for rid, text in texts.items()}
+    whose vectors are all in the cache; one look-up of every window hash).
+    ``pairs=False`` leaves the line-pair windows out (an evaluation switch)."""
+    wanted = {rid: window_hashes(text, pairs=pairs) for rid, text in texts.items()}
     wanted = {rid: hs for rid, hs in wanted.items() if hs}
     if not wanted:
         return {}

@@ -34,6 +34,8 @@ class MemdeskOptions:
     # A chunk's cosine is the best of its own and its passage windows' (line-per-item
     # notes only, ``index/windows.py``); False: the chunk vector alone, as OpenClaw.
     window_vectors: bool = True
+    # With windows on: the line-pair windows too (False: the packed windows alone).
+    line_pairs: bool = True
 
     @property
     def table(self) -> str:

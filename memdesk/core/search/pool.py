@@ -303,7 +303,9 @@ def memdesk_pool(
         # on chunk vectors).
         t0 = time.perf_counter()
         texts = {rid: str(rows[rid][5]) for rid in order if rid in rows and rid in vec_scores}
-        for rid, cos in windows.best_window_cosines(store, legs.embedder.identity, qvec, texts).items():
+        ident = legs.embedder.identity
+        by_window = windows.best_window_cosines(store, ident, qvec, texts, pairs=opts.line_pairs)
+        for rid, cos in by_window.items():
             vec_scores[rid] = windows.scored_cosine(vec_scores[rid], cos)
         timings["windows_ms"] = (time.perf_counter() - t0) * 1000
     out: list[Candidate] = []

@@ -136,6 +136,19 @@ def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
         assert chunk is not None
         expected = chunk if best <= chunk else chunk + windows.WINDOW_SHARE * (best - chunk)
         assert with_windows[c.chunk_id].vector_score == pytest.approx(expected, abs=1e-4)
+    # Line pairs switched off (an evaluation switch): the packed windows alone count.
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=tmp_path / "index.sqlite")
+    try:
+        eng.memdesk_options = dataclasses.replace(eng.memdesk_options, line_pairs=False)
+        packed_only = {c.chunk_id: c for c in eng.fetch_candidates(query, settings, mode="vector").candidates}
+    finally:
+        eng.close()
+    for c in dialog:
+        best = float(np.max(minilm_embedder.embed_documents(list(windows.packed_windows(c.text))) @ qvec))
+        chunk = plain[c.chunk_id].vector_score
+        assert chunk is not None
+        expected = chunk if best <= chunk else chunk + windows.WINDOW_SHARE * (best - chunk)
+        assert packed_only[c.chunk_id].vector_score == pytest.approx(expected, abs=1e-4)
     # The turn about the dog is one window of a longer chunk: its window beats the chunk.
     assert any(with_windows[c.chunk_id].vector_score > plain[c.chunk_id].vector_score + 0.01 for c in dialog)
     # MEMORY.md (one line) has no windows: its cosine is unchanged.
