@@ -164,12 +164,26 @@ class Engine:
 
 def gguf_engine(name: str, path: Path, texts: Sequence[str], threads: int) -> tuple[Engine, Any]:
     emb = gguf_embedder.GgufEmbedder(path, n_threads=threads)
+    lengths, flops = work_of(emb, texts)
+    return Engine(name, emb.embed_documents, sum(lengths), flops), emb
+
+
+def work_of(emb: gguf_embedder.GgufEmbedder, texts: Sequence[str]) -> tuple[list[int], float]:
+    """The token count of every sequence ``emb`` runs for ``texts``, and their FLOPs."""
     info = emb.info
     layers, hidden = int(info.arch_key("block_count")), int(info.embedding_length)
     ff = int(info.arch_key("feed_forward_length"))
     lengths = [len(w) for t in texts for w in emb.token_windows(t)]
-    flops = sum(flops_per_sequence(n, layers=layers, hidden=hidden, ff=ff) for n in lengths)
-    return Engine(name, emb.embed_documents, sum(lengths), flops), emb
+    return lengths, sum(flops_per_sequence(n, layers=layers, hidden=hidden, ff=ff) for n in lengths)
+
+
+def counted_corpus(counter_path: str | Path, threads: int, chunks: int) -> list[str]:
+    """The corpus cut by one model's token counts, so every model and build embeds the same texts."""
+    counter = gguf_embedder.GgufEmbedder(counter_path, n_threads=threads)
+    try:
+        return make_corpus(counter.count_tokens, chunks)
+    finally:
+        counter.close()
 
 
 def st_engine(texts: Sequence[str], threads: int, tokens: int, flops: float) -> Engine | None:
@@ -205,15 +219,9 @@ from benchmarks import embed_throughput as et
 from memdesk.core.embed import gguf_embedder
 path, counter_path = sys.argv[2], sys.argv[3]
 threads, batch, chunks, rounds = (int(v) for v in sys.argv[4:8])
-counter = gguf_embedder.GgufEmbedder(counter_path, n_threads=threads)
-texts = et.make_corpus(counter.count_tokens, chunks)
-counter.close()
+texts = et.counted_corpus(counter_path, threads, chunks)
 emb = gguf_embedder.GgufEmbedder(path, n_threads=threads, batch_tokens=batch)
-info = emb.info
-layers, hidden = int(info.arch_key("block_count")), int(info.embedding_length)
-ff = int(info.arch_key("feed_forward_length"))
-lengths = [len(w) for t in texts for w in emb.token_windows(t)]
-flops = sum(et.flops_per_sequence(n, layers=layers, hidden=hidden, ff=ff) for n in lengths)
+lengths, flops = et.work_of(emb, texts)
 emb.embed_documents(texts[: et.PER_CALL])
 seconds = []
 for _ in range(rounds):
@@ -267,18 +275,11 @@ from pathlib import Path
 import numpy as np
 sys.path.insert(0, sys.argv[1])
 from benchmarks import embed_throughput as et
-from memdesk.core.embed import gguf_embedder
 path, counter_path, weights, out = Path(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 threads, chunks = int(sys.argv[6]), int(sys.argv[7])
-counter = gguf_embedder.GgufEmbedder(counter_path, n_threads=threads)
-texts = et.make_corpus(counter.count_tokens, chunks)
-counter.close()
+texts = et.counted_corpus(counter_path, threads, chunks)
 emb = et.embedder_with_weights(path, weights, threads)
-info = emb.info
-layers, hidden = int(info.arch_key("block_count")), int(info.embedding_length)
-ff = int(info.arch_key("feed_forward_length"))
-lengths = [len(w) for t in texts for w in emb.token_windows(t)]
-flops = sum(et.flops_per_sequence(n, layers=layers, hidden=hidden, ff=ff) for n in lengths)
+lengths, flops = et.work_of(emb, texts)
 emb.embed_documents(texts[: et.PER_CALL])
 for query in et.QUERIES:
     emb.embed_query(query)
@@ -478,9 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return builds(paths_by_name, args.builds, args.openblas_dir, args.chunks, args.rounds, threads)
 
     load = os.getloadavg()[0]
-    counter = gguf_embedder.GgufEmbedder(paths_by_name["minilm"], n_threads=threads)
-    texts = make_corpus(counter.count_tokens, args.chunks)
-    counter.close()
+    texts = counted_corpus(paths_by_name["minilm"], threads, args.chunks)
     engines: list[Engine] = []
     embedders: list[Any] = []
     for name in ("minilm", "e5-small"):

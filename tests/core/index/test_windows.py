@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,7 @@ from memdesk.core.embed.embedder import Embedder
 from memdesk.core.index import windows
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw.text import hash_text
+from memdesk.core.search.hits import Candidate
 from memdesk.core.search.settings import SearchSettings
 
 
@@ -130,12 +132,17 @@ def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
     qvec = minilm_embedder.embed_query(query)
     dialog = [c for c in plain.values() if windows.text_windows(c.text)]
     assert dialog
-    for c in dialog:
-        best = float(np.max(minilm_embedder.embed_documents(list(windows.text_windows(c.text))) @ qvec))
+
+    def expected(c: Candidate, cut: Callable[[str], tuple[str, ...]]) -> float:
+        best = float(np.max(minilm_embedder.embed_documents(list(cut(c.text))) @ qvec))
         chunk = plain[c.chunk_id].vector_score
         assert chunk is not None
-        expected = chunk if best <= chunk else chunk + windows.WINDOW_SHARE * (best - chunk)
-        assert with_windows[c.chunk_id].vector_score == pytest.approx(expected, abs=1e-4)
+        return chunk if best <= chunk else chunk + windows.WINDOW_SHARE * (best - chunk)
+
+    for c in dialog:
+        assert with_windows[c.chunk_id].vector_score == pytest.approx(
+            expected(c, windows.text_windows), abs=1e-4
+        )
     # Line pairs switched off (an evaluation switch): the packed windows alone count.
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=tmp_path / "index.sqlite")
     try:
@@ -144,11 +151,9 @@ def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
     finally:
         eng.close()
     for c in dialog:
-        best = float(np.max(minilm_embedder.embed_documents(list(windows.packed_windows(c.text))) @ qvec))
-        chunk = plain[c.chunk_id].vector_score
-        assert chunk is not None
-        expected = chunk if best <= chunk else chunk + windows.WINDOW_SHARE * (best - chunk)
-        assert packed_only[c.chunk_id].vector_score == pytest.approx(expected, abs=1e-4)
+        assert packed_only[c.chunk_id].vector_score == pytest.approx(
+            expected(c, windows.packed_windows), abs=1e-4
+        )
     # The turn about the dog is one window of a longer chunk: its window beats the chunk.
     assert any(with_windows[c.chunk_id].vector_score > plain[c.chunk_id].vector_score + 0.01 for c in dialog)
     # MEMORY.md (one line) has no windows: its cosine is unchanged.
