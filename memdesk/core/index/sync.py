@@ -143,15 +143,16 @@ def sync(
             writer = index.reset_damaged(damage)
             meta, files_known = None, 0
         # An index with notes but no model record cannot say what its vectors are.
+        windows_only = meta is not None and windows_changed(meta, wanted)
         needs_rebuild = (
             rebuild
-            or (meta is not None and meta != wanted and not windows_changed(meta, wanted))
+            or (meta is not None and meta != wanted and not windows_only)
             or (meta is None and files_known > 0)
         )
         if meta is None and files_known == 0 and not needs_rebuild:
             with writer.transaction():
                 writer.set_meta(wanted)
-        elif meta is not None and meta != wanted and not needs_rebuild:
+        elif windows_only and not needs_rebuild:
             with writer.transaction():
                 writer.set_meta(wanted)
                 if source.embedder is not None:
