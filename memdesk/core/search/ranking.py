@@ -129,7 +129,7 @@ def _apply_decay(
         memdesk
         and settings.recency
         and settings.recency_weight > 0
-        and temporal.asks_current_state(pool.query)
+        and temporal.asks_current_state(pool.query, now.date())
     )
     windows = temporal.date_windows(pool.query, now.date()) if memdesk and settings.date_boost > 0 else []
     after = dt.timedelta(days=DATE_MATCH_AFTER_DAYS)

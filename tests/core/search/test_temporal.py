@@ -62,7 +62,14 @@ def test_words_that_only_look_like_dates_name_none(query: str) -> None:
         ("How long has Caroline had her current group of friends for?", False),
         ("since when do we deploy on Tuesdays now", False),
         ("现在的发布日用了多久了", False),
+        # Tied to one past occasion or a named period: "ended up" / "currently" mean then.
+        ("What did Anthony and John end up playing during the charity event?", False),
+        ("发布会期间最后定了什么", False),
+        ("What book was Jon currently reading in August 2023?", False),
+        ("what did we finally decide last week", False),
+        ("what did we end up choosing for the database", True),
+        ("what do we use during the standup now", True),  # a recurring occasion
     ],
 )
 def test_current_state_questions(query: str, current: bool) -> None:
-    assert temporal.asks_current_state(query) is current
+    assert temporal.asks_current_state(query, TODAY) is current
