@@ -93,7 +93,7 @@ DIFFERENCES = """\
 | MMR on at λ 0.85, on whole chunk text with a tokenizer that keeps every script | MMR off (λ 0.7 when on), on the 700-char snippet, ASCII + CJK tokens only | `hybrid+mmr` rows below; golden-set study |
 | temporal decay off; when on, half-life 90 days and `memory/YYYY-MM-DD-slug.md` and date folders are dated too | decay off; half-life 30; only `memory/YYYY-MM-DD.md` dated (current releases: always on at 30 days) | golden-set study; LoCoMo rows "decay 30 d" (BEIR documents carry no dates) |
 | passage windows: a chunk of three or more short lines (dialog turns, bullets) is also embedded as windows of ≤ 400 characters of whole lines and as line pairs (each line with the line before it); when its best window beats the chunk, its cosine moves 0.9 of the way to that window's (max-passage); prose chunks get none | one vector per chunk | LoCoMo rows "chunk vectors only" and "packed windows only (no line pairs)" (session 6 note); SciFact and XQuAD-zh have no chunk with windows, XQuAD-en 5 of 255 |
-| recency on: for questions that ask for the current state (now, finally, still, 现在, 最终…; not "how long" / "since when" questions), a note gains up to +0.1, `0.1 × 2^(-age / half-life)`, evergreen notes +0.1; added, not multiplied, so it only reorders near-ties | none | LoCoMo "recency off" rows; golden-set study "recency" rows |
+| recency on: for questions that ask for the current state (now, finally, still, 现在, 最终…; not "how long" / "since when" questions, nor ones about a past occasion ("what did they end up playing during the charity event") or a named period ("currently … in August 2023")), a note gains up to +0.1, `0.1 × 2^(-age / half-life)`, evergreen notes +0.1; added, not multiplied, so it only reorders near-ties | none | LoCoMo "recency off" rows; golden-set study "recency" rows |
 | date match: notes dated in a period the query names ("in July 2023", "on 3 June", "7月14日", "last week"; up to 3 days after) gain +0.1 | none | LoCoMo row "recency and date match off" |
 | same-note penalty: a chunk of a note below that note's best-scored chunk loses 0.02, so a near-tie from another note ranks before a second look into the same note | none | LoCoMo rows "same-note penalty off" (+0.0035 with it); golden study row "no same-note penalty" (−0.0036 with it); ablation "no same-note penalty" of each BEIR table (XQuAD: unchanged, session 5 note) |
 | chunk size shrinks for embedders with a context under ~530 tokens | always 400/80 | identical for both bundled models (512-token context) |
@@ -418,17 +418,17 @@ def locomo_markdown(rep: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _sections(text: str) -> dict[str, str]:
-    """Level-2 sections of a previous docs/quality.md by their first word (dataset name)."""
-    out: dict[str, str] = {}
-    for part in text.split("\n## ")[1:]:
-        key = part.split(None, 1)[0]
-        out[key] = "## " + part.rstrip("\n") + "\n"
-    return out
+def _sections(text: str) -> list[tuple[str, str]]:
+    """Level-2 sections of a previous docs/quality.md, in order, as (first word of the
+    heading, section). The first word names a generated section (a dataset, "Example");
+    hand-written notes may share it ("Session 5 closing note", "Session 6 ..."), so
+    they are kept as a list, not keyed by it."""
+    return [(part.split(None, 1)[0], "## " + part.rstrip("\n") + "\n") for part in text.split("\n## ")[1:]]
 
 
 def write_markdown(reports: list[dict[str, Any]], out: Path, golden: dict[str, Any] | None = None) -> None:
-    previous = _sections(out.read_text(encoding="utf-8")) if out.is_file() else {}
+    sections = _sections(out.read_text(encoding="utf-8")) if out.is_file() else []
+    previous = dict(sections)  # generated sections by name (one each)
     lines = [
         "# Retrieval quality",
         "",
@@ -516,7 +516,7 @@ def write_markdown(reports: list[dict[str, Any]], out: Path, golden: dict[str, A
         lines += [previous["Example"].rstrip("\n"), ""]
     # Hand-written sections (indexing time, embedder choice, notes on changes) stay as they are.
     generated = {"Every", "Example", *DATASET_ORDER, *by_name}
-    for key, text in previous.items():
+    for key, text in sections:
         if key not in generated:
             lines += [text.rstrip("\n"), ""]
     out.parent.mkdir(parents=True, exist_ok=True)
