@@ -473,6 +473,7 @@ class MainWindow(QMainWindow):
         self.search_panel.query_changed.connect(self._on_search_panel_query_changed)
         self.search_panel.scope_changed.connect(self._on_search_panel_scope_changed)
         self.search_panel.hit_activated.connect(self._on_search_panel_hit_activated)
+        self.search_panel.search_requested.connect(self._on_search_panel_search_requested)
         self.search_panel.relevance_toggled.connect(self._on_search_panel_relevance_toggled)
         self.tuning.settings_changed.connect(self._on_tuning_settings_changed)
         self.tuning.apply_requested.connect(self.agent_dock.apply_to_openclaw)
@@ -887,6 +888,10 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_search_panel_query_changed(self, text: str) -> None:
         self.session.set_query(text)
+
+    @Slot(str)
+    def _on_search_panel_search_requested(self, text: str) -> None:
+        self.session.set_query(text, immediate=True)
 
     @Slot(str)
     def _on_search_panel_scope_changed(self, scope: str) -> None:

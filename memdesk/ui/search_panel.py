@@ -275,6 +275,8 @@ class SearchPanel(QWidget):
         query_changed(str): the text in the query box changed.
         scope_changed(str): ``"all"`` or ``"shared"``.
         hit_activated(object): the user picked a ``Hit`` (click or Enter).
+        search_requested(str): Enter in the query box before its results are shown:
+            search this text now, without the typing debounce.
         relevance_toggled(object, bool): the user ticked (True) or unticked a ``Hit`` as
             relevant to the query on show.
         zoom_changed(float): the results' font point size changed.
@@ -283,6 +285,7 @@ class SearchPanel(QWidget):
     query_changed = Signal(str)
     scope_changed = Signal(str)
     hit_activated = Signal(object)
+    search_requested = Signal(str)
     relevance_toggled = Signal(object, bool)
     zoom_changed = Signal(float)
 
@@ -292,6 +295,8 @@ class SearchPanel(QWidget):
         self._mode = "hybrid"
         self._pool: hits_mod.CandidatePool | None = None
         self._query = ""
+        # Enter pressed before the query's results came: open its top hit when they do.
+        self._open_first_of: str | None = None
         self.search_input = QLineEdit()
         self.search_input.setObjectName("searchInput")
         self.search_input.setPlaceholderText(self.tr("Search memory as the agent would  (Ctrl+K)"))
@@ -367,6 +372,7 @@ class SearchPanel(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
 
+        self.search_input.textChanged.connect(self._on_search_input_text_changed)
         self.search_input.textChanged.connect(self.query_changed)
         self.search_input.returnPressed.connect(self._on_search_input_return_pressed)
         self.scope_combo.currentIndexChanged.connect(self._on_scope_combo_current_index_changed)
@@ -504,6 +510,11 @@ class SearchPanel(QWidget):
             self.detail.clear()
         if new_query or row < 0:
             self.table.scrollToTop()
+        if query is not None and query == self._open_first_of:
+            self._open_first_of = None
+            if hits:
+                self.table.selectRow(0)
+                self.hit_activated.emit(self.model.hit(0))
 
     def current_hit(self) -> hits_mod.Hit | None:
         index = self.table.currentIndex()
@@ -564,8 +575,21 @@ class SearchPanel(QWidget):
                 return True
         return super().eventFilter(obj, event)
 
+    @Slot(str)
+    def _on_search_input_text_changed(self, text: str) -> None:
+        if text != self._open_first_of:
+            self._open_first_of = None  # typing on after Enter: that query is not wanted now
+
     @Slot()
     def _on_search_input_return_pressed(self) -> None:
+        text = self.search_input.text()
+        if text != self._query:
+            # The table still holds the previous query's hits (the typing debounce or the
+            # search itself has not finished): opening its top hit would open a note this
+            # query never found. Search now and open the first hit that comes back.
+            self._open_first_of = text
+            self.search_requested.emit(text)
+            return
         if self.model.rowCount() > 0:
             self.table.selectRow(0)
             self.hit_activated.emit(self.model.hit(0))

@@ -243,6 +243,22 @@ def test_keyboard_flow_between_search_and_results(qtbot, fts_window) -> None:  #
     assert fts_window.search_input.hasFocus()
 
 
+def test_enter_right_after_typing_opens_the_new_querys_top_hit(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """Enter pressed before the typed query's results are shown (the debounce has not
+    fired) opens that query's top hit, not the top hit still in the table from the
+    query before."""
+    old = search(qtbot, fts_window, "deploy cadence")
+    fts_window.activateWindow()
+    fts_window.search_input.setFocus()
+    fts_window.search_input.setText("vector store decision")
+    with qtbot.waitSignal(fts_window.search_panel.hit_activated, timeout=30_000) as opened:
+        qtbot.keyClick(fts_window.search_input, Qt.Key.Key_Return)
+    results = fts_window.session.results
+    assert results.query == "vector store decision"
+    assert opened.args[0].chunk_id == results.hits[0].chunk_id != old.hits[0].chunk_id
+    assert fts_window.note_editor.current_rel == results.hits[0].path
+
+
 def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
     """A current-state question gets the recency bonus, and the pane shows the rank without it."""
     results = search(qtbot, fts_window, "what day do we deploy now")
