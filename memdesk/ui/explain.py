@@ -141,6 +141,17 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
                 ).format(when, _n(e.recency_weight, 2)),
             )
         )
+    elif e.recency_not_asked:
+        out.append(
+            (
+                QCoreApplication.translate("Explanation", "Recency +0"),
+                QCoreApplication.translate(
+                    "Explanation",
+                    "the query does not ask for the current state (or it asks about a past "
+                    "occasion or period): no note gains for being recent",
+                ),
+            )
+        )
     if e.date_boost > 0 and e.date is not None:
         out.append(
             (

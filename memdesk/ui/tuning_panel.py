@@ -29,6 +29,7 @@ SLIDER_NAMES = {
     "min_score": "minScoreSlider",
     "max_results": "maxResultsSlider",
     "candidate_multiplier": "candidateMultiplierSlider",
+    "recency_weight": "recencyWeightSlider",
     "half_life_days": "halfLifeSlider",
     "mmr_lambda": "mmrLambdaSlider",
 }
@@ -184,7 +185,7 @@ class TuningPanel(QWidget):
         row = 1
         for name, object_name in SLIDER_NAMES.items():
             field = settings_mod.FIELDS[name]
-            if name == "half_life_days":
+            if name == "recency_weight":
                 grid.addWidget(self.decay_check, row, 0, 1, 3)
                 row += 1
                 grid.addWidget(self.recency_check, row, 0, 1, 3)
@@ -290,7 +291,10 @@ class TuningPanel(QWidget):
             self.recency_check.setChecked(settings.recency)
             # Recency exists in the memdesk profile only; the half-life shapes both.
             self.recency_check.setEnabled(settings.profile == "memdesk")
-            timed = settings.decay or (settings.recency and settings.profile == "memdesk")
+            recency = settings.recency and settings.profile == "memdesk"
+            self.sliders["recency_weight"].setEnabled(recency)
+            self._labels["recency_weight"].setEnabled(recency)
+            timed = settings.decay or recency
             self.mmr_check.setChecked(settings.mmr)
             self.sliders["half_life_days"].setEnabled(timed)
             self.spins["half_life_days"].setEnabled(timed)

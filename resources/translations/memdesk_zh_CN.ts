@@ -514,6 +514,14 @@
         <translation>查询问的是当前状态；{0}（最多 +{1}）</translation>
     </message>
     <message>
+        <source>Recency +0</source>
+        <translation>时效加分 +0</translation>
+    </message>
+    <message>
+        <source>the query does not ask for the current state (or it asks about a past occasion or period): no note gains for being recent</source>
+        <translation>查询问的不是当前状态（或问的是过去某次活动、某个时期）：较新的笔记不加分</translation>
+    </message>
+    <message>
         <source>Date match +{0}</source>
         <translation>日期匹配 +{0}</translation>
     </message>

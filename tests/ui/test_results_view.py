@@ -4,6 +4,7 @@ headers and paths, plain-words explanations, and keyboard flow. Real window, rea
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -272,4 +273,15 @@ def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: 
     results = search(qtbot, fts_window, "when did we originally decide on PostgreSQL")
     fts_window.results_table.selectRow(0)
     assert all(h.recency == 0 for h in results.hits)
+    text = fts_window.search_panel.detail.toPlainText()
+    assert re.search(r"Recency \+0(?![.\d])", text)
+    assert "does not ask for the current state" in text
+    # A question about a past occasion says so too, with recency on.
+    results = search(qtbot, fts_window, "what did we end up choosing during the offsite?")
+    assert fts_window.tuning.settings.recency and all(h.recency == 0 for h in results.hits)
+    fts_window.results_table.selectRow(0)
+    assert "does not ask for the current state" in fts_window.search_panel.detail.toPlainText()
+    # With recency off there is nothing to explain.
+    fts_window.tuning.recency_check.setChecked(False)
+    fts_window.results_table.selectRow(0)
     assert "Recency +" not in fts_window.search_panel.detail.toPlainText()

@@ -112,3 +112,33 @@ def test_recency_check_box_sets_recency_and_keeps_the_half_life_live(qtbot, fts_
     assert tuning.settings.recency is True and slider.isEnabled()
     tuning.profile_combo.setCurrentIndex(tuning.profile_combo.findData("openclaw"))
     assert not tuning.recency_check.isEnabled()  # OpenClaw has no recency
+
+
+def test_recency_weight_slider_reranks_and_rewords_the_explanation(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """The recency weight has its own slider: moving it re-ranks the shown hits at once
+    and the explanation's bonus and its "at most" follow; it is off with recency off."""
+    tuning = fts_window.tuning
+    slider = fts_window.findChild(QSlider, "recencyWeightSlider")
+    field = settings_mod.FIELDS["recency_weight"]
+    assert slider.value() == tuning_panel.to_slider(field, tuning.settings.recency_weight)
+    weight = tuning.settings.recency_weight
+    search(qtbot, fts_window, "what day do we deploy now")
+    before = fts_window.session.results.hits
+    assert any(h.recency > 0 for h in before)
+    with qtbot.waitSignal(fts_window.session.results_changed, timeout=10_000) as shown:
+        slider.setValue(tuning_panel.to_slider(field, 0.3))
+    results = shown.args[0]
+    assert results.settings.recency_weight == pytest.approx(0.3) and results.reranked
+    top = max(before, key=lambda h: h.recency)
+    after = next(h for h in results.hits if h.chunk_id == top.chunk_id)
+    assert after.recency == pytest.approx(top.recency * 0.3 / weight)
+    row = next(i for i, h in enumerate(results.hits) if h.chunk_id == top.chunk_id)
+    fts_window.results_table.selectRow(row)
+    text = fts_window.search_panel.detail.toPlainText()
+    assert f"Recency +{after.recency:.3f}" in text and "(at most +0.30)" in text
+    tuning.recency_check.setChecked(False)
+    assert not slider.isEnabled()
+    tuning.recency_check.setChecked(True)
+    assert slider.isEnabled()
+    tuning.profile_combo.setCurrentIndex(tuning.profile_combo.findData("openclaw"))
+    assert not slider.isEnabled()  # OpenClaw has no recency

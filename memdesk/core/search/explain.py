@@ -52,6 +52,9 @@ class Explanation:
     date: dt.date | None
     recency: float  # added for being recent (current-state questions), 0 if not
     recency_weight: float  # the most recency can add
+    # Recency is on (memdesk profile) but the query is not a current-state question, so
+    # no hit gained anything: said so, or a user who switched it on sees nothing happen.
+    recency_not_asked: bool
     date_boost: float  # added because the note is dated in a period the query names
     same_note_penalty: float  # taken off because another chunk of the note scores higher
     rank_without_recency: int | None  # None when recency added nothing or the hit would drop out
@@ -142,6 +145,12 @@ def explain(
         date=hit.date,
         recency=hit.recency,
         recency_weight=settings.recency_weight,
+        recency_not_asked=(
+            settings.profile == "memdesk"
+            and settings.recency
+            and settings.recency_weight > 0
+            and not any(h.recency > 0 for h in (*hits, hit))
+        ),
         date_boost=hit.date_boost,
         same_note_penalty=hit.same_note_penalty,
         rank_without_recency=hit.rank_without_recency,
