@@ -326,6 +326,9 @@ class SearchPanel(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
         self.table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        # Rows are selected whole, so Tab walking cell by cell moved nothing visible and
+        # never left the table: Tab goes on to the explanation and the editor instead.
+        self.table.setTabKeyNavigation(False)
         self.table.verticalHeader().setVisible(False)
         self._bar_delegate = ScoreBarDelegate(self.table)
         self._snippet_delegate = SnippetDelegate(self.model, self.table)

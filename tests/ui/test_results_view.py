@@ -244,6 +244,24 @@ def test_keyboard_flow_between_search_and_results(qtbot, fts_window) -> None:  #
     assert fts_window.search_input.hasFocus()
 
 
+def test_tab_leaves_the_results_for_the_explanation(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """Tab moves the focus on from the results (whose rows are selected whole) to the
+    explanation pane, keeping the selected hit; Shift+Tab comes back."""
+    search(qtbot, fts_window, "deploy cadence")
+    fts_window.activateWindow()
+    fts_window.search_input.setFocus()
+    qtbot.keyClick(fts_window.search_input, Qt.Key.Key_Down)
+    table = fts_window.results_table
+    qtbot.keyClick(table, Qt.Key.Key_Down)
+    assert table.hasFocus() and table.currentIndex().row() == 1
+    qtbot.keyClick(table, Qt.Key.Key_Tab)
+    detail = fts_window.search_panel.detail
+    qtbot.waitUntil(detail.hasFocus, timeout=5000)
+    assert table.currentIndex().row() == 1
+    qtbot.keyClick(detail, Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(table.hasFocus, timeout=5000)
+
+
 def test_enter_right_after_typing_opens_the_new_querys_top_hit(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
     """Enter pressed before the typed query's results are shown (the debounce has not
     fired) opens that query's top hit, not the top hit still in the table from the
