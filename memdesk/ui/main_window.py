@@ -314,6 +314,7 @@ class MainWindow(QMainWindow):
         for widget in (self.mode_label, self.model_label, self.counts_label, self.skipped_button):
             bar.addWidget(widget)
         bar.addWidget(self.freshness_label, 1)
+        bar.messageChanged.connect(self._show_skipped_button)
         bar.addPermanentWidget(self.undo_button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
@@ -1168,9 +1169,16 @@ class MainWindow(QMainWindow):
     def _set_skipped(self, rows: list[skipped_mod.Row]) -> None:
         self._skipped_rows = rows
         self.skipped_button.setText(self.tr("{0} skipped").format(len(rows)))
-        self.skipped_button.setVisible(bool(rows))
+        self._show_skipped_button()
         if self.skipped_dialog is not None:
             self.skipped_dialog.set_rows(rows)
+
+    @Slot()
+    def _show_skipped_button(self) -> None:
+        # The status bar hides its widgets under a message ("changes made on disk were
+        # merged"); showing the button then drew it over the message's first words.
+        # It comes back when the message goes (messageChanged to "").
+        self.skipped_button.setVisible(bool(self._skipped_rows) and not self.statusBar().currentMessage())
 
     def show_skipped(self) -> skipped_mod.SkippedDialog:
         """The list of skipped paths with their reasons (kept up to date while open)."""

@@ -36,6 +36,21 @@ def test_status_bar_lists_skipped_paths_with_reasons(qtbot, make_window, workspa
     qtbot.waitUntil(lambda: not window.skipped_button.isVisible(), timeout=30_000)
 
 
+def test_skipped_count_stays_under_a_status_message(qtbot, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """A status message (a merge, a move to the trash) hides the count; a sync finishing
+    meanwhile does not draw it back over the message, and it returns with the message gone."""
+    (workspace / "memory" / "blob.md").write_bytes(b"\x00\x01\x02 binary\n")
+    window = make_window(workspace, model=None)
+    qtbot.waitUntil(lambda: window.skipped_button.isVisible(), timeout=30_000)
+    window.statusBar().showMessage("memory/2026-06-01.md: changes made on disk were merged with yours")
+    assert not window.skipped_button.isVisible()
+    with qtbot.waitSignal(window.session.snapshot_changed, timeout=30_000):
+        window.session.request_snapshot()
+    assert not window.skipped_button.isVisible()
+    window.statusBar().clearMessage()
+    assert window.skipped_button.isVisible() and window.skipped_button.text() == "1 skipped"
+
+
 def test_nothing_skipped_shows_no_count(qtbot, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     window = make_window(workspace, model=None)
     qtbot.waitUntil(lambda: window.counts_label.text() != "", timeout=30_000)
