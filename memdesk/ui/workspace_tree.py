@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QKeyEvent, QPainter, QPalette
+from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView, QWidget
 
 from memdesk.qt import models
@@ -15,6 +17,21 @@ STATE_COLORS = {
     "pending": QColor(210, 153, 34),
     "failed": QColor(207, 34, 46),
 }  # mid tones: they read on light and dark bases
+
+
+_DATED_NAME = re.compile(r"^\d{4}-(\d{2}-\d{2}.*)$")
+
+
+def fit_name(name: str, width: int, metrics: QFontMetrics) -> str:
+    """A note's name to fit ``width``. A daily note that does not fit drops its year
+    first (the year and month groups above it carry both): elided in the middle,
+    a month of notes all read "2025…8.md" and the day that tells them apart was gone."""
+    if metrics.horizontalAdvance(name) <= width:
+        return name
+    match = _DATED_NAME.match(name)
+    if match:
+        return metrics.elidedText(match.group(1), Qt.TextElideMode.ElideRight, width)
+    return metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, width)
 
 
 class StateDelegate(QStyledItemDelegate):
@@ -39,8 +56,8 @@ class StateDelegate(QStyledItemDelegate):
             option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         )
         text_rect = rect.adjusted(size + 8, 0, -2, 0)
-        elided = option.fontMetrics.elidedText(text, Qt.TextElideMode.ElideMiddle, text_rect.width())
-        painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), elided)
+        shown = fit_name(text, text_rect.width(), option.fontMetrics)
+        painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
         painter.restore()
 
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from memdesk.qt import models
+from memdesk.ui import workspace_tree
 from tests.ui.conftest import REPO, wait_idle
 
 
@@ -133,6 +134,27 @@ def test_many_dated_notes_group_by_year_and_month(qtbot, fts_window) -> None:  #
     feb = model.index(0, 0, year)
     assert model.index(0, 0, feb).data() == "2026-02-04.md"
     assert model.index_of("memory/2025-03-05.md").isValid()
+
+
+def test_daily_notes_in_a_narrow_tree_keep_their_day(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """In a tree too narrow for a grouped daily note's whole name, each note still
+    shows its day (its year is the group above), so a month's notes stay apart."""
+    tree = fts_window.tree
+    model = tree.tree_model
+    days = [dt.date(2025, 11, 1) + dt.timedelta(days=i) for i in range(150)]
+    model.set_files(["MEMORY.md"] + [f"memory/{d.isoformat()}.md" for d in days])
+    november = model.index_of("memory/2025-11-08.md").parent()
+    index = model.index_of("memory/2025-11-08.md")
+    metrics = tree.fontMetrics()
+    # Two digits short of the whole name, as in the default window's tree at this depth.
+    width = metrics.horizontalAdvance("2025-11-08.md") - metrics.horizontalAdvance("20")
+    shown = {
+        workspace_tree.fit_name(model.index(r, 0, november).data(), width, metrics)
+        for r in range(model.rowCount(november))
+    }
+    assert len(shown) == model.rowCount(november) == 30  # every day tells apart
+    assert workspace_tree.fit_name(index.data(), width, metrics) == "11-08.md"
+    assert workspace_tree.fit_name("deploy-cadence.md", 10_000, metrics) == "deploy-cadence.md"
 
 
 def test_tree_repaints_child_states(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
