@@ -2,10 +2,10 @@
 switching files, atomic saves and a conflict choice when a file changes on disk.
 
 Nothing is ever silently overwritten or lost: each buffer remembers the exact bytes
-it was loaded from (its *base*). Saving over a file that moved on merges the disk's
-changes when they do not overlap the user's, and otherwise asks, as does learning
-from the watcher that it moved under unsaved edits; a save rewrites only the lines
-the user edited (line endings, BOM and special spaces of the others stay).
+it was loaded from (its *base*). A disk change that does not overlap the user's
+unsaved edits is merged in, when the watcher reports it or at the save; one that
+overlaps (or cannot be read) asks. A save rewrites only the lines the user edited
+(line endings, BOM and special spaces of the others stay).
 """
 
 from __future__ import annotations
@@ -693,7 +693,8 @@ class NoteEditor(QWidget):
 
     # disk changes --------------------------------------------------------------------
     def on_files_changed(self, rels: list[str]) -> None:
-        """The watcher saw these notes change: reload clean buffers, ask about dirty ones.
+        """The watcher saw these notes change: reload clean buffers, merge into dirty ones
+        what does not overlap their edits, ask about the rest.
 
         Only a non-blocking look at each file happens here, on the GUI thread: a FIFO
         or device swapped in for a note is reported as unreadable, never read.
@@ -711,8 +712,56 @@ class NoteEditor(QWidget):
                 elif workspace_mod.note_text(disk.data) is not None:
                     self._load_disk(buffer, disk)
                 # else: unreadable now; the buffer keeps its base, so a save would ask
-            else:
+            elif not self._merge_quietly(buffer, disk):
                 self._ask_conflict(buffer, disk)
+
+    def _merge_quietly(self, buffer: Buffer, disk: workspace_mod.DiskState) -> bool:
+        """Merge a disk change that does not overlap the unsaved edits into the buffer,
+        without asking; False (nothing done) when it overlaps or cannot be read.
+
+        An agent appending to today's note while the user types in it is the common
+        case: a dialog at each append took the keyboard away mid-word. Only the lines
+        that differ are edited (one undo step), so the cursor, selection and scroll
+        stay where they were; the status bar says what happened, and Ctrl+Z takes the
+        agent's lines back out of the buffer (not off the disk).
+        """
+        if not disk.exists or disk.data is None or buffer.base is None:
+            return False
+        theirs = workspace_mod.note_text(disk.data)
+        if theirs is None:
+            return False
+        mine = buffer.note.rebuild(buffer.text())
+        merge = notetext.merge3(buffer.base.decode("utf-8"), mine, theirs)
+        if merge.conflicts:
+            return False
+        buffer.adopt(disk.data, disk.digest)
+        self._patch_text(buffer, notetext.NoteText.parse(merge.text).editable)
+        buffer.document.setModified(True)
+        self._update_title()
+        self.merged.emit(buffer.rel, 0)
+        return True
+
+    def _patch_text(self, buffer: Buffer, text: str) -> None:
+        """Turn the buffer's text into ``text`` by editing only the lines that differ,
+        as one undo step; Qt moves the view's cursor along with the edits."""
+        old = buffer.text()
+        a, b = old.splitlines(keepends=True), text.splitlines(keepends=True)
+        starts = [0]
+        for line in a:  # document positions count UTF-16 units (an emoji is two)
+            starts.append(starts[-1] + len(line.encode("utf-16-le")) // 2)
+        cursor = QTextCursor(buffer.document)
+        cursor.beginEditBlock()
+        for tag, i1, i2, j1, j2 in reversed(
+            difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+        ):
+            if tag != "equal":
+                cursor.setPosition(starts[i1])
+                cursor.setPosition(starts[i2], QTextCursor.MoveMode.KeepAnchor)
+                cursor.insertText("".join(b[j1:j2]))
+        cursor.endEditBlock()
+        if buffer.text() != text:  # never expected; the whole text is then the safe way
+            log.warning("line patch of %s missed; replacing the whole text", buffer.rel)
+            self._replace_text(buffer, text)
 
     @staticmethod
     def _changed_behind(buffer: Buffer, disk: workspace_mod.DiskState) -> bool:

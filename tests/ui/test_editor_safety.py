@@ -179,7 +179,7 @@ def test_conflict_dialog_shows_file_names_as_text(qtbot, tmp_path: Path) -> None
     widget = _editor(qtbot, tmp_path)
     assert widget.open_note(rel)
     _replace_line(widget, 0, "unsaved")
-    (tmp_path / rel).write_text(BASE + "agent\n")
+    (tmp_path / rel).write_text(BASE.replace("line 0\n", "agent's line 0\n"))
     with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
         widget.on_files_changed([rel])
     label = widget.open_dialog(rel).findChild(editor.QLabel, "conflictMessage")  # type: ignore[union-attr]
@@ -188,21 +188,46 @@ def test_conflict_dialog_shows_file_names_as_text(qtbot, tmp_path: Path) -> None
     assert "memory/<b>bold &amp; co.md changed on disk" in shown.toPlainText()
 
 
-def test_merge_is_the_default_and_keeps_the_agents_line(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """Agent appends while the user has unsaved edits: Merge (the default) keeps both;
-    overlapping changes are marked for the user to resolve."""
+def test_an_agents_append_under_unsaved_edits_merges_without_asking(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The agent appends to the note the user is typing in: its lines come into the
+    buffer at once with no dialog, the cursor stays on the user's word, the edit is
+    still unsaved, Ctrl+Z takes the merge back, and saving writes both."""
+    path = _note(tmp_path, BASE.replace("line 4\n", "line 4 🎉 émoji\n"))
+    widget = _editor(qtbot, tmp_path)
+    assert widget.open_note(REL)
+    _replace_line(widget, 1, "user's line 1")
+    cursor = widget.text_edit.textCursor()
+    cursor.setPosition(widget.text_edit.document().findBlockByNumber(6).position() + 3)
+    widget.text_edit.setTextCursor(cursor)
+    asked: list[str] = []
+    widget.conflict_detected.connect(asked.append)
+    path.write_text(path.read_text() + "agent line 🤖\n")
+    with qtbot.waitSignal(widget.merged, timeout=5000) as merged:
+        widget.on_files_changed([REL])
+    assert merged.args == [REL, 0] and asked == [] and widget.open_dialog(REL) is None
+    text = widget.current_buffer.text()  # type: ignore[union-attr]
+    assert text.endswith("agent line 🤖\n") and "user's line 1\n" in text
+    position = widget.text_edit.textCursor()
+    assert (position.blockNumber(), position.positionInBlock()) == (6, 3)
+    assert widget.current_buffer.modified  # type: ignore[union-attr]
+    widget.text_edit.undo()
+    assert "agent line" not in widget.current_buffer.text()  # type: ignore[union-attr]
+    widget.text_edit.redo()
+    assert widget.save()
+    expected = BASE.replace("line 1\n", "user's line 1\n").replace("line 4\n", "line 4 🎉 émoji\n")
+    assert path.read_text() == expected + "agent line 🤖\n"
+
+
+def test_merge_is_the_default_and_marks_overlaps(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A disk change that overlaps the unsaved edits asks; Merge (the default) marks
+    the overlap for the user to resolve."""
     path = _note(tmp_path)
     widget = _editor(qtbot, tmp_path)
     assert widget.open_note(REL)
     _replace_line(widget, 1, "user's line 1")
     path.write_text(BASE + "agent line\n")
-    with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
+    with qtbot.waitSignal(widget.merged, timeout=5000):
         widget.on_files_changed([REL])
-    dialog = widget.open_dialog(REL)
-    assert dialog.default_button is dialog.merge_button  # type: ignore[union-attr]
-    with qtbot.waitSignal(widget.merged) as merged:
-        dialog.merge_button.click()  # type: ignore[union-attr]
-    assert merged.args == [REL, 0]
     assert widget.save()
     assert path.read_text() == BASE.replace("line 1\n", "user's line 1\n") + "agent line\n"
 
@@ -210,8 +235,10 @@ def test_merge_is_the_default_and_keeps_the_agents_line(qtbot, tmp_path: Path) -
     path.write_text(path.read_text().replace("agent line\n", "agent rewrote its line\n"))
     with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
         widget.on_files_changed([REL])
+    dialog = widget.open_dialog(REL)
+    assert dialog.default_button is dialog.merge_button  # type: ignore[union-attr]
     with qtbot.waitSignal(widget.merged) as merged:
-        widget.open_dialog(REL).merge_button.click()  # type: ignore[union-attr]
+        dialog.merge_button.click()  # type: ignore[union-attr]
     assert merged.args == [REL, 1]
     text = widget.current_buffer.text()  # type: ignore[union-attr]
     assert "<<<<<<< yours\nthe user's own last line\n=======\nagent rewrote its line\n>>>>>>> on disk" in text
