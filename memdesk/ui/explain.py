@@ -130,9 +130,11 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
                 "Explanation", "the note has no date (like MEMORY.md): it counts as current"
             )
         else:
-            when = QCoreApplication.translate("Explanation", "dated {0}, half-life {1} days").format(
-                e.date.isoformat(), e.half_life_days
-            )
+            # The age says why a bonus is small: in a workspace last written to long ago
+            # every dated note's bonus is near +0.000.
+            when = QCoreApplication.translate(
+                "Explanation", "dated {0}, {2} days old, half-life {1} days"
+            ).format(e.date.isoformat(), e.half_life_days, e.age_days)
         out.append(
             (
                 QCoreApplication.translate("Explanation", "Recency +{0}").format(_n(e.recency)),

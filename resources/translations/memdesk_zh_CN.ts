@@ -502,10 +502,6 @@
         <translation>这条笔记没有日期（如 MEMORY.md）：视为当前信息</translation>
     </message>
     <message>
-        <source>dated {0}, half-life {1} days</source>
-        <translation>日期 {0}，半衰期 {1} 天</translation>
-    </message>
-    <message>
         <source>Recency +{0}</source>
         <translation>时效加分 +{0}</translation>
     </message>
@@ -556,6 +552,10 @@
     <message>
         <source>combined {0} × decay {1}</source>
         <translation>综合分数 {0} × 时间衰减 {1}</translation>
+    </message>
+    <message>
+        <source>dated {0}, {2} days old, half-life {1} days</source>
+        <translation>日期 {0}，已有 {2} 天，半衰期 {1} 天</translation>
     </message>
     <message>
         <source>picked first: nothing above it to be similar to</source>

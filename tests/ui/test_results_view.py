@@ -3,6 +3,7 @@ headers and paths, plain-words explanations, and keyboard flow. Real window, rea
 
 from __future__ import annotations
 
+import datetime as dt
 import itertools
 import re
 from pathlib import Path
@@ -287,6 +288,12 @@ def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: 
     hit = results.hits[moved]
     assert hit.recency > 0 and "Recency +" in text and "asks for the current state" in text
     assert f"without recency: rank {hit.rank_without_recency}" in text
+    dated = next(i for i, h in enumerate(results.hits) if h.date is not None and h.recency > 0)
+    fts_window.results_table.selectRow(dated)
+    age = (dt.date.today() - results.hits[dated].date).days
+    assert (
+        f"{age} days old, half-life 90 days (at most +0.10)" in fts_window.search_panel.detail.toPlainText()
+    )
     # A question about history gets none.
     results = search(qtbot, fts_window, "when did we originally decide on PostgreSQL")
     fts_window.results_table.selectRow(0)
