@@ -166,7 +166,9 @@ def excerpt(text: str, spans: Sequence[tuple[int, int]], *, width: int = 240) ->
     mapped = [(to_new(s), to_new(e - 1) + 1) for s, e in spans]
     mapped = [(s, e) for s, e in mapped if e > s]
     start = 0
-    if mapped and len(flat) > width:
+    # A short chunk is shown whole unless its first match is past what the results'
+    # two lines show.
+    if mapped and (len(flat) > width or mapped[0][0] > width // 5):
         # The window of ``width`` characters holding the most matches, earliest first.
         best, best_count = mapped[0][0], 0
         for i, (s, _e) in enumerate(mapped):
@@ -174,9 +176,11 @@ def excerpt(text: str, spans: Sequence[tuple[int, int]], *, width: int = 240) ->
             if count > best_count:
                 best, best_count = s, count
         # Start at the matched line's beginning when it is near; else a little before
-        # the match, at a word boundary.
+        # the match, at a word boundary. Near is as near as the fallback puts it: the
+        # results show two lines of the excerpt (about 90 characters at the default
+        # size), and a match 150 characters into its line fell out of view.
         line_start = to_new(text.rfind("\n", 0, old_of_new[best]) + 1)
-        if best - line_start <= width // 2:
+        if best - line_start <= width // 5:
             start = line_start
         else:
             start = max(0, best - width // 5)

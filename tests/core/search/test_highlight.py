@@ -91,3 +91,23 @@ def test_a_match_near_the_end_opens_the_excerpt() -> None:
     spans = highlight.match_spans(text, highlight.KeywordTerms.for_query("鉴权"))
     shown = highlight.excerpt(text, spans, width=320)
     assert shown.spans and shown.spans[0][0] < 60, shown.text
+
+
+def test_a_match_late_in_a_long_line_is_near_the_excerpts_start() -> None:
+    """A match far into a long line opens the excerpt (the results show about two lines
+    of it), rather than the line's start with the match past what is shown."""
+    line = "- Rule: every change to a golden set explains why in the PR description and links the run. Zebracorn rule added."
+    short = f"# Harbor\n\n{line}\n- another line\n"  # shorter than the excerpt
+    text = short + "".join(f"- filler line {i} about dashboards and runs\n" for i in range(12))
+    spans = highlight.match_spans(text, highlight.KeywordTerms.for_query("zebracorn"))
+    shown = highlight.excerpt(text, spans, width=320)
+    assert [shown.text[s:e] for s, e in shown.spans] == ["Zebracorn"]
+    assert shown.spans[0][0] <= 320 // 4 and shown.clipped_start
+    whole = highlight.excerpt(
+        short, highlight.match_spans(short, highlight.KeywordTerms.for_query("zebracorn")), width=320
+    )
+    assert whole.spans[0][0] <= 320 // 4 and whole.clipped_start  # a short chunk too
+    near = highlight.excerpt(
+        text, highlight.match_spans(text, highlight.KeywordTerms.for_query("golden")), width=320
+    )
+    assert near.text.startswith("- Rule: every change")  # a match near its line's start keeps the line whole
