@@ -301,6 +301,20 @@ def explanation_html(
         + " · "
         + QCoreApplication.translate("Explanation", "rank {0}").format(e.rank)
     )
+    # What recency or decay did to the rank, on the line that is always in view (the
+    # "What if" row at the bottom of the table needs scrolling to in a short pane).
+    if e.rank_without_recency is not None and e.rank_without_recency != e.rank:
+        head += " · " + QCoreApplication.translate("Explanation", "without recency: rank {0}").format(
+            e.rank_without_recency
+        )
+    elif e.dropped_without_recency:
+        head += " · " + QCoreApplication.translate("Explanation", "without recency: not in the results")
+    if e.rank_without_decay is not None and e.rank_without_decay != e.rank:
+        head += " · " + QCoreApplication.translate("Explanation", "without decay: rank {0}").format(
+            e.rank_without_decay
+        )
+    elif e.dropped_without_decay:
+        head += " · " + QCoreApplication.translate("Explanation", "without decay: not in the results")
     body = "".join(
         f"<tr><td style='padding-right:8px'><b>{title}</b></td><td>{text}</td></tr>"
         for title, text in rows(e)

@@ -288,6 +288,10 @@ def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: 
     hit = results.hits[moved]
     assert hit.recency > 0 and "Recency +" in text and "asks for the current state" in text
     assert f"without recency: rank {hit.rank_without_recency}" in text
+    # ... on the pane's first line too, which a short pane shows without scrolling.
+    assert text.splitlines()[0].endswith(
+        f"rank {hit.rank} · without recency: rank {hit.rank_without_recency}"
+    )
     dated = next(i for i, h in enumerate(results.hits) if h.date is not None and h.recency > 0)
     fts_window.results_table.selectRow(dated)
     age = (dt.date.today() - results.hits[dated].date).days
