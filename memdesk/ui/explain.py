@@ -71,12 +71,32 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
         )
     combined = QCoreApplication.translate("Explanation", "Combined {0}").format(_n(e.merged))
     if e.mode == "fts":
+        if e.embedder_busy:
+            why = QCoreApplication.translate(
+                "Explanation",
+                "keyword-only while notes are being embedded: the text score is the score, "
+                "the weights do not apply (the query runs again, hybrid, when they are done)",
+            )
+        elif e.model_loading:
+            why = QCoreApplication.translate(
+                "Explanation",
+                "keyword-only while the embedding model loads: the text score is the score, "
+                "the weights do not apply (the query runs again, hybrid, when it is ready)",
+            )
+        else:
+            why = QCoreApplication.translate(
+                "Explanation",
+                "keyword-only mode (no embedding model): the text score is the score, the weights do not apply",
+            )
+        out.append((combined, why))
+    elif e.keyword_only:
         out.append(
             (
                 combined,
                 QCoreApplication.translate(
                     "Explanation",
-                    "keyword-only mode (no embedding model): the text score is the score, the weights do not apply",
+                    "not embedded yet (a sync adds its vector): scored by its text score alone, "
+                    "as a keyword search scores it",
                 ),
             )
         )

@@ -458,8 +458,20 @@
         <translation>综合分数 {0}</translation>
     </message>
     <message>
+        <source>keyword-only while notes are being embedded: the text score is the score, the weights do not apply (the query runs again, hybrid, when they are done)</source>
+        <translation>笔记嵌入期间仅用关键词：文本分数即为分数，权重不起作用（嵌入完成后会以混合检索重新查询）</translation>
+    </message>
+    <message>
+        <source>keyword-only while the embedding model loads: the text score is the score, the weights do not apply (the query runs again, hybrid, when it is ready)</source>
+        <translation>嵌入模型加载期间仅用关键词：文本分数即为分数，权重不起作用（模型就绪后会以混合检索重新查询）</translation>
+    </message>
+    <message>
         <source>keyword-only mode (no embedding model): the text score is the score, the weights do not apply</source>
         <translation>仅关键词模式（没有嵌入模型）：文本分数即为分数，权重不起作用</translation>
+    </message>
+    <message>
+        <source>not embedded yet (a sync adds its vector): scored by its text score alone, as a keyword search scores it</source>
+        <translation>尚未嵌入（同步会补上它的向量）：只按文本分数计分，与关键词检索相同</translation>
     </message>
     <message>
         <source>vector-only mode: the vector score is the score</source>

@@ -43,6 +43,9 @@ def test_a_search_while_notes_are_embedded_is_keyword_only_and_says_so(
         assert results.pool is not None and results.pool.mode == "fts" and results.pool.embedder_busy
         assert [h.path for h in results.hits][:1] == [rel]  # its keyword index is in already
         assert "keyword-only while notes are being embedded" in window.search_panel.summary.text()
+        window.results_table.selectRow(0)  # and the hit's explanation says the same, not "no model"
+        detail = window.search_panel.detail.toPlainText()
+        assert "keyword-only while notes are being embedded" in detail and "no embedding model" not in detail
         # The status bar's mode agrees with the search: not "Hybrid" while embedding.
         assert window.mode_label.text().startswith("FTS-only (embedding notes"), window.mode_label.text()
     finally:

@@ -74,6 +74,12 @@ class Explanation:
     importance_multiplier: float = 1.0  # 0.75 + 0.05 * N
     project_key: str | None = None  # <!-- project: ... -->
     project_multiplier: float = 1.0  # 1.15 active project, 0.9 another, 1 without project context
+    # Why a search is keyword-only when a model is set (mode "fts"): the model was still
+    # loading, or a sync was embedding notes; both False with no model.
+    model_loading: bool = False
+    embedder_busy: bool = False
+    # In a hybrid search: not embedded yet, so scored by its text score alone.
+    keyword_only: bool = False
 
     @property
     def weight_sum(self) -> float:
@@ -169,4 +175,8 @@ def explain(
         importance_multiplier=hit.importance_multiplier,
         project_key=hit.project_key,
         project_multiplier=hit.project_multiplier,
+        model_loading=pool is not None and pool.model_loading,
+        embedder_busy=pool is not None and pool.embedder_busy,
+        keyword_only=pool is not None
+        and any(c.keyword_only and c.chunk_id == hit.chunk_id for c in pool.candidates),
     )
