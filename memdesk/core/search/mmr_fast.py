@@ -13,12 +13,15 @@ against the reference implementation.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from memdesk.core.openclaw.mmr import MMRStep
+from memdesk.core.search import lexical
 
 
 def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> np.ndarray:
@@ -126,4 +129,118 @@ def _mmr_loop(values: list[float], similarity: list[list[float]], lambda_: float
             if sims[i] > max_sim[i]:
                 max_sim[i] = sims[i]
                 against[i] = best
+    return steps
+
+
+# Token ids for the lazy MMR: each distinct MMR token gets one number for the life of
+# the process, so a chunk's token set is a small sorted int array computed once per
+# text, and an intersection count is a table look-up instead of a set operation.
+_VOCAB: dict[str, int] = {}
+_VOCAB_LOCK = threading.Lock()  # ranking runs on several threads; ids must never collide
+# Past this many distinct tokens, new texts get no ids and are compared as sets (exact
+# either way): it bounds the vocabulary's memory on a very large or ever-changing corpus.
+VOCAB_LIMIT = 500_000
+
+
+@functools.lru_cache(maxsize=8192)
+def token_ids(text: str) -> np.ndarray | None:
+    """The ids of ``lexical.mmr_tokens(text)`` (sorted, unique), or None when the
+    vocabulary is full. Bypasses ``mmr_tokens``' own cache: the set is not kept."""
+    tokens = lexical.mmr_tokens.__wrapped__(text)
+    with _VOCAB_LOCK:
+        new = [t for t in tokens if t not in _VOCAB]
+        if len(_VOCAB) + len(new) > VOCAB_LIMIT:
+            return None
+        for t in new:
+            _VOCAB[t] = len(_VOCAB)
+        ids = [_VOCAB[t] for t in tokens]
+    return np.array(sorted(ids), dtype=np.int64)
+
+
+class LazyJaccard:
+    """Jaccard similarity of MMR token sets of ``texts`` (by position), computed pair by
+    pair on demand: the values of ``jaccard_matrix`` over ``lexical.mmr_tokens``."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self._texts = texts
+        self._ids: dict[int, np.ndarray | None] = {}
+        self._marks: dict[int, np.ndarray] = {}
+        self._sets: dict[int, frozenset[str]] = {}
+
+    def _of(self, i: int) -> np.ndarray | None:
+        if i not in self._ids:
+            self._ids[i] = token_ids(self._texts[i])
+        return self._ids[i]
+
+    def _set(self, i: int) -> frozenset[str]:
+        if i not in self._sets:
+            self._sets[i] = lexical.mmr_tokens(self._texts[i])
+        return self._sets[i]
+
+    def __call__(self, a: int, b: int) -> float:
+        ids_a, ids_b = self._of(a), self._of(b)
+        if ids_a is None or ids_b is None:
+            set_a, set_b = self._set(a), self._set(b)
+            inter, size_a, size_b = len(set_a & set_b), len(set_a), len(set_b)
+        else:
+            # ``a`` is the selected item: it is compared with many, so it gets a table.
+            mark = self._marks.get(a)
+            if mark is None:
+                mark = np.zeros(int(ids_a[-1]) + 1 if len(ids_a) else 0, dtype=bool)
+                mark[ids_a] = True
+                self._marks[a] = mark
+            inside = ids_b[ids_b < len(mark)]
+            inter, size_a, size_b = int(np.count_nonzero(mark[inside])), len(ids_a), len(ids_b)
+        union = size_a + size_b - inter
+        return inter / union if union else 1.0  # both empty: identical, as jaccard_matrix
+
+
+def mmr_select_lazy(
+    scores: Sequence[float], similarity: Callable[[int, int], float], lambda_: float, picks: int
+) -> list[MMRStep]:
+    """The first ``picks`` steps of ``mmr_select`` (same items, MMR scores, penalties and
+    ``against``), asking ``similarity(selected, item)`` only where a pick could depend on it.
+
+    An item's MMR score is its weighted relevance minus a non-negative penalty, so an
+    item whose weighted relevance is below the best score found in a round can neither
+    win nor tie it: items are visited in order of relevance and the round stops there.
+    Each visited item's penalty is brought up to date against the picks made since its
+    last visit, in pick order with the same strict comparison, so its maximum and the
+    pick it is against are those of the full loop. Ties go to the higher score, then
+    the earlier item, as ``mmr_select``. Scores must be finite.
+    """
+    n = len(scores)
+    values = [float(s) for s in scores]
+    if n == 0:
+        return []
+    top, bottom = max(values), min(values)
+    spread = top - bottom
+    weighted_rel = [lambda_ * (1.0 if spread == 0 else (v - bottom) / spread) for v in values]
+    penalty_weight = 1 - lambda_
+    by_relevance = sorted(range(n), key=lambda i: -weighted_rel[i])  # stable: earlier first
+    max_sim = [0.0] * n
+    against = [-1] * n
+    seen = [0] * n  # how many picks each item's max_sim accounts for
+    taken = [False] * n
+    chosen: list[int] = []
+    steps: list[MMRStep] = []
+    for _ in range(min(picks, n)):
+        best, best_mmr = -1, -math.inf
+        for i in by_relevance:
+            if taken[i]:
+                continue
+            if weighted_rel[i] < best_mmr:
+                break  # neither this item nor any after it can reach the best
+            for s in chosen[seen[i] :]:
+                sim = similarity(s, i)
+                if sim > max_sim[i]:
+                    max_sim[i] = sim
+                    against[i] = s
+            seen[i] = len(chosen)
+            mmr = weighted_rel[i] - penalty_weight * max_sim[i]
+            if best < 0 or (mmr, values[i], -i) > (best_mmr, values[best], -best):
+                best, best_mmr = i, mmr
+        steps.append(MMRStep(best, best_mmr, max_sim[best], against[best] if against[best] >= 0 else None))
+        taken[best] = True
+        chosen.append(best)
     return steps

@@ -43,6 +43,10 @@ from memdesk.core.search import dates, lexical, mmr_fast, temporal
 from memdesk.core.search.hits import Candidate, CandidatePool, Hit
 from memdesk.core.search.settings import OPENCLAW_2026_4, OPENCLAW_2026_9, SearchSettings
 
+# memdesk makes only the MMR picks that can be shown, comparing only the items they
+# depend on (``mmr_fast.mmr_select_lazy``); False: the full selection over the whole
+# head, the straightforward path the tests compare it with.
+LAZY_MMR = True
 # A note written up to this many days after a date the query names still counts as
 # "dated then" (daily notes record what happened "yesterday" or "last week").
 DATE_MATCH_AFTER_DAYS = 3
@@ -213,13 +217,24 @@ def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str)
         for pos, item in enumerate(items, 1):
             item.mmr_rank = pos
         return items
-    steps = _select(
-        profile,
-        [i.cand.chunk_id for i in items],
-        [i.score for i in items],
-        [_tokens(i.cand, profile) for i in items],
-        lam,
-    )
+    scores = [i.score for i in items]
+    lazy = LAZY_MMR and profile == "memdesk" and all(math.isfinite(s) for s in scores)
+    if lazy:
+        # Only the picks that can be shown: the hits are the first max_results items
+        # clearing min_score, so at most that many picks plus the items below it.
+        # The lazy selection tokenizes and compares only the items a pick depends on
+        # (about half the head); it makes the same picks as the full loop.
+        shown = settings.max_results + sum(1 for s in scores if not s >= settings.min_score)
+        similarity = mmr_fast.LazyJaccard([i.cand.text for i in items])
+        steps = mmr_fast.mmr_select_lazy(scores, similarity, lam, shown)
+    else:
+        steps = _select(
+            profile,
+            [i.cand.chunk_id for i in items],
+            scores,
+            [_tokens(i.cand, profile) for i in items],
+            lam,
+        )
     ordered: list[_Scored] = []
     for pos, step in enumerate(steps, 1):
         item = items[step.index]
@@ -227,6 +242,12 @@ def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str)
         item.mmr_penalty = step.max_sim
         item.mmr_against = items[step.against].cand.chunk_id if step.against is not None else None
         ordered.append(item)
+    if lazy and len(ordered) < len(items):
+        # Items never picked follow in score order: below every shown hit, not shown.
+        picked = {step.index for step in steps}
+        for item in (item for k, item in enumerate(items) if k not in picked):
+            ordered.append(item)
+            item.mmr_rank = len(ordered)
     return ordered
 
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memdesk.core.openclaw import mmr as oc_mmr
-from memdesk.core.search import mmr_fast
+from memdesk.core.search import lexical, mmr_fast
 
 tokens = st.frozensets(st.sampled_from([*list("abcdefghij"), "鉴权", "方案"]), max_size=6)
 scores = st.one_of(st.floats(0, 1, allow_nan=False), st.sampled_from([0.0, 0.5, 1.0]))
@@ -45,3 +45,51 @@ def test_the_loop_and_the_array_rounds_agree(items: list[tuple[float, frozenset[
     values = [s for s, _ in items]
     sim = mmr_fast.jaccard_matrix([t for _, t in items])
     assert mmr_fast._mmr_loop(values, sim.tolist(), lam) == mmr_fast._mmr_arrays(values, sim, lam)
+
+
+texts = st.lists(
+    st.sampled_from(["vector", "store", "Store,", "鉴权方案", "方案", "café", "x_1", "", "向量 检索"]),
+    max_size=8,
+).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    items=st.lists(st.tuples(scores, texts), min_size=1, max_size=40),
+    lam=st.sampled_from([0.0, 0.3, 0.7, 0.85, 0.99]),
+    picks=st.integers(0, 45),
+)
+def test_the_lazy_selection_makes_the_reference_picks(
+    items: list[tuple[float, str]], lam: float, picks: int
+) -> None:
+    """The first ``picks`` steps of the lazy rounds are the reference loop's, over the
+    same token sets (lazy pairwise Jaccard, computed only where a pick depends on it)."""
+    score_list = [s for s, _ in items]
+    sets = [lexical.mmr_tokens(t) for _, t in items]
+    expected = oc_mmr.mmr_select(score_list, sets, lam)[:picks]
+    asked: list[tuple[int, int]] = []
+    similarity = mmr_fast.LazyJaccard([t for _, t in items])
+
+    def sim(a: int, b: int) -> float:
+        asked.append((a, b))
+        return similarity(a, b)
+
+    got = mmr_fast.mmr_select_lazy(score_list, sim, lam, picks)
+    assert got == expected
+    assert len(set(asked)) == len(asked)  # each pair at most once
+
+
+def test_lazy_jaccard_values_equal_the_matrix_even_past_the_vocabulary_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    docs = ["Vector store, вектор", "vector 鉴权方案", "鉴权", "", "", "store store x_1"]
+    want = mmr_fast.jaccard_matrix([lexical.mmr_tokens(t) for t in docs])
+    fast = mmr_fast.LazyJaccard(docs)
+    assert [[fast(a, b) for b in range(len(docs))] for a in range(len(docs))] == want.tolist()
+    # A full vocabulary gives new texts no ids: they are compared as sets, with the same values.
+    monkeypatch.setattr(mmr_fast, "VOCAB_LIMIT", 0)
+    fresh = ["new words only", "only new", "vector 鉴权方案"]
+    assert mmr_fast.token_ids(fresh[0]) is None
+    mixed = mmr_fast.LazyJaccard(fresh + docs)
+    want = mmr_fast.jaccard_matrix([lexical.mmr_tokens(t) for t in fresh + docs])
+    assert [[mixed(a, b) for b in range(9)] for a in range(9)] == want.tolist()
