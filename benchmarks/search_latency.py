@@ -177,6 +177,9 @@ def build(db: Path, n_chunks: int, seed: int = 1) -> tuple[Store, RandomEmbedder
                     segmented=lexical.segment_for_index(text),
                     embedding=vec,
                     shared=True,
+                    mmr_tokens=lexical.encode_stored_tokens(
+                        store.mmr_token_ids(lexical.mmr_tokens.__wrapped__(text))
+                    ),
                 )
                 if k % per_file == 0:
                     store.upsert_file(rel, hash=f"f{k}", mtime=0, size=0)

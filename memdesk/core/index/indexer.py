@@ -207,6 +207,7 @@ def sync_files(
             flush()
         report(done, total, stats.chunks + pending_chunks, rel, "index")
     flush()
+    _store_mmr_tokens(store)
     report(total, total, stats.chunks, "", "keyword")
     if embedder is not None:
         _embed_missing(
@@ -214,6 +215,24 @@ def sync_files(
         )
     report(total, total, stats.chunks, "", "finish")
     return stats
+
+
+def _store_mmr_tokens(store: Store) -> None:
+    """Give every chunk its stored MMR tokens in the current format, once per index (and
+    again when the format changes): chunks written by an older memdesk lack them."""
+    fmt = lexical.MMR_TOKENS_FORMAT
+    if store.mmr_tokens_format() == fmt:
+        return
+    with store.transaction():
+        for rid, text in store.chunks_without_mmr_tokens(fmt):
+            store.set_chunk_mmr_tokens(rid, _stored_mmr_tokens(store, text))
+        store.set_mmr_tokens_format(fmt)
+
+
+def _stored_mmr_tokens(store: Store, text: str) -> bytes:
+    """The text's MMR tokens as ids of the index's vocabulary, in stored form (not kept in
+    ``mmr_tokens``' cache: the index keeps them now)."""
+    return lexical.encode_stored_tokens(store.mmr_token_ids(lexical.mmr_tokens.__wrapped__(text)))
 
 
 def _read(path: Path, size: int) -> bytes | None:
@@ -284,6 +303,7 @@ def _write_keyword_batch(
                     segmented=lexical.segment_for_index(c.text),
                     embedding=vectors.get(c.hash),
                     shared=shared,
+                    mmr_tokens=_stored_mmr_tokens(store, c.text),
                 )
             store.upsert_file(p.rel, hash=p.hash, mtime=p.mtime, size=p.size)
             stats.chunks += len(p.chunks)

@@ -24,7 +24,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -42,12 +42,15 @@ from memdesk.core.index.sqlite import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _TABLE_RE = re.compile(r"CREATE (?:VIRTUAL )?TABLE IF NOT EXISTS (\w+)")
 META_KEY = "memdesk_index_meta_v1"
 # Set while some chunks are keyword-indexed but not embedded yet (a sync writes
 # the keyword index first); a sync that finds it set embeds what is missing.
 VECTORS_PENDING_KEY = "memdesk_vectors_pending"
+# The format of the chunks' stored MMR tokens once every chunk carries them in it (a
+# sync fills in the ones an older memdesk wrote without, ``indexer.sync_files``).
+MMR_TOKENS_KEY = "memdesk_mmr_tokens"
 SEG_TOKENIZER = "porter unicode61 remove_diacritics 2"
 
 # Ordered migrations: index i brings the schema from version i to i+1. Virtual
@@ -86,6 +89,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # v3: document frequencies of the segmented index, to drop query terms whose
         # BM25 idf FTS5 clamps to ~0 (they cost time and cannot change the ranking).
         "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_seg_vocab USING fts5vocab(chunks_fts_seg, row)",
+    ),
+    (
+        # v4: each chunk's MMR token set as ids, written with the chunk, so that a search
+        # does not tokenize the texts it diversifies (NULL in chunks an older memdesk
+        # wrote: those are tokenized at search time until a sync fills them in).
+        "ALTER TABLE chunks ADD COLUMN mmr_tokens BLOB",
+        # The ids those token sets are written in: assigned once, never reused.
+        "CREATE TABLE IF NOT EXISTS mmr_vocab (id INTEGER PRIMARY KEY, token TEXT NOT NULL UNIQUE)",
     ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
@@ -142,6 +153,8 @@ class Store:
         # term_statistics' answers for one state of the index:
         # (state, chunk count, FTS5 row count, term -> (df, token count)).
         self._df_cache: tuple[tuple[int, int], int, int, dict[str, tuple[int, int]]] | None = None
+        # token -> id in mmr_vocab, as far as this connection has looked them up
+        self._mmr_vocab: dict[str, int] = {}
         if not readonly and not self.path.exists():
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -271,17 +284,23 @@ class Store:
         """
         try:
             if self.conn.in_transaction:
-                with self.conn:
-                    yield
+                try:
+                    with self.conn:
+                        yield
+                except BaseException:
+                    self._mmr_vocab.clear()  # ids given out in the rolled-back savepoint
+                    raise
                 return
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield
             except BaseException:
+                self._mmr_vocab.clear()
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
         except apsw.Error as exc:
+            self._mmr_vocab.clear()
             if self.conn.in_transaction:
                 with contextlib.suppress(apsw.Error):
                     self.conn.execute("ROLLBACK")
@@ -382,7 +401,9 @@ class Store:
         segmented: str,
         embedding: np.ndarray | None,
         shared: bool,
+        mmr_tokens: bytes | None = None,
     ) -> int:
+        """``mmr_tokens``: the text's MMR token ids in stored form (None: not stored)."""
         now = int(time.time() * 1000)
         # A chunk inserted again under its id replaces the old row; its keyword and
         # vector rows go too, or FTS5 would keep counting them in BM25's idf.
@@ -391,8 +412,8 @@ class Store:
         )
         self.conn.execute(
             "INSERT OR REPLACE INTO chunks(id, path, source, start_line, end_line, hash, model, text,"
-            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (chunk_id, path, source, start_line, end_line, hash, model, text, now),
+            " updated_at, mmr_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (chunk_id, path, source, start_line, end_line, hash, model, text, now, mmr_tokens),
         )
         rid = self.conn.last_insert_rowid()
         self.conn.execute(
@@ -426,13 +447,13 @@ class Store:
 
     @maps_errors
     def chunk_rows(self, rids: Sequence[int]) -> dict[int, tuple[Any, ...]]:
-        """rid -> (id, path, source, start_line, end_line, text)."""
+        """rid -> (id, path, source, start_line, end_line, text, stored MMR tokens or None)."""
         out: dict[int, tuple[Any, ...]] = {}
         for start in range(0, len(rids), 500):
             part = list(rids[start : start + 500])
             marks = ",".join("?" * len(part))
             for row in self.conn.execute(
-                f"SELECT rid, id, path, source, start_line, end_line, text FROM chunks "
+                f"SELECT rid, id, path, source, start_line, end_line, text, mmr_tokens FROM chunks "
                 f"WHERE rid IN ({marks})",
                 part,
             ):
@@ -855,6 +876,46 @@ class Store:
             )
         else:
             self.conn.execute("DELETE FROM meta WHERE key = ?", (VECTORS_PENDING_KEY,))
+
+    @maps_errors
+    def mmr_tokens_format(self) -> int | None:
+        """The stored MMR tokens' format every chunk has (``MMR_TOKENS_KEY``), if recorded."""
+        rows = self.conn.execute("SELECT value FROM meta WHERE key = ?", (MMR_TOKENS_KEY,)).fetchall()
+        return int(str(rows[0][0])) if rows else None
+
+    @maps_errors
+    def set_mmr_tokens_format(self, fmt: int) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (MMR_TOKENS_KEY, str(fmt)))
+
+    @maps_errors
+    def mmr_token_ids(self, tokens: Iterable[str]) -> list[int]:
+        """The ids of ``tokens`` in the index's MMR vocabulary, new tokens added (inside a
+        write transaction). Ids known to this connection are kept until a roll-back."""
+        known = self._mmr_vocab
+        out = []
+        for token in tokens:
+            found = known.get(token)
+            if found is None:
+                self.conn.execute("INSERT OR IGNORE INTO mmr_vocab(token) VALUES (?)", (token,))
+                found = _int(
+                    self.conn.execute("SELECT id FROM mmr_vocab WHERE token = ?", (token,)).fetchall()
+                )
+                known[token] = found
+            out.append(found)
+        return out
+
+    @maps_errors
+    def chunks_without_mmr_tokens(self, fmt: int) -> list[tuple[int, str]]:
+        """(rid, text) of chunks whose stored MMR tokens are missing or of another format."""
+        return [
+            (int(rid), str(text))
+            for rid, text, stored in self.conn.execute("SELECT rid, text, mmr_tokens FROM chunks")
+            if stored is None or stored[:4] != int(fmt).to_bytes(4, "little", signed=True)
+        ]
+
+    @maps_errors
+    def set_chunk_mmr_tokens(self, rid: int, stored: bytes) -> None:
+        self.conn.execute("UPDATE chunks SET mmr_tokens = ? WHERE rid = ?", (stored, rid))
 
     @maps_errors
     def chunks_missing_vectors(

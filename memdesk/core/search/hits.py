@@ -36,6 +36,9 @@ class Candidate:
     # Set by a pipeline that ranks in full itself (openclaw-2026.9): ``ranking.rank``
     # then keeps this order and score and only applies the minScore/maxResults rule.
     ranked: RankedParts | None = None
+    # The chunk's MMR token ids as the index stores them (``lexical.encode_stored_tokens``),
+    # so ranking need not tokenize the text; None (or another format): tokenized from ``text``.
+    mmr_tokens: bytes | None = None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -12,6 +12,9 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
+
+import numpy as np
 
 # Han (incl. extension A and compatibility), kana, Hangul syllables and jamo.
 _CJK_CLASS = (
@@ -126,3 +129,25 @@ def mmr_tokens(text: str) -> frozenset[str]:
             tokens.update(_CJK_CHAR.findall(other))
             tokens.update(_CJK_BIGRAM.findall(other))
     return frozenset(tokens)
+
+
+# A chunk's MMR tokens as the index stores them (``Store.insert_chunk``), so a search
+# need not tokenize the text: little-endian int32s, this format number, then the sorted
+# ids of the tokens in the index's own vocabulary (``Store.mmr_token_ids``). Bump it
+# whenever ``mmr_tokens`` changes: stored ids of another format are ignored (the text
+# is tokenized again) and the next sync rewrites them (``indexer.sync_files``).
+MMR_TOKENS_FORMAT = 1
+
+
+def encode_stored_tokens(ids: Iterable[int]) -> bytes:
+    """The stored form of a chunk's token ids (see ``MMR_TOKENS_FORMAT``)."""
+    return np.array([MMR_TOKENS_FORMAT, *sorted(ids)], dtype="<i4").tobytes()
+
+
+def decode_stored_tokens(stored: bytes | None) -> np.ndarray | None:
+    """The sorted token ids of an ``encode_stored_tokens`` value; None when absent or of
+    another format."""
+    if not stored or len(stored) % 4:
+        return None
+    values = np.frombuffer(stored, dtype="<i4")
+    return values[1:] if int(values[0]) == MMR_TOKENS_FORMAT else None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import math
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -142,13 +142,9 @@ _VOCAB_LOCK = threading.Lock()  # ranking runs on several threads; ids must neve
 VOCAB_LIMIT = 500_000
 
 
-@functools.lru_cache(maxsize=8192)
-def token_ids(text: str) -> np.ndarray | None:
-    """The ids of ``lexical.mmr_tokens(text)`` (sorted, unique), or None when the
-    vocabulary is full. Bypasses ``mmr_tokens``' own cache: the set is not kept."""
-    tokens = lexical.mmr_tokens.__wrapped__(text)
+def _ids(tokens: Iterable[str]) -> np.ndarray | None:
     with _VOCAB_LOCK:
-        new = [t for t in tokens if t not in _VOCAB]
+        new = {t for t in tokens if t not in _VOCAB}
         if len(_VOCAB) + len(new) > VOCAB_LIMIT:
             return None
         for t in new:
@@ -157,20 +153,43 @@ def token_ids(text: str) -> np.ndarray | None:
     return np.array(sorted(ids), dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=8192)
+def token_ids(text: str) -> np.ndarray | None:
+    """The ids of ``lexical.mmr_tokens(text)`` (sorted, unique), or None when the
+    vocabulary is full. Bypasses ``mmr_tokens``' own cache: the set is not kept."""
+    return _ids(lexical.mmr_tokens.__wrapped__(text))
+
+
 class LazyJaccard:
     """Jaccard similarity of MMR token sets of ``texts`` (by position), computed pair by
-    pair on demand: the values of ``jaccard_matrix`` over ``lexical.mmr_tokens``."""
+    pair on demand: the values of ``jaccard_matrix`` over ``lexical.mmr_tokens``.
 
-    def __init__(self, texts: Sequence[str]) -> None:
+    An item's set becomes a Python int bitset over token ids when first compared, so a
+    pair costs one big-int AND and ``bit_count`` (a fraction of a microsecond). The ids
+    are the index's own where it stored the item's tokens (``stored``), else this
+    process's (``token_ids``); a pair with one of each is compared as two sets.
+    """
+
+    def __init__(self, texts: Sequence[str], stored: Sequence[bytes | None] | None = None) -> None:
         self._texts = texts
-        self._ids: dict[int, np.ndarray | None] = {}
-        self._marks: dict[int, np.ndarray] = {}
+        self._stored = stored
+        self._bits: dict[int, tuple[bool, int, int] | None] = {}  # i -> (stored?, bitset, size)
         self._sets: dict[int, frozenset[str]] = {}
 
-    def _of(self, i: int) -> np.ndarray | None:
-        if i not in self._ids:
-            self._ids[i] = token_ids(self._texts[i])
-        return self._ids[i]
+    def _bitset(self, i: int) -> tuple[bool, int, int] | None:
+        if i not in self._bits:
+            ids = lexical.decode_stored_tokens(self._stored[i]) if self._stored is not None else None
+            from_index = ids is not None
+            if ids is None:
+                ids = token_ids(self._texts[i])
+            if ids is None:
+                self._bits[i] = None
+            else:
+                flags = np.zeros(int(ids[-1]) + 1 if len(ids) else 0, dtype=bool)
+                flags[ids] = True
+                packed = np.packbits(flags, bitorder="little").tobytes()
+                self._bits[i] = (from_index, int.from_bytes(packed, "little"), len(ids))
+        return self._bits[i]
 
     def _set(self, i: int) -> frozenset[str]:
         if i not in self._sets:
@@ -178,19 +197,12 @@ class LazyJaccard:
         return self._sets[i]
 
     def __call__(self, a: int, b: int) -> float:
-        ids_a, ids_b = self._of(a), self._of(b)
-        if ids_a is None or ids_b is None:
+        bits_a, bits_b = self._bitset(a), self._bitset(b)
+        if bits_a is not None and bits_b is not None and bits_a[0] == bits_b[0]:
+            inter, size_a, size_b = (bits_a[1] & bits_b[1]).bit_count(), bits_a[2], bits_b[2]
+        else:  # a full vocabulary, or ids of two vocabularies
             set_a, set_b = self._set(a), self._set(b)
             inter, size_a, size_b = len(set_a & set_b), len(set_a), len(set_b)
-        else:
-            # ``a`` is the selected item: it is compared with many, so it gets a table.
-            mark = self._marks.get(a)
-            if mark is None:
-                mark = np.zeros(int(ids_a[-1]) + 1 if len(ids_a) else 0, dtype=bool)
-                mark[ids_a] = True
-                self._marks[a] = mark
-            inside = ids_b[ids_b < len(mark)]
-            inter, size_a, size_b = int(np.count_nonzero(mark[inside])), len(ids_a), len(ids_b)
         union = size_a + size_b - inter
         return inter / union if union else 1.0  # both empty: identical, as jaccard_matrix
 

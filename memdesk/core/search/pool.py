@@ -33,7 +33,7 @@ from memdesk.core.search.vector import Scope, Timings, VectorLeg
 SNIPPET_UTF16 = 700  # OpenClaw's snippet length
 MAX_QUERY_CHARS = 10_000  # longer queries are cut: nobody types more, and FTS work stays bounded
 OC4 = settings_mod.OPENCLAW_2026_4
-ChunkRow = tuple[Any, ...]  # (id, path, source, start_line, end_line, text)
+ChunkRow = tuple[Any, ...]  # (id, path, source, start_line, end_line, text[, stored MMR tokens])
 
 
 @dataclasses.dataclass
@@ -74,7 +74,7 @@ class Legs:
     def candidate(
         self, row: ChunkRow, profile: str, vector_score: float | None, text: float | None
     ) -> Candidate:
-        cid, path, source, start, end, body = row
+        cid, path, source, start, end, body = row[:6]
         body_s = str(body)
         return Candidate(
             chunk_id=str(cid),
@@ -87,6 +87,7 @@ class Legs:
             vector_score=vector_score,
             text_score=text,
             date=dates.decay_date(str(path), profile=profile, workspace=self.workspace, source=str(source)),
+            mmr_tokens=row[6] if len(row) > 6 else None,
         )
 
 

@@ -225,7 +225,7 @@ def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str)
         # The lazy selection tokenizes and compares only the items a pick depends on
         # (about half the head); it makes the same picks as the full loop.
         shown = settings.max_results + sum(1 for s in scores if not s >= settings.min_score)
-        similarity = mmr_fast.LazyJaccard([i.cand.text for i in items])
+        similarity = mmr_fast.LazyJaccard([i.cand.text for i in items], [i.cand.mmr_tokens for i in items])
         steps = mmr_fast.mmr_select_lazy(scores, similarity, lam, shown)
     else:
         steps = _select(

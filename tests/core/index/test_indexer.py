@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 
 from memdesk.core import engine, errors
+from memdesk.core.index import store as store_mod
 from memdesk.core.index.store import Store
+from memdesk.core.search import lexical
 from memdesk.core.search.settings import SearchSettings
 from tests.fakes import HashEmbedder
 
@@ -130,3 +132,72 @@ def test_chunks_not_embedded_yet_are_found_and_scored_by_keywords(tmp_path: Path
             assert top.merged_score == pytest.approx(cand.text_score)
     assert keyword_only == 30 - 8
     eng.close()
+
+
+def test_an_index_without_stored_mmr_tokens_is_migrated_and_filled_in_ranking_alike(
+    tmp_path: Path,
+) -> None:
+    """A schema-v3 index (no stored MMR tokens) opens as v4 and ranks as before, tokenizing
+    at search time; the next sync stores every chunk's tokens, and tokens of an older
+    format are ignored until a sync rewrites them."""
+    root = _workspace(tmp_path / "ws", 40)
+    db = tmp_path / "index.sqlite"
+    queries = ["shared deploys", "marker3 text", "note about deploys marker7"]
+
+    def ranked() -> list[list[tuple[str, float, int | None, str | None]]]:
+        eng = engine.Engine(root, embedder=HashEmbedder(), db_path=db)
+        try:
+            return [
+                [(h.chunk_id, h.score, h.mmr_rank, h.mmr_against) for h in eng.search(q, MEMDESK).hits]
+                for q in queries
+            ]
+        finally:
+            eng.close()
+
+    eng = engine.Engine(root, embedder=HashEmbedder(), db_path=db)
+    eng.sync()
+    eng.close()
+    expected = ranked()
+    assert any(h[3] is not None for hits in expected for h in hits)  # MMR compared texts
+    store = Store(db)
+    with store.transaction():  # what memdesk wrote before schema v4
+        store.conn.execute("DELETE FROM meta WHERE key = ?", (store_mod.MMR_TOKENS_KEY,))
+        store.conn.execute("ALTER TABLE chunks DROP COLUMN mmr_tokens")
+        store.conn.execute("PRAGMA user_version = 3")
+    store.close()
+    assert ranked() == expected  # migrated; every chunk tokenized at search time
+    store = Store(db)
+    assert store.conn.execute("SELECT count(*) FROM chunks WHERE mmr_tokens IS NULL").fetchall()[0][0] > 0
+    store.close()
+
+    eng = engine.Engine(root, embedder=HashEmbedder(), db_path=db)
+    eng.sync()
+    eng.close()
+    store = Store(db)
+    rows = store.conn.execute("SELECT rid, text, mmr_tokens FROM chunks").fetchall()
+    vocab = dict(store.conn.execute("SELECT id, token FROM mmr_vocab").fetchall())
+
+    def tokens_of(stored: bytes) -> set[str]:
+        ids = lexical.decode_stored_tokens(stored)
+        assert ids is not None
+        return {vocab[int(i)] for i in ids}
+
+    assert rows and all(tokens_of(stored) == lexical.mmr_tokens(text) for _, text, stored in rows)
+    assert store.mmr_tokens_format() == lexical.MMR_TOKENS_FORMAT
+    first = rows[0][0]
+    with store.transaction():  # as a memdesk with another token format left it
+        old = np.array([lexical.MMR_TOKENS_FORMAT - 1, 1, 2], dtype="<i4").tobytes()
+        store.conn.execute("UPDATE chunks SET mmr_tokens = ? WHERE rid = ?", (old, first))
+        store.set_mmr_tokens_format(lexical.MMR_TOKENS_FORMAT - 1)
+    store.close()
+    assert ranked() == expected
+    eng = engine.Engine(root, embedder=HashEmbedder(), db_path=db)
+    eng.sync()
+    eng.close()
+    store = Store(db)
+    stored, text = store.conn.execute(
+        "SELECT mmr_tokens, text FROM chunks WHERE rid = ?", (first,)
+    ).fetchall()[0]
+    assert tokens_of(stored) == lexical.mmr_tokens(text)
+    store.close()
+    assert ranked() == expected

@@ -201,9 +201,10 @@ def test_the_same_note_penalty_is_bounded_on_random_pools() -> None:
 def test_lazy_mmr_ranks_the_example_workspace_as_the_full_selection(
     example_workspace: Path, tmp_path: Path, minilm_embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On real notes, a real model and a real index, the lazy MMR returns exactly the hits
-    (every field, scores bit for bit) of the full selection over the whole head, for the
-    golden queries under several cuts, lambdas, min scores and modes."""
+    """On real notes, a real model and a real index, the lazy MMR over the index's stored
+    tokens returns exactly the hits (every field, scores bit for bit) of the full selection
+    over the whole head tokenized from the texts, for the golden queries under several
+    cuts, lambdas, min scores and modes."""
     eng = engine.Engine(example_workspace, embedder=minilm_embedder, db_path=tmp_path / "index.sqlite")
     try:
         eng.sync()
@@ -225,6 +226,8 @@ def test_lazy_mmr_ranks_the_example_workspace_as_the_full_selection(
     finally:
         eng.close()
     assert max(len(p.candidates) for p, _ in pools) > 30  # the head window is filled
+    # The lazy path reads the tokens the index stored; the full one tokenizes the texts.
+    assert all(c.mmr_tokens is not None for p, _ in pools for c in p.candidates)
     lazy = [ranking.rank(p, s, now=NOW) for p, s in pools]
     monkeypatch.setattr(ranking, "LAZY_MMR", False)
     full = [ranking.rank(p, s, now=NOW) for p, s in pools]
