@@ -153,8 +153,9 @@ def truncate_utf16_safe(text: str, max_chars: int) -> str:
     limit = max(0, int(max_chars))
     if len(text) <= limit // 2:
         return text  # even if every character were a surrogate pair it fits
-    if text.isascii() or _ASTRAL_RE.search(text) is None:
-        # Basic Multilingual Plane only: one code point is one UTF-16 unit.
+    if text.isascii() or _ASTRAL_RE.search(text, 0, limit) is None:
+        # The first ``limit`` code points are in the Basic Multilingual Plane, one UTF-16
+        # unit each: they are the first ``limit`` units (what follows does not matter).
         return text[:limit]
     if utf16_len(text) <= limit:
         return text

@@ -9,6 +9,7 @@ decaying). memdesk dates those too.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 import re
 from pathlib import Path
@@ -29,6 +30,7 @@ def _valid(y: str, m: str, d: str) -> dt.date | None:
     return date if date.year >= 1970 else None
 
 
+@functools.lru_cache(maxsize=16384)  # every candidate of every search asks: paths repeat
 def memdesk_path_date(rel: str) -> dt.date | None:
     """The date a memory path names, if any (memdesk profile rules)."""
     rel = rel.replace("\\", "/")

@@ -11,7 +11,7 @@ from memdesk.core.openclaw.config import resolve_memory_search_config
 from memdesk.core.openclaw.decay import dated_path_date, is_evergreen_memory_path
 from memdesk.core.openclaw.hybrid import bm25_rank_to_score, candidate_pool_size
 from memdesk.core.openclaw.keywords import extract_keywords
-from memdesk.core.openclaw.text import truncate_utf16_safe, utf16_len
+from memdesk.core.openclaw.text import from_utf16_units, to_utf16_units, truncate_utf16_safe, utf16_len
 
 
 def test_dated_paths_are_strict() -> None:
@@ -33,6 +33,10 @@ def test_truncate_never_splits_a_pair(text: str, limit: int) -> None:
     assert text.startswith(out)
     assert utf16_len(out) <= limit
     assert utf16_len(out) >= min(limit, utf16_len(text)) - 1
+    units = to_utf16_units(text)[:limit]  # the definition, unit by unit
+    if units and 0xD800 <= units[-1] <= 0xDBFF:
+        units = units[:-1]
+    assert out == from_utf16_units(units)
 
 
 @given(st.floats(allow_nan=False, allow_infinity=True))
