@@ -93,3 +93,18 @@ def test_lazy_jaccard_values_equal_the_matrix_even_past_the_vocabulary_limit(
     mixed = mmr_fast.LazyJaccard(fresh + docs)
     want = mmr_fast.jaccard_matrix([lexical.mmr_tokens(t) for t in fresh + docs])
     assert [[mixed(a, b) for b in range(9)] for a in range(9)] == want.tolist()
+
+
+def test_lazy_jaccard_mixes_stored_ids_and_texts_without_mixing_their_vocabularies() -> None:
+    """Stored ids are of the index's vocabulary, not this process's: a pair with one of
+    each is compared as sets, a pair of stored ids by its ids; the values stay the matrix's."""
+    docs = ["vector store 鉴权方案", "store 方案 café", "vector", "", "鉴权 x_1 store"]
+    sets = [lexical.mmr_tokens(t) for t in docs]
+    index_vocab = {t: k for k, t in enumerate(sorted(set().union(*sets), reverse=True))}
+    blob = [lexical.encode_stored_tokens(index_vocab[t] for t in s) for s in sets]
+    stale = np.array([lexical.MMR_TOKENS_FORMAT + 1, 0, 1], dtype="<i4").tobytes()
+    stored: list[bytes | None] = [blob[0], None, blob[2], blob[3], stale]
+    want = mmr_fast.jaccard_matrix(sets).tolist()
+    sim = mmr_fast.LazyJaccard(docs, stored)
+    assert [[sim(a, b) for b in range(5)] for a in range(5)] == want
+    assert lexical.decode_stored_tokens(stale) is None
