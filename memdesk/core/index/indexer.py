@@ -135,6 +135,10 @@ def sync_files(
     total = len(targets)
     report(0, total, 0, "", "scan")
     model_name = embedder.identity.model if embedder is not None else FTS_ONLY_MODEL
+    # Whether every chunk already carries its stored MMR tokens (the batches below write
+    # theirs after the keyword phase, so a crash in between leaves the record cleared).
+    tokens_current = store.mmr_tokens_format() == lexical.MMR_TOKENS_FORMAT
+    written: list[tuple[int, str]] = []
     pending: list[_Pending] = []
     pending_chunks = 0
     done = 0
@@ -142,7 +146,9 @@ def sync_files(
     def flush() -> None:
         nonlocal pending, pending_chunks
         if pending:
-            _write_keyword_batch(store, pending, embedder=embedder, model=model_name, stats=stats)
+            written.extend(
+                _write_keyword_batch(store, pending, embedder=embedder, model=model_name, stats=stats)
+            )
             pending, pending_chunks = [], 0
 
     for rel in targets:
@@ -207,8 +213,8 @@ def sync_files(
             flush()
         report(done, total, stats.chunks + pending_chunks, rel, "index")
     flush()
-    _store_mmr_tokens(store)
     report(total, total, stats.chunks, "", "keyword")
+    _store_mmr_tokens(store, written if tokens_current else None)
     if embedder is not None:
         _embed_missing(
             store, embedder, stats=stats, report=report, cancelled=is_cancelled, embed_lock=embed_lock
@@ -217,14 +223,20 @@ def sync_files(
     return stats
 
 
-def _store_mmr_tokens(store: Store) -> None:
-    """Give every chunk its stored MMR tokens in the current format, once per index (and
-    again when the format changes): chunks written by an older memdesk lack them."""
+def _store_mmr_tokens(store: Store, written: list[tuple[int, str]] | None) -> None:
+    """Store the MMR tokens of the chunks this sync ``written`` (rid, text), or with None
+    of every chunk lacking them in the current format (an index an older memdesk wrote, a
+    new format, a sync stopped before this step), and record that all chunks have them.
+
+    It runs after the keyword phase, which it would slow by about a third: until it has
+    run, a search tokenizes those chunks' texts itself, with the same result.
+    """
     fmt = lexical.MMR_TOKENS_FORMAT
-    if store.mmr_tokens_format() == fmt:
+    if written is not None and not written:
         return
     with store.transaction():
-        for rid, text in store.chunks_without_mmr_tokens(fmt):
+        rows = written if written is not None else store.chunks_without_mmr_tokens(fmt)
+        for rid, text in rows:
             store.set_chunk_mmr_tokens(rid, _stored_mmr_tokens(store, text))
         store.set_mmr_tokens_format(fmt)
 
@@ -268,8 +280,10 @@ def _write_keyword_batch(
     embedder: Embedder | None,
     model: str,
     stats: SyncStats,
-) -> None:
-    """Chunks and keyword index of ``batch`` in one transaction; cached vectors at once."""
+) -> list[tuple[int, str]]:
+    """Chunks and keyword index of ``batch`` in one transaction; cached vectors at once.
+    Returns the (rid, text) of the chunks written."""
+    written: list[tuple[int, str]] = []
     vectors: dict[str, np.ndarray] = {}
     windows_missing = False
     if embedder is not None:
@@ -282,6 +296,8 @@ def _write_keyword_batch(
             store.cached_embeddings(ident.provider, ident.model, ident.provider_key, wanted)
         ) < len(set(wanted))
     with store.transaction():
+        if batch:
+            store.set_mmr_tokens_format(None)  # until ``_store_mmr_tokens`` has run
         for p in batch:
             store.delete_chunks_of(p.rel)
             shared = workspace.is_shared_scope(p.rel)
@@ -291,7 +307,7 @@ def _write_keyword_batch(
                 if cid in seen_ids:
                     continue  # identical chunk text on identical lines cannot repeat; be safe
                 seen_ids.add(cid)
-                store.insert_chunk(
+                rid = store.insert_chunk(
                     chunk_id=cid,
                     path=p.rel,
                     source="memory",
@@ -303,14 +319,15 @@ def _write_keyword_batch(
                     segmented=lexical.segment_for_index(c.text),
                     embedding=vectors.get(c.hash),
                     shared=shared,
-                    mmr_tokens=_stored_mmr_tokens(store, c.text),
                 )
+                written.append((rid, c.text))
             store.upsert_file(p.rel, hash=p.hash, mtime=p.mtime, size=p.size)
             stats.chunks += len(p.chunks)
         if embedder is not None and (
             windows_missing or any(c.hash not in vectors for p in batch for c in p.chunks)
         ):
             store.set_vectors_pending(True)
+    return written
 
 
 def _embed_missing(

@@ -884,33 +884,43 @@ class Store:
         return int(str(rows[0][0])) if rows else None
 
     @maps_errors
-    def set_mmr_tokens_format(self, fmt: int) -> None:
-        self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (MMR_TOKENS_KEY, str(fmt)))
+    def set_mmr_tokens_format(self, fmt: int | None) -> None:
+        """Record that every chunk has stored MMR tokens of format ``fmt`` (None: not known)."""
+        if fmt is None:
+            self.conn.execute("DELETE FROM meta WHERE key = ?", (MMR_TOKENS_KEY,))
+        else:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (MMR_TOKENS_KEY, str(fmt))
+            )
 
     @maps_errors
     def mmr_token_ids(self, tokens: Iterable[str]) -> list[int]:
         """The ids of ``tokens`` in the index's MMR vocabulary, new tokens added (inside a
         write transaction). Ids known to this connection are kept until a roll-back."""
         known = self._mmr_vocab
-        out = []
-        for token in tokens:
-            found = known.get(token)
-            if found is None:
-                self.conn.execute("INSERT OR IGNORE INTO mmr_vocab(token) VALUES (?)", (token,))
-                found = _int(
-                    self.conn.execute("SELECT id FROM mmr_vocab WHERE token = ?", (token,)).fetchall()
-                )
-                known[token] = found
-            out.append(found)
-        return out
+        tokens = list(tokens)
+        new = [t for t in dict.fromkeys(tokens) if t not in known]
+        for start in range(0, len(new), 500):
+            part = new[start : start + 500]
+            # Another connection may have added some: the ids are read back, never assumed.
+            self.conn.executemany("INSERT OR IGNORE INTO mmr_vocab(token) VALUES (?)", [(t,) for t in part])
+            marks = ",".join("?" * len(part))
+            for token, found in self.conn.execute(
+                f"SELECT token, id FROM mmr_vocab WHERE token IN ({marks})", part
+            ):
+                known[str(token)] = int(found)
+        return [known[t] for t in tokens]
 
     @maps_errors
     def chunks_without_mmr_tokens(self, fmt: int) -> list[tuple[int, str]]:
         """(rid, text) of chunks whose stored MMR tokens are missing or of another format."""
+        header = int(fmt).to_bytes(4, "little", signed=True)  # the format number leads the ids
         return [
             (int(rid), str(text))
-            for rid, text, stored in self.conn.execute("SELECT rid, text, mmr_tokens FROM chunks")
-            if stored is None or stored[:4] != int(fmt).to_bytes(4, "little", signed=True)
+            for rid, text in self.conn.execute(
+                "SELECT rid, text FROM chunks WHERE mmr_tokens IS NULL OR substr(mmr_tokens, 1, 4) != ?",
+                (header,),
+            )
         ]
 
     @maps_errors

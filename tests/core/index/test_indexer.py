@@ -201,3 +201,19 @@ def test_an_index_without_stored_mmr_tokens_is_migrated_and_filled_in_ranking_al
     assert tokens_of(stored) == lexical.mmr_tokens(text)
     store.close()
     assert ranked() == expected
+    # An edited note's new chunks get theirs in the sync that writes them.
+    note = root / "memory" / "2026-01-05-n4.md"
+    note.write_text(
+        note.read_text(encoding="utf-8") + "\nA new line about marker4 and deploys.\n", encoding="utf-8"
+    )
+    eng = engine.Engine(root, embedder=HashEmbedder(), db_path=db)
+    eng.sync()
+    eng.close()
+    store = Store(db)
+    vocab = dict(store.conn.execute("SELECT id, token FROM mmr_vocab").fetchall())
+    rows = store.conn.execute(
+        "SELECT text, mmr_tokens FROM chunks WHERE path = ?", (note.relative_to(root).as_posix(),)
+    ).fetchall()
+    assert rows and all("new line" in t and tokens_of(b) == lexical.mmr_tokens(t) for t, b in rows)
+    assert store.mmr_tokens_format() == lexical.MMR_TOKENS_FORMAT
+    store.close()
