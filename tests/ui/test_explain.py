@@ -11,25 +11,14 @@ from memdesk.core.search import ranking
 from memdesk.core.search.hits import Candidate, CandidatePool
 from memdesk.core.search.settings import SearchSettings
 from memdesk.ui import explain
+from tests.pools import candidate
 
 NOW = dt.date(2026, 12, 1)
 SETTINGS = SearchSettings.defaults("memdesk")
 
 
 def _cand(name: str, vector: float | None, text: float, *, keyword_only: bool = False) -> Candidate:
-    return Candidate(
-        chunk_id=name,
-        path=f"memory/{name}.md",
-        source="memory",
-        start_line=1,
-        end_line=3,
-        text=f"{name} text",
-        snippet=f"{name} text",
-        vector_score=vector,
-        text_score=text,
-        date=None,
-        keyword_only=keyword_only,
-    )
+    return candidate(name, vector, text, keyword_only=keyword_only)
 
 
 def _rows(pool: CandidatePool, name: str) -> dict[str, str]:

@@ -13,23 +13,13 @@ import random
 from memdesk.core.search import ranking
 from memdesk.core.search.hits import Candidate, CandidatePool
 from memdesk.core.search.settings import SearchSettings
+from tests.pools import candidate
 
 NOW = dt.date(2026, 12, 1)
 
 
 def cand(name: str, date: str | None, vector: float, text: float = 0.5) -> Candidate:
-    return Candidate(
-        chunk_id=name,
-        path=f"memory/{name}.md",
-        source="memory",
-        start_line=1,
-        end_line=3,
-        text=f"{name} text",
-        snippet=f"{name} text",
-        vector_score=vector,
-        text_score=text,
-        date=dt.date.fromisoformat(date) if date else None,
-    )
+    return candidate(name, vector, text, date=dt.date.fromisoformat(date) if date else None)
 
 
 def pool(query: str, *cands: Candidate, profile: str = "memdesk") -> CandidatePool:
