@@ -30,19 +30,20 @@ def _valid(y: str, m: str, d: str) -> dt.date | None:
     return date if date.year >= 1970 else None
 
 
-@functools.lru_cache(maxsize=16384)  # every candidate of every search asks: paths repeat
-def memdesk_path_date(rel: str) -> dt.date | None:
-    """The date a memory path names, if any (memdesk profile rules)."""
+def _date_fields(rel: str) -> tuple[str, str, str] | None:
+    """The year, month and day a memory path's name or folders spell, valid or not."""
     rel = rel.replace("\\", "/")
     if not (rel.startswith("memory/") or "/memory/" in rel):
         return None
-    match = _NAME_DATE.match(rel.rsplit("/", 1)[-1])
-    if match:
-        return _valid(*match.groups())
-    match = _FOLDER_DATE.search(rel)
-    if match:
-        return _valid(*match.groups())
-    return None
+    match = _NAME_DATE.match(rel.rsplit("/", 1)[-1]) or _FOLDER_DATE.search(rel)
+    return None if match is None else (match[1], match[2], match[3])
+
+
+@functools.lru_cache(maxsize=16384)  # every candidate of every search asks: paths repeat
+def memdesk_path_date(rel: str) -> dt.date | None:
+    """The date a memory path names, if any (memdesk profile rules)."""
+    fields = _date_fields(rel)
+    return None if fields is None else _valid(*fields)
 
 
 def _mtime_date(workspace: Path, rel: str) -> dt.date | None:
@@ -79,6 +80,11 @@ def decay_date(rel: str, *, profile: str, workspace: Path, source: str = "memory
     date = memdesk_path_date(rel)
     if date is not None:
         return date
+    if _date_fields(rel) is not None:
+        # A daily note whose name has an impossible date (2026-02-30.md) is still a
+        # dated note, not an evergreen one that would count as current for ever: it
+        # ages from its modification time, as files outside memory/ do.
+        return _mtime_date(workspace, rel)
     if rel in ("MEMORY.md", "memory.md") or rel.startswith("memory/"):
         return None
     return _mtime_date(workspace, rel)
