@@ -30,6 +30,7 @@ def _valid(y: str, m: str, d: str) -> dt.date | None:
     return date if date.year >= 1970 else None
 
 
+@functools.lru_cache(maxsize=16384)  # every candidate of every search asks: paths repeat
 def _date_fields(rel: str) -> tuple[str, str, str] | None:
     """The year, month and day a memory path's name or folders spell, valid or not."""
     rel = rel.replace("\\", "/")
@@ -39,7 +40,6 @@ def _date_fields(rel: str) -> tuple[str, str, str] | None:
     return None if match is None else (match[1], match[2], match[3])
 
 
-@functools.lru_cache(maxsize=16384)  # every candidate of every search asks: paths repeat
 def memdesk_path_date(rel: str) -> dt.date | None:
     """The date a memory path names, if any (memdesk profile rules)."""
     fields = _date_fields(rel)
