@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memdesk.core import engine
 from memdesk.core.embed.embedder import EmbedderIdentity
+from memdesk.core.index import indexer
 from memdesk.core.index import store as store_mod
 from memdesk.core.index.store import Store
 from memdesk.core.search import lexical
@@ -177,9 +178,7 @@ def build(db: Path, n_chunks: int, seed: int = 1) -> tuple[Store, RandomEmbedder
                     segmented=lexical.segment_for_index(text),
                     embedding=vec,
                     shared=True,
-                    mmr_tokens=lexical.encode_stored_tokens(
-                        store.mmr_token_ids(lexical.mmr_tokens.__wrapped__(text))
-                    ),
+                    mmr_tokens=indexer.stored_mmr_tokens(store, text),
                 )
                 if k % per_file == 0:
                     store.upsert_file(rel, hash=f"f{k}", mtime=0, size=0)

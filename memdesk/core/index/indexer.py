@@ -237,11 +237,11 @@ def _store_mmr_tokens(store: Store, written: list[tuple[int, str]] | None) -> No
     with store.transaction():
         rows = written if written is not None else store.chunks_without_mmr_tokens(fmt)
         for rid, text in rows:
-            store.set_chunk_mmr_tokens(rid, _stored_mmr_tokens(store, text))
+            store.set_chunk_mmr_tokens(rid, stored_mmr_tokens(store, text))
         store.set_mmr_tokens_format(fmt)
 
 
-def _stored_mmr_tokens(store: Store, text: str) -> bytes:
+def stored_mmr_tokens(store: Store, text: str) -> bytes:
     """The text's MMR tokens as ids of the index's vocabulary, in stored form (not kept in
     ``mmr_tokens``' cache: the index keeps them now)."""
     return lexical.encode_stored_tokens(store.mmr_token_ids(lexical.mmr_tokens.__wrapped__(text)))

@@ -91,9 +91,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_seg_vocab USING fts5vocab(chunks_fts_seg, row)",
     ),
     (
-        # v4: each chunk's MMR token set as ids, written with the chunk, so that a search
-        # does not tokenize the texts it diversifies (NULL in chunks an older memdesk
-        # wrote: those are tokenized at search time until a sync fills them in).
+        # v4: each chunk's MMR token set as ids, written by the sync after its keyword
+        # phase, so that a search does not tokenize the texts it diversifies (NULL until
+        # then, and in chunks an older memdesk wrote: those are tokenized at search time).
         "ALTER TABLE chunks ADD COLUMN mmr_tokens BLOB",
         # The ids those token sets are written in: assigned once, never reused.
         "CREATE TABLE IF NOT EXISTS mmr_vocab (id INTEGER PRIMARY KEY, token TEXT NOT NULL UNIQUE)",

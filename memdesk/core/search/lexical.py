@@ -131,7 +131,7 @@ def mmr_tokens(text: str) -> frozenset[str]:
     return frozenset(tokens)
 
 
-# A chunk's MMR tokens as the index stores them (``Store.insert_chunk``), so a search
+# A chunk's MMR tokens as the index stores them (``indexer.stored_mmr_tokens``), so a search
 # need not tokenize the text: little-endian int32s, this format number, then the sorted
 # ids of the tokens in the index's own vocabulary (``Store.mmr_token_ids``). Bump it
 # whenever ``mmr_tokens`` changes: stored ids of another format are ignored (the text
