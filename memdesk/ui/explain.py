@@ -22,6 +22,28 @@ def _n(value: float | None, digits: int = 3) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+def _without_decay(e: explain_mod.Explanation) -> str | None:
+    """Where the hit would rank with decay off ("What if"), if decay moved it."""
+    if e.rank_without_decay is not None:
+        return QCoreApplication.translate("Explanation", "without decay: rank {0}").format(
+            e.rank_without_decay
+        )
+    if e.dropped_without_decay:
+        return QCoreApplication.translate("Explanation", "without decay: not in the results")
+    return None
+
+
+def _without_recency(e: explain_mod.Explanation) -> str | None:
+    """Where the hit would rank with recency off ("What if"), if recency moved it."""
+    if e.rank_without_recency is not None:
+        return QCoreApplication.translate("Explanation", "without recency: rank {0}").format(
+            e.rank_without_recency
+        )
+    if e.dropped_without_recency:
+        return QCoreApplication.translate("Explanation", "without recency: not in the results")
+    return None
+
+
 def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
     """(heading, sentence) per part of the score; HTML-escaped where it carries note text."""
     out: list[tuple[str, str]] = []
@@ -232,21 +254,7 @@ def rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
                 ).format(e.pre_mmr_rank, e.mmr_rank, why),
             )
         )
-    what_if = []
-    if e.rank_without_decay is not None:
-        what_if.append(
-            QCoreApplication.translate("Explanation", "without decay: rank {0}").format(e.rank_without_decay)
-        )
-    elif e.dropped_without_decay:
-        what_if.append(QCoreApplication.translate("Explanation", "without decay: not in the results"))
-    if e.rank_without_recency is not None:
-        what_if.append(
-            QCoreApplication.translate("Explanation", "without recency: rank {0}").format(
-                e.rank_without_recency
-            )
-        )
-    elif e.dropped_without_recency:
-        what_if.append(QCoreApplication.translate("Explanation", "without recency: not in the results"))
+    what_if = [text for text in (_without_decay(e), _without_recency(e)) if text]
     if e.rank_without_mmr is not None:
         what_if.append(
             QCoreApplication.translate("Explanation", "without MMR: rank {0}").format(e.rank_without_mmr)
@@ -323,18 +331,12 @@ def explanation_html(
     )
     # What recency or decay did to the rank, on the line that is always in view (the
     # "What if" row at the bottom of the table needs scrolling to in a short pane).
-    if e.rank_without_recency is not None and e.rank_without_recency != e.rank:
-        head += " · " + QCoreApplication.translate("Explanation", "without recency: rank {0}").format(
-            e.rank_without_recency
-        )
-    elif e.dropped_without_recency:
-        head += " · " + QCoreApplication.translate("Explanation", "without recency: not in the results")
-    if e.rank_without_decay is not None and e.rank_without_decay != e.rank:
-        head += " · " + QCoreApplication.translate("Explanation", "without decay: rank {0}").format(
-            e.rank_without_decay
-        )
-    elif e.dropped_without_decay:
-        head += " · " + QCoreApplication.translate("Explanation", "without decay: not in the results")
+    for rank, text in (
+        (e.rank_without_recency, _without_recency(e)),
+        (e.rank_without_decay, _without_decay(e)),
+    ):
+        if text and rank != e.rank:
+            head += " · " + text
     body = "".join(
         f"<tr><td style='padding-right:8px'><b>{title}</b></td><td>{text}</td></tr>"
         for title, text in rows(e)
