@@ -133,10 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     workspace = tmp / "workspace"
     generate(workspace, args.notes)
 
-    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication
 
     from memdesk import app as app_mod
+    from memdesk.ui import main_window
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     gaps: list[float] = []
@@ -169,18 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         heartbeat.start()
         typer.start()
 
-    class FirstPaint(QObject):
-        """Starts the heartbeat and the typing once the window's first paint is done."""
-
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint and not first_frame:
-                first_frame["seen"] = 1.0
-                app.removeEventFilter(self)
-                QTimer.singleShot(0, on_first_frame)  # after the rest of this paint pass
-            return False
-
-    first_paint = FirstPaint()
-    app.installEventFilter(first_paint)
+    # The heartbeat and the typing start once the window's first paint pass is done.
+    main_window.FirstPaint(window, on_first_frame)
     steal_before = vm_steal_ms()
     window.resize(1280, 800)
     window.show()

@@ -83,7 +83,7 @@ DEFAULT_SIZE = (1280, 800)
 SessionFactory = Callable[[Path], session_mod.Session]
 
 
-class _FirstPaint(QObject):
+class FirstPaint(QObject):
     """Calls ``then`` once ``window`` has painted its first frame (after that paint
     pass), then stops looking at the window's events."""
 
@@ -130,7 +130,7 @@ class MainWindow(QMainWindow):
         # Background work of a held session waits for the first frame (see
         # Session.release_background); a session attached later starts at once.
         self._first_frame_painted = False
-        _FirstPaint(self, self._on_first_frame_painted)
+        FirstPaint(self, self._on_first_frame_painted)
 
         self.tree = tree_mod.WorkspaceTree()
         self.tree_filter = QLineEdit()
