@@ -8,7 +8,10 @@
   The same file holds the agent's sessions and credentials, so nothing but the memory
   tables is ever read.
 
-The connection is ``mode=ro``: memdesk never changes the agent's index. Keyword search
+The connection is on ``sqlite.snapshot``, a private in-memory copy: memdesk never
+creates, changes or deletes a file in the agent's state (not even SQLite's ``-wal``/
+``-shm``), reads a read-only mount, and sees the agent's committed transactions
+while it writes. Keyword search
 uses OpenClaw's own query plan (quoted tokens joined with AND, LIKE for short CJK terms
 with the trigram tokenizer) and score (``bm25RankToScore``) on its own FTS table, so the hits are the agent's keyword leg.
 """
@@ -163,13 +166,15 @@ class AgentIndex:
         path = Path(path)
         if not path.is_file():
             raise AgentIndexError(f"{path}: the agent has no index there yet (run `openclaw memory index`)")
-        uri = "file:" + str(path.resolve()).replace("?", "%3f").replace("#", "%23") + "?mode=ro"
         try:
-            conn = sqlite.connect(uri, readonly=True, uri=True)
-            conn.set_busy_timeout(5000)
+            conn = sqlite.snapshot(path)
+        except errors.StoreError as exc:
+            raise AgentIndexError(f"cannot read the agent's index: {exc}") from None
+        try:
             layout = detect_layout(conn)
         except errors.StoreError as exc:
-            raise AgentIndexError(f"{path}: cannot open the agent's index read-only ({exc})") from None
+            conn.close()
+            raise AgentIndexError(f"cannot read the agent's index: {exc}") from None
         if layout is None:
             conn.close()
             raise AgentIndexError(f"{path}: no OpenClaw memory tables in this database")

@@ -10,19 +10,34 @@ their connections here and see ``MemdeskError`` subclasses, never apsw's:
 * a statement SQLite refuses (an FTS5 query it cannot parse, a missing table):
   ``QueryRejected``;
 * the machine (busy, read-only, disk full): a one-line ``StoreError``/``IndexBusy``.
+
+Every URI filename is built by :func:`uri` (a path holding ``#``, ``?`` or ``%`` is
+percent-encoded, not cut short). A database memdesk does not own (the agent's) is
+read through :func:`snapshot`, which never creates, changes or deletes a file beside
+it: not even SQLite's ``-wal``/``-shm``, which a ``mode=ro`` connection creates for a
+WAL database in a writable folder, and which cannot be created on a read-only mount.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
+import hashlib
+import os
+import shutil
+import stat
+import tempfile
+import threading
+import time
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ParamSpec, Protocol, TypeVar, cast
 
 import apsw
 
-from memdesk.core import errors
+from memdesk.core import errors, paths
 
 Connection = apsw.Connection
 Row = tuple[Any, ...]
@@ -106,14 +121,186 @@ def maps_errors(method: Callable[P, R]) -> Callable[P, R]:
 
 
 def connect(path: Path | str, *, readonly: bool = False, uri: bool = False) -> Connection:
-    """Open (creating unless ``readonly``) an SQLite database; ``":memory:"`` for a private one."""
+    """Open (creating unless ``readonly``) an SQLite database; ``":memory:"`` for a private one.
+
+    A database file this creates is owner-only whatever the umask (SQLite gives its
+    ``-wal``/``-shm``/``-journal`` the database's permission bits): memdesk's files hold
+    private memories, and the README promises they are readable by the user alone.
+    """
     flags = apsw.SQLITE_OPEN_READONLY if readonly else (apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
     if uri:
         flags |= apsw.SQLITE_OPEN_URI
+    elif not readonly and str(path) not in ("", ":memory:"):
+        _create_private(Path(path))
     try:
         return apsw.Connection(str(path), flags=flags)
     except apsw.Error as exc:
         raise mapped(exc, path) from None
+
+
+def _create_private(path: Path) -> None:
+    """Create ``path`` empty and 0600 unless it exists (SQLite would follow the umask);
+    any other failure is left for SQLite to report in its own words."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError:
+        return
+    os.close(fd)
+
+
+def uri(path: Path | str, **params: str) -> str:
+    """The SQLite URI filename of ``path`` with query ``params`` (``mode="ro"``, ...).
+
+    SQLite ends the path at ``?`` or ``#`` and decodes ``%HH``, so a folder named
+    ``a#b?c%d`` must be percent-encoded: the absolute path is quoted byte by byte (an
+    undecodable name byte too), ``/`` kept; ``file://`` + an absolute path leaves the
+    authority empty, so a path starting with ``//`` is not taken for a host.
+    """
+    text = os.path.abspath(os.fspath(path))
+    if os.sep != "/":
+        text = text.replace(os.sep, "/")
+    if not text.startswith("/"):
+        text = "/" + text  # a Windows drive: file:///C:/...
+    quoted = urllib.parse.quote(os.fsencode(text), safe="/")
+    query = urllib.parse.urlencode(params, quote_via=urllib.parse.quote)
+    return f"file://{quoted}" + (f"?{query}" if query else "")
+
+
+# -- reading a database someone else writes -----------------------------------------------
+# SQLite's companions of a database file: a WAL database's log, a rollback journal.
+_COMPANIONS = ("-wal", "-journal")
+SNAPSHOT_ATTEMPTS = 8
+# A snapshot folder older than this was left by a killed process: removed on the next read.
+_STALE_SNAPSHOT_S = 600.0
+_SNAPSHOT_PREFIX = "agent-db-"
+_snapshots: dict[str, tuple[tuple[Any, ...], bytes]] = {}
+_snapshots_lock = threading.Lock()
+_MAX_CACHED = 4
+
+
+def _signature(path: Path) -> tuple[Any, ...]:
+    """What changes when anyone writes the database or its companions: for each, its
+    (inode, size, mtime, ctime), or None when absent."""
+    out: list[Any] = []
+    for suffix in ("", *_COMPANIONS):
+        try:
+            st = os.stat(str(path) + suffix)
+        except FileNotFoundError:
+            out.append(None)
+            continue
+        out.append((st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+    return tuple(out)
+
+
+def _copy_file(source: str, target: str) -> None:
+    """Copy a regular file (never a FIFO or device: those would block or never end) to
+    a new owner-only file."""
+    src = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(src).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", source)
+        dst = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            while chunk := os.read(src, 1 << 20):
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(dst, view) :]
+        finally:
+            os.close(dst)
+    finally:
+        os.close(src)
+
+
+def _snapshot_root() -> Path:
+    root = paths.data_dir()
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(root):
+            if entry.name.startswith(_SNAPSHOT_PREFIX) and entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > _STALE_SNAPSHOT_S:
+                        shutil.rmtree(entry.path, ignore_errors=True)
+    return root
+
+
+def _snapshot_bytes(path: Path) -> tuple[tuple[Any, ...], bytes]:
+    """The database at ``path`` as one self-contained file's bytes (its WAL's committed
+    frames folded in, a hot journal rolled back), from copies that did not change while
+    they were taken."""
+    sig = _signature(path)
+    last_change = ""
+    for attempt in range(SNAPSHOT_ATTEMPTS):
+        if sig[0] is None:
+            raise errors.StoreError(f"{path}: no such database")
+        folder = tempfile.mkdtemp(prefix=_SNAPSHOT_PREFIX, dir=_snapshot_root())  # 0700
+        try:
+            copy = os.path.join(folder, "db.sqlite")
+            try:
+                _copy_file(str(path), copy)
+                for suffix, present in zip(_COMPANIONS, sig[1:], strict=True):
+                    if present is not None:
+                        with contextlib.suppress(FileNotFoundError):
+                            _copy_file(str(path) + suffix, copy + suffix)
+            except OSError as exc:
+                raise errors.StoreError(
+                    f"cannot read the database {path}: {exc.strerror or exc}"
+                ) from None
+            after = _signature(path)
+            if after != sig:
+                # Written during the copy (a commit, a checkpoint): the copies may not
+                # belong together. Take them again.
+                last_change, sig = "changed while it was read", after
+                time.sleep(0.02 * (attempt + 1))
+                continue
+            # Our copy, in our folder: opening it read-write lets SQLite recover it (the
+            # WAL's committed frames, a hot journal) and fold it into one file.
+            conn = connect(copy)
+            try:
+                rows(conn, "PRAGMA journal_mode=DELETE", where=path)
+                data = conn.serialize("main")
+            except errors.StoreError:
+                raise
+            except apsw.Error as exc:
+                raise mapped(exc, path) from None
+            finally:
+                conn.close()
+            return sig, bytes(data or b"")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    raise errors.StoreError(f"{path}: the database {last_change} {SNAPSHOT_ATTEMPTS} times; try again")
+
+
+def snapshot(path: Path | str) -> Connection:
+    """A consistent, private, in-memory copy of the database at ``path``, for reading.
+
+    Nothing is created, changed or deleted beside ``path`` (a ``mode=ro`` connection
+    would create ``-wal``/``-shm`` for a WAL database and fails on a read-only mount;
+    ``immutable=1`` would read torn pages while the owner writes). The file and its
+    WAL or journal are copied into a private folder of memdesk's data dir and their
+    stat checked unchanged afterwards (else copied again); SQLite recovers the copy as
+    after a crash, which keeps exactly the committed transactions, and the result is
+    loaded into memory and the folder removed, so the owner's data (the agent's
+    database also holds its sessions and credentials) is not left on disk. The bytes
+    are cached per stat signature: reading an unchanged database again costs no copy.
+    """
+    where = Path(path)
+    key = os.path.realpath(where)
+    with _snapshots_lock:
+        cached = _snapshots.get(key)
+    if cached is None or cached[0] != _signature(where):
+        cached = _snapshot_bytes(where)
+        with _snapshots_lock:
+            _snapshots.pop(key, None)
+            _snapshots[key] = cached
+            while len(_snapshots) > _MAX_CACHED:
+                _snapshots.pop(next(iter(_snapshots)))
+    conn = memory()
+    try:
+        conn.deserialize("main", cached[1])
+    except apsw.Error as exc:
+        conn.close()
+        raise mapped(exc, where) from None
+    return conn
 
 
 def memory() -> Connection:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
 import re
 from collections.abc import Iterable, Sequence
@@ -46,6 +47,8 @@ from memdesk.core import errors
 from memdesk.core.index import sqlite
 
 from . import transcript_text
+
+log = logging.getLogger(__name__)
 
 _ARCHIVE_RE = re.compile(
     r"^(?P<id>.+)\.jsonl\.(?P<reason>reset|deleted)\."
@@ -387,8 +390,9 @@ def _db_rows(agent_db: Path, sql: str) -> list[tuple[Any, ...]]:
     if not Path(agent_db).is_file():
         return []
     try:
-        conn = sqlite.connect(f"file:{Path(agent_db).resolve()}?mode=ro", readonly=True, uri=True)
-    except errors.MemdeskError:
+        conn = sqlite.snapshot(agent_db)  # never a file beside the agent's database
+    except errors.MemdeskError as exc:
+        log.warning("the agent database %s could not be read: %s", agent_db, exc)
         return []
     try:
         return [tuple(r) for r in sqlite.rows(conn, sql, where=agent_db)]
