@@ -30,8 +30,9 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 def cmd_new(args: argparse.Namespace) -> int:
     root = common.workspace_arg(args.workspace)
-    rel = notes.note_path(args.folder, args.title)
-    path = notes.create_note(root, rel, f"# {notes.safe_name(args.title)}\n\n")
+    # The file is named as the folder's notes are; the title as typed is the heading.
+    rel = notes.new_note_path(root, args.folder, args.title)
+    path = notes.create_note(root, rel, f"# {notes.heading(args.title)}\n\n")
     common.emit({"path": rel, "file": str(path), "created": True}, args.json, str(path))
     return 0
 

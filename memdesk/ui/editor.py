@@ -638,12 +638,16 @@ class NoteEditor(QWidget):
                 expected=buffer.base_digest,
                 base=buffer.base,
                 overwrite_readonly=overwrite_readonly,
+                root=self._root,  # never through a folder that became a symlink out
             )
         except errors.NoteChanged as exc:
             self._ask_conflict(buffer, exc.disk)  # never overwrite what we did not see
             return False
         except errors.NoteReadOnly as exc:
             self._ask_readonly(buffer, exc)
+            return False
+        except errors.PathNotAllowed as exc:
+            ui_errors.show_error(self, exc)
             return False
         except OSError as exc:
             ui_errors.show_error(self, errors.MemdeskError(f"Cannot save {buffer.rel}: {exc}"))

@@ -857,8 +857,8 @@ class MainWindow(QMainWindow):
         stem = notes.safe_name(name) if ok else ""
         if not stem:
             return
-        rel = notes.note_path(folder, stem)
-        if self.create_note(rel, f"# {stem}\n\n"):
+        rel = notes.new_note_path(self.session.workspace, folder, name)  # named as its neighbours
+        if self.create_note(rel, f"# {notes.heading(name)}\n\n"):
             self.open_note(rel)
 
     @Slot(str)

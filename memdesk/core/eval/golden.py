@@ -143,9 +143,12 @@ def _golden_line(q: GoldenQuery) -> dict[str, Any]:
     return obj
 
 
-def save_golden(path: Path, queries: Sequence[GoldenQuery]) -> None:
-    """Write ``queries`` back as JSON lines, keeping anchors, ``now``, category and id."""
+def save_golden(path: Path, queries: Sequence[GoldenQuery], *, root: Path | None = None) -> None:
+    """Write ``queries`` back as JSON lines, keeping anchors, ``now``, category and id;
+    with ``root`` (the workspace), never through a symlink leading out of it."""
     text = "".join(json.dumps(_golden_line(q), ensure_ascii=False) + "\n" for q in queries)
+    if root is not None:
+        path = workspace.confined(root, path)
     workspace.write_note_atomic(path, text)
 
 
@@ -325,8 +328,8 @@ class GoldenSet:
                 self._anchors[item] = anchors_mod.anchor_of(lines, item.start, item.end)
         self.lost = tuple((q, r) for q, r in self.lost if not (q == key and r == item))
         try:
-            save_golden(self.path, self.queries)
-        except OSError:
+            save_golden(self.path, self.queries, root=self.root)
+        except (OSError, errors.MemdeskError):
             self._items, self._anchors = before, before_anchors
             raise
         return True
@@ -375,7 +378,7 @@ class GoldenSet:
         self.lost = tuple(lost)
         if moved and self.writable:
             try:
-                save_golden(self.path, self.queries)
-            except OSError as exc:
+                save_golden(self.path, self.queries, root=self.root)
+            except (OSError, errors.MemdeskError) as exc:
                 log.warning("cannot save re-anchored labels to %s: %s", self.path, exc)
         return moved

@@ -5,6 +5,13 @@ The GUI and the ``memdesk new``/``memdesk today`` commands use these; every fail
 discovery lists as memory notes (``MEMORY.md``/``memory.md``, ``memory/**/*.md``) are touched.
 Deleting moves the file to the system trash and returns the ``trash.Trashed`` record that
 ``trash.restore`` undoes (moving that very file back).
+
+Every write goes through ``workspace.confined``: a folder that is a symlink leading out
+of the workspace is refused with one line (discovery skips symlinks, so a note written
+there would be outside the workspace and invisible too). A new note follows the
+workspace's own conventions: its file name is spelled as its neighbours' are
+(``q1-budget-ideas.md`` beside ``atlas.md``; the title stays the heading) and it gets
+their permission bits, as does a new folder its parent's.
 """
 
 from __future__ import annotations
@@ -12,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -29,6 +37,11 @@ def safe_name(name: str) -> str:
     return cleaned.removesuffix(".md").strip(" .-")
 
 
+def heading(title: str) -> str:
+    """A typed title as a note's first heading: one line, blanks collapsed."""
+    return " ".join("".join(c if c.isprintable() else " " for c in title).split())
+
+
 def note_path(folder: str, name: str) -> str:
     """The workspace-relative path of note ``name`` in ``folder`` (``folder/<safe name>.md``)."""
     stem = safe_name(name)
@@ -38,20 +51,107 @@ def note_path(folder: str, name: str) -> str:
     return f"{folder}/{stem}.md" if folder else f"{stem}.md"
 
 
+# A daily note's stem: its name says nothing about the workspace's naming style.
+_DATED = re.compile(r"^\d{4}-\d{2}-\d{2}")
+
+
+def _neighbour_notes(root: Path, folder: str) -> list[Path]:
+    """The notes in ``folder`` (not through symlinks), sorted."""
+    here = Path(root) / folder if folder else Path(root)
+    try:
+        return sorted(p for p in here.iterdir() if p.suffix == ".md" and p.is_file() and not p.is_symlink())
+    except OSError:
+        return []
+
+
+def _named(notes: Sequence[Path]) -> list[str]:
+    """The stems that show a naming style: not the root files, not dated daily notes."""
+    return [n.stem for n in notes if n.name not in workspace.ROOT_FILES and not _DATED.match(n.stem)]
+
+
+def _styled_stem(stem: str, names: Sequence[str]) -> str:
+    """``stem`` spelled as ``names`` are: with spaces if they have spaces, else words
+    joined by ``-`` (or ``_`` when that is theirs), lower-case unless they use capitals.
+    With no names to go by: OpenClaw's own ``lower-case-hyphenated``."""
+    if any(" " in n for n in names):
+        return stem
+    joiner = "_" if any("_" in n for n in names) and not any("-" in n for n in names) else "-"
+    styled = re.sub(r"[\s_-]+", joiner, stem)
+    if not any(c.isupper() for n in names for c in n):
+        styled = styled.lower()
+    return styled
+
+
+def new_note_path(root: Path, folder: str, title: str) -> str:
+    """The workspace-relative path a new note titled ``title`` gets in ``folder``, its
+    file name spelled like the folder's notes (else the workspace's); ``note_path``
+    keeps a name as typed."""
+    stem = safe_name(title)
+    if not stem:
+        raise errors.MemdeskError(f"{title!r} is not a usable note name")
+    folder = folder.strip("/")
+    names = _named(_neighbour_notes(root, folder)) or _named(workspace.list_memory_files(root))
+    return note_path(folder, _styled_stem(stem, names))
+
+
+def _neighbour_mode(path: Path, root: Path) -> int:
+    """The permission bits a new note at ``path`` gets: those of a note beside it, else
+    of the root memory file, else a new file's default under the umask."""
+    here = _neighbour_notes(root, workspace.rel_path(root, path.parent))
+    for candidate in (*here, *(Path(root) / n for n in workspace.ROOT_FILES)):
+        try:
+            st = candidate.lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            return stat.S_IMODE(st.st_mode)
+    return 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (``os.umask`` sets it to read it,
+    which another thread creating a file at that instant would see)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+def _make_folders(root: Path, folder: Path) -> None:
+    """Create ``folder`` and any missing parents inside ``root``, each with the
+    permission bits of the folder it is made in (not the umask's)."""
+    missing: list[Path] = []
+    current = Path(os.path.abspath(folder))
+    top = Path(os.path.abspath(root))
+    top.mkdir(parents=True, exist_ok=True)  # a workspace of its first note
+    while not current.exists() and current != top and current.parent != current:
+        missing.append(current)
+        current = current.parent
+    for new in reversed(missing):
+        mode = stat.S_IMODE(new.parent.stat().st_mode)
+        new.mkdir()
+        os.chmod(new, mode)
+
+
 def daily_note_path(date: dt.date) -> str:
     """OpenClaw's daily note: ``memory/YYYY-MM-DD.md``."""
     return f"memory/{date.isoformat()}.md"
 
 
 def _target(root: Path, rel: str) -> Path:
-    """``rel`` as a new note's path inside ``root`` that discovery would list as a memory note."""
+    """``rel`` as a new note's path inside ``root`` that discovery would list as a memory
+    note, reached through no symlink out of the workspace."""
     parts = PurePosixPath(rel.replace("\\", "/"))
     if parts.is_absolute() or ".." in parts.parts or parts.suffix != ".md":
         raise errors.PathNotAllowed(f"{rel}: a note is a .md path inside the workspace")
     normalized = parts.as_posix()
     if normalized not in workspace.ROOT_FILES and not normalized.startswith("memory/"):
         raise errors.PathNotAllowed(f"{rel}: notes live in MEMORY.md or under memory/")
-    return Path(root) / normalized
+    return workspace.confined(root, normalized)
 
 
 def _existing(root: Path, rel: str, extra_paths: Sequence[Path | str]) -> Path:
@@ -70,7 +170,8 @@ def create_note(root: Path, rel: str, text: str) -> Path:
     if path.exists():
         raise errors.MemdeskError(f"{rel} already exists")
     try:
-        workspace.write_note_atomic(path, text)
+        _make_folders(root, path.parent)
+        workspace.write_note_atomic(path, text, mode=_neighbour_mode(path, root))
     except OSError as exc:
         raise errors.MemdeskError(f"Cannot create {rel}: {exc.strerror or exc}") from None
     return path
@@ -86,13 +187,14 @@ def rename_note(root: Path, old: str, new: str, extra_paths: Sequence[Path | str
     new_path, old_path = PurePosixPath(new), PurePosixPath(old)
     in_layout = old in workspace.ROOT_FILES or old.startswith("memory/")
     if not in_layout and new_path.parent == old_path.parent and new_path.suffix == ".md":
-        dst = src.parent / new_path.name
+        dst = workspace.confined(root, src.parent / new_path.name, also=extra_paths)
     else:
         dst = _target(root, new)
-    if dst.exists():
+    workspace.confined(root, src, also=extra_paths)
+    if os.path.lexists(dst):
         raise errors.MemdeskError(f"{new} already exists")
     try:
-        dst.parent.mkdir(parents=True, exist_ok=True)
+        _make_folders(root, dst.parent)
         os.rename(src, dst)
     except OSError as exc:
         raise errors.MemdeskError(f"Cannot rename {old}: {exc.strerror or exc}") from None
@@ -102,7 +204,7 @@ def rename_note(root: Path, old: str, new: str, extra_paths: Sequence[Path | str
 def open_daily_note(root: Path, date: dt.date) -> tuple[str, bool]:
     """The daily note of ``date``, created with its heading if missing: (path, created)."""
     rel = daily_note_path(date)
-    if (Path(root) / rel).exists():
+    if _target(root, rel).exists():  # never one reached through a symlink out
         return rel, False
     create_note(root, rel, f"# {date.isoformat()}\n\n")
     return rel, True
@@ -110,8 +212,8 @@ def open_daily_note(root: Path, date: dt.date) -> tuple[str, bool]:
 
 def delete_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -> trash.Trashed:
     """Move note ``rel`` to the system trash; ``trash.restore`` of the record undoes it."""
-    path = _existing(root, rel, extra_paths)
+    path = workspace.confined(root, _existing(root, rel, extra_paths), also=extra_paths)
     try:
-        return trash.move_to_trash(path)
+        return trash.move_to_trash(path, root=root, extra_paths=extra_paths)
     except OSError as exc:  # send2trash's TrashPermissionError is one too
         raise errors.MemdeskError(f"Cannot move {rel} to the trash: {exc.strerror or exc}") from None

@@ -4,7 +4,8 @@
 ``restore`` finds the file again: on freedesktop desktops (Linux, BSD) by the
 ``.trashinfo`` record naming the note's path, on macOS among ``~/.Trash``; in both by
 the content hash taken when it was trashed, so a different file of the same name is
-never brought back. The file is moved, not rewritten, and never over an existing one.
+never brought back. The file is moved, not rewritten, and never over an existing one,
+and never back through a folder that became a symlink out of its workspace.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import unquote
 
 import send2trash
 
 from memdesk.core import errors
+from memdesk.core.index import workspace
 
 INFO_SUFFIX = ".trashinfo"
 CLOCK_SLACK_S = 2.0  # .trashinfo dates have whole seconds
@@ -38,6 +40,9 @@ class Trashed:
     sha256: str
     size: int
     when: float  # time.time() just before it was trashed
+    # The workspace (and extra paths) it was a note of: restoring stays inside them.
+    root: Path | None = None
+    also: tuple[str, ...] = ()
 
 
 def _digest(path: Path) -> str:
@@ -45,11 +50,19 @@ def _digest(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
-def move_to_trash(path: Path) -> Trashed:
+def move_to_trash(path: Path, *, root: Path | None = None, extra_paths: Sequence[Path | str] = ()) -> Trashed:
     """Send ``path`` to the system trash. Raises ``OSError`` (and send2trash's
-    ``TrashPermissionError``, an ``OSError``) when it cannot."""
+    ``TrashPermissionError``, an ``OSError``) when it cannot. ``root``: the workspace
+    whose note it is (``restore`` then writes nowhere else)."""
     where = Path(os.path.abspath(path))
-    item = Trashed(where, _digest(where), where.stat().st_size, time.time())
+    item = Trashed(
+        where,
+        _digest(where),
+        where.stat().st_size,
+        time.time(),
+        Path(os.path.abspath(root)) if root is not None else None,
+        tuple(str(p) for p in extra_paths),
+    )
     send2trash.send2trash(str(where))
     return item
 
@@ -61,6 +74,8 @@ def restore(item: Trashed) -> None:
     longer in the trash (emptied, restored elsewhere, changed), or this platform's
     trash cannot be searched (Windows: restore it from the Recycle Bin).
     """
+    if item.root is not None:
+        workspace.confined(item.root, item.path, also=item.also)
     if os.path.lexists(item.path):
         raise errors.MemdeskError(f"{item.path.name} exists again; the trashed copy stays in the trash")
     if sys.platform == "win32":
@@ -72,6 +87,8 @@ def restore(item: Trashed) -> None:
         raise errors.MemdeskError(f"{item.path.name} is no longer in the trash")
     source, record = found
     item.path.parent.mkdir(parents=True, exist_ok=True)
+    if item.root is not None:
+        workspace.confined(item.root, item.path, also=item.also)  # the folder just made, too
     _move_no_overwrite(source, item.path)
     if record is not None:
         with contextlib.suppress(FileNotFoundError):

@@ -266,6 +266,53 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
     )
 
 
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def confined(root: Path, target: Path | str, *, also: Sequence[Path | str] = ()) -> Path:
+    """``target`` (workspace-relative or absolute) once it is sure that writing it stays
+    inside the workspace ``root`` (or one of the folders ``also``: a note's extra path):
+    no folder on the way is a symlink leading out, and ``target`` is no symlink itself
+    (an atomic rename would replace the link, a plain write would follow it).
+
+    Discovery skips symlinks, so a note written through one would also be invisible.
+    Raises ``PathNotAllowed`` with one line naming the link and where it leads.
+    """
+    root = Path(os.path.abspath(root))
+    path = Path(os.path.abspath(target if os.path.isabs(target) else root / target))
+    bases = [root, *(Path(os.path.abspath(a if os.path.isabs(a) else root / a)) for a in also)]
+    base = next((b for b in bases if _inside(str(path), str(b))), None)
+    if base is None:
+        raise errors.PathNotAllowed(
+            f"{printable(str(path))} is outside the workspace: memdesk writes only inside {printable(str(root))}"
+        )
+    reals = [os.path.realpath(b) for b in bases]
+    step = base
+    for part in path.relative_to(base).parts:
+        step = step / part
+        if not os.path.islink(step):
+            continue
+        shown = printable(rel_path(root, step))
+        real = os.path.realpath(step)
+        if step == path:
+            raise errors.PathNotAllowed(
+                f"{shown} is a symlink (to {printable(real)}): memdesk does not write through symlinks"
+            )
+        if not any(_inside(real, r) for r in reals):
+            raise errors.PathNotAllowed(
+                f"{shown} is a symlink to {printable(real)} outside the workspace: "
+                f"memdesk writes only inside {printable(str(root))}"
+            )
+    real_parent = os.path.realpath(path.parent)
+    if not any(_inside(real_parent, r) for r in reals):
+        raise errors.PathNotAllowed(
+            f"{printable(rel_path(root, path))} leads to {printable(real_parent)} outside the workspace: "
+            f"memdesk writes only inside {printable(str(root))}"
+        )
+    return path
+
+
 def open_regular(path: Path) -> int:
     """A read-only descriptor on the regular file ``path``; ``OSError`` for anything else.
 
@@ -407,15 +454,14 @@ def content_hash(data: bytes | str) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def write_note_atomic(path: Path, text: str) -> None:
+def write_note_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
     """Write ``text`` so a crash leaves either the old or the new file, never half of one.
 
     Temp file in the same folder, fsync, rename over the target, fsync the folder.
-    The original's permission bits are kept.
+    The original's permission bits are kept; a new file gets ``mode`` (default 0600).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode = None
     with contextlib.suppress(FileNotFoundError):
         mode = path.stat().st_mode & 0o777
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -550,6 +596,7 @@ def save_note(
     expected: str | None,
     base: bytes | None = None,
     overwrite_readonly: bool = False,
+    root: Path | None = None,
 ) -> Saved:
     """Write ``data`` to the note at ``path``, never over a version the caller has not seen.
 
@@ -560,9 +607,14 @@ def save_note(
     new file is swapped in atomically (Linux ``RENAME_EXCHANGE``; elsewhere the old
     file is held open across the rename), so a write landing between the check and
     the rename is found too, and merged or put back. A note without write bits
-    raises ``errors.NoteReadOnly`` unless ``overwrite_readonly``.
+    raises ``errors.NoteReadOnly`` unless ``overwrite_readonly``. With ``root`` (the
+    workspace), a note inside it is written only if no folder on its way became a
+    symlink leading out (``confined``); a note of an extra path outside it, which the
+    user's config put there, only if it is no symlink itself.
     """
     path = Path(path)
+    if root is not None:
+        confined(root, path, also=() if _inside(os.path.abspath(path), os.path.abspath(root)) else [path.parent])
     merged_any = False
     with _SAVE_LOCK:
         for _attempt in range(5):
