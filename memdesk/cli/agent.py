@@ -291,6 +291,8 @@ def cmd_agent_apply(args: argparse.Namespace) -> int:
         changes["mmr"] = args.mmr
     tuned = base.replace(**changes)
     extras = agent_export.Extras(fts_tokenizer=args.tokenizer)
+    # A temp copy of the config a killed apply left (secrets and all) goes first.
+    agent_export.remove_stale_temps(setup.config_path)
     plan = agent_export.plan_export(setup, tuned, target=args.target, agent_id=args.agent, extras=extras)
     backup = None
     if args.yes and plan.changed:

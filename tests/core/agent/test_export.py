@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -145,3 +146,66 @@ def test_per_agent_scope(tmp_path: Path) -> None:
         "agents.entries.ops.memory.search.query.maxResults",
         "agents.entries.ops.memory.search.query.minScore",
     }
+
+
+def _tuned_plan(tmp_path: Path) -> export.ExportPlan:
+    return export.plan_export(config.discover({"HOME": str(tmp_path)}), TUNED)
+
+
+def test_a_symlinked_config_is_written_through_and_stays_a_link(tmp_path: Path) -> None:
+    """A dotfiles-managed ``openclaw.json``: the link's target gets the settings."""
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    real = dotfiles / "openclaw.json"
+    real.write_text(json.dumps({"memory": {"search": {"provider": "local"}}}), encoding="utf-8")
+    real.chmod(0o640)
+    state = tmp_path / ".openclaw"
+    state.mkdir()
+    (state / "openclaw.json").symlink_to(real)
+    plan = _tuned_plan(tmp_path)
+    backup = export.apply_export(plan)
+    link = state / "openclaw.json"
+    assert link.is_symlink() and Path(os.readlink(link)) == real
+    assert json.loads(real.read_text(encoding="utf-8"))["memory"]["search"]["query"]["maxResults"] == 8
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+    assert backup is not None and backup.parent == state and not backup.is_symlink()
+    assert sorted(p.name for p in dotfiles.iterdir()) == ["openclaw.json"]  # no temp left
+
+
+def test_the_temp_copy_of_the_config_is_owner_only_until_it_is_the_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    setup = _setup(tmp_path, {"memory": {"search": {"provider": "local"}}})
+    setup.config_path.chmod(0o644)
+    seen: list[int] = []
+    real_replace = os.replace
+
+    def replace(src: str | Path, dst: str | Path) -> None:
+        seen.append(stat.S_IMODE(os.stat(src).st_mode))  # a kill here leaves this file
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+    old = os.umask(0)
+    try:
+        export.apply_export(export.plan_export(setup, TUNED))
+    finally:
+        os.umask(old)
+    assert seen == [0o600]
+    assert stat.S_IMODE(setup.config_path.stat().st_mode) == 0o644  # the config's own bits kept
+
+
+def test_a_temp_config_left_by_a_killed_apply_is_removed_on_the_next_run(tmp_path: Path) -> None:
+    setup = _setup(tmp_path, {"memory": {"search": {"provider": "local"}}})
+    state = setup.config_path.parent
+    left = [state / ".openclaw.json.k3x_9q2z.tmp", state / ".openclaw.json.memdesk-0123456789abcdef.tmp"]
+    for path in left:
+        path.write_text('{"secret": "sk-123"}', encoding="utf-8")
+    others = [state / ".openclaw.json.bak.tmp", state / "openclaw.json.k3x_9q2z.tmp", state / ".other.json.k3x_9q2z.tmp"]
+    for path in others:
+        path.write_text("not ours", encoding="utf-8")
+    assert sorted(export.remove_stale_temps(setup.config_path)) == sorted(left)
+    assert not any(p.exists() for p in left) and all(p.exists() for p in others)
+    for path in left:
+        path.write_text('{"secret": "sk-123"}', encoding="utf-8")
+    export.apply_export(export.plan_export(setup, TUNED))  # the next apply cleans up too
+    assert not any(p.exists() for p in left) and all(p.exists() for p in others)
