@@ -32,7 +32,16 @@ def models_dir() -> Path:
     if shipped is not None:
         return shipped
     path = data_dir() / "models"
-    path.mkdir(parents=True, exist_ok=True)
+    private_dir(path)
+    return path
+
+
+def private_dir(path: Path) -> Path:
+    """Create ``path`` owner-only (0700) whatever the umask, and make a folder of
+    memdesk's own that an earlier version left open owner-only again."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o700)
     return path
 
 

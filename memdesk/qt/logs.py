@@ -9,12 +9,25 @@ from pathlib import Path
 
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 
+from memdesk.core import paths
+
 LOG_NAME = "memdesk.log"
 _qt_log = logging.getLogger("qt")
 
 
 def log_path(data_dir: Path) -> Path:
     return Path(data_dir) / "logs" / LOG_NAME
+
+
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log whose files are owner-only (0600) whatever the umask: the log
+    names notes and queries."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        if os.fstat(fd).st_mode & 0o077:
+            os.fchmod(fd, 0o600)  # one an earlier version left readable by others
+        return os.fdopen(fd, "a", encoding=self.encoding, errors=self.errors)
 
 
 def _on_qt_message(mode: QtMsgType, context: object, message: str) -> None:
@@ -35,8 +48,8 @@ def setup_logging(data_dir: Path, *, level: int = logging.INFO, verbose: bool = 
     unless ``verbose`` (``memdesk -v``) or ``MEMDESK_LOG_TO_STDERR=1`` asks for details.
     """
     path = log_path(data_dir)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    handler = logging.handlers.RotatingFileHandler(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+    paths.private_dir(path.parent)
+    handler = PrivateRotatingFileHandler(path, maxBytes=2_000_000, backupCount=3, encoding="utf-8")
     handler.setFormatter(
         logging.Formatter("%(asctime)s %(levelname)-7s %(threadName)s %(name)s: %(message)s")
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,28 @@ log = logging.getLogger(__name__)
 MAX_RECENT = 8
 
 
+def _make_private(path: Path) -> None:
+    """The INI file exists and is owner-only (0600) whatever the umask: QSettings writes
+    it through QSaveFile, which keeps an existing file's permissions (and would
+    otherwise follow the umask). It lists the user's workspaces."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            if os.fstat(fd).st_mode & 0o077:
+                os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        log.warning("preferences file %s: %s", path, exc)
+
+
 class Preferences:
     """Typed getters/setters over one INI file (``<data dir>/memdesk.ini``)."""
 
     def __init__(self, path: Path) -> None:
         self._path = Path(path)
+        _make_private(self._path)
         self._qs = QSettings(str(self._path), QSettings.Format.IniFormat)
 
     @property
@@ -34,6 +52,7 @@ class Preferences:
 
     def sync(self) -> None:
         self._qs.sync()
+        _make_private(self._path)
 
     # search settings ---------------------------------------------------------------
     # The current profile is "search/profile"; each profile's tuned values (only those

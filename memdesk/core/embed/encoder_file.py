@@ -193,6 +193,7 @@ def derive_encoder(info: GgufInfo, sha256: str, out: Path) -> None:
         writer.write_kv_data_to_file()
         writer.write_tensors_to_file()
         writer.close()
+        os.chmod(tmp, 0o600)  # GGUFWriter creates it under the umask; memdesk's files are owner-only
         os.replace(tmp, out)
     finally:
         with contextlib.suppress(OSError):

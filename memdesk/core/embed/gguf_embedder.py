@@ -410,7 +410,8 @@ def _read_sha_sidecar(sidecar: str, st: os.stat_result) -> str | None:
 def _write_sha_sidecar(sidecar: str, st: os.stat_result, value: str) -> None:
     tmp = f"{sidecar}.{os.getpid()}.tmp"
     try:
-        with open(tmp, "w", encoding="utf-8") as handle:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # owner-only, umask aside
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
             json.dump({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": value}, handle)
         os.replace(tmp, sidecar)
     except OSError:

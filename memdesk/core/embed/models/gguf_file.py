@@ -19,7 +19,7 @@ def atomic_bert_gguf(out_path: Path, say: Callable[[str], None]) -> Iterator[Any
     over ``out_path``, on any error delete it, so a half-written model never exists."""
     import gguf
 
-    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{out_path.name}.", suffix=".tmp", dir=out_path.parent)
     os.close(fd)
     tmp_path = Path(tmp_name)
@@ -31,8 +31,9 @@ def atomic_bert_gguf(out_path: Path, say: Callable[[str], None]) -> Iterator[Any
         writer.write_kv_data_to_file()
         writer.write_tensors_to_file()
         writer.close()
-        # mkstemp creates 0600; a model file is not secret, make it like any other file.
-        os.chmod(tmp_path, 0o644)
+        # mkstemp creates 0600 and GGUFWriter may have recreated it under the umask:
+        # everything memdesk creates is owner-only.
+        os.chmod(tmp_path, 0o600)
         os.replace(tmp_path, out_path)
     except BaseException:
         tmp_path.unlink(missing_ok=True)

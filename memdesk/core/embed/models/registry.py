@@ -154,14 +154,16 @@ def build_model(
         say(f"{path} is up to date")
         _write_encoder(path)
         return path
-    Path(models_dir).mkdir(parents=True, exist_ok=True)
+    Path(models_dir).mkdir(parents=True, exist_ok=True, mode=0o700)
     logger.info("building %s into %s", name, path)
     module.build(path, say)
     if not path.is_file():
         raise ModelBuildError(f"The {name} converter finished without writing {path}")
     stamp = dict(expected, size=path.stat().st_size)
     tmp = _stamp_file(path).with_suffix(".tmp")
-    tmp.write_text(json.dumps(stamp, indent=2, sort_keys=True), encoding="utf-8")
+    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(stamp, indent=2, sort_keys=True))
+    os.chmod(tmp, 0o600)  # owner-only, as everything memdesk creates (the umask aside)
     os.replace(tmp, _stamp_file(path))
     _write_encoder(path)
     return path
