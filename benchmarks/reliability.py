@@ -17,6 +17,7 @@ import json
 import os
 import random
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
@@ -702,9 +703,243 @@ def read_only_note(tmp: Path) -> Category:
     return cat
 
 
+def _changed(before: dict[str, object], after: dict[str, object]) -> int:
+    return sum(1 for k in set(before) | set(after) if before.get(k) != after.get(k))
+
+
+def agent_state_untouched(tmp: Path) -> Category:
+    """Every read path over the agent's state, its database in each journal mode, live
+    and closed, and on a read-only bind mount: nothing under ~/.openclaw may change."""
+    cat = Category()
+    from tests.cli import test_agent_state_untouched as case
+
+    variants = [("wal-live", "WAL", False), ("wal-closed", "WAL", False), ("rollback", "DELETE", False)]
+    if _can_mount_readonly(tmp):
+        variants += [("read-only-wal", "WAL", True), ("read-only-rollback", "DELETE", True)]
+    for name, journal, readonly in variants:
+        home = tmp / f"agent-{name}"
+        home.mkdir()
+        state = case.make_state(home, journal)
+        writer = None
+        if name == "wal-live":
+            db = state / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+            writer = subprocess.Popen(
+                [sys.executable, "-c", case.WRITER, str(db), str(case.WAL_ONLY_UPDATE)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
+        try:
+            for args in case.READ_PATHS:
+
+                def check(args: tuple[str, ...] = args, state: Path = state, home: Path = home) -> tuple[bool, int]:
+                    before = case.tree_state(state)
+                    out = case.run(args, home, tmp / "home", readonly=state if readonly else None)
+                    lost = _changed(before, case.tree_state(state))  # type: ignore[arg-type]
+                    ok = out.returncode in (0, 2) and lost == 0
+                    if ok and args[:2] == ("agent", "status"):
+                        index = json.loads(out.stdout)["index"]
+                        ok = bool(index["available"]) and (
+                            name != "wal-live" or str(index["lastUpdate"]).startswith("2100")
+                        )
+                    return ok, lost
+
+                cat.run(check, note=f"{name}: {' '.join(args)}")
+        finally:
+            if writer is not None:
+                writer.communicate("", timeout=60)
+    return cat
+
+
+def _can_mount_readonly(tmp: Path) -> bool:
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    probe = tmp / "ro-probe"
+    probe.mkdir(exist_ok=True)
+    script = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && ! touch "$0/x" 2>/dev/null'
+    done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, str(probe)], check=False)
+    return done.returncode == 0
+
+
+def writes_confined(tmp: Path) -> Category:
+    """Every write path aimed through a folder that is a symlink out of the workspace:
+    one line of refusal, nothing written outside, nothing lost inside."""
+    cat = Category()
+    from memdesk.core.eval import golden
+    from memdesk.core.index import notes, trash, workspace
+
+    def setup(name: str) -> tuple[Path, Path]:
+        root = fresh_workspace(tmp, f"confined-{name}")
+        outside = tmp / f"outside-{name}"
+        outside.mkdir()
+        return root, outside
+
+    def refused(fn: Callable[[], object]) -> bool:
+        try:
+            fn()
+        except errors.PathNotAllowed as exc:
+            return "\n" not in str(exc) and "symlink" in str(exc)
+        return False
+
+    def cli_new() -> tuple[bool, int]:
+        root, outside = setup("new")
+        (root / "memory" / "evil").symlink_to(outside, target_is_directory=True)
+        before = digest_tree(root)
+        out = cli("new", "x", "--folder", "memory/evil", "--workspace", str(root), home=tmp / "home")
+        return one_line_error(out) and not list(outside.iterdir()), lost_files(before, root)
+
+    def cli_today() -> tuple[bool, int]:
+        root, outside = setup("today")
+        shutil.move(str(root / "memory"), str(tmp / "today-memory"))
+        (root / "memory").symlink_to(outside, target_is_directory=True)
+        out = cli("today", "--workspace", str(root), home=tmp / "home")
+        return one_line_error(out) and not list(outside.iterdir()), 0
+
+    def rename() -> tuple[bool, int]:
+        root, outside = setup("rename")
+        (root / "memory" / "out").symlink_to(outside, target_is_directory=True)
+        before = digest_tree(root)
+        ok = refused(lambda: notes.rename_note(root, "memory/projects/atlas.md", "memory/out/atlas.md"))
+        return ok and not list(outside.iterdir()), lost_files(before, root)
+
+    def save() -> tuple[bool, int]:
+        root, outside = setup("save")
+        path = root / "memory" / "projects" / "atlas.md"
+        data = path.read_bytes()
+        shutil.move(str(root / "memory" / "projects"), str(outside / "projects"))
+        (root / "memory" / "projects").symlink_to(outside / "projects", target_is_directory=True)
+        ok = refused(
+            lambda: workspace.save_note(path, b"edited", expected=workspace.sha256(data), base=data, root=root)
+        )
+        return ok and (outside / "projects" / "atlas.md").read_bytes() == data, 0
+
+    def restore() -> tuple[bool, int]:
+        root, outside = setup("restore")
+        record = notes.delete_note(root, "memory/topics/cjk-search.md")
+        shutil.rmtree(root / "memory" / "topics")
+        (root / "memory" / "topics").symlink_to(outside, target_is_directory=True)
+        ok = refused(lambda: trash.restore(record))
+        return ok and not list(outside.iterdir()), 0
+
+    def golden_set() -> tuple[bool, int]:
+        root, outside = setup("golden")
+        (root / ".memdesk").symlink_to(outside, target_is_directory=True)
+        labels = golden.GoldenSet(root / golden.GOLDEN_REL, root)
+        labels.load()
+        ok = refused(lambda: labels.set_relevant("q", golden.Relevant("MEMORY.md", None, None), True))
+        return ok and not list(outside.iterdir()), 0
+
+    for name, fn in (
+        ("new", cli_new),
+        ("today", cli_today),
+        ("rename", rename),
+        ("save", save),
+        ("restore", restore),
+        ("golden", golden_set),
+    ):
+        cat.run(fn, note=name)
+    return cat
+
+
+def uri_characters(tmp: Path) -> Category:
+    """State folders whose path holds SQLite URI characters: the agent's index and its
+    sessions are still read (and left untouched)."""
+    cat = Category()
+    from tests.cli import test_agent_state_untouched as case
+
+    for i, name in enumerate(("a#b?c%d", "x%41y", "q?mode=rw", "100%", "h#", "sp ace%20")):
+        home = tmp / f"uri-{i}" / name
+        home.mkdir(parents=True)
+        state = case.make_state(home, "WAL" if i % 2 else "DELETE")
+
+        def check(home: Path = home, state: Path = state) -> tuple[bool, int]:
+            before = case.tree_state(state)
+            status = case.run(("agent", "status", "--json"), home, tmp / "home")
+            found = case.run(("agent", "sessions", "--query", "backup", "--json"), home, tmp / "home")
+            lost = _changed(before, case.tree_state(state))  # type: ignore[arg-type]
+            ok = (
+                status.returncode == 0
+                and json.loads(status.stdout)["index"]["available"]
+                and found.returncode == 0
+                and bool(json.loads(found.stdout)["results"])
+            )
+            return ok and lost == 0, lost
+
+        cat.run(check, note=name)
+    return cat
+
+
+def permissions_umask_000(tmp: Path) -> Category:
+    """Under umask 000 every file memdesk creates in its data dir is 0600 and every
+    folder 0700 (the index, the OpenClaw vectors, the log, the preferences, models/),
+    and a new note gets its neighbours' bits."""
+    cat = Category()
+    import logging
+
+    import numpy as np
+
+    from memdesk.core import paths as paths_mod
+    from memdesk.core.index import notes, recipe_cache
+    from memdesk.qt import logs, preferences
+
+    data = tmp / "umask-home"
+    root = fresh_workspace(tmp, "umask-ws")
+    made: list[Path] = []
+
+    def index() -> None:
+        paths_mod.models_dir()
+        eng = engine.Engine.open(root, model=None)
+        eng.sync()
+        vectors = recipe_cache.RecipeCache(recipe_cache.path_for(eng.db_path))
+        vectors.put("k", {"h": np.ones(4, dtype=np.float32)}, keep=["h"])
+        vectors.close()
+        eng.close()
+
+    def log() -> None:
+        count = len(logging.getLogger().handlers)
+        logs.setup_logging(data)
+        logging.getLogger("memdesk.reliability").warning("a line")
+        for handler in logging.getLogger().handlers[count:]:
+            handler.close()
+            logging.getLogger().removeHandler(handler)
+
+    def prefs() -> None:
+        kept = preferences.Preferences(data / "memdesk.ini")
+        kept.remember_workspace(root)
+        kept.sync()
+
+    def note() -> None:
+        rel = notes.new_note_path(root, "memory/projects", "Q1 budget ideas")  # type: ignore[attr-defined]
+        made.append(notes.create_note(root, rel, "# Q1 budget ideas\n"))
+
+    saved_home = os.environ["MEMDESK_HOME"]
+    os.environ["MEMDESK_HOME"] = str(data)
+    old = os.umask(0)
+    try:
+        for name, action in (("index", index), ("log", log), ("preferences", prefs), ("new note", note)):
+            cat.run(lambda action=action: (action(), (True, 0))[1], note=name)  # type: ignore[misc]
+    finally:
+        os.umask(old)
+        os.environ["MEMDESK_HOME"] = saved_home
+    for dirpath, dirnames, filenames in os.walk(data):
+        for entry in [*dirnames, *filenames]:
+            path = Path(dirpath) / entry
+            mode = stat.S_IMODE(path.lstat().st_mode)
+            want = 0o700 if path.is_dir() else 0o600
+            cat.case(mode == want, note=f"{path.relative_to(data)} {mode:o}")
+    neighbour = stat.S_IMODE((root / "memory" / "projects" / "atlas.md").stat().st_mode)
+    for path in made:
+        cat.case(
+            path.name == "q1-budget-ideas.md" and stat.S_IMODE(path.stat().st_mode) == neighbour,
+            note=f"new note {path.name} {stat.S_IMODE(path.stat().st_mode):o}",
+        )
+    return cat
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer trials (a smoke run)")
+    parser.add_argument("--only", metavar="NAME[,NAME]", help="run only these categories")
     args = parser.parse_args()
     scale = 4 if args.quick else 1
     tmp = Path(tempfile.mkdtemp(prefix="memdesk-reliability-"))
@@ -732,7 +967,13 @@ def main() -> None:
         "output_hygiene": lambda: output_hygiene(tmp),
         "preview_loads_no_images": lambda: preview_images(tmp),
         "read_only_note": lambda: read_only_note(tmp),
+        "agent_state_untouched": lambda: agent_state_untouched(tmp),
+        "writes_confined": lambda: writes_confined(tmp),
+        "uri_characters": lambda: uri_characters(tmp),
+        "permissions_umask_000": lambda: permissions_umask_000(tmp),
     }
+    if args.only:
+        runs = {name: run for name, run in runs.items() if name in args.only.split(",")}
     results: dict[str, dict[str, object]] = {}
     for name, run in runs.items():
         t0 = time.perf_counter()

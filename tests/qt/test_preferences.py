@@ -48,3 +48,24 @@ def test_corrupt_values_fall_back_to_defaults(qapp, tmp_path: Path) -> None:  # 
     prefs = preferences.Preferences(tmp_path / "q.ini")
     prefs._qs.setValue("search/overrides", '{"profile": "memdesk", "min_score": 7}')
     assert prefs.search_settings().min_score == 1.0
+
+
+def test_the_preferences_file_is_owner_only_under_umask_000(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """It lists the user's workspaces; QSettings would write it under the umask."""
+    import os
+    import stat
+
+    old = os.umask(0)
+    try:
+        prefs = preferences.Preferences(tmp_path / "data" / "memdesk.ini")
+        prefs.remember_workspace(tmp_path / "ws")
+        prefs.set_search_settings(settings.SearchSettings().replace(half_life_days=14))
+        prefs.sync()
+        again = preferences.Preferences(tmp_path / "data" / "memdesk.ini")
+        again.set_zoom("editor", 13.0)
+        again.sync()
+    finally:
+        os.umask(old)
+    files = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (tmp_path / "data").iterdir()}
+    assert files == {"memdesk.ini": 0o600}, files
+    assert "half_life_days" in (tmp_path / "data" / "memdesk.ini").read_text(encoding="utf-8")

@@ -54,3 +54,20 @@ def test_damaged_file_is_logged_not_raised(tmp_path: Path, caplog: pytest.LogCap
     assert (
         "not kept on disk" in caplog.text or "not saved" in caplog.text or "could not be read" in caplog.text
     )
+
+
+def test_the_vectors_file_is_owner_only_under_umask_000(tmp_path: Path) -> None:
+    """The file holds vectors of private notes; SQLite would create it under the umask."""
+    import os
+    import stat
+
+    path = recipe_cache.path_for(tmp_path / "ws-1234.sqlite")
+    old = os.umask(0)
+    try:
+        cache = recipe_cache.RecipeCache(path)
+        cache.put("k4", {"a": _vec(1)}, keep=["a"])
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+        cache.close()
+    finally:
+        os.umask(old)
+    assert modes and all(mode == 0o600 for mode in modes.values()), modes
