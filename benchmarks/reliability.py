@@ -733,7 +733,13 @@ def agent_state_untouched(tmp: Path) -> Category:
         try:
             for args in case.READ_PATHS:
 
-                def check(args: tuple[str, ...] = args, state: Path = state, home: Path = home) -> tuple[bool, int]:
+                def check(
+                    args: tuple[str, ...] = args,
+                    state: Path = state,
+                    home: Path = home,
+                    name: str = name,
+                    readonly: bool = readonly,
+                ) -> tuple[bool, int]:
                     before = case.tree_state(state)
                     out = case.run(args, home, tmp / "home", readonly=state if readonly else None)
                     lost = _changed(before, case.tree_state(state))  # type: ignore[arg-type]
@@ -758,7 +764,9 @@ def _can_mount_readonly(tmp: Path) -> bool:
     probe = tmp / "ro-probe"
     probe.mkdir(exist_ok=True)
     script = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && ! touch "$0/x" 2>/dev/null'
-    done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script, str(probe)], check=False)
+    done = subprocess.run(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", script, str(probe)], check=False
+    )
     return done.returncode == 0
 
 
@@ -810,7 +818,9 @@ def writes_confined(tmp: Path) -> Category:
         shutil.move(str(root / "memory" / "projects"), str(outside / "projects"))
         (root / "memory" / "projects").symlink_to(outside / "projects", target_is_directory=True)
         ok = refused(
-            lambda: workspace.save_note(path, b"edited", expected=workspace.sha256(data), base=data, root=root)
+            lambda: workspace.save_note(
+                path, b"edited", expected=workspace.sha256(data), base=data, root=root
+            )
         )
         return ok and (outside / "projects" / "atlas.md").read_bytes() == data, 0
 
@@ -935,6 +945,7 @@ def permissions_umask_000(tmp: Path) -> Category:
             note=f"new note {path.name} {stat.S_IMODE(path.stat().st_mode):o}",
         )
     return cat
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -92,7 +92,9 @@ def make_state(home: Path, journal: str) -> Path:
     return state
 
 
-def run(args: tuple[str, ...], home: Path, memdesk_home: Path, *, readonly: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    args: tuple[str, ...], home: Path, memdesk_home: Path, *, readonly: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, HOME=str(home), MEMDESK_HOME=str(memdesk_home), PYTHONPATH=str(REPO))
     env.pop("OPENCLAW_STATE_DIR", None)
     env.pop("OPENCLAW_CONFIG_PATH", None)
@@ -105,7 +107,9 @@ def run(args: tuple[str, ...], home: Path, memdesk_home: Path, *, readonly: Path
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, check=False)
 
 
-def check_read_paths(home: Path, memdesk_home: Path, state: Path, *, readonly: bool = False) -> dict[str, object]:
+def check_read_paths(
+    home: Path, memdesk_home: Path, state: Path, *, readonly: bool = False
+) -> dict[str, object]:
     results: dict[str, object] = {}
     for args in READ_PATHS:
         before = tree_state(state)
@@ -113,7 +117,11 @@ def check_read_paths(home: Path, memdesk_home: Path, state: Path, *, readonly: b
         after = tree_state(state)
         assert out.returncode in (0, 2), f"{args}: {out.stderr}"  # doctor: 2 = findings
         assert after == before, f"{args} changed the agent's state: " + repr(
-            {k: (before.get(k), after.get(k)) for k in set(before) | set(after) if before.get(k) != after.get(k)}
+            {
+                k: (before.get(k), after.get(k))
+                for k in set(before) | set(after)
+                if before.get(k) != after.get(k)
+            }
         )
         results[" ".join(args)] = json.loads(out.stdout)
     status = results["agent status --json"]

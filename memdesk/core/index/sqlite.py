@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
-import hashlib
 import os
 import shutil
 import stat
@@ -242,9 +241,7 @@ def _snapshot_bytes(path: Path) -> tuple[tuple[Any, ...], bytes]:
                         with contextlib.suppress(FileNotFoundError):
                             _copy_file(str(path) + suffix, copy + suffix)
             except OSError as exc:
-                raise errors.StoreError(
-                    f"cannot read the database {path}: {exc.strerror or exc}"
-                ) from None
+                raise errors.StoreError(f"cannot read the database {path}: {exc.strerror or exc}") from None
             after = _signature(path)
             if after != sig:
                 # Written during the copy (a commit, a checkpoint): the copies may not

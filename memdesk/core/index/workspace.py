@@ -614,7 +614,9 @@ def save_note(
     """
     path = Path(path)
     if root is not None:
-        confined(root, path, also=() if _inside(os.path.abspath(path), os.path.abspath(root)) else [path.parent])
+        confined(
+            root, path, also=() if _inside(os.path.abspath(path), os.path.abspath(root)) else [path.parent]
+        )
     merged_any = False
     with _SAVE_LOCK:
         for _attempt in range(5):

@@ -200,7 +200,11 @@ def test_a_temp_config_left_by_a_killed_apply_is_removed_on_the_next_run(tmp_pat
     left = [state / ".openclaw.json.k3x_9q2z.tmp", state / ".openclaw.json.memdesk-0123456789abcdef.tmp"]
     for path in left:
         path.write_text('{"secret": "sk-123"}', encoding="utf-8")
-    others = [state / ".openclaw.json.bak.tmp", state / "openclaw.json.k3x_9q2z.tmp", state / ".other.json.k3x_9q2z.tmp"]
+    others = [
+        state / ".openclaw.json.bak.tmp",
+        state / "openclaw.json.k3x_9q2z.tmp",
+        state / ".other.json.k3x_9q2z.tmp",
+    ]
     for path in others:
         path.write_text("not ours", encoding="utf-8")
     assert sorted(export.remove_stale_temps(setup.config_path)) == sorted(left)

@@ -143,7 +143,7 @@ def test_the_daily_note_is_not_written_through_a_symlinked_memory_folder(tmp_pat
     root = tmp_path / "ws"
     root.mkdir()
     outside = _outside_link(root, tmp_path, "memory")
-    with pytest.raises(errors.PathNotAllowed, match="memory is a symlink to .* outside the workspace"):
+    with pytest.raises(errors.PathNotAllowed, match=r"memory is a symlink to .* outside the workspace"):
         notes.open_daily_note(root, dt.date(2027, 1, 2))
     (outside / "2027-01-03.md").write_text("# outside\n", encoding="utf-8")
     with pytest.raises(errors.PathNotAllowed):  # an existing one out there is not "today's" either
@@ -158,7 +158,7 @@ def test_a_symlink_inside_the_workspace_is_not_written_through_either(tmp_path: 
     notes.create_note(root, "memory/alias/ok.md", "inside, through a link inside")
     assert (root / "memory" / "real" / "ok.md").exists()
     (root / "memory" / "note.md").symlink_to(root / "MEMORY.md")
-    with pytest.raises(errors.PathNotAllowed, match="memory/note.md is a symlink"):
+    with pytest.raises(errors.PathNotAllowed, match=r"memory/note\.md is a symlink"):
         workspace.confined(root, "memory/note.md")
 
 
@@ -192,7 +192,9 @@ def test_saving_does_not_follow_a_folder_that_became_a_symlink(tmp_path: Path) -
     moved = tmp_path / "moved"
     (root / "memory" / "topics").rename(moved)
     (root / "memory" / "topics").symlink_to(moved, target_is_directory=True)
-    with pytest.raises(errors.PathNotAllowed, match="memory/topics is a symlink to .* outside the workspace"):
+    with pytest.raises(
+        errors.PathNotAllowed, match=r"memory/topics is a symlink to .* outside the workspace"
+    ):
         workspace.save_note(path, b"v2\n", expected=digest, base=b"v1\n", root=root)
     assert (moved / "t.md").read_bytes() == b"v1\n"
 
@@ -216,7 +218,10 @@ def test_a_new_note_is_named_like_its_neighbours(tmp_path: Path) -> None:
     (root / "memory" / "projects").mkdir(parents=True)
     (root / "memory" / "projects" / "atlas-launch.md").write_text("a", encoding="utf-8")
     (root / "memory" / "2026-01-02.md").write_text("d", encoding="utf-8")
-    assert notes.new_note_path(root, "memory/projects", "Q1 budget ideas") == "memory/projects/q1-budget-ideas.md"
+    assert (
+        notes.new_note_path(root, "memory/projects", "Q1 budget ideas")
+        == "memory/projects/q1-budget-ideas.md"
+    )
     assert notes.new_note_path(root, "memory/projects", "Q3: budget") == "memory/projects/q3-budget.md"
     # A folder of dated notes only says nothing: the workspace's other notes do.
     assert notes.new_note_path(root, "memory", "Q1 budget ideas") == "memory/q1-budget-ideas.md"

@@ -161,7 +161,9 @@ def build_model(
         raise ModelBuildError(f"The {name} converter finished without writing {path}")
     stamp = dict(expected, size=path.stat().st_size)
     tmp = _stamp_file(path).with_suffix(".tmp")
-    with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8") as handle:
+    with os.fdopen(
+        os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8"
+    ) as handle:
         handle.write(json.dumps(stamp, indent=2, sort_keys=True))
     os.chmod(tmp, 0o600)  # owner-only, as everything memdesk creates (the umask aside)
     os.replace(tmp, _stamp_file(path))
