@@ -169,12 +169,12 @@ class AgentIndex:
         try:
             conn = sqlite.snapshot(path)
         except errors.StoreError as exc:
-            raise AgentIndexError(f"cannot read the agent's index: {exc}") from None
+            raise AgentIndexError(f"cannot open the agent's index: {exc}") from None
         try:
             layout = detect_layout(conn)
         except errors.StoreError as exc:
             conn.close()
-            raise AgentIndexError(f"cannot read the agent's index: {exc}") from None
+            raise AgentIndexError(f"cannot open the agent's index: {exc}") from None
         if layout is None:
             conn.close()
             raise AgentIndexError(f"{path}: no OpenClaw memory tables in this database")
