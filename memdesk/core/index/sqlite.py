@@ -193,21 +193,36 @@ def _signature(path: Path) -> tuple[Any, ...]:
 
 def _copy_file(source: str, target: str) -> None:
     """Copy a regular file (never a FIFO or device: those would block or never end) to
-    a new owner-only file."""
+    a new owner-only file. ``OSError`` when the source cannot be read; ``StoreError``
+    when the copy cannot be written (memdesk's data dir full or read-only)."""
     src = os.open(source, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         if not stat.S_ISREG(os.fstat(src).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", source)
-        dst = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+        try:
+            dst = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+        except OSError as exc:
+            raise _copy_failed(exc, source, target) from None
         try:
             while chunk := os.read(src, 1 << 20):
                 view = memoryview(chunk)
                 while view:
-                    view = view[os.write(dst, view) :]
+                    try:
+                        written = os.write(dst, view)
+                    except OSError as exc:
+                        raise _copy_failed(exc, source, target) from None
+                    view = view[written:]
         finally:
             os.close(dst)
     finally:
         os.close(src)
+
+
+def _copy_failed(exc: OSError, source: str, target: str) -> errors.StoreError:
+    return errors.StoreError(
+        f"cannot copy {source} into memdesk's data dir ({os.path.dirname(os.path.dirname(target))}): "
+        f"{exc.strerror or exc}; free some space or set MEMDESK_HOME to a writable folder"
+    )
 
 
 def _snapshot_root() -> Path:
@@ -231,7 +246,13 @@ def _snapshot_bytes(path: Path) -> tuple[tuple[Any, ...], bytes]:
     for attempt in range(SNAPSHOT_ATTEMPTS):
         if sig[0] is None:
             raise errors.StoreError(f"{path}: no such database")
-        folder = tempfile.mkdtemp(prefix=_SNAPSHOT_PREFIX, dir=_snapshot_root())  # 0700
+        try:
+            folder = tempfile.mkdtemp(prefix=_SNAPSHOT_PREFIX, dir=_snapshot_root())  # 0700
+        except OSError as exc:
+            raise errors.StoreError(
+                f"cannot make a private copy of {path} in memdesk's data dir: {exc.strerror or exc} "
+                "(set MEMDESK_HOME to a writable folder)"
+            ) from None
         try:
             copy = os.path.join(folder, "db.sqlite")
             try:

@@ -124,3 +124,15 @@ def test_snapshot_of_a_missing_or_unreadable_file_is_one_line(tmp_path: Path) ->
     (tmp_path / "junk.sqlite").write_bytes(b"not a database at all" * 100)
     with pytest.raises(errors.IndexCorrupt):
         sqlite.snapshot(tmp_path / "junk.sqlite")
+
+
+def test_snapshot_into_an_unwritable_data_dir_says_where(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "agent.sqlite"
+    _db(db)
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where the data dir should be", encoding="utf-8")
+    monkeypatch.setenv("MEMDESK_HOME", str(blocker / "home"))
+    with pytest.raises(errors.StoreError, match="MEMDESK_HOME"):
+        sqlite.snapshot(db)
