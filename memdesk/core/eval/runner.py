@@ -216,7 +216,8 @@ def evaluate_dataset(
     now: dt.date | dt.datetime | None = None,
 ) -> dict[str, Any]:
     dataset = load_beir(folder, split)
-    root = paths.data_dir() / "eval" / f"{dataset.name}-{dataset.corpus_sha256[:12]}"
+    # Owner-only like the rest of the data dir (the umask aside); the copies inside are public.
+    root = paths.private_dir(paths.data_dir() / "eval") / f"{dataset.name}-{dataset.corpus_sha256[:12]}"
     mapping = import_corpus(dataset, root)
     eng = _open_engine(root, model, modes)
     try:
