@@ -101,15 +101,28 @@ class _Pending:
     chunks: list[oc_chunking.MemoryChunk]
 
 
-def _stat_fields(st: os.stat_result, checked_at: int) -> dict[str, int]:
-    """``Store.upsert_file``'s keyword arguments for what ``st`` says (read at ``checked_at``)."""
-    return {
-        "mtime": st.st_mtime_ns,
-        "size": st.st_size,
-        "ctime": st.st_ctime_ns,
-        "inode": st.st_ino,
-        "checked_at": checked_at,
-    }
+def _record(
+    store: Store,
+    rel: str,
+    *,
+    hash: str,
+    st: os.stat_result,
+    checked_at: int,
+    status: str = "indexed",
+    reason: str | None = None,
+) -> None:
+    """The file's row: its content hash and what ``st`` said (read at ``checked_at``)."""
+    store.upsert_file(
+        rel,
+        hash=hash,
+        mtime=st.st_mtime_ns,
+        size=st.st_size,
+        status=status,
+        reason=reason,
+        ctime=st.st_ctime_ns,
+        inode=st.st_ino,
+        checked_at=checked_at,
+    )
 
 
 @dataclasses.dataclass
@@ -193,12 +206,14 @@ def sync_files(
         if restat:
             with store.transaction():
                 for rel, row, st, checked_at in restat:
-                    store.upsert_file(
+                    _record(
+                        store,
                         rel,
                         hash=row.hash,
+                        st=st,
+                        checked_at=checked_at,
                         status=row.status,
                         reason=row.reason,
-                        **_stat_fields(st, checked_at),
                     )
             restat = []
 
@@ -245,8 +260,14 @@ def sync_files(
             stats.failures.append((rel, message_of(exc)))
             with store.transaction():
                 store.delete_chunks_of(rel)
-                store.upsert_file(
-                    rel, hash=digest, status="failed", reason=message_of(exc), **_stat_fields(st, checked_at)
+                _record(
+                    store,
+                    rel,
+                    hash=digest,
+                    st=st,
+                    checked_at=checked_at,
+                    status="failed",
+                    reason=message_of(exc),
                 )
             continue
         chunks = _well_formed(
@@ -369,7 +390,7 @@ def _write_keyword_batch(
                     shared=shared,
                 )
                 written.append((rid, c.text))
-            store.upsert_file(p.rel, hash=p.hash, **_stat_fields(p.st, p.checked_at))
+            _record(store, p.rel, hash=p.hash, st=p.st, checked_at=p.checked_at)
             stats.chunks += len(p.chunks)
         if embedder is not None and (
             windows_missing or any(c.hash not in vectors for p in batch for c in p.chunks)
