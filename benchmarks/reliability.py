@@ -702,6 +702,12 @@ def read_only_note(tmp: Path) -> Category:
     return cat
 
 
+def _big_json5(*, rare: bool) -> str:
+    """About a megabyte of JSON5 (comments, unquoted keys); with a hex number if ``rare``."""
+    plugins = ",".join(f'"p{i:06d}": {{enabled: true, note: "n{i:06d}"}}' for i in range(22_000))
+    return f"// big\n{{{'port: 0x1F, ' if rare else ''}plugins: {{entries: {{{plugins}}}}}}}"
+
+
 def _hostile_configs(base: Path, *, quick: bool) -> list[tuple[str, Path, str]]:
     """(case, config file, what the one line must say) for each hostile openclaw.json."""
     cases: list[tuple[str, Path, str]] = []
@@ -737,8 +743,8 @@ def _hostile_configs(base: Path, *, quick: bool) -> list[tuple[str, Path, str]]:
     (base / "g" / "b.json").write_text('{"$include": "./a.json"}')
     (base / "g" / "openclaw.json").write_text('{"x": {"$include": "./a.json"}}')
     cases.append(("include_cycle", base / "g" / "openclaw.json", "circle"))
-    agents = ",".join(f'{{id: "a{i:06d}", workspace: "~/w/{i:06d}"}}' for i in range(16_000))
-    cases.append(("json5_1mb", config("h", f"// big\n{{agents: {{list: [{agents}]}}}}".encode()), "JSON5"))
+    # A megabyte of JSON5 with a hex number: only the json5 package reads that (11-21 s a MB).
+    cases.append(("rare_json5_1mb", config("h", _big_json5(rare=True).encode()), "json5 package"))
     for mb in (5,) if quick else (5, 50):
         path = config(f"size{mb}", b"")
         with path.open("wb") as handle:
@@ -765,6 +771,14 @@ def hostile_config(tmp: Path, *, quick: bool) -> Category:
         line = out.stderr.decode("utf-8", "replace").strip()
         ok = one_line_error(out) and str(path) in line and needle in line and elapsed < 10
         cat.case(ok, note=f"{name} ({elapsed:.1f}s): rc {out.returncode} {line[:150]}")
+    # The same megabyte in everyday JSON5 is read, fast.
+    big = base / "json5-1mb"
+    big.mkdir()
+    (big / "openclaw.json").write_text(_big_json5(rare=False))
+    t0 = time.perf_counter()
+    out = cli("agent", "status", "--config", str(big / "openclaw.json"), home=home, timeout=60)
+    elapsed = time.perf_counter() - t0
+    cat.case(out.returncode == 0 and elapsed < 10, note=f"json5_1mb ({elapsed:.1f}s): rc {out.returncode}")
     latin1 = base / "latin1"
     latin1.mkdir()
     (latin1 / "openclaw.json").write_bytes(
