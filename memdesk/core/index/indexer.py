@@ -68,7 +68,11 @@ def stat_unchanged(old: FileRow, st: os.stat_result) -> bool:
         return False
     if (old.mtime, old.size, old.ctime, old.inode) != (st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino):
         return False
-    return old.checked_at - max(st.st_mtime_ns, st.st_ctime_ns) >= RACY_NS
+    # The last change is the status change time, which every write and utime sets to the
+    # clock (an mtime may be set anywhere, even into the future); on Windows st_ctime is
+    # the creation time, so the mtime it is there.
+    changed = st.st_ctime_ns if os.name == "posix" else st.st_mtime_ns
+    return old.checked_at - changed >= RACY_NS
 
 
 @dataclasses.dataclass(frozen=True)

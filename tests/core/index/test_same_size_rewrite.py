@@ -225,3 +225,29 @@ def test_an_index_without_the_new_fields_is_migrated_without_a_rebuild(tmp_path:
         assert _paths(eng, "golf1port") == [NOTE]
     finally:
         eng.close()
+
+
+def test_a_file_with_its_mtime_in_the_future_is_not_reread_every_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``touch -d 2030-01-01`` (or a clock skewed share): the racy window is about the last
+    change, which the status change time records, not the mtime a user set."""
+    root = _workspace(tmp_path / "ws")
+    future = time.time_ns() + 3 * 365 * 86_400 * 10**9
+    os.utime(root / NOTE, ns=(future, future))
+    time.sleep(indexer.RACY_NS / 1e9 + 0.1)  # out of the racy window of that utime
+    eng = engine.Engine(root, embedder=None, db_path=tmp_path / "index.sqlite")
+    try:
+        eng.sync()
+        reads: list[Path] = []
+        real_read = indexer._read
+
+        def counting_read(path: Path, size: int) -> bytes | None:
+            reads.append(path)
+            return real_read(path, size)
+
+        monkeypatch.setattr(indexer, "_read", counting_read)
+        eng.sync()
+        assert reads == []
+    finally:
+        eng.close()
