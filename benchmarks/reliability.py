@@ -947,6 +947,141 @@ def permissions_umask_000(tmp: Path) -> Category:
     return cat
 
 
+def _big_json5(*, rare: bool) -> str:
+    """About a megabyte of JSON5 (comments, unquoted keys); with a hex number if ``rare``."""
+    plugins = ",".join(f'"p{i:06d}": {{enabled: true, note: "n{i:06d}"}}' for i in range(22_000))
+    return f"// big\n{{{'port: 0x1F, ' if rare else ''}plugins: {{entries: {{{plugins}}}}}}}"
+
+
+def _hostile_configs(base: Path, *, quick: bool) -> list[tuple[str, Path, str]]:
+    """(case, config file, what the one line must say) for each hostile openclaw.json."""
+    cases: list[tuple[str, Path, str]] = []
+
+    def config(name: str, body: bytes) -> Path:
+        folder = base / name
+        folder.mkdir(parents=True)
+        (folder / "openclaw.json").write_bytes(body)
+        return folder / "openclaw.json"
+
+    cases.append(
+        ("min_score_string", config("a", b'{memory: {search: {query: {minScore: "high"}}}}'), "minScore")
+    )
+    cases.append(
+        ("max_results_list", config("b", b"{memory: {search: {query: {maxResults: [1]}}}}"), "maxResults")
+    )
+    cases.append(
+        ("nested_5000", config("c", b'{"x": ' + b'{"a":' * 5000 + b"1" + b"}" * 5001), "levels deep")
+    )
+    fifo_dir = base / "d"
+    fifo_dir.mkdir()
+    os.mkfifo(fifo_dir / "pipe.json5")
+    (fifo_dir / "openclaw.json").write_text('{"memory": {"$include": "./pipe.json5"}}')
+    cases.append(("include_fifo", fifo_dir / "openclaw.json", "FIFO"))
+    cases.append(
+        ("include_dev_zero", config("e", b'{"memory": {"$include": "/dev/zero"}}'), "character device")
+    )
+    (base / "f").mkdir()
+    os.mkfifo(base / "f" / "openclaw.json")
+    cases.append(("config_is_fifo", base / "f" / "openclaw.json", "FIFO"))
+    (base / "g").mkdir()
+    (base / "g" / "a.json").write_text('{"$include": "./b.json"}')
+    (base / "g" / "b.json").write_text('{"$include": "./a.json"}')
+    (base / "g" / "openclaw.json").write_text('{"x": {"$include": "./a.json"}}')
+    cases.append(("include_cycle", base / "g" / "openclaw.json", "circle"))
+    # A megabyte of JSON5 with a hex number: only the json5 package reads that (11-21 s a MB).
+    cases.append(("rare_json5_1mb", config("h", _big_json5(rare=True).encode()), "json5 package"))
+    for mb in (5,) if quick else (5, 50):
+        path = config(f"size{mb}", b"")
+        with path.open("wb") as handle:
+            handle.write(b'{"pad": "' + b"x" * (mb * 1_000_000) + b'"}')
+        cases.append((f"size_{mb}mb", path, "limit"))
+    return cases
+
+
+def hostile_config(tmp: Path, *, quick: bool) -> Category:
+    """Each hostile openclaw.json: one line naming the file, exit 1, well within the guard
+    (a hang or minutes of parsing is a failure); a Latin-1 byte is read as OpenClaw reads
+    it (U+FFFD) with one warning line."""
+    cat = Category()
+    home = tmp / "hostile-config-home"
+    base = tmp / "hostile-config"
+    for name, path, needle in _hostile_configs(base, quick=quick):
+        t0 = time.perf_counter()
+        try:
+            out = cli("agent", "status", "--config", str(path), home=home, timeout=60)
+        except subprocess.TimeoutExpired:
+            cat.case(False, note=f"{name}: hung")
+            continue
+        elapsed = time.perf_counter() - t0
+        line = out.stderr.decode("utf-8", "replace").strip()
+        ok = one_line_error(out) and str(path) in line and needle in line and elapsed < 10
+        cat.case(ok, note=f"{name} ({elapsed:.1f}s): rc {out.returncode} {line[:150]}")
+    # The same megabyte in everyday JSON5 is read, fast.
+    big = base / "json5-1mb"
+    big.mkdir()
+    (big / "openclaw.json").write_text(_big_json5(rare=False))
+    t0 = time.perf_counter()
+    out = cli("agent", "status", "--config", str(big / "openclaw.json"), home=home, timeout=60)
+    elapsed = time.perf_counter() - t0
+    cat.case(out.returncode == 0 and elapsed < 10, note=f"json5_1mb ({elapsed:.1f}s): rc {out.returncode}")
+    latin1 = base / "latin1"
+    latin1.mkdir()
+    (latin1 / "openclaw.json").write_bytes(
+        b"{\n  // caf\xe9\n  memory: {search: {query: {maxResults: 4}}},\n}\n"
+    )
+    out = cli("agent", "status", "--config", str(latin1 / "openclaw.json"), "--json", home=home, timeout=60)
+    warned = out.returncode == 0 and "not valid UTF-8 at byte 10" in out.stdout.decode("utf-8", "replace")
+    cat.case(warned, note=f"latin1: rc {out.returncode} {out.stderr.decode('utf-8', 'replace')[:150]}")
+    return cat
+
+
+def same_size_rewrite(tmp: Path, trials: int) -> Category:
+    """A note rewritten with the same byte count and its mtime put back (cp -p / touch -r in
+    place, rsync -t by rename), or written twice at once: status must show it dirty and
+    the next sync must make the new text findable (a miss is a silent wrong answer)."""
+    cat = Category()
+    root = tmp / "same-size"
+    (root / "memory").mkdir(parents=True)
+    note = root / "memory" / "2026-07-01.md"
+    rng = random.Random(22)
+    settings = SearchSettings.defaults("memdesk")
+    eng = engine.Engine.open(root, model=None, db_path=tmp / "same-size.sqlite")
+
+    def word() -> str:
+        return "w" + "".join(rng.choice("bcdfghjklmnpqrstvz") for _ in range(9))
+
+    def trial(style: str) -> tuple[bool, int]:
+        old, new = word(), word()
+        note.write_text(f"# Log\n\nThe token today is {old}.\n")
+        eng.sync()
+        st = note.stat()
+        text = f"# Log\n\nThe token today is {new}.\n"
+        if style == "in_place":  # cp -p, touch -r, a restore over the file
+            note.write_text(text)
+            os.utime(note, ns=(st.st_atime_ns, st.st_mtime_ns))
+        elif style == "rename":  # rsync -t: a temporary file renamed over the note
+            temp = note.with_name(".2026-07-01.md.tmp")
+            temp.write_text(text)
+            os.utime(temp, ns=(st.st_atime_ns, st.st_mtime_ns))
+            os.replace(temp, note)
+        else:  # written again at once, in the same timestamp tick where the clock is coarse
+            note.write_text(text)
+        same = (note.stat().st_mtime_ns, note.stat().st_size) == (st.st_mtime_ns, st.st_size)
+        dirty = "memory/2026-07-01.md" in eng.status().dirty_files
+        eng.sync()
+        found = any(new in h.text for h in eng.search(new, settings).hits)
+        gone = not any(old in h.text for h in eng.search(old, settings).hits)
+        return (same or style == "again") and dirty and found and gone, 0
+
+    try:
+        for i in range(trials):
+            style = ("in_place", "rename", "again")[i % 3]
+            cat.run(lambda style=style: trial(style), note=style)  # type: ignore[misc]
+    finally:
+        eng.close()
+    return cat
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer trials (a smoke run)")
@@ -982,6 +1117,8 @@ def main() -> None:
         "writes_confined": lambda: writes_confined(tmp),
         "uri_characters": lambda: uri_characters(tmp),
         "permissions_umask_000": lambda: permissions_umask_000(tmp),
+        "hostile_config": lambda: hostile_config(tmp, quick=args.quick),
+        "same_size_rewrite": lambda: same_size_rewrite(tmp, 30 // scale),
     }
     if args.only:
         runs = {name: run for name, run in runs.items() if name in args.only.split(",")}

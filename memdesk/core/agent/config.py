@@ -18,6 +18,7 @@ the legacy ``~/.clawdbot`` folder, ``$include``) follow OpenClaw 2026.9.6's
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -26,9 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import json5
-
 from memdesk.core import errors
+from memdesk.core.agent import config_file
 from memdesk.core.openclaw import config as oc4_config
 
 Layout = Literal["2026.4", "2026.9"]
@@ -39,6 +39,9 @@ CONFIG_FILENAME = "openclaw.json"
 LEGACY_CONFIG_FILENAMES = ("clawdbot.json",)
 LEGACY_STATE_DIRNAMES = (".clawdbot",)
 MAX_INCLUDE_DEPTH = 10
+# Files read through $include in all: ten levels of lists of the same file would
+# otherwise read it billions of times (no cycle, so the cycle check does not stop it).
+MAX_INCLUDES = 100
 
 # 2026.9 fixed these; the config no longer has keys for them.
 FIXED_2026_9 = {
@@ -54,8 +57,7 @@ FIXED_2026_9 = {
 }
 
 
-class OpenClawConfigError(errors.MemdeskError):
-    """``openclaw.json`` (or a file it includes) cannot be read or parsed."""
+OpenClawConfigError = config_file.OpenClawConfigError
 
 
 @dataclass(frozen=True)
@@ -296,60 +298,95 @@ def _deep_merge(base: Any, extra: Any) -> Any:
     return extra
 
 
-def _parse_file(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise OpenClawConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    try:
-        return json5.loads(text)
-    except ValueError as exc:
-        raise OpenClawConfigError(f"{path}: not valid JSON5 ({exc})") from None
-
-
-def _resolve_includes(node: Any, base_dir: Path, depth: int, seen: list[Path]) -> Any:
+def _resolve_includes(
+    node: Any, base_dir: Path, chain: tuple[Path, ...], level: int, state: _IncludeState
+) -> Any:
+    """``node`` with every ``$include`` replaced by its file's content (OpenClaw's rules:
+    one file replaces the object, several are deep-merged in order, sibling keys merged
+    over them); ``chain`` is the files being included, outermost first, for the cycle
+    and depth checks; ``level`` how deep objects nest so far across files."""
+    if level > config_file.MAX_NESTING:
+        raise OpenClawConfigError(
+            f"{chain[-1]}: with its $include files, objects nest over {config_file.MAX_NESTING} "
+            "levels deep; not read"
+        )
     if isinstance(node, list):
-        return [_resolve_includes(item, base_dir, depth, seen) for item in node]
+        return [_resolve_includes(item, base_dir, chain, level + 1, state) for item in node]
     if not isinstance(node, dict):
         return node
     resolved: Any = {}
     if "$include" in node:
-        if depth >= MAX_INCLUDE_DEPTH:
-            raise OpenClawConfigError(f"$include nested deeper than {MAX_INCLUDE_DEPTH} levels")
+        here = chain[-1]
         targets = node["$include"]
         single = isinstance(targets, str)
         names = [targets] if single else targets
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            raise OpenClawConfigError("$include must be a path or a list of paths")
+            raise OpenClawConfigError(f"{here}: $include must be a path or a list of paths")
         included: Any = None if single else {}
         for name in names:
             target = (base_dir / Path(name).expanduser()).resolve()
-            seen.append(target)
-            value = _resolve_includes(_parse_file(target), target.parent, depth + 1, seen)
+            if target in chain:
+                cycle = " -> ".join(str(p) for p in (*chain[chain.index(target) :], target))
+                raise OpenClawConfigError(f"{here}: $include goes round in a circle ({cycle})")
+            if len(chain) > MAX_INCLUDE_DEPTH:
+                raise OpenClawConfigError(
+                    f"{here}: $include {name!r} nests includes deeper than {MAX_INCLUDE_DEPTH} levels"
+                )
+            state.count += 1
+            if state.count > MAX_INCLUDES:
+                raise OpenClawConfigError(
+                    f"{here}: $include {name!r} would read more than {MAX_INCLUDES} included files"
+                )
+            state.seen.append(target)
+            value = config_file.read(target, state.warnings)
+            value = _resolve_includes(value, target.parent, (*chain, target), level, state)
             # One file replaces the object; several are deep-merged in order (later wins).
             included = value if single else _deep_merge(included, value)
         resolved = included
     siblings = {k: v for k, v in node.items() if k != "$include"}
     if siblings and not isinstance(resolved, dict):
-        raise OpenClawConfigError("$include of a non-object cannot have sibling keys")
+        raise OpenClawConfigError(f"{chain[-1]}: $include of a non-object cannot have sibling keys")
     for key, value in siblings.items():
-        value = _resolve_includes(value, base_dir, depth, seen)
+        value = _resolve_includes(value, base_dir, chain, level + 1, state)
         resolved[key] = _deep_merge(resolved[key], value) if key in resolved else value
     return resolved
 
 
-def load_config(path: Path) -> tuple[dict[str, Any], tuple[Path, ...]]:
-    """The parsed config (``$include`` resolved) and the files it included; {} if absent."""
+@dataclass
+class _IncludeState:
+    seen: list[Path] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    count: int = 0
+
+
+def read_config(path: Path) -> tuple[dict[str, Any], tuple[Path, ...], tuple[str, ...]]:
+    """The parsed config (``$include`` resolved), the files it included and what was odd
+    about reading them (bytes that are not UTF-8); ({}, (), ()) if there is no config.
+
+    Every failure is one ``OpenClawConfigError`` line naming the file (see ``config_file``).
+    """
     if not path.exists():
-        return {}, ()
-    data = _parse_file(path)
+        return {}, (), ()
+    state = _IncludeState()
+    data = config_file.read(path, state.warnings)
     if not isinstance(data, dict):
         raise OpenClawConfigError(f"{path}: the top level must be an object")
-    seen: list[Path] = []
-    resolved = _resolve_includes(data, path.parent, 0, seen)
+    try:
+        resolved = _resolve_includes(data, path.parent, (path.resolve(),), 0, state)
+    except OpenClawConfigError as exc:
+        if str(path) in str(exc):
+            raise
+        raise OpenClawConfigError(f"{exc} (included from {path})") from None
     if not isinstance(resolved, dict):
         raise OpenClawConfigError(f"{path}: the top level must be an object")
-    return resolved, tuple(seen)
+    check_types(resolved, path)
+    return resolved, tuple(state.seen), tuple(state.warnings)
+
+
+def load_config(path: Path) -> tuple[dict[str, Any], tuple[Path, ...]]:
+    """The parsed config (``$include`` resolved) and the files it included; {} if absent."""
+    cfg, includes, _ = read_config(path)
+    return cfg, includes
 
 
 def get(tree: Any, *keys: str) -> Any:
@@ -360,6 +397,157 @@ def get(tree: Any, *keys: str) -> Any:
             return None
         node = node.get(key)
     return node
+
+
+# The JSON type OpenClaw's schema gives each memory-search key memdesk reads, relative to
+# a memory-search block (``memory.search``, ``agents.defaults.memorySearch``, per agent).
+# OpenClaw refuses a config with a value of another type; memdesk says which and where
+# instead of failing on it later (``float("high")``). null is "unset" everywhere.
+_SEARCH_TYPES: dict[tuple[str, ...], str] = {
+    ("enabled",): "boolean",
+    ("provider",): "string",
+    ("model",): "string",
+    ("fallback",): "string",
+    ("sources",): "list",
+    ("extraPaths",): "list",
+    ("rememberAcrossConversations",): "boolean",
+    ("local",): "object",
+    ("local", "modelPath"): "string",
+    ("experimental",): "object",
+    ("experimental", "sessionMemory"): "boolean",
+    ("store",): "object",
+    ("store", "path"): "string",
+    ("store", "fts"): "object",
+    ("store", "fts", "tokenizer"): "string",
+    ("chunking",): "object",
+    ("chunking", "tokens"): "number",
+    ("chunking", "overlap"): "number",
+    ("query",): "object",
+    ("query", "maxResults"): "number",
+    ("query", "minScore"): "number",
+    ("query", "hybrid"): "object",
+    ("query", "hybrid", "enabled"): "boolean",
+    ("query", "hybrid", "vectorWeight"): "number",
+    ("query", "hybrid", "textWeight"): "number",
+    ("query", "hybrid", "candidateMultiplier"): "number",
+    ("query", "hybrid", "mmr"): "object",
+    ("query", "hybrid", "mmr", "enabled"): "boolean",
+    ("query", "hybrid", "mmr", "lambda"): "number",
+    ("query", "hybrid", "temporalDecay"): "object",
+    ("query", "hybrid", "temporalDecay", "enabled"): "boolean",
+    ("query", "hybrid", "temporalDecay", "halfLifeDays"): "number",
+    ("cache",): "object",
+    ("cache", "enabled"): "boolean",
+    ("cache", "maxEntries"): "number",
+    ("sync",): "object",
+    ("sync", "watch"): "boolean",
+    ("sync", "watchDebounceMs"): "number",
+    ("multimodal",): "object",
+}
+_AGENT_TYPES: dict[tuple[str, ...], str] = {
+    ("id",): "string",
+    ("name",): "string",
+    ("default",): "boolean",
+    ("workspace",): "string",
+    ("memorySearch",): "object",
+    ("memory",): "object",
+    ("memory", "search"): "object",
+}
+_TOP_TYPES: dict[tuple[str, ...], str] = {
+    ("agents",): "object",
+    ("agents", "list"): "list",
+    ("agents", "entries"): "object",
+    ("agents", "defaults"): "object",
+    ("agents", "defaults", "workspace"): "string",
+    ("agents", "defaults", "memorySearch"): "object",
+    ("memorySearch",): "object",
+    ("memory",): "object",
+    ("memory", "search"): "object",
+    ("session",): "object",
+    ("session", "store"): "string",
+}
+_EXPECTED = {
+    "boolean": "true or false",
+    "string": "a string",
+    "number": "a number",
+    "list": "a list",
+    "object": "an object",
+}
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "list" if isinstance(value, list) else "object" if isinstance(value, dict) else "other"
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _tree(types: Mapping[tuple[str, ...], str]) -> dict[str, Any]:
+    """The flat key-path table as nested ``{key: (type, {child: ...})}``, walked by what a
+    block holds (a config with thousands of agents is checked in milliseconds)."""
+    root: dict[str, Any] = {}
+    for keys, wanted in types.items():
+        level = root
+        for key in keys[:-1]:
+            level = level.setdefault(key, ["object", {}])[1]
+        level.setdefault(keys[-1], [wanted, {}])[0] = wanted
+    return root
+
+
+def _check_block(block: Any, where: str, tree: Mapping[str, Any], path: Path) -> None:
+    if not isinstance(block, Mapping):
+        return
+    for key, value in block.items():
+        spec = tree.get(key)
+        if spec is None or value is None:
+            continue
+        wanted, children = spec
+        name = f"{where}.{key}" if where else str(key)
+        if _json_type(value) != wanted:
+            raise OpenClawConfigError(
+                f"{path}: {name} is {_shown(value)} ({_EXPECTED.get(_json_type(value), 'another type')}), "
+                f"but OpenClaw expects {_EXPECTED[wanted]}"
+            )
+        if children:
+            _check_block(value, name, children, path)
+
+
+_SEARCH_TREE = _tree(_SEARCH_TYPES)
+_AGENT_TREE = _tree(_AGENT_TYPES)
+_ENTRY_TREE = _tree({k: v for k, v in _AGENT_TYPES.items() if k != ("id",)})
+_TOP_TREE = _tree(_TOP_TYPES)
+
+
+def check_types(cfg: Mapping[str, Any], path: Path) -> None:
+    """``OpenClawConfigError`` naming the first key memdesk reads that has the wrong type."""
+    _check_block(cfg, "", _TOP_TREE, path)
+    for keys in (("memory", "search"), ("memorySearch",), ("agents", "defaults", "memorySearch")):
+        _check_block(get(cfg, *keys), ".".join(keys), _SEARCH_TREE, path)
+    listed = get(cfg, "agents", "list")
+    entries = get(cfg, "agents", "entries")
+    agents = [*(((f"agents.list[{i}]", e) for i, e in enumerate(listed)) if isinstance(listed, list) else ())]
+    agents += [
+        (f"agents.entries.{k}", e) for k, e in (entries.items() if isinstance(entries, Mapping) else ())
+    ]
+    for where, entry in agents:
+        if entry is None:
+            continue
+        if not isinstance(entry, Mapping):
+            raise OpenClawConfigError(
+                f"{path}: {where} is {_shown(entry)} ({_EXPECTED.get(_json_type(entry), 'another type')}), "
+                "but OpenClaw expects an object"
+            )
+        _check_block(entry, where, _ENTRY_TREE if where.startswith("agents.entries") else _AGENT_TREE, path)
+        _check_block(get(entry, "memory", "search"), f"{where}.memory.search", _SEARCH_TREE, path)
+        _check_block(get(entry, "memorySearch"), f"{where}.memorySearch", _SEARCH_TREE, path)
 
 
 def has_legacy_keys(cfg: Mapping[str, Any]) -> bool:
@@ -646,14 +834,14 @@ def discover(
     path = Path(config_file) if config_file is not None else config_path(env)
     if config_file is not None and (env is None or not (_env(env).get("OPENCLAW_STATE_DIR") or "").strip()):
         state = path.parent
-    cfg, includes = load_config(path)
+    cfg, includes, read_warnings = read_config(path)
     detected, reason = detect_layout(cfg, state)
     if layout is not None:
         if layout not in LAYOUTS:
             raise errors.MemdeskError(f"unknown OpenClaw layout {layout!r} (2026.4 or 2026.9)")
         reason = f"chosen explicitly (detected {detected}: {reason})"
         detected = layout
-    warnings: list[str] = []
+    warnings: list[str] = list(read_warnings)
     if detected == "2026.9" and has_legacy_keys(cfg):
         warnings.append(
             "the config still has 2026.4 memorySearch keys; OpenClaw 2026.9 moves them "

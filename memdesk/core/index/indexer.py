@@ -1,8 +1,9 @@
 """Incremental sync of a workspace into its index: the one writer.
 
 Plain and synchronous: takes ``progress`` and ``cancelled`` callbacks so a Qt
-worker (or the CLI) can wrap it. Content sha256 decides what changed; an
-unchanged (mtime, size) pair skips even reading the file.
+worker (or the CLI) can wrap it. Content sha256 decides what changed; a file
+whose (mtime, size, ctime, inode) are all as recorded, and that was not read in
+the same timestamp tick as its last write, is not even read (``stat_unchanged``).
 
 Keyword first, vectors after: every changed file's chunks and keyword index are
 written (in transactions of many files) before anything is embedded, so new
@@ -20,6 +21,8 @@ import dataclasses
 import errno
 import itertools
 import logging
+import os
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -28,7 +31,7 @@ import numpy as np
 from memdesk.core import errors
 from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
 from memdesk.core.index import windows, workspace
-from memdesk.core.index.store import Store
+from memdesk.core.index.store import FileRow, Store
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.messages import of as message_of
 from memdesk.core.openclaw import chunking as oc_chunking
@@ -44,6 +47,32 @@ log = logging.getLogger(__name__)
 KEYWORD_BATCH_FILES = 200
 EMBED_LOCK_CHUNKS = 8  # chunks embedded per llama.cpp call (and hold of the embedder lock)
 EMBED_COMMIT_CHUNKS = 32  # vectors committed together: a crash loses at most this much work
+# How long after a file's last write its timestamps may still not move on another write:
+# file systems stamp with a coarse clock (a kernel tick on ext4, 1 s on HFS+ and many
+# network shares, 2 s on FAT). A file read sooner than this after its write is "racy"
+# (git's word): re-hashed on the next sync even when its stat is unchanged.
+RACY_NS = 2_000_000_000
+
+
+def stat_unchanged(old: FileRow, st: os.stat_result) -> bool:
+    """Whether ``st`` proves the file is the version ``old`` recorded, without reading it.
+
+    (mtime, size) alone are not proof: a same-size rewrite whose mtime is put back
+    (``cp -p``, ``rsync -t``, ``touch -r``, a restore) keeps both. The status change
+    time moves on every write and ``utime`` and cannot be set back, and a file replaced
+    by a rename has another inode. A row without them (an older memdesk wrote it) is
+    not proof either. A file whose last write was within ``RACY_NS`` of the moment it
+    was read may have been written again in the same tick, leaving every field alike.
+    """
+    if old.ctime is None or old.inode is None or old.checked_at is None:
+        return False
+    if (old.mtime, old.size, old.ctime, old.inode) != (st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino):
+        return False
+    # The last change is the status change time, which every write and utime sets to the
+    # clock (an mtime may be set anywhere, even into the future); on Windows st_ctime is
+    # the creation time, so the mtime it is there.
+    changed = st.st_ctime_ns if os.name == "posix" else st.st_mtime_ns
+    return old.checked_at - changed >= RACY_NS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,9 +100,33 @@ def chunk_params_for(embedder: Embedder | None) -> ChunkParams:
 class _Pending:
     rel: str
     hash: str
-    mtime: int
-    size: int
+    st: os.stat_result
+    checked_at: int
     chunks: list[oc_chunking.MemoryChunk]
+
+
+def _record(
+    store: Store,
+    rel: str,
+    *,
+    hash: str,
+    st: os.stat_result,
+    checked_at: int,
+    status: str = "indexed",
+    reason: str | None = None,
+) -> None:
+    """The file's row: its content hash and what ``st`` said (read at ``checked_at``)."""
+    store.upsert_file(
+        rel,
+        hash=hash,
+        mtime=st.st_mtime_ns,
+        size=st.st_size,
+        status=status,
+        reason=reason,
+        ctime=st.st_ctime_ns,
+        inode=st.st_ino,
+        checked_at=checked_at,
+    )
 
 
 @dataclasses.dataclass
@@ -143,13 +196,30 @@ def sync_files(
     pending_chunks = 0
     done = 0
 
+    # Files re-read with the same content: only their stat is recorded, in one
+    # transaction per batch (every file of an index an older memdesk wrote is one).
+    restat: list[tuple[str, FileRow, os.stat_result, int]] = []
+
     def flush() -> None:
-        nonlocal pending, pending_chunks
+        nonlocal pending, pending_chunks, restat
         if pending:
             written.extend(
                 _write_keyword_batch(store, pending, embedder=embedder, model=model_name, stats=stats)
             )
             pending, pending_chunks = [], 0
+        if restat:
+            with store.transaction():
+                for rel, row, st, checked_at in restat:
+                    _record(
+                        store,
+                        rel,
+                        hash=row.hash,
+                        st=st,
+                        checked_at=checked_at,
+                        status=row.status,
+                        reason=row.reason,
+                    )
+            restat = []
 
     for rel in targets:
         if is_cancelled():
@@ -157,13 +227,16 @@ def sync_files(
             raise errors.Cancelled("indexing cancelled")
         path = by_rel[rel]
         done += 1
+        # Before the stat and the read: a write after this moment in the same timestamp
+        # tick as the one recorded is caught by ``stat_unchanged``'s racy check.
+        checked_at = time.time_ns()
         try:
             st = path.stat()
         except OSError as exc:
             stats.failures.append((rel, f"cannot stat: {exc.strerror or exc}"))
             continue
         old = known.get(rel)
-        if old is not None and old[1] == st.st_mtime_ns and old[2] == st.st_size:
+        if old is not None and stat_unchanged(old, st):
             continue  # untouched since last sync
         try:
             data = _read(path, st.st_size)
@@ -171,11 +244,10 @@ def sync_files(
             stats.failures.append((rel, f"cannot read: {exc.strerror or exc}"))
             continue
         digest = workspace.content_hash(data) if data is not None else f"size:{st.st_size}"
-        if old is not None and old[0] == digest:
-            with store.transaction():  # same content, new mtime: remember the mtime only
-                store.upsert_file(
-                    rel, hash=digest, mtime=st.st_mtime_ns, size=st.st_size, status=old[3], reason=old[4]
-                )
+        if old is not None and old.hash == digest:
+            restat.append((rel, old, st, checked_at))  # same content: remember the stat only
+            if len(restat) >= KEYWORD_BATCH_FILES:
+                flush()
             continue
         try:
             if data is None:
@@ -192,11 +264,12 @@ def sync_files(
             stats.failures.append((rel, message_of(exc)))
             with store.transaction():
                 store.delete_chunks_of(rel)
-                store.upsert_file(
+                _record(
+                    store,
                     rel,
                     hash=digest,
-                    mtime=st.st_mtime_ns,
-                    size=st.st_size,
+                    st=st,
+                    checked_at=checked_at,
                     status="failed",
                     reason=message_of(exc),
                 )
@@ -206,7 +279,7 @@ def sync_files(
                 oc_chunking.chunk_markdown(text, params.tokens, params.overlap)
             )
         )
-        pending.append(_Pending(rel, digest, st.st_mtime_ns, st.st_size, chunks))
+        pending.append(_Pending(rel, digest, st, checked_at, chunks))
         pending_chunks += len(chunks)
         stats.indexed_paths.append(rel)
         if len(pending) >= KEYWORD_BATCH_FILES:
@@ -321,7 +394,7 @@ def _write_keyword_batch(
                     shared=shared,
                 )
                 written.append((rid, c.text))
-            store.upsert_file(p.rel, hash=p.hash, mtime=p.mtime, size=p.size)
+            _record(store, p.rel, hash=p.hash, st=p.st, checked_at=p.checked_at)
             stats.chunks += len(p.chunks)
         if embedder is not None and (
             windows_missing or any(c.hash not in vectors for p in batch for c in p.chunks)
@@ -437,7 +510,7 @@ def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()
         except OSError:
             dirty.append(rel)
             continue
-        if old[1] == st.st_mtime_ns and old[2] == st.st_size:
+        if stat_unchanged(old, st):
             continue
         try:
             data = _read(path, st.st_size)
@@ -445,6 +518,6 @@ def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()
             dirty.append(rel)
             continue
         digest = workspace.content_hash(data) if data is not None else f"size:{st.st_size}"
-        if digest != old[0]:
+        if digest != old.hash:
             dirty.append(rel)
     return sorted(dirty)

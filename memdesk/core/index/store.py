@@ -26,7 +26,7 @@ import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import apsw
 import numpy as np
@@ -42,7 +42,7 @@ from memdesk.core.index.sqlite import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _TABLE_RE = re.compile(r"CREATE (?:VIRTUAL )?TABLE IF NOT EXISTS (\w+)")
 META_KEY = "memdesk_index_meta_v1"
 # Set while some chunks are keyword-indexed but not embedded yet (a sync writes
@@ -98,8 +98,35 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # The ids those token sets are written in: assigned once, never reused.
         "CREATE TABLE IF NOT EXISTS mmr_vocab (id INTEGER PRIMARY KEY, token TEXT NOT NULL UNIQUE)",
     ),
+    (
+        # v5: what a user cannot set back. A note rewritten with the same size and its
+        # mtime restored (cp -p, rsync -t, touch -r, a restore) kept (mtime, size) and
+        # was never re-indexed; its status change time and inode change all the same.
+        # checked_at (ns, taken before the file was read) finds a file written again in
+        # the same timestamp tick as the version indexed ("racy", as git calls it).
+        # NULL in rows an older memdesk wrote: those files are re-hashed once, and
+        # re-indexed only if their content differs.
+        "ALTER TABLE files ADD COLUMN ctime INTEGER",
+        "ALTER TABLE files ADD COLUMN inode INTEGER",
+        "ALTER TABLE files ADD COLUMN checked_at INTEGER",
+    ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
+
+
+class FileRow(NamedTuple):
+    """What the index recorded about one file when it last read it."""
+
+    hash: str
+    mtime: int
+    size: int
+    status: str
+    reason: str | None
+    ctime: int | None = None
+    """``st_ctime_ns``: changes on every write and ``utime``; nobody can set it back."""
+    inode: int | None = None
+    checked_at: int | None = None
+    """Wall clock (ns) just before the file was read for ``hash``."""
 
 
 def _int(rows: Sequence[tuple[Any, ...]]) -> int:
@@ -339,11 +366,15 @@ class Store:
 
     # -- files ----------------------------------------------------------------
     @maps_errors
-    def file_rows(self) -> dict[str, tuple[str, int, int, str, str | None]]:
-        """path -> (hash, mtime_ns, size, status, reason)."""
+    def file_rows(self) -> dict[str, FileRow]:
+        """path -> its ``FileRow`` (hash, mtime_ns, size, status, reason, ctime_ns, inode, checked_at)."""
         return {
-            row[0]: (row[1], row[2], row[3], row[4], None if row[5] is None else messages.loads(row[5]))
-            for row in self.conn.execute("SELECT path, hash, mtime, size, status, reason FROM files")
+            row[0]: FileRow(
+                row[1], row[2], row[3], row[4], None if row[5] is None else messages.loads(row[5]), *row[6:]
+            )
+            for row in self.conn.execute(
+                "SELECT path, hash, mtime, size, status, reason, ctime, inode, checked_at FROM files"
+            )
         }
 
     @maps_errors
@@ -357,11 +388,25 @@ class Store:
         status: str = "indexed",
         reason: str | None = None,
         source: str = "memory",
+        ctime: int | None = None,
+        inode: int | None = None,
+        checked_at: int | None = None,
     ) -> None:
         self.conn.execute(
-            "INSERT OR REPLACE INTO files(path, source, hash, mtime, size, status, reason) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (path, source, hash, mtime, size, status, None if reason is None else messages.dumps(reason)),
+            "INSERT OR REPLACE INTO files(path, source, hash, mtime, size, status, reason, ctime, inode, "
+            "checked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                path,
+                source,
+                hash,
+                mtime,
+                size,
+                status,
+                None if reason is None else messages.dumps(reason),
+                ctime,
+                inode,
+                checked_at,
+            ),
         )
 
     @maps_errors

@@ -163,6 +163,8 @@ def test_an_index_without_stored_mmr_tokens_is_migrated_and_filled_in_ranking_al
     with store.transaction():  # what memdesk wrote before schema v4
         store.conn.execute("DELETE FROM meta WHERE key = ?", (store_mod.MMR_TOKENS_KEY,))
         store.conn.execute("ALTER TABLE chunks DROP COLUMN mmr_tokens")
+        for column in ("ctime", "inode", "checked_at"):  # schema v5's
+            store.conn.execute(f"ALTER TABLE files DROP COLUMN {column}")
         store.conn.execute("PRAGMA user_version = 3")
     store.close()
     assert ranked() == expected  # migrated; every chunk tokenized at search time
