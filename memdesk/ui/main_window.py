@@ -377,6 +377,11 @@ class MainWindow(QMainWindow):
             self.note_editor.find_bar.find_previous,
             QKeySequence.StandardKey.FindPrevious,
         )
+        # Resolving what a Merge marked (enabled while the note has conflict hunks);
+        # listed here, and so in Help > Keyboard shortcuts, as well as on the bar.
+        edit_menu.addSeparator()
+        edit_menu.addActions(self.note_editor.conflict_actions)
+        self.addActions(self.note_editor.conflict_actions)
 
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         self.zoom_in_action = self._action(
@@ -796,25 +801,32 @@ class MainWindow(QMainWindow):
     def confirm_unsaved(self, names: list[str]) -> str:
         """Ask what to do with the unsaved ``names``: "save", "discard" or "cancel"."""
         box = self.unsaved_box(names)
-        save, discard = box.buttons()[:2]
         box.exec()
         clicked = box.clickedButton()
-        return "save" if clicked is save else "discard" if clicked is discard else "cancel"
+        box.deleteLater()
+        # By the button objects: buttons() lists them by role and platform layout, not
+        # in the order they were added (Discard came after Cancel there, and acted as it).
+        if clicked is box.save_button:
+            return "save"
+        if clicked is box.discard_button:
+            return "discard"
+        return "cancel"
 
-    def unsaved_box(self, names: list[str]) -> QMessageBox:
+    def unsaved_box(self, names: list[str]) -> UnsavedBox:
         """The quit/switch question naming every unsaved note (Save all is the default)."""
         shown = names[:12] + ([self.tr("… and {0} more").format(len(names) - 12)] if len(names) > 12 else [])
-        box = QMessageBox(
+        box = UnsavedBox(
             QMessageBox.Icon.Warning,
             self.tr("Unsaved notes"),
             self.tr("These notes have unsaved edits:") + "\n\n" + "\n".join(f"  • {name}" for name in shown),
             parent=self,
         )
         box.setObjectName("unsavedDialog")
-        save = box.addButton(self.tr("Save all"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(self.tr("Discard changes"), QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(save)
+        box.save_button = box.addButton(self.tr("Save all"), QMessageBox.ButtonRole.AcceptRole)
+        box.discard_button = box.addButton(self.tr("Discard changes"), QMessageBox.ButtonRole.DestructiveRole)
+        box.cancel_button = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(box.save_button)
+        box.setEscapeButton(box.cancel_button)
         return box
 
     def open_workspace(self, path: Path) -> None:
@@ -1261,6 +1273,14 @@ class MainWindow(QMainWindow):
         self.agent_dock.close_dock()
         self.session.close()
         event.accept()
+
+
+class UnsavedBox(QMessageBox):
+    """The unsaved-notes question, holding its three buttons by what they do."""
+
+    save_button: QPushButton
+    discard_button: QPushButton
+    cancel_button: QPushButton
 
 
 class _EtaEstimate:

@@ -174,19 +174,21 @@ def test_change_behind_editor_asks_reload(qtbot, fts_window, workspace: Path) ->
 
 
 def test_keep_mine_then_save_overwrites_deliberately(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
-    """Saving over a file changed on disk asks first; "keep mine" then lets the save through."""
+    """Saving over a file changed on disk asks first; "keep mine" then completes that
+    save (no second Ctrl+S needed)."""
     rel = "memory/2026-06-08.md"
     fts_window.open_note(rel)
     fts_window.editor.insertPlainText("mine\n")
     (workspace / rel).write_text("theirs\n", encoding="utf-8")
+    fts_window.activateWindow()
     with qtbot.waitSignal(fts_window.note_editor.conflict_detected, timeout=10_000):
-        assert fts_window.note_editor.save() is False  # nothing silently overwritten
-    assert (workspace / rel).read_text(encoding="utf-8") == "theirs\n"
+        qtbot.keyClick(fts_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert (workspace / rel).read_text(encoding="utf-8") == "theirs\n"  # nothing silently overwritten
     dialog = fts_window.note_editor.open_dialog(rel)
-    with qtbot.waitSignal(fts_window.note_editor.conflict_resolved):
+    with qtbot.waitSignal(fts_window.note_editor.saved, timeout=10_000):
         dialog.keep_button.click()
-    assert fts_window.note_editor.save() is True
     assert (workspace / rel).read_text(encoding="utf-8").startswith("mine\n")
+    assert not fts_window.note_editor.current_buffer.modified
 
 
 def test_delete_on_disk_leaves_tree_and_results(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
