@@ -297,6 +297,9 @@ class SearchPanel(QWidget):
         self._query = ""
         # Enter pressed before the query's results came: open its top hit when they do.
         self._open_first_of: str | None = None
+        # The hit selected before the current query was run again; kept while an answer
+        # lacks it, so the next answer that has it selects it again.
+        self._wanted: hits_mod.Hit | None = None
         self.search_input = QLineEdit()
         self.search_input.setObjectName("searchInput")
         self.search_input.setPlaceholderText(self.tr("Search memory as the agent would  (Ctrl+K)"))
@@ -490,7 +493,12 @@ class SearchPanel(QWidget):
         """Replace the table's hits, keeping the selected chunk selected if still there.
 
         ``relevant``: the query's golden labels, shown in the check column. A new
-        ``query`` (not a re-ranking of the same one) scrolls back to the top.
+        ``query`` (not a re-ranking of the same one) scrolls back to the top. The same
+        query run again (a note changed on disk, the index caught up) keeps the
+        selection, the scroll position and the explanation: untouched when the hits
+        are the same; otherwise the selected hit is found again by its note and
+        lines, also when it comes back one answer later (a keyword-only answer while
+        the changed note is embedded, then the full one).
         """
         self._settings = settings
         self._mode = mode
@@ -498,26 +506,57 @@ class SearchPanel(QWidget):
         new_query = query is not None and query != self._query
         if query is not None:
             self._query = query
-        selected = None if new_query else self.current_hit()
-        self.model.set_hits(hits, terms, relevant)
+        before = self.current_hit()
+        if new_query:
+            self._wanted = None
+        elif before is not None:
+            self._wanted = before
+        scroll = self.table.verticalScrollBar().value()
+        detail_scroll = self.detail.verticalScrollBar().value()
+        reset = self.model.set_hits(hits, terms, relevant)
         self._hide_constant_columns(hits, settings)
         self._fit_location_badges()
         self.summary.setText(summary)
-        row = next(
-            (i for i, h in enumerate(hits) if selected is not None and h.chunk_id == selected.chunk_id), -1
-        )
-        if row >= 0:
-            self.table.selectRow(row)
-            self._show_detail(self.model.hit(row))
+        if not reset and not new_query:
+            # The same rows: the view kept its selection and scroll. The explanation is
+            # drawn again (the settings or the pool may differ) at the same place.
+            after = self.current_hit()
+            if after is not None:
+                self._show_detail(after)
+                self.detail.verticalScrollBar().setValue(detail_scroll)
         else:
-            self.detail.clear()
-        if new_query or row < 0:
-            self.table.scrollToTop()
+            self._reselect(self._wanted, scroll=None if new_query else scroll, detail_scroll=detail_scroll)
         if query is not None and query == self._open_first_of:
             self._open_first_of = None
             if hits:
                 self.table.selectRow(0)
                 self.hit_activated.emit(self.model.hit(0))
+
+    def _reselect(self, wanted: hits_mod.Hit | None, *, scroll: int | None, detail_scroll: int) -> None:
+        """After a reset: select ``wanted`` again (same chunk, else same note and
+        lines) and put the scroll back (``scroll`` None: to the top)."""
+        hits = self.model.hits
+        row = -1
+        if wanted is not None:
+            row = next((i for i, h in enumerate(hits) if h.chunk_id == wanted.chunk_id), -1)
+            if row < 0:
+                key = self.model.hit_key(wanted)
+                row = next((i for i, h in enumerate(hits) if self.model.hit_key(h) == key), -1)
+        if row >= 0:
+            self.table.selectRow(row)
+            self._wanted = None
+        else:
+            self.detail.clear()
+        # Selecting scrolled the row into sight; the reader's own place wins (the rows'
+        # scroll range is laid out first, so the value is not clamped to the old one).
+        self.table.doItemsLayout()
+        if scroll is None:
+            self.table.scrollToTop()
+        else:
+            self.table.verticalScrollBar().setValue(scroll)
+        if row >= 0:
+            # The same hit's explanation has the same rows: keep the reader's place in it.
+            self.detail.verticalScrollBar().setValue(detail_scroll)
 
     def current_hit(self) -> hits_mod.Hit | None:
         index = self.table.currentIndex()

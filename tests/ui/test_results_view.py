@@ -159,6 +159,76 @@ def test_new_results_scroll_to_top(qtbot, fts_window) -> None:  # type: ignore[n
     assert table.visualRect(table.model().index(0, 1)).top() >= 0
 
 
+def test_a_change_on_disk_keeps_selection_scroll_explanation_and_editor(
+    qtbot, fts_window, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The search runs again when a note changes on disk. Same hits: the selection,
+    the table's and the explanation's scroll and the editor stay as they were. The
+    selected hit's own note changed inside its lines (a new chunk): it is selected
+    again by note and lines, with the same scroll, and the open note is reloaded
+    without moving the editor's cursor, scroll or the hit's marks."""
+    panel, table, edit = fts_window.search_panel, fts_window.results_table, fts_window.editor
+    session = fts_window.session
+    results = search(qtbot, fts_window, "Atlas")
+    bar, detail_bar = table.verticalScrollBar(), panel.detail.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)
+    row = next(
+        i for i, h in enumerate(results.hits[:4]) if len((workspace / h.path).read_text().splitlines()) > 30
+    )
+    table.selectRow(row)
+    hit = panel.current_hit()
+    panel.hit_activated.emit(hit)  # open it in the editor, its matched lines marked
+    bar.setValue(bar.maximum())  # the selected row is out of sight now
+    qtbot.waitUntil(lambda: detail_bar.maximum() > 0, timeout=5000)
+    detail_bar.setValue(detail_bar.maximum())
+    assert bar.value() > 0 and detail_bar.value() > 0 and edit.verticalScrollBar().value() > 0
+
+    def state() -> tuple[object, ...]:
+        current = panel.current_hit()
+        return (
+            (current.path, current.start_line, current.end_line) if current else None,
+            bar.value(),
+            detail_bar.value(),
+            bool(panel.detail.toPlainText()),
+            edit.textCursor().blockNumber(),
+            edit.verticalScrollBar().value(),
+            fts_window.note_editor.matched_line_numbers(),
+        )
+
+    answers: list[object] = []
+    session.results_changed.connect(answers.append)
+
+    def change_and_wait(path: Path, old: str, new: str) -> None:
+        """Change ``path``; wait until a sync indexed it and the search after it answered."""
+        rel = path.relative_to(workspace).as_posix()
+        synced: list[int] = []
+
+        def on_synced(report: object) -> None:
+            if rel in getattr(report, "indexed_paths", ()):
+                synced.append(len(answers))
+
+        session.sync_finished.connect(on_synced)
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        qtbot.waitUntil(
+            lambda: bool(synced) and len(answers) > synced[0] and not session.is_syncing, timeout=30_000
+        )
+        session.sync_finished.disconnect(on_synced)
+
+    before = state()
+    shown = {h.path for h in results.hits}
+    unrelated = next(p for p in sorted((workspace / "memory").glob("*.md")) if p.name not in str(shown))
+    change_and_wait(unrelated, "\n", "\nA line about watering the tomatoes.\n")
+    assert [h.chunk_id for h in session.results.hits] == [h.chunk_id for h in results.hits]
+    assert state() == before
+
+    path = workspace / hit.path
+    line = path.read_text(encoding="utf-8").splitlines()[hit.start_line - 1]
+    change_and_wait(path, line + "\n", line + " (edited on disk)\n")
+    assert hit.chunk_id not in {h.chunk_id for h in session.results.hits}  # a new chunk
+    assert edit.document().findBlockByNumber(hit.start_line - 1).text().endswith("(edited on disk)")
+    assert state() == before
+
+
 def test_explanation_in_plain_words(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
     """The pane says which words matched where, the weights as on the sliders, decay in days,
     and the rank without MMR and without decay."""
