@@ -14,6 +14,8 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QSlider
 
 from memdesk.core.search import highlight
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search.settings import SearchSettings
 from memdesk.qt import models
 from memdesk.ui import search_panel
 from tests.ui.conftest import search
@@ -384,3 +386,65 @@ def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: 
     fts_window.tuning.recency_check.setChecked(False)
     fts_window.results_table.selectRow(0)
     assert "Recency +" not in fts_window.search_panel.detail.toPlainText()
+
+
+def _hit(rank: int, path: str, *, keyword_only: bool = False) -> hits_mod.Hit:
+    return hits_mod.Hit(
+        rank=rank,
+        chunk_id=f"{path}#{'k' if keyword_only else 'h'}",
+        path=path,
+        source="memory",
+        start_line=1,
+        end_line=9,
+        snippet="the deploy freeze moved to Thursday",
+        text="# Note\n\nthe deploy freeze moved to Thursday\n" * 6,
+        vector_score=None if keyword_only else 0.7,
+        text_score=0.5,
+        merged_score=0.6,
+        decay=1.0,
+        score=0.6,
+        pre_mmr_rank=rank,
+        mmr_rank=None,
+        date=None,
+    )
+
+
+def test_the_selection_and_scroll_come_back_after_a_shorter_answer(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """While a changed note is embedded the same query answers keyword-only (other
+    hits, fewer rows); the full answer after it gets the selection, the table's scroll
+    and the explanation's back."""
+    panel = search_panel.SearchPanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    settings = SearchSettings.defaults("memdesk")
+    full = [_hit(i + 1, f"memory/note-{i}.md") for i in range(10)]
+    short = [_hit(i + 1, f"memory/note-{i}.md", keyword_only=True) for i in (4, 7)]
+
+    def show(hits: list[hits_mod.Hit]) -> None:
+        panel.show_results(hits, terms=["deploy"], settings=settings, summary="", query="deploy")
+
+    show(full)
+    panel.table.selectRow(1)
+    bar, detail_bar = panel.table.verticalScrollBar(), panel.detail.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and detail_bar.maximum() > 0, timeout=5000)
+    bar.setValue(bar.maximum())
+    detail_bar.setValue(detail_bar.maximum())
+    before = (bar.value(), detail_bar.value())
+    show(short)
+    assert panel.current_hit() is None  # not among the keyword-only answer's hits
+    show(full)
+    assert panel.current_hit() == full[1]
+    assert (bar.value(), detail_bar.value()) == before
+    # There, but keyword-only: the same note and lines, a shorter explanation.
+    show([short[0], _hit(2, "memory/note-1.md", keyword_only=True), short[1]])
+    assert panel.current_hit().path == "memory/note-1.md"  # type: ignore[union-attr]
+    show(full)
+    assert panel.current_hit() == full[1]
+    assert (bar.value(), detail_bar.value()) == before
+    # Once the user scrolls on their own, theirs is the place kept.
+    bar.setValue(0)
+    show(short)
+    show(full)
+    assert bar.value() == 0
