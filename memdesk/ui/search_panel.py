@@ -265,6 +265,17 @@ class SnippetDelegate(QStyledItemDelegate):
         return QSize(min(hint.width(), 600), hint.height())
 
 
+def _most_overlapping(hits: Sequence[hits_mod.Hit], wanted: hits_mod.Hit) -> int:
+    """Row of the hit in ``wanted``'s note whose lines overlap it most; -1 if none does."""
+    best, row = 0, -1
+    for i, hit in enumerate(hits):
+        if hit.path == wanted.path:
+            shared = min(hit.end_line, wanted.end_line) - max(hit.start_line, wanted.start_line) + 1
+            if shared > best:
+                best, row = shared, i
+    return row
+
+
 class SearchPanel(QWidget):
     """Query box, scope selector, results table and detail pane.
 
@@ -573,6 +584,8 @@ class SearchPanel(QWidget):
             if row < 0:
                 key = self.model.hit_key(wanted)
                 row = next((i for i, h in enumerate(hits) if self.model.hit_key(h) == key), -1)
+            if row < 0:  # lines were added or removed above or in it: the chunk of that note
+                row = _most_overlapping(hits, wanted)  # that shares most of its lines
         if row >= 0:
             self.table.selectRow(row)
             self._wanted = None

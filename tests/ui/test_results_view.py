@@ -3,6 +3,7 @@ headers and paths, plain-words explanations, and keyboard flow. Real window, rea
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 import re
@@ -443,6 +444,11 @@ def test_the_selection_and_scroll_come_back_after_a_shorter_answer(qtbot) -> Non
     show(full)
     assert panel.current_hit() == full[1]
     assert (bar.value(), detail_bar.value()) == before
+    # A line added above it moved its range: the chunk of that note that shares most
+    # of its lines is the one selected again.
+    moved = [*full[:1], dataclasses.replace(full[1], chunk_id="moved", start_line=2, end_line=10), *full[2:]]
+    show(moved)
+    assert panel.current_hit() is moved[1]
     # Once the user scrolls on their own, theirs is the place kept.
     bar.setValue(0)
     show(short)
