@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
-from memdesk.core.index import notes
+from memdesk.core.index import notes, notetext
 from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
@@ -489,6 +489,7 @@ class MainWindow(QMainWindow):
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
         self.note_editor.merged.connect(self._on_editor_merged)
+        self.note_editor.conflicts_changed.connect(self._on_editor_conflicts_changed)
         self.note_editor.current_changed.connect(self._on_editor_current_changed)
 
     def _attach(self, session: session_mod.Session) -> None:
@@ -957,6 +958,12 @@ class MainWindow(QMainWindow):
         else:
             text = self.tr("{0}: changes made on disk were merged with yours").format(rel)
         self.statusBar().showMessage(text, 15000)
+
+    @Slot(int)
+    def _on_editor_conflicts_changed(self, count: int) -> None:
+        # "…marked <<<<<<< … >>>>>>>; resolve, then save" is stale once none is left.
+        if count == 0 and notetext.MINE_MARKER[:7] in self.statusBar().currentMessage():
+            self.statusBar().clearMessage()
 
     @Slot(str)
     def _on_editor_saved(self, rel: str) -> None:
