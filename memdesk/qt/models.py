@@ -257,18 +257,40 @@ class ResultsModel(QAbstractTableModel):
         hits: Sequence[hits_mod.Hit],
         terms: highlight.KeywordTerms | Sequence[str] = (),
         relevant: Sequence[eval_golden.Relevant] | None = None,
-    ) -> None:
-        self.beginResetModel()
-        self._hits = tuple(hits)
-        self._terms = (
-            terms if isinstance(terms, highlight.KeywordTerms) else highlight.KeywordTerms(tuple(terms))
-        )
+    ) -> bool:
+        """Show ``hits``; True when the rows were reset.
+
+        The same chunks in the same order (a search run again because some note
+        changed on disk, or a re-ranking that moved nothing) are not a reset: only
+        the changed values repaint, so the views keep their selection and scroll.
+        """
+        hits = tuple(hits)
+        terms = terms if isinstance(terms, highlight.KeywordTerms) else highlight.KeywordTerms(tuple(terms))
+        relevant = tuple(relevant) if relevant is not None else self._relevant
+        same_rows = [h.chunk_id for h in hits] == [h.chunk_id for h in self._hits]
+        if same_rows and hits == self._hits and terms == self._terms and relevant == self._relevant:
+            return False
+        if not same_rows:
+            self.beginResetModel()
+        self._hits = hits
+        if terms != self._terms:
+            self._terms = terms
+            self._spans = {}
         self._excerpts = {}
-        self._spans = {}
-        if relevant is not None:
-            self._relevant = tuple(relevant)
+        self._relevant = relevant
         self._claims = eval_golden.assign_labels(self._hits, self._relevant)
-        self.endResetModel()
+        if not same_rows:
+            self.endResetModel()
+            return True
+        if hits:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(hits) - 1, len(COLUMNS) - 1))
+        return False
+
+    @staticmethod
+    def hit_key(hit: hits_mod.Hit) -> tuple[str, int, int]:
+        """Where a hit is (note and line range): finds it again after its chunk was
+        re-indexed under a new id."""
+        return (hit.path, hit.start_line, hit.end_line)
 
     def set_relevant(self, relevant: Sequence[eval_golden.Relevant]) -> None:
         """The current query's labelled items (repaints the check column only)."""

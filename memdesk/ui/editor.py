@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
-from PySide6.QtCore import QEvent, QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, QPoint, QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
+    QAction,
     QColor,
     QFont,
     QFontDatabase,
-    QPalette,
+    QKeySequence,
     QSyntaxHighlighter,
     QTextCharFormat,
     QTextCursor,
@@ -51,15 +52,10 @@ from memdesk.core import errors
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 from memdesk.qt import messages
-from memdesk.ui import code_editor, markdown_view, theme
+from memdesk.ui import code_editor, conflicts, markdown_view, theme
 from memdesk.ui import errors as ui_errors
 
 log = logging.getLogger(__name__)
-
-
-def _conflict_background(palette: QPalette) -> QColor:
-    """A reddish band behind conflict markers, readable in light and dark themes."""
-    return QColor(110, 40, 40) if theme.is_dark(palette) else QColor(255, 205, 196)
 
 
 def _fmt(
@@ -242,33 +238,33 @@ class ConflictDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
-        self.setWindowTitle(f"{rel} changed on disk")
+        self.setWindowTitle(self.tr("{0} changed on disk").format(rel))
         self._choice = "cancel"
         name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
         layout = QVBoxLayout(self)
         if deleted:
-            message = (
-                f"{name} was deleted on disk, but you have unsaved edits.<br>"
+            message = self.tr(
+                "{0} was deleted on disk, but you have unsaved edits.<br>"
                 "Keep yours (saving will recreate the file) or drop them?"
-            )
+            ).format(name)
         elif theirs is None:
-            message = (
-                f"{name} changed on disk into something the editor cannot show "
-                f"({html.escape(problem or 'unreadable')}).<br>"
+            message = self.tr(
+                "{0} changed on disk into something the editor cannot show ({1}).<br>"
                 "Keep yours (saving will replace the disk version) or cancel and look at it first?"
-            )
+            ).format(name, html.escape(problem or self.tr("unreadable")))
         else:
             overlap = (
-                "Both sides changed the same lines: "
-                f"{conflicts} place{'s' if conflicts != 1 else ''} will be marked for you to resolve."
+                self.tr(
+                    "Both sides changed the same lines: {0} place(s) will be marked for you to resolve."
+                ).format(conflicts)
                 if conflicts
-                else "The changes do not overlap: merging keeps both."
+                else self.tr("The changes do not overlap: merging keeps both.")
             )
-            message = (
-                f"{name} changed on disk, but you have unsaved edits.<br>"
-                f"Merge the disk changes into yours, reload the disk version (your edits are "
-                f"dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
-            )
+            message = self.tr(
+                "{0} changed on disk, but you have unsaved edits.<br>"
+                "Merge the disk changes into yours, reload the disk version (your edits are "
+                "dropped) or keep yours (saving overwrites the disk version)?<br>{1}"
+            ).format(name, overlap)
         label = QLabel(message)
         label.setObjectName("conflictMessage")
         label.setTextFormat(Qt.TextFormat.RichText)
@@ -281,23 +277,23 @@ class ConflictDialog(QDialog):
         diff = difflib.unified_diff(
             (theirs or "").splitlines(),
             mine.splitlines(),
-            fromfile=f"{rel} (disk)",
-            tofile=f"{rel} (yours)",
+            fromfile=self.tr("{0} (disk)").format(rel),
+            tofile=self.tr("{0} (yours)").format(rel),
             lineterm="",
         )
-        self._diff.setPlainText("\n".join(diff) or "(no differences)")
+        self._diff.setPlainText("\n".join(diff) or self.tr("(no differences)"))
         self._diff.setVisible(False)
         layout.addWidget(self._diff)
         buttons = QDialogButtonBox()
-        self.merge_button = QPushButton("Merge")
+        self.merge_button = QPushButton(self.tr("Merge"))
         self.merge_button.setObjectName("conflictMerge")
-        self.reload_button = QPushButton("Drop mine" if deleted else "Reload from disk")
+        self.reload_button = QPushButton(self.tr("Drop mine") if deleted else self.tr("Reload from disk"))
         self.reload_button.setObjectName("conflictReload")
-        self.keep_button = QPushButton("Keep mine")
+        self.keep_button = QPushButton(self.tr("Keep mine"))
         self.keep_button.setObjectName("conflictKeepMine")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("conflictCancel")
-        self.compare_button = QPushButton("Compare")
+        self.compare_button = QPushButton(self.tr("Compare"))
         self.compare_button.setObjectName("conflictCompare")
         self.compare_button.setCheckable(True)
         can_merge = theirs is not None and not deleted
@@ -368,6 +364,8 @@ class NoteEditor(QWidget):
             (on save, or by the user's Merge); the int counts overlapping changes left
             between conflict markers.
         readonly_asked(str): saving met a read-only note and asks before overwriting it.
+        conflicts_changed(int): the number of conflict hunks (``<<<<<<< yours`` …
+            ``>>>>>>> on disk``) in the shown note changed; 0 once all are resolved.
     """
 
     saved = Signal(str)
@@ -377,6 +375,7 @@ class NoteEditor(QWidget):
     conflict_resolved = Signal(str, str)
     merged = Signal(str, int)
     readonly_asked = Signal(str)
+    conflicts_changed = Signal(int)
 
     def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -389,6 +388,9 @@ class NoteEditor(QWidget):
         self._hit_lines: tuple[int, int] | None = None  # the opened hit's lines, until cleared
         self._matched: tuple[int, ...] = ()
         self.readonly_box: QMessageBox | None = None
+        self._hunks: list[notetext.ConflictHunk] = []  # the shown note's, by block number
+        self._hit_selections: list[QTextEdit.ExtraSelection] = []
+        self._conflict_selections: list[QTextEdit.ExtraSelection] = []
 
         self.title = QLabel(self.tr("No note open"))
         self.title.setObjectName("editorTitle")
@@ -409,11 +411,23 @@ class NoteEditor(QWidget):
         self.text_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.find_bar = code_editor.FindBar(self.text_edit)
         self.preview = SafePreview()
+        self._make_conflict_actions()
+        self.conflict_bar = conflicts.ConflictBar(
+            previous=self.previous_conflict_action,
+            next_=self.next_conflict_action,
+            mine=self.take_mine_action,
+            theirs=self.take_theirs_action,
+            both=self.take_both_action,
+        )
+        self.text_edit.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.text_edit.customContextMenuRequested.connect(self._on_text_edit_context_menu_requested)
+        self.text_edit.cursorPositionChanged.connect(self._on_text_edit_cursor_position_changed)
 
         edit_page = QWidget()
         edit_layout = QVBoxLayout(edit_page)
         edit_layout.setContentsMargins(0, 0, 0, 0)
         edit_layout.setSpacing(0)
+        edit_layout.addWidget(self.conflict_bar)
         edit_layout.addWidget(self.text_edit, 1)
         edit_layout.addWidget(self.find_bar)
         self.tabs = QTabWidget()
@@ -439,6 +453,63 @@ class NoteEditor(QWidget):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(300)
         self._preview_timer.timeout.connect(self._render_preview)
+        # Markers come and go by typing, pasting and Ctrl+Z too: look again shortly
+        # after each change (the look is a substring search while there are none).
+        self._conflict_timer = QTimer(self)
+        self._conflict_timer.setObjectName("conflict-scan-timer")
+        self._conflict_timer.setSingleShot(True)
+        self._conflict_timer.setInterval(150)
+        self._conflict_timer.timeout.connect(self._refresh_conflicts)
+
+    def _make_conflict_actions(self) -> None:
+        """Previous / next conflict and take mine / theirs / both: on the bar, in the
+        editor's context menu and (through ``conflict_actions``) the window's Edit menu.
+        Enabled only while the shown note has conflict hunks, so their keys are free
+        otherwise."""
+
+        def make(text: str, key: str, slot: Any, name: str) -> QAction:
+            action = QAction(text, self)
+            action.setObjectName(name)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.setToolTip(
+                f"{text} ({QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)})"
+            )
+            action.setEnabled(False)
+            action.triggered.connect(lambda _checked=False: slot())
+            self.addAction(action)
+            return action
+
+        self.previous_conflict_action = make(
+            self.tr("Previous conflict"), "Shift+F7", lambda: self.go_to_conflict(-1), "previousConflict"
+        )
+        self.next_conflict_action = make(
+            self.tr("Next conflict"), "F7", lambda: self.go_to_conflict(1), "nextConflict"
+        )
+        self.take_mine_action = make(
+            self.tr("Take mine"), "Alt+1", lambda: self.resolve_conflict("mine"), "takeMine"
+        )
+        self.take_theirs_action = make(
+            self.tr("Take theirs"), "Alt+2", lambda: self.resolve_conflict("theirs"), "takeTheirs"
+        )
+        self.take_both_action = make(
+            self.tr("Take both"), "Alt+3", lambda: self.resolve_conflict("both"), "takeBoth"
+        )
+        self.take_mine_action.setToolTip(self.tr("Keep your lines of this conflict, drop the disk's (Alt+1)"))
+        self.take_theirs_action.setToolTip(
+            self.tr("Keep the disk's lines of this conflict, drop yours (Alt+2)")
+        )
+        self.take_both_action.setToolTip(self.tr("Keep both: your lines, then the disk's (Alt+3)"))
+
+    @property
+    def conflict_actions(self) -> list[QAction]:
+        return [
+            self.previous_conflict_action,
+            self.next_conflict_action,
+            self.take_mine_action,
+            self.take_theirs_action,
+            self.take_both_action,
+        ]
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
@@ -454,6 +525,8 @@ class NoteEditor(QWidget):
                     self._highlighters[rel] = MarkdownHighlighter(buffer.document, dark=dark)
             if self._current is not None and self._hit_lines is not None:
                 self.show_lines(*self._hit_lines, matched=self._matched)
+            self.conflict_bar.refresh_palette()
+            self._refresh_conflicts()
 
     def highlighter_for(self, rel: str) -> MarkdownHighlighter | None:
         return self._highlighters.get(rel)
@@ -519,6 +592,7 @@ class NoteEditor(QWidget):
             self.show_lines(*lines, matched=matched)
         else:
             self.clear_hit_marks()
+        self._refresh_conflicts()
         return True
 
     @property
@@ -528,7 +602,7 @@ class NoteEditor(QWidget):
 
     def matched_line_numbers(self) -> list[int]:
         """1-based lines currently highlighted as matched (tests, automation)."""
-        return [sel.cursor.blockNumber() + 1 for sel in self.text_edit.extraSelections()]
+        return [sel.cursor.blockNumber() + 1 for sel in self._hit_selections]
 
     def show_lines(self, start: int, end: int, *, matched: Sequence[int] = ()) -> None:
         """Mark a hit's lines ``start..end`` in the gutter, highlight its ``matched``
@@ -555,7 +629,8 @@ class NoteEditor(QWidget):
             selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             selection.cursor = QTextCursor(block)
             selections.append(selection)
-        self.text_edit.setExtraSelections(selections)
+        self._hit_selections = selections
+        self._apply_selections()
         self.text_edit.mark_lines((start, end))
         self._hit_lines = (start, end)
         self._matched = tuple(matched)
@@ -571,9 +646,14 @@ class NoteEditor(QWidget):
 
     def clear_hit_marks(self) -> None:
         """Forget the opened hit's highlight (a new query was typed)."""
-        self.text_edit.setExtraSelections([])
+        self._hit_selections = []
+        self._apply_selections()
         self.text_edit.mark_lines(None)
         self._hit_lines = None
+
+    def _apply_selections(self) -> None:
+        # A hit's lines and the conflict hunks can show at once (a hit inside a hunk).
+        self.text_edit.setExtraSelections(self._hit_selections + self._conflict_selections)
 
     def open_find(self) -> None:
         self.tabs.setCurrentWidget(self._edit_page)
@@ -621,15 +701,21 @@ class NoteEditor(QWidget):
         """Save the current buffer; True when written (or nothing to do)."""
         return self._current is None or self.save_buffer(self._current)
 
-    def save_buffer(self, buffer: Buffer, *, overwrite_readonly: bool = False) -> bool:
+    def save_buffer(
+        self, buffer: Buffer, *, overwrite_readonly: bool = False, allow_conflicts: bool = False
+    ) -> bool:
         """Write ``buffer`` unless that would overwrite a disk version it has not seen.
 
         Changes made on disk since the buffer was loaded are merged in when they do
         not overlap the user's (an agent appending a line); otherwise the conflict
         dialog asks. The check holds up to the atomic rename (``workspace.save_note``).
+        Conflict markers a Merge left unresolved are never written without asking
+        (``allow_conflicts``: the user already said yes).
         """
         if buffer.rel in self._dialogs:
             self._dialogs[buffer.rel].raise_()
+            return False
+        if not allow_conflicts and not self._confirm_unresolved(buffer):
             return False
         try:
             saved = workspace_mod.save_note(
@@ -641,7 +727,7 @@ class NoteEditor(QWidget):
                 root=self._root,  # never through a folder that became a symlink out
             )
         except errors.NoteChanged as exc:
-            self._ask_conflict(buffer, exc.disk)  # never overwrite what we did not see
+            self._ask_conflict(buffer, exc.disk, saving=True)  # never overwrite what we did not see
             return False
         except errors.NoteReadOnly as exc:
             self._ask_readonly(buffer, exc)
@@ -654,7 +740,7 @@ class NoteEditor(QWidget):
             return False
         buffer.adopt(saved.data, workspace_mod.sha256(saved.data))
         if saved.merged:
-            self._replace_text(buffer, buffer.note.editable)
+            self._patch_text(buffer, buffer.note.editable)
         buffer.document.setModified(False)
         self._update_title()
         self.saved.emit(buffer.rel)
@@ -687,13 +773,185 @@ class NoteEditor(QWidget):
         def on_finished(_result: int, buffer: Buffer = buffer) -> None:
             self.readonly_box = None
             if box.clickedButton() is save:
-                self.save_buffer(buffer, overwrite_readonly=True)
+                # Unresolved conflicts were asked about before the write met the mode.
+                self.save_buffer(buffer, overwrite_readonly=True, allow_conflicts=True)
             box.deleteLater()
 
         box.finished.connect(on_finished)
         self.readonly_box = box
         box.open()
         self.readonly_asked.emit(buffer.rel)
+
+    def _confirm_unresolved(self, buffer: Buffer) -> bool:
+        """True when ``buffer`` holds no conflict hunk the disk lacks, or the user says
+        to save them anyway (Cancel is the default; it shows the first hunk)."""
+        text = buffer.text()
+        if notetext.MINE_MARKER not in text:  # the common case costs one substring search
+            return True
+        count = len(notetext.unresolved_hunks(text.split("\n"), buffer.note.lines))
+        if not count:
+            return True
+        box = QMessageBox(self)
+        box.setObjectName("unresolvedConflictsDialog")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(self.tr("Unresolved conflicts"))
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(
+            self.tr(
+                "{0} conflict(s) in {1} are unresolved: the lines between "
+                "<<<<<<< yours and >>>>>>> on disk would be written into the note as they are."
+            ).format(count, buffer.rel)
+        )
+        box.setInformativeText(
+            self.tr("Resolve each one with Take mine, Take theirs or Take both above the editor.")
+        )
+        save = box.addButton(self.tr("Save anyway"), QMessageBox.ButtonRole.AcceptRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        box.setEscapeButton(cancel)
+        box.exec()
+        confirmed = box.clickedButton() is save
+        box.deleteLater()
+        if not confirmed:
+            if buffer is not self._current:
+                self.open_note(buffer.rel)
+            self._refresh_conflicts()
+            if self._hunks:
+                self._go_to_hunk(self._hunks[0])
+        return confirmed
+
+    # conflict hunks ------------------------------------------------------------------
+    @property
+    def conflict_hunks(self) -> list[notetext.ConflictHunk]:
+        """The shown note's conflict hunks (0-based block numbers)."""
+        return list(self._hunks)
+
+    def _current_hunk(self) -> notetext.ConflictHunk | None:
+        """The hunk the cursor is in, else the next one after it (wrapping)."""
+        if not self._hunks:
+            return None
+        line = self.text_edit.textCursor().blockNumber()
+        inside = next((h for h in self._hunks if h.contains(line)), None)
+        return inside or next((h for h in self._hunks if h.start > line), self._hunks[0])
+
+    def go_to_conflict(self, step: int) -> bool:
+        """Put the cursor on the next (``step`` > 0) or previous conflict, wrapping."""
+        self._refresh_conflicts()
+        if not self._hunks:
+            return False
+        line = self.text_edit.textCursor().blockNumber()
+        if step > 0:
+            hunk = next((h for h in self._hunks if h.start > line), self._hunks[0])
+        else:
+            hunk = next((h for h in reversed(self._hunks) if h.end < line), self._hunks[-1])
+        self._go_to_hunk(hunk)
+        return True
+
+    def _go_to_hunk(self, hunk: notetext.ConflictHunk) -> None:
+        block = self.text_edit.document().findBlockByNumber(hunk.start)
+        if block.isValid():
+            self.tabs.setCurrentWidget(self._edit_page)
+            self.text_edit.setTextCursor(QTextCursor(block))
+            self.text_edit.centerCursor()
+
+    def resolve_conflict(self, take: str, hunk: notetext.ConflictHunk | None = None) -> bool:
+        """Replace a conflict hunk, markers and all, by ``"mine"``, ``"theirs"`` or
+        ``"both"`` sides' lines, as one undo step (Ctrl+Z brings the hunk back).
+
+        ``hunk``: the one the cursor is in (or the next) when not given. Only the
+        hunk's lines change; every other line keeps its exact bytes at the save.
+        """
+        self._refresh_conflicts()
+        hunk = hunk or self._current_hunk()
+        if hunk is None or hunk not in self._hunks:
+            return False
+        document = self.text_edit.document()
+        lines = [document.findBlockByNumber(n).text() for n in range(hunk.start, hunk.end + 1)]
+        kept = notetext.resolve_hunk(
+            lines, notetext.ConflictHunk(0, hunk.middle - hunk.start, hunk.end - hunk.start), take
+        )
+        first = document.findBlockByNumber(hunk.start)
+        last = document.findBlockByNumber(hunk.end)
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        if kept:
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText("\n".join(kept))
+        elif last.next().isValid():  # nothing kept: the lines go, with one separator
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.next().position(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        else:
+            previous = first.previous()
+            start = previous.position() + previous.length() - 1 if previous.isValid() else 0
+            cursor.setPosition(start)
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        cursor.endEditBlock()
+        at = document.findBlockByNumber(min(hunk.start, document.blockCount() - 1))
+        self.text_edit.setTextCursor(QTextCursor(at))
+        self._refresh_conflicts()
+        return True
+
+    @Slot()
+    def _refresh_conflicts(self, *, jump: bool = False) -> None:
+        """Find the shown note's conflict hunks again: highlight them, show the bar and
+        enable its actions while there are any; clear all that once none is left."""
+        self._conflict_timer.stop()
+        buffer = self._current
+        hunks: list[notetext.ConflictHunk] = []
+        if buffer is not None:
+            document = buffer.document
+            if self._hunks or notetext.MINE_MARKER in document.toRawText():
+                lines = []
+                block = document.begin()
+                while block.isValid():
+                    lines.append(block.text())
+                    block = block.next()
+                hunks = notetext.conflict_hunks(lines)
+        changed = hunks != self._hunks
+        self._hunks = hunks
+        if hunks or changed:
+            self._conflict_selections = conflicts.hunk_selections(
+                self.text_edit.document(), hunks, self.palette()
+            )
+            self._apply_selections()
+        for action in self.conflict_actions:
+            action.setEnabled(bool(hunks))
+        self._show_conflict_state()
+        if jump and hunks:
+            self._go_to_hunk(hunks[0])
+        if changed:
+            self.conflicts_changed.emit(len(hunks))
+
+    def _show_conflict_state(self) -> None:
+        line = self.text_edit.textCursor().blockNumber()
+        current = next((i for i, h in enumerate(self._hunks) if h.contains(line)), None)
+        self.conflict_bar.show_state(current, len(self._hunks))
+
+    @Slot()
+    def _on_text_edit_cursor_position_changed(self) -> None:
+        if self._hunks:
+            self._show_conflict_state()
+
+    @Slot(QPoint)
+    def _on_text_edit_context_menu_requested(self, pos: QPoint) -> None:
+        """Qt's own menu; on a conflict hunk, the take actions first (acting on it)."""
+        menu = self.text_edit.createStandardContextMenu(pos)
+        line = self.text_edit.cursorForPosition(pos).blockNumber()
+        if any(h.contains(line) for h in self._hunks):
+            if not self.text_edit.textCursor().hasSelection():
+                self.text_edit.setTextCursor(self.text_edit.cursorForPosition(pos))
+            takes = [self.take_mine_action, self.take_theirs_action, self.take_both_action]
+            if menu.actions():
+                first = menu.actions()[0]
+                menu.insertActions(first, takes)
+                menu.insertSeparator(first)
+            else:
+                menu.addActions(takes)
+        menu.exec(self.text_edit.viewport().mapToGlobal(pos))
+        menu.deleteLater()
 
     # disk changes --------------------------------------------------------------------
     def on_files_changed(self, rels: list[str]) -> None:
@@ -775,28 +1033,30 @@ class NoteEditor(QWidget):
 
     def _load_disk(self, buffer: Buffer, disk: workspace_mod.DiskState) -> None:
         buffer.adopt(disk.data, disk.digest)
-        self._replace_text(buffer, buffer.note.editable, undoable=False)
+        # Only the lines that changed are replaced, so the cursor and the scroll stay
+        # on the text the user was looking at (setPlainText put both back at the top).
+        self._patch_text(buffer, buffer.note.editable)
+        buffer.document.clearUndoRedoStacks()  # a reload is not an edit to take back
         buffer.document.setModified(False)
         self._update_title()
 
-    def _replace_text(self, buffer: Buffer, text: str, *, undoable: bool = True) -> None:
-        """Put ``text`` in the buffer, keeping the cursor near where it was; as one undo
-        step when ``undoable`` (a merge the user can take back with Ctrl+Z)."""
+    def _replace_text(self, buffer: Buffer, text: str) -> None:
+        """Put ``text`` in the buffer as one undo step, keeping the cursor near where it
+        was (``_patch_text``'s fallback: it keeps the scroll too)."""
         cursor_pos = self.text_edit.textCursor().position() if buffer is self._current else 0
-        if undoable:
-            cursor = QTextCursor(buffer.document)
-            cursor.beginEditBlock()
-            cursor.select(QTextCursor.SelectionType.Document)
-            cursor.insertText(text)
-            cursor.endEditBlock()
-        else:
-            buffer.document.setPlainText(text)
+        cursor = QTextCursor(buffer.document)
+        cursor.beginEditBlock()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(text)
+        cursor.endEditBlock()
         if buffer is self._current:
             cursor = self.text_edit.textCursor()
             cursor.setPosition(min(cursor_pos, max(0, buffer.document.characterCount() - 1)))
             self.text_edit.setTextCursor(cursor)
 
-    def _ask_conflict(self, buffer: Buffer, disk: workspace_mod.DiskState) -> None:
+    def _ask_conflict(self, buffer: Buffer, disk: workspace_mod.DiskState, *, saving: bool = False) -> None:
+        """The conflict dialog for ``buffer``; ``saving``: a save met the change, so
+        Keep mine completes that save."""
         if buffer.rel in self._dialogs:
             self._dialogs[buffer.rel].raise_()
             return
@@ -837,10 +1097,10 @@ class NoteEditor(QWidget):
             if choice == "merge" and merge is not None:
                 # The disk version becomes the base; the buffer holds both sides' changes.
                 buffer.adopt(disk.data, disk.digest)
-                self._replace_text(buffer, notetext.NoteText.parse(merge.text).editable)
+                self._patch_text(buffer, notetext.NoteText.parse(merge.text).editable)
                 buffer.document.setModified(True)
-                if merge.conflicts:
-                    self._mark_conflicts(buffer)
+                if buffer is self._current:
+                    self._refresh_conflicts(jump=bool(merge.conflicts))
                 self.merged.emit(buffer.rel, merge.conflicts)
             elif choice == "reload":
                 if not disk.exists:
@@ -859,38 +1119,15 @@ class NoteEditor(QWidget):
             self._update_title()
             dialog.deleteLater()
             self.conflict_resolved.emit(buffer.rel, choice)
+            if choice == "keep" and saving:
+                # The user asked to save and chose their version: save it now, not at
+                # a second Ctrl+S (markers, if any, were asked about before the write).
+                self.save_buffer(buffer, allow_conflicts=True)
 
         dialog.chosen.connect(on_chosen)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.open()
         self.conflict_detected.emit(buffer.rel)
-
-    def _mark_conflicts(self, buffer: Buffer) -> None:
-        """Highlight each conflict region (markers included) and put the cursor on the first."""
-        if buffer is not self._current:
-            return
-        selections = []
-        document = buffer.document
-        block = document.begin()
-        start = None
-        while block.isValid():
-            text = block.text()
-            if text == notetext.MINE_MARKER:
-                start = block
-            elif text == notetext.THEIRS_MARKER and start is not None:
-                selection = QTextEdit.ExtraSelection()
-                selection.format.setBackground(_conflict_background(self.palette()))
-                selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-                cursor = QTextCursor(start)
-                cursor.setPosition(block.position() + block.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-                selection.cursor = cursor
-                selections.append(selection)
-                start = None
-            block = block.next()
-        self.text_edit.setExtraSelections(selections)
-        if selections:
-            self.text_edit.setTextCursor(QTextCursor(selections[0].cursor.block()))
-            self.text_edit.centerCursor()
 
     # internals -----------------------------------------------------------------------
     def _update_title(self) -> None:
@@ -911,6 +1148,7 @@ class NoteEditor(QWidget):
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
+        self._conflict_timer.start()
         if self.tabs.currentWidget() is self.preview:
             self._preview_timer.start()
 

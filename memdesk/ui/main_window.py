@@ -46,7 +46,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
-from memdesk.core.index import notes
+from memdesk.core.index import notes, notetext
 from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
@@ -377,6 +377,11 @@ class MainWindow(QMainWindow):
             self.note_editor.find_bar.find_previous,
             QKeySequence.StandardKey.FindPrevious,
         )
+        # Resolving what a Merge marked (enabled while the note has conflict hunks);
+        # listed here, and so in Help > Keyboard shortcuts, as well as on the bar.
+        edit_menu.addSeparator()
+        edit_menu.addActions(self.note_editor.conflict_actions)
+        self.addActions(self.note_editor.conflict_actions)
 
         view_menu = self.menuBar().addMenu(self.tr("&View"))
         self.zoom_in_action = self._action(
@@ -484,6 +489,7 @@ class MainWindow(QMainWindow):
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
         self.note_editor.merged.connect(self._on_editor_merged)
+        self.note_editor.conflicts_changed.connect(self._on_editor_conflicts_changed)
         self.note_editor.current_changed.connect(self._on_editor_current_changed)
 
     def _attach(self, session: session_mod.Session) -> None:
@@ -796,25 +802,32 @@ class MainWindow(QMainWindow):
     def confirm_unsaved(self, names: list[str]) -> str:
         """Ask what to do with the unsaved ``names``: "save", "discard" or "cancel"."""
         box = self.unsaved_box(names)
-        save, discard = box.buttons()[:2]
         box.exec()
         clicked = box.clickedButton()
-        return "save" if clicked is save else "discard" if clicked is discard else "cancel"
+        box.deleteLater()
+        # By the button objects: buttons() lists them by role and platform layout, not
+        # in the order they were added (Discard came after Cancel there, and acted as it).
+        if clicked is box.save_button:
+            return "save"
+        if clicked is box.discard_button:
+            return "discard"
+        return "cancel"
 
-    def unsaved_box(self, names: list[str]) -> QMessageBox:
+    def unsaved_box(self, names: list[str]) -> UnsavedBox:
         """The quit/switch question naming every unsaved note (Save all is the default)."""
         shown = names[:12] + ([self.tr("… and {0} more").format(len(names) - 12)] if len(names) > 12 else [])
-        box = QMessageBox(
+        box = UnsavedBox(
             QMessageBox.Icon.Warning,
             self.tr("Unsaved notes"),
             self.tr("These notes have unsaved edits:") + "\n\n" + "\n".join(f"  • {name}" for name in shown),
             parent=self,
         )
         box.setObjectName("unsavedDialog")
-        save = box.addButton(self.tr("Save all"), QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(self.tr("Discard changes"), QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(save)
+        box.save_button = box.addButton(self.tr("Save all"), QMessageBox.ButtonRole.AcceptRole)
+        box.discard_button = box.addButton(self.tr("Discard changes"), QMessageBox.ButtonRole.DestructiveRole)
+        box.cancel_button = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(box.save_button)
+        box.setEscapeButton(box.cancel_button)
         return box
 
     def open_workspace(self, path: Path) -> None:
@@ -945,6 +958,12 @@ class MainWindow(QMainWindow):
         else:
             text = self.tr("{0}: changes made on disk were merged with yours").format(rel)
         self.statusBar().showMessage(text, 15000)
+
+    @Slot(int)
+    def _on_editor_conflicts_changed(self, count: int) -> None:
+        # "…marked <<<<<<< … >>>>>>>; resolve, then save" is stale once none is left.
+        if count == 0 and notetext.MINE_MARKER[:7] in self.statusBar().currentMessage():
+            self.statusBar().clearMessage()
 
     @Slot(str)
     def _on_editor_saved(self, rel: str) -> None:
@@ -1261,6 +1280,14 @@ class MainWindow(QMainWindow):
         self.agent_dock.close_dock()
         self.session.close()
         event.accept()
+
+
+class UnsavedBox(QMessageBox):
+    """The unsaved-notes question, holding its three buttons by what they do."""
+
+    save_button: QPushButton
+    discard_button: QPushButton
+    cancel_button: QPushButton
 
 
 class _EtaEstimate:

@@ -265,6 +265,17 @@ class SnippetDelegate(QStyledItemDelegate):
         return QSize(min(hint.width(), 600), hint.height())
 
 
+def _most_overlapping(hits: Sequence[hits_mod.Hit], wanted: hits_mod.Hit) -> int:
+    """Row of the hit in ``wanted``'s note whose lines overlap it most; -1 if none does."""
+    best, row = 0, -1
+    for i, hit in enumerate(hits):
+        if hit.path == wanted.path:
+            shared = min(hit.end_line, wanted.end_line) - max(hit.start_line, wanted.start_line) + 1
+            if shared > best:
+                best, row = shared, i
+    return row
+
+
 class SearchPanel(QWidget):
     """Query box, scope selector, results table and detail pane.
 
@@ -297,6 +308,14 @@ class SearchPanel(QWidget):
         self._query = ""
         # Enter pressed before the query's results came: open its top hit when they do.
         self._open_first_of: str | None = None
+        # The hit selected before the current query was run again; kept while an answer
+        # lacks it, so the next answer that has it selects it again.
+        self._wanted: hits_mod.Hit | None = None
+        # Likewise the table's scroll position, when a shorter answer could not hold it
+        # (forgotten as soon as the user scrolls).
+        self._wanted_scroll: int | None = None
+        self._wanted_detail_scroll: int | None = None  # the same for the explanation
+        self._restoring = False
         self.search_input = QLineEdit()
         self.search_input.setObjectName("searchInput")
         self.search_input.setPlaceholderText(self.tr("Search memory as the agent would  (Ctrl+K)"))
@@ -382,6 +401,8 @@ class SearchPanel(QWidget):
         self.table.clicked.connect(self._on_table_clicked)
         self.table.doubleClicked.connect(self._on_table_clicked)
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+        self.table.verticalScrollBar().valueChanged.connect(self._on_table_scroll_value_changed)
+        self.detail.verticalScrollBar().valueChanged.connect(self._on_detail_scroll_value_changed)
         self.model.relevance_toggled.connect(self.relevance_toggled)
 
     # layout --------------------------------------------------------------------------
@@ -490,7 +511,12 @@ class SearchPanel(QWidget):
         """Replace the table's hits, keeping the selected chunk selected if still there.
 
         ``relevant``: the query's golden labels, shown in the check column. A new
-        ``query`` (not a re-ranking of the same one) scrolls back to the top.
+        ``query`` (not a re-ranking of the same one) scrolls back to the top. The same
+        query run again (a note changed on disk, the index caught up) keeps the
+        selection, the scroll position and the explanation: untouched when the hits
+        are the same; otherwise the selected hit is found again by its note and
+        lines, also when it comes back one answer later (a keyword-only answer while
+        the changed note is embedded, then the full one).
         """
         self._settings = settings
         self._mode = mode
@@ -498,26 +524,92 @@ class SearchPanel(QWidget):
         new_query = query is not None and query != self._query
         if query is not None:
             self._query = query
-        selected = None if new_query else self.current_hit()
-        self.model.set_hits(hits, terms, relevant)
-        self._hide_constant_columns(hits, settings)
-        self._fit_location_badges()
-        self.summary.setText(summary)
-        row = next(
-            (i for i, h in enumerate(hits) if selected is not None and h.chunk_id == selected.chunk_id), -1
-        )
-        if row >= 0:
-            self.table.selectRow(row)
-            self._show_detail(self.model.hit(row))
-        else:
-            self.detail.clear()
-        if new_query or row < 0:
-            self.table.scrollToTop()
+        before = self.current_hit()
+        if new_query:
+            self._wanted, self._wanted_scroll, self._wanted_detail_scroll = None, None, None
+        elif before is not None:
+            self._wanted = before
+        scroll = self.table.verticalScrollBar().value()
+        detail_scroll = self.detail.verticalScrollBar().value()
+        if self._wanted_scroll is not None:
+            scroll = self._wanted_scroll
+        if self._wanted_detail_scroll is not None:
+            detail_scroll = self._wanted_detail_scroll
+        self._restoring = True  # the reset and the restore move the scroll bar, not the user
+        try:
+            self._show_hits(
+                hits, terms, relevant, settings, summary, before, new_query, scroll, detail_scroll
+            )
+        finally:
+            self._restoring = False
         if query is not None and query == self._open_first_of:
             self._open_first_of = None
             if hits:
                 self.table.selectRow(0)
                 self.hit_activated.emit(self.model.hit(0))
+
+    def _show_hits(
+        self,
+        hits: Sequence[hits_mod.Hit],
+        terms: highlight.KeywordTerms | Sequence[str],
+        relevant: Sequence[eval_golden.Relevant] | None,
+        settings: settings_mod.SearchSettings,
+        summary: str,
+        before: hits_mod.Hit | None,
+        new_query: bool,
+        scroll: int,
+        detail_scroll: int,
+    ) -> None:
+        reset = self.model.set_hits(hits, terms, relevant)
+        self._hide_constant_columns(hits, settings)
+        self._fit_location_badges()
+        self.summary.setText(summary)
+        if not reset and not new_query:
+            # The same rows: the view kept its selection and scroll. The explanation is
+            # drawn again (the settings or the pool may differ) at the same place.
+            after = self.current_hit()
+            if after is not None:
+                self._show_detail(after)
+                self._restore_detail_scroll(detail_scroll)
+        else:
+            self._reselect(self._wanted, scroll=None if new_query else scroll, detail_scroll=detail_scroll)
+
+    def _reselect(self, wanted: hits_mod.Hit | None, *, scroll: int | None, detail_scroll: int) -> None:
+        """After a reset: select ``wanted`` again (same chunk, else same note and
+        lines) and put the scroll back (``scroll`` None: to the top)."""
+        hits = self.model.hits
+        row = -1
+        if wanted is not None:
+            row = next((i for i, h in enumerate(hits) if h.chunk_id == wanted.chunk_id), -1)
+            if row < 0:
+                key = self.model.hit_key(wanted)
+                row = next((i for i, h in enumerate(hits) if self.model.hit_key(h) == key), -1)
+            if row < 0:  # lines were added or removed above or in it: the chunk of that note
+                row = _most_overlapping(hits, wanted)  # that shares most of its lines
+        if row >= 0:
+            self.table.selectRow(row)
+            self._wanted = None
+        else:
+            self._wanted_detail_scroll = detail_scroll  # for when the hit comes back
+            self.detail.clear()
+        # Selecting scrolled the row into sight; the reader's own place wins (the rows'
+        # scroll range is laid out first, so the value is not clamped to the old one).
+        self.table.doItemsLayout()
+        bar = self.table.verticalScrollBar()
+        if scroll is None:
+            self.table.scrollToTop()
+        else:
+            bar.setValue(scroll)
+        self._wanted_scroll = scroll if scroll is not None and bar.value() != scroll else None
+        if row >= 0:
+            # The same hit's explanation has the same rows: keep the reader's place in it.
+            self._restore_detail_scroll(detail_scroll)
+
+    def _restore_detail_scroll(self, value: int) -> None:
+        bar = self.detail.verticalScrollBar()
+        bar.setValue(value)
+        # A shorter explanation (a keyword-only answer's) cannot hold it: kept for the next.
+        self._wanted_detail_scroll = value if bar.value() != value else None
 
     def current_hit(self) -> hits_mod.Hit | None:
         index = self.table.currentIndex()
@@ -609,6 +701,16 @@ class SearchPanel(QWidget):
         if hit is not None:
             self._show_detail(hit)
             self.hit_activated.emit(hit)
+
+    @Slot(int)
+    def _on_table_scroll_value_changed(self, _value: int) -> None:
+        if not self._restoring:
+            self._wanted_scroll = None  # the user scrolled: their new place is the one to keep
+
+    @Slot(int)
+    def _on_detail_scroll_value_changed(self, _value: int) -> None:
+        if not self._restoring:
+            self._wanted_detail_scroll = None
 
     @Slot(QModelIndex, QModelIndex)
     def _on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:

@@ -342,6 +342,84 @@
     </message>
 </context>
 <context>
+    <name>ConflictBar</name>
+    <message>
+        <source>{0} unresolved conflict(s) from the merge</source>
+        <translation>合并留下 {0} 处未解决的冲突</translation>
+    </message>
+    <message>
+        <source>Conflict {0} of {1}</source>
+        <translation>第 {0} 处冲突，共 {1} 处</translation>
+    </message>
+</context>
+<context>
+    <name>ConflictDialog</name>
+    <message>
+        <source>{0} changed on disk</source>
+        <translation>{0} 已在磁盘上被修改</translation>
+    </message>
+    <message>
+        <source>{0} was deleted on disk, but you have unsaved edits.&lt;br&gt;Keep yours (saving will recreate the file) or drop them?</source>
+        <translation>{0} 已在磁盘上被删除，但你有未保存的编辑。&lt;br&gt;保留你的版本（保存时会重新创建该文件），还是丢弃它们？</translation>
+    </message>
+    <message>
+        <source>{0} changed on disk into something the editor cannot show ({1}).&lt;br&gt;Keep yours (saving will replace the disk version) or cancel and look at it first?</source>
+        <translation>{0} 在磁盘上被改成了编辑器无法显示的内容（{1}）。&lt;br&gt;保留你的版本（保存时会替换磁盘上的版本），还是取消并先查看一下？</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>Both sides changed the same lines: {0} place(s) will be marked for you to resolve.</source>
+        <translation>双方修改了相同的行：将标出 {0} 处冲突，供你解决。</translation>
+    </message>
+    <message>
+        <source>The changes do not overlap: merging keeps both.</source>
+        <translation>修改互不重叠：合并会保留双方的修改。</translation>
+    </message>
+    <message>
+        <source>{0} changed on disk, but you have unsaved edits.&lt;br&gt;Merge the disk changes into yours, reload the disk version (your edits are dropped) or keep yours (saving overwrites the disk version)?&lt;br&gt;{1}</source>
+        <translation>{0} 已在磁盘上被修改，但你有未保存的编辑。&lt;br&gt;把磁盘上的修改合并到你的版本、从磁盘重新加载（你的编辑将被丢弃），还是保留你的版本（保存时覆盖磁盘上的版本）？&lt;br&gt;{1}</translation>
+    </message>
+    <message>
+        <source>{0} (disk)</source>
+        <translation>{0}（磁盘）</translation>
+    </message>
+    <message>
+        <source>{0} (yours)</source>
+        <translation>{0}（你的）</translation>
+    </message>
+    <message>
+        <source>(no differences)</source>
+        <translation>（没有差异）</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Drop mine</source>
+        <translation>丢弃我的</translation>
+    </message>
+    <message>
+        <source>Reload from disk</source>
+        <translation>从磁盘重新加载</translation>
+    </message>
+    <message>
+        <source>Keep mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
+    </message>
+</context>
+<context>
     <name>EmptyWorkspace</name>
     <message>
         <source>Create MEMORY.md</source>
@@ -1151,6 +1229,50 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>({0} other unsaved)</source>
         <translation>（另有 {0} 个未保存）</translation>
+    </message>
+    <message>
+        <source>Previous conflict</source>
+        <translation>上一个冲突</translation>
+    </message>
+    <message>
+        <source>Next conflict</source>
+        <translation>下一个冲突</translation>
+    </message>
+    <message>
+        <source>Take mine</source>
+        <translation>采用我的</translation>
+    </message>
+    <message>
+        <source>Take theirs</source>
+        <translation>采用磁盘的</translation>
+    </message>
+    <message>
+        <source>Take both</source>
+        <translation>两者都保留</translation>
+    </message>
+    <message>
+        <source>Keep your lines of this conflict, drop the disk's (Alt+1)</source>
+        <translation>保留此冲突中你的行，丢弃磁盘上的（Alt+1）</translation>
+    </message>
+    <message>
+        <source>Keep the disk's lines of this conflict, drop yours (Alt+2)</source>
+        <translation>保留此冲突中磁盘上的行，丢弃你的（Alt+2）</translation>
+    </message>
+    <message>
+        <source>Keep both: your lines, then the disk's (Alt+3)</source>
+        <translation>两者都保留：先是你的行，再是磁盘上的（Alt+3）</translation>
+    </message>
+    <message>
+        <source>Unresolved conflicts</source>
+        <translation>未解决的冲突</translation>
+    </message>
+    <message>
+        <source>{0} conflict(s) in {1} are unresolved: the lines between &lt;&lt;&lt;&lt;&lt;&lt;&lt; yours and &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk would be written into the note as they are.</source>
+        <translation>{1} 中有 {0} 处冲突尚未解决：&lt;&lt;&lt;&lt;&lt;&lt;&lt; yours 与 &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk 之间的行会原样写入笔记。</translation>
+    </message>
+    <message>
+        <source>Resolve each one with Take mine, Take theirs or Take both above the editor.</source>
+        <translation>请用编辑器上方的“采用我的”“采用磁盘的”或“两者都保留”逐一解决。</translation>
     </message>
 </context>
 <context>

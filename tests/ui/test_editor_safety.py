@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QImage, QTextCursor, QTextDocument
 
 from memdesk.core.index import workspace
 from memdesk.ui import editor, markdown_view
+from tests.ui.modal import answer_modal
 
 REL = "memory/2026-06-01.md"
 BASE = "".join(f"line {i}\n" for i in range(12))
@@ -293,3 +294,85 @@ def test_preview_loads_no_local_images(qtbot, tmp_path: Path) -> None:  # type: 
     assert reds == 0
     text = preview.toPlainText()
     assert "[inside]" in text and "[outside]" in text
+
+
+def _merge_with_conflicts(
+    qtbot, widget: editor.NoteEditor, path: Path, edits: dict[int, tuple[str, str]]
+) -> None:  # type: ignore[no-untyped-def]
+    """Edit lines in the buffer and the same lines on disk differently, then choose Merge."""
+    for number, (mine, _theirs) in edits.items():
+        _replace_line(widget, number, mine)
+    data = path.read_bytes().decode("utf-8")
+    lines = data.splitlines(keepends=True)
+    for number, (_mine, theirs) in edits.items():
+        ending = lines[number][len(lines[number].rstrip("\r\n")) :]
+        lines[number] = theirs + ending
+    path.write_bytes("".join(lines).encode("utf-8"))
+    with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
+        widget.on_files_changed([REL])
+    with qtbot.waitSignal(widget.merged, timeout=5000) as merged:
+        widget.open_dialog(REL).merge_button.click()  # type: ignore[union-attr]
+    assert merged.args == [REL, len(edits)]
+
+
+def test_save_with_unresolved_conflict_markers_asks_and_cancel_writes_nothing(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """After a Merge left conflict markers, Ctrl+S asks first (Cancel by default):
+    Cancel writes nothing and shows the first conflict; Save anyway is the user's
+    deliberate choice and writes the markers."""
+    path = _note(tmp_path)
+    widget = _editor(qtbot, tmp_path)
+    assert widget.open_note(REL)
+    _merge_with_conflicts(qtbot, widget, path, {3: ("mine 3", "theirs 3"), 9: ("mine 9", "theirs 9")})
+    on_disk = path.read_bytes()
+    widget.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+    seen = answer_modal("Cancel")
+    assert widget.save() is False
+    assert [s["name"] for s in seen] == ["unresolvedConflictsDialog"]
+    assert seen[0]["default"] == "Cancel" and "Save anyway" in seen[0]["buttons"]  # type: ignore[operator]
+    assert "2 conflict(s)" in str(seen[0]["text"]) and REL in str(seen[0]["text"])
+    assert path.read_bytes() == on_disk and widget.current_buffer.modified  # type: ignore[union-attr]
+    assert widget.text_edit.textCursor().block().text() == "<<<<<<< yours"  # the first one shown
+
+    seen = answer_modal("Save anyway")
+    with qtbot.waitSignal(widget.saved, timeout=5000):
+        assert widget.save() is True
+    assert [s["clicked"] for s in seen] == ["Save anyway"]
+    assert "<<<<<<< yours\nmine 3\n=======\ntheirs 3\n>>>>>>> on disk\n" in path.read_text()
+    # Markers the file already holds were asked about once; the next save does not ask again.
+    _replace_line(widget, 0, "line 0 edited")
+    with qtbot.waitSignal(widget.saved, timeout=5000):
+        assert widget.save() is True
+
+
+def test_keep_mine_in_the_dialog_a_save_opened_completes_that_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = _note(tmp_path)
+    widget = _editor(qtbot, tmp_path)
+    assert widget.open_note(REL)
+    _replace_line(widget, 5, "my line 5")
+    path.write_text(BASE.replace("line 5\n", "their line 5\n"))
+    with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
+        assert widget.save() is False
+    assert path.read_text() == BASE.replace("line 5\n", "their line 5\n")
+    with qtbot.waitSignal(widget.saved, timeout=5000):
+        widget.open_dialog(REL).keep_button.click()  # type: ignore[union-attr]
+    assert path.read_text() == BASE.replace("line 5\n", "my line 5\n")
+    assert not widget.current_buffer.modified  # type: ignore[union-attr]
+
+
+def test_keep_mine_after_a_change_the_watcher_saw_does_not_save_by_itself(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Only a save the user asked for is completed: Keep mine in the dialog the
+    watcher opened leaves the edits unsaved (and the next save overwrites)."""
+    path = _note(tmp_path)
+    widget = _editor(qtbot, tmp_path)
+    assert widget.open_note(REL)
+    _replace_line(widget, 5, "my line 5")
+    path.write_text(BASE.replace("line 5\n", "their line 5\n"))
+    with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
+        widget.on_files_changed([REL])
+    saved: list[str] = []
+    widget.saved.connect(saved.append)
+    with qtbot.waitSignal(widget.conflict_resolved, timeout=5000):
+        widget.open_dialog(REL).keep_button.click()  # type: ignore[union-attr]
+    assert saved == [] and widget.current_buffer.modified  # type: ignore[union-attr]
+    assert widget.save() is True
+    assert path.read_text() == BASE.replace("line 5\n", "my line 5\n")

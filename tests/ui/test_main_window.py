@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -174,19 +175,52 @@ def test_change_behind_editor_asks_reload(qtbot, fts_window, workspace: Path) ->
 
 
 def test_keep_mine_then_save_overwrites_deliberately(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
-    """Saving over a file changed on disk asks first; "keep mine" then lets the save through."""
+    """Saving over a file changed on disk asks first; "keep mine" then completes that
+    save (no second Ctrl+S needed)."""
     rel = "memory/2026-06-08.md"
     fts_window.open_note(rel)
     fts_window.editor.insertPlainText("mine\n")
     (workspace / rel).write_text("theirs\n", encoding="utf-8")
+    fts_window.activateWindow()
     with qtbot.waitSignal(fts_window.note_editor.conflict_detected, timeout=10_000):
-        assert fts_window.note_editor.save() is False  # nothing silently overwritten
-    assert (workspace / rel).read_text(encoding="utf-8") == "theirs\n"
+        qtbot.keyClick(fts_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert (workspace / rel).read_text(encoding="utf-8") == "theirs\n"  # nothing silently overwritten
     dialog = fts_window.note_editor.open_dialog(rel)
-    with qtbot.waitSignal(fts_window.note_editor.conflict_resolved):
+    with qtbot.waitSignal(fts_window.note_editor.saved, timeout=10_000):
         dialog.keep_button.click()
-    assert fts_window.note_editor.save() is True
     assert (workspace / rel).read_text(encoding="utf-8").startswith("mine\n")
+    assert not fts_window.note_editor.current_buffer.modified
+
+
+def test_merge_conflicts_resolved_from_the_keyboard_then_saved(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """Merge marks the overlap; in the window Alt+1 takes mine (an Edit menu entry too),
+    the conflict bar, the highlight and the status line's "resolve, then save" go
+    with the last marker, and Ctrl+S writes a note without markers."""
+    rel = "memory/2026-06-08.md"
+    path = workspace / rel
+    fts_window.open_note(rel)
+    first = fts_window.editor.document().firstBlock()
+    cursor = QTextCursor(first)
+    cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+    cursor.insertText("# my title")
+    disk = path.read_text(encoding="utf-8").split("\n", 1)
+    with qtbot.waitSignal(fts_window.note_editor.conflict_detected, timeout=10_000):
+        path.write_text("# their title\n" + disk[1], encoding="utf-8")
+    with qtbot.waitSignal(fts_window.note_editor.conflicts_changed, timeout=5000):
+        fts_window.note_editor.open_dialog(rel).merge_button.click()
+    assert "<<<<<<<" in fts_window.statusBar().currentMessage()
+    assert fts_window.note_editor.conflict_bar.isVisible()
+    edit_menu = fts_window.menuBar().actions()[1].menu()
+    assert fts_window.note_editor.take_mine_action in edit_menu.actions()
+    fts_window.activateWindow()
+    with qtbot.waitSignal(fts_window.note_editor.conflicts_changed, timeout=5000) as changed:
+        qtbot.keyClick(fts_window.editor, Qt.Key.Key_1, Qt.KeyboardModifier.AltModifier)
+    assert changed.args == [0]
+    assert not fts_window.note_editor.conflict_bar.isVisible() and fts_window.editor.extraSelections() == []
+    assert "<<<<<<<" not in fts_window.statusBar().currentMessage()
+    with qtbot.waitSignal(fts_window.note_editor.saved, timeout=5000):
+        qtbot.keyClick(fts_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert path.read_text(encoding="utf-8") == "# my title\n" + disk[1]
 
 
 def test_delete_on_disk_leaves_tree_and_results(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]

@@ -3,6 +3,7 @@ headers and paths, plain-words explanations, and keyboard flow. Real window, rea
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import itertools
 import re
@@ -14,6 +15,8 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QSlider
 
 from memdesk.core.search import highlight
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search.settings import SearchSettings
 from memdesk.qt import models
 from memdesk.ui import search_panel
 from tests.ui.conftest import search
@@ -157,6 +160,76 @@ def test_new_results_scroll_to_top(qtbot, fts_window) -> None:  # type: ignore[n
     search(qtbot, fts_window, "Atlas database")
     assert table.verticalScrollBar().value() == 0
     assert table.visualRect(table.model().index(0, 1)).top() >= 0
+
+
+def test_a_change_on_disk_keeps_selection_scroll_explanation_and_editor(
+    qtbot, fts_window, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The search runs again when a note changes on disk. Same hits: the selection,
+    the table's and the explanation's scroll and the editor stay as they were. The
+    selected hit's own note changed inside its lines (a new chunk): it is selected
+    again by note and lines, with the same scroll, and the open note is reloaded
+    without moving the editor's cursor, scroll or the hit's marks."""
+    panel, table, edit = fts_window.search_panel, fts_window.results_table, fts_window.editor
+    session = fts_window.session
+    results = search(qtbot, fts_window, "Atlas")
+    bar, detail_bar = table.verticalScrollBar(), panel.detail.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0, timeout=5000)
+    row = next(
+        i for i, h in enumerate(results.hits[:4]) if len((workspace / h.path).read_text().splitlines()) > 30
+    )
+    table.selectRow(row)
+    hit = panel.current_hit()
+    panel.hit_activated.emit(hit)  # open it in the editor, its matched lines marked
+    bar.setValue(bar.maximum())  # the selected row is out of sight now
+    qtbot.waitUntil(lambda: detail_bar.maximum() > 0, timeout=5000)
+    detail_bar.setValue(detail_bar.maximum())
+    assert bar.value() > 0 and detail_bar.value() > 0 and edit.verticalScrollBar().value() > 0
+
+    def state() -> tuple[object, ...]:
+        current = panel.current_hit()
+        return (
+            (current.path, current.start_line, current.end_line) if current else None,
+            bar.value(),
+            detail_bar.value(),
+            bool(panel.detail.toPlainText()),
+            edit.textCursor().blockNumber(),
+            edit.verticalScrollBar().value(),
+            fts_window.note_editor.matched_line_numbers(),
+        )
+
+    answers: list[object] = []
+    session.results_changed.connect(answers.append)
+
+    def change_and_wait(path: Path, old: str, new: str) -> None:
+        """Change ``path``; wait until a sync indexed it and the search after it answered."""
+        rel = path.relative_to(workspace).as_posix()
+        synced: list[int] = []
+
+        def on_synced(report: object) -> None:
+            if rel in getattr(report, "indexed_paths", ()):
+                synced.append(len(answers))
+
+        session.sync_finished.connect(on_synced)
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        qtbot.waitUntil(
+            lambda: bool(synced) and len(answers) > synced[0] and not session.is_syncing, timeout=30_000
+        )
+        session.sync_finished.disconnect(on_synced)
+
+    before = state()
+    shown = {h.path for h in results.hits}
+    unrelated = next(p for p in sorted((workspace / "memory").glob("*.md")) if p.name not in str(shown))
+    change_and_wait(unrelated, "\n", "\nA line about watering the tomatoes.\n")
+    assert [h.chunk_id for h in session.results.hits] == [h.chunk_id for h in results.hits]
+    assert state() == before
+
+    path = workspace / hit.path
+    line = path.read_text(encoding="utf-8").splitlines()[hit.start_line - 1]
+    change_and_wait(path, line + "\n", line + " (edited on disk)\n")
+    assert hit.chunk_id not in {h.chunk_id for h in session.results.hits}  # a new chunk
+    assert edit.document().findBlockByNumber(hit.start_line - 1).text().endswith("(edited on disk)")
+    assert state() == before
 
 
 def test_explanation_in_plain_words(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
@@ -314,3 +387,70 @@ def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: 
     fts_window.tuning.recency_check.setChecked(False)
     fts_window.results_table.selectRow(0)
     assert "Recency +" not in fts_window.search_panel.detail.toPlainText()
+
+
+def _hit(rank: int, path: str, *, keyword_only: bool = False) -> hits_mod.Hit:
+    return hits_mod.Hit(
+        rank=rank,
+        chunk_id=f"{path}#{'k' if keyword_only else 'h'}",
+        path=path,
+        source="memory",
+        start_line=1,
+        end_line=9,
+        snippet="the deploy freeze moved to Thursday",
+        text="# Note\n\nthe deploy freeze moved to Thursday\n" * 6,
+        vector_score=None if keyword_only else 0.7,
+        text_score=0.5,
+        merged_score=0.6,
+        decay=1.0,
+        score=0.6,
+        pre_mmr_rank=rank,
+        mmr_rank=None,
+        date=None,
+    )
+
+
+def test_the_selection_and_scroll_come_back_after_a_shorter_answer(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """While a changed note is embedded the same query answers keyword-only (other
+    hits, fewer rows); the full answer after it gets the selection, the table's scroll
+    and the explanation's back."""
+    panel = search_panel.SearchPanel()
+    qtbot.addWidget(panel)
+    panel.resize(900, 300)
+    panel.show()
+    qtbot.waitExposed(panel)
+    settings = SearchSettings.defaults("memdesk")
+    full = [_hit(i + 1, f"memory/note-{i}.md") for i in range(10)]
+    short = [_hit(i + 1, f"memory/note-{i}.md", keyword_only=True) for i in (4, 7)]
+
+    def show(hits: list[hits_mod.Hit]) -> None:
+        panel.show_results(hits, terms=["deploy"], settings=settings, summary="", query="deploy")
+
+    show(full)
+    panel.table.selectRow(1)
+    bar, detail_bar = panel.table.verticalScrollBar(), panel.detail.verticalScrollBar()
+    qtbot.waitUntil(lambda: bar.maximum() > 0 and detail_bar.maximum() > 0, timeout=5000)
+    bar.setValue(bar.maximum())
+    detail_bar.setValue(detail_bar.maximum())
+    before = (bar.value(), detail_bar.value())
+    show(short)
+    assert panel.current_hit() is None  # not among the keyword-only answer's hits
+    show(full)
+    assert panel.current_hit() == full[1]
+    assert (bar.value(), detail_bar.value()) == before
+    # There, but keyword-only: the same note and lines, a shorter explanation.
+    show([short[0], _hit(2, "memory/note-1.md", keyword_only=True), short[1]])
+    assert panel.current_hit().path == "memory/note-1.md"  # type: ignore[union-attr]
+    show(full)
+    assert panel.current_hit() == full[1]
+    assert (bar.value(), detail_bar.value()) == before
+    # A line added above it moved its range: the chunk of that note that shares most
+    # of its lines is the one selected again.
+    moved = [*full[:1], dataclasses.replace(full[1], chunk_id="moved", start_line=2, end_line=10), *full[2:]]
+    show(moved)
+    assert panel.current_hit() is moved[1]
+    # Once the user scrolls on their own, theirs is the place kept.
+    bar.setValue(0)
+    show(short)
+    show(full)
+    assert bar.value() == 0

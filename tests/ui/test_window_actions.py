@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
-from PySide6.QtGui import QDesktopServices
+from PySide6.QtGui import QDesktopServices, QTextCursor
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from memdesk.qt import models
 from memdesk.ui import workspace_tree
 from tests.ui.conftest import REPO, wait_idle
+from tests.ui.modal import answer_modal
 
 
 @pytest.fixture
@@ -62,6 +63,69 @@ def test_unsaved_dialog_names_the_files(fts_window) -> None:  # type: ignore[no-
     assert "MEMORY.md" in box.text() and "memory/2026-05-01.md" in box.text()
     assert box.defaultButton().text().replace("&", "") == "Save all"
     box.deleteLater()
+
+
+def _unsaved_edit(window, rel: str) -> None:  # type: ignore[no-untyped-def]
+    window.open_note(rel)
+    window.editor.moveCursor(QTextCursor.MoveOperation.Start)
+    window.editor.insertPlainText("unsaved draft line\n")
+    assert window.note_editor.current_buffer.modified
+
+
+def test_quit_with_unsaved_edits_cancel_keeps_and_discard_drops(qtbot, fts_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """File > Quit (Ctrl+Q) with an unsaved edit, answered in the real dialog: Cancel
+    keeps the window and the edit; Discard changes closes without writing it."""
+    rel = "memory/2026-05-01.md"
+    before = (workspace / rel).read_bytes()
+    # The menu entry Ctrl+Q triggers (the offscreen platform binds no key to Quit).
+    file_menu = fts_window.menuBar().actions()[0].menu()
+    quit_action = next(a for a in file_menu.actions() if a.text().replace("&", "") == "Quit")
+    del fts_window.confirm_unsaved  # the real question, not the fixture's silent "discard"
+    try:
+        _unsaved_edit(fts_window, rel)
+        seen = answer_modal("Cancel")
+        quit_action.trigger()
+        assert [s["name"] for s in seen] == ["unsavedDialog"] and seen[0]["default"] == "Save all"
+        assert fts_window.isVisible() and fts_window.note_editor.current_buffer.modified
+        seen = answer_modal("Discard changes")
+        quit_action.trigger()
+        assert [s["clicked"] for s in seen] == ["Discard changes"]
+        assert not fts_window.isVisible()
+        assert not fts_window.note_editor.dirty_buffers()
+        assert (workspace / rel).read_bytes() == before
+    finally:
+        fts_window.confirm_unsaved = lambda names: "discard"
+
+
+def test_switching_workspace_with_unsaved_edits_discard_switches(
+    qtbot, fts_window, workspace: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Opening another workspace asks the same question; Discard changes switches and
+    drops the edit, Save all writes it first."""
+    other = tmp_path / "other"
+    (other / "memory").mkdir(parents=True)
+    (other / "MEMORY.md").write_text("# Other\n", encoding="utf-8")
+    rel = "memory/2026-05-01.md"
+    before = (workspace / rel).read_bytes()
+    del fts_window.confirm_unsaved
+    try:
+        _unsaved_edit(fts_window, rel)
+        seen = answer_modal("Discard changes")
+        fts_window.open_workspace(other)
+        assert [s["clicked"] for s in seen] == ["Discard changes"]
+        assert fts_window.session.workspace == other.resolve() or fts_window.session.workspace == other
+        assert not fts_window.note_editor.dirty_buffers()
+        assert (workspace / rel).read_bytes() == before
+        wait_idle(qtbot, fts_window)
+        fts_window.open_note("MEMORY.md")
+        fts_window.editor.insertPlainText("saved on switch\n")
+        seen = answer_modal("Save all")
+        fts_window.open_workspace(workspace)
+        assert [s["clicked"] for s in seen] == ["Save all"]
+        assert (other / "MEMORY.md").read_text(encoding="utf-8") == "saved on switch\n# Other\n"
+        wait_idle(qtbot, fts_window)
+    finally:
+        fts_window.confirm_unsaved = lambda names: "discard"
 
 
 def test_empty_workspace_offers_a_start(qtbot, make_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -9,6 +9,8 @@ separator, so a save changes only what the user edited.
 ``merge3`` reconciles the version a buffer was loaded from, the file now on disk
 and the buffer (diff3 over ``difflib``'s matching blocks): changes on one side
 only are taken, overlapping ones are kept both, between conflict markers.
+``conflict_hunks`` finds those marked places again in the edited text, and
+``resolve_hunk`` gives the lines that replace one when the user takes a side.
 """
 
 from __future__ import annotations
@@ -155,3 +157,60 @@ def _terminated(lines: list[str]) -> list[str]:
     if lines and not lines[-1].endswith("\n"):
         return [*lines[:-1], lines[-1] + "\n"]
     return lines
+
+
+@dataclasses.dataclass(frozen=True)
+class ConflictHunk:
+    """One place ``merge3`` left between markers: 0-based line numbers of its
+    ``<<<<<<< yours``, ``=======`` and ``>>>>>>> on disk`` lines."""
+
+    start: int
+    middle: int
+    end: int
+
+    def contains(self, line: int) -> bool:
+        return self.start <= line <= self.end
+
+
+TAKES = ("mine", "theirs", "both")
+
+
+def conflict_hunks(lines: Sequence[str]) -> list[ConflictHunk]:
+    """The complete conflict hunks in ``lines`` (one line each, no separators), in order.
+
+    Only the three exact marker lines ``merge3`` writes count, in that order: a
+    ``=======`` elsewhere (a Markdown heading's underline) is text, and a hunk whose
+    markers were partly edited away is no longer one.
+    """
+    out: list[ConflictHunk] = []
+    start = middle = -1
+    for number, line in enumerate(lines):
+        if line == MINE_MARKER:
+            start, middle = number, -1
+        elif line == MIDDLE_MARKER and start >= 0 and middle < 0:
+            middle = number
+        elif line == THEIRS_MARKER and middle >= 0:
+            out.append(ConflictHunk(start, middle, number))
+            start = middle = -1
+    return out
+
+
+def resolve_hunk(lines: Sequence[str], hunk: ConflictHunk, take: str) -> list[str]:
+    """The lines that replace ``hunk`` (markers included) when the user takes
+    ``"mine"``, ``"theirs"`` or ``"both"`` (mine first, then the disk's)."""
+    mine = list(lines[hunk.start + 1 : hunk.middle])
+    theirs = list(lines[hunk.middle + 1 : hunk.end])
+    if take == "mine":
+        return mine
+    if take == "theirs":
+        return theirs
+    if take == "both":
+        return mine + theirs
+    raise ValueError(f"take must be one of {TAKES}, not {take!r}")
+
+
+def unresolved_hunks(lines: Sequence[str], saved: Sequence[str]) -> list[ConflictHunk]:
+    """The hunks of ``lines`` that the ``saved`` version (the bytes on disk) does not
+    already hold: markers a save would newly write into the note."""
+    on_disk = {tuple(saved[h.start : h.end + 1]) for h in conflict_hunks(saved)}
+    return [h for h in conflict_hunks(lines) if tuple(lines[h.start : h.end + 1]) not in on_disk]

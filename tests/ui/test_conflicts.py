@@ -1,0 +1,149 @@
+"""Resolving what a Merge marked: the bar above the editor, take mine / theirs / both
+per hunk (bar, keys, context menu), the highlight that goes with the last marker,
+and the exact bytes of every line the user did not touch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication, QMenu
+
+from memdesk.core.index import notetext
+from memdesk.ui import editor
+
+REL = "memory/2026-06-01.md"
+# A BOM, CRLF line ends and one lone CR: the lines nobody touches must come back so.
+BASE = "\ufeff" + "".join(f"line {i}\r\n" for i in range(12)).replace("line 7\r\n", "line 7\r")
+
+
+def _setup(qtbot, tmp_path: Path) -> tuple[editor.NoteEditor, Path]:  # type: ignore[no-untyped-def]
+    path = tmp_path / REL
+    path.parent.mkdir(parents=True)
+    path.write_bytes(BASE.encode("utf-8"))
+    widget = editor.NoteEditor(tmp_path)
+    qtbot.addWidget(widget)
+    widget.resize(900, 600)
+    widget.show()
+    qtbot.waitExposed(widget)
+    assert widget.open_note(REL)
+    for number, text in ((2, "mine 2"), (5, "mine 5"), (9, "mine 9")):
+        block = widget.text_edit.document().findBlockByNumber(number)
+        cursor = QTextCursor(block)
+        cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock, QTextCursor.MoveMode.KeepAnchor)
+        cursor.insertText(text)
+    theirs = BASE.replace("line 2\r\n", "theirs 2\r\n").replace("line 5\r\n", "theirs 5\r\n")
+    theirs = theirs.replace("line 9\r\n", "theirs 9a\r\ntheirs 9b\r\n")
+    path.write_bytes(theirs.encode("utf-8"))
+    with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
+        widget.on_files_changed([REL])
+    with qtbot.waitSignal(widget.conflicts_changed, timeout=5000) as changed:
+        widget.open_dialog(REL).merge_button.click()  # type: ignore[union-attr]
+    assert changed.args == [3]
+    # Back from the dialog: the window shortcuts (Alt+1…3, F7) need the active window.
+    widget.windowHandle().requestActivate()
+    qtbot.waitUntil(widget.isActiveWindow, timeout=2000)
+    return widget, path
+
+
+def test_conflict_bar_and_highlight_follow_the_hunks(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    widget, _path = _setup(qtbot, tmp_path)
+    bar = widget.conflict_bar
+    assert bar.isVisible() and bar.label.text() == "Conflict 1 of 3"  # the cursor is on the first
+    assert widget.text_edit.extraSelections()
+    assert all(a.isEnabled() for a in widget.conflict_actions)
+    widget.next_conflict_action.trigger()
+    assert bar.label.text() == "Conflict 2 of 3"
+    widget.previous_conflict_action.trigger()
+    widget.previous_conflict_action.trigger()  # wraps round to the last
+    assert bar.label.text() == "Conflict 3 of 3"
+    # Editing a marker away by hand resolves that hunk as far as the editor is concerned.
+    hunk = widget.conflict_hunks[0]
+    cursor = QTextCursor(widget.text_edit.document().findBlockByNumber(hunk.start))
+    cursor.insertText("x")
+    qtbot.waitUntil(lambda: len(widget.conflict_hunks) == 2, timeout=2000)
+    assert bar.label.text().startswith("Conflict")
+
+
+def test_take_mine_theirs_both_keep_every_untouched_byte(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Alt+2 takes theirs, the bar's button takes mine, the context menu takes both;
+    the highlight, the bar and the actions go with the last hunk; the save writes
+    the chosen lines and every other line exactly as it was (BOM, CRLF, lone CR)."""
+    widget, path = _setup(qtbot, tmp_path)
+    counts: list[int] = []
+    widget.conflicts_changed.connect(counts.append)
+    # Keyboard: the cursor is in the first hunk.
+    qtbot.keyClick(widget.text_edit, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
+    assert counts == [2] and widget.conflict_bar.label.text() != "Conflict 1 of 3"
+    # The bar: acts on the hunk after the cursor.
+    widget.conflict_bar.buttons["mine"].click()
+    assert counts == [2, 1]
+    # The context menu on the last hunk: its take actions come first.
+    hunk = widget.conflict_hunks[0]
+    block = widget.text_edit.document().findBlockByNumber(hunk.start + 1)
+    widget.text_edit.moveCursor(QTextCursor.MoveOperation.Start)
+    pos = widget.text_edit.cursorRect(QTextCursor(block)).center()
+    shown: list[list[str]] = []
+
+    def pick() -> None:
+        menu = QApplication.activePopupWidget()
+        if not isinstance(menu, QMenu):
+            QTimer.singleShot(10, pick)
+            return
+        texts = [a.text() for a in menu.actions()]
+        shown.append(texts)
+        next(a for a in menu.actions() if a.text() == "Take both").trigger()
+        menu.close()
+
+    QTimer.singleShot(0, pick)
+    widget.text_edit.customContextMenuRequested.emit(pos)
+    assert shown and shown[0][:3] == ["Take mine", "Take theirs", "Take both"]
+    assert counts == [2, 1, 0]
+    assert widget.text_edit.extraSelections() == []  # no highlight is left
+    assert not widget.conflict_bar.isVisible()
+    assert not any(a.isEnabled() for a in widget.conflict_actions)
+    assert notetext.MINE_MARKER not in widget.current_buffer.text()  # type: ignore[union-attr]
+    with qtbot.waitSignal(widget.saved, timeout=5000):
+        assert widget.save() is True
+    expected = (
+        BASE.replace("line 2\r\n", "theirs 2\r\n")
+        .replace("line 5\r\n", "mine 5\r\n")
+        .replace("line 9\r\n", "mine 9\r\ntheirs 9a\r\ntheirs 9b\r\n")
+    )
+    assert path.read_bytes() == expected.encode("utf-8")
+
+
+def test_undo_brings_a_resolved_hunk_and_its_highlight_back(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    widget, _path = _setup(qtbot, tmp_path)
+    text = widget.current_buffer.text()  # type: ignore[union-attr]
+    for _ in range(3):
+        assert widget.resolve_conflict("theirs")
+    assert widget.conflict_hunks == [] and widget.text_edit.extraSelections() == []
+    widget.text_edit.undo()
+    qtbot.waitUntil(lambda: len(widget.conflict_hunks) == 1, timeout=2000)
+    assert widget.text_edit.extraSelections() and widget.conflict_bar.isVisible()
+    widget.text_edit.undo()
+    widget.text_edit.undo()
+    qtbot.waitUntil(lambda: len(widget.conflict_hunks) == 3, timeout=2000)
+    assert widget.current_buffer.text() == text  # type: ignore[union-attr]
+
+
+def test_taking_an_empty_side_removes_the_hunk_lines(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A side with no lines (the user deleted a line the disk changed) leaves no blank line."""
+    path = tmp_path / REL
+    path.parent.mkdir(parents=True)
+    path.write_text("a\nb\nc\n")
+    widget = editor.NoteEditor(tmp_path)
+    qtbot.addWidget(widget)
+    assert widget.open_note(REL)
+    cursor = QTextCursor(widget.text_edit.document().findBlockByNumber(1))
+    cursor.movePosition(QTextCursor.MoveOperation.NextBlock, QTextCursor.MoveMode.KeepAnchor)
+    cursor.removeSelectedText()  # mine: "a\nc\n"
+    path.write_text("a\nB\nc\n")
+    with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
+        widget.on_files_changed([REL])
+    widget.open_dialog(REL).merge_button.click()  # type: ignore[union-attr]
+    assert len(widget.conflict_hunks) == 1
+    assert widget.resolve_conflict("mine")
+    assert widget.current_buffer.text() == "a\nc\n"  # type: ignore[union-attr]
