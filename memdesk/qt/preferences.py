@@ -157,6 +157,17 @@ class Preferences:
         else:
             self._qs.setValue("ui/language", value)
 
+    def theme(self) -> str:
+        """``"system"`` (the platform's colours), ``"light"`` or ``"dark"``."""
+        value = str(self._qs.value("ui/theme", "system"))
+        return value if value in ("system", "light", "dark") else "system"
+
+    def set_theme(self, value: str) -> None:
+        if value in ("", "system"):
+            self._qs.remove("ui/theme")
+        else:
+            self._qs.setValue("ui/theme", value)
+
     # window --------------------------------------------------------------------------
     def geometry(self, key: str) -> QByteArray | None:
         value = self._qs.value(f"window/{key}")

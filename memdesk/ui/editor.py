@@ -242,33 +242,40 @@ class ConflictDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
-        self.setWindowTitle(f"{rel} changed on disk")
+        title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
+        self.setWindowTitle(title.format(rel))
+        # Wide enough for the whole title (the window manager cuts it, not wraps it).
+        self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
         self._choice = "cancel"
         name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
         layout = QVBoxLayout(self)
         if deleted:
-            message = (
-                f"{name} was deleted on disk, but you have unsaved edits.<br>"
+            message = self.tr(
+                "{name} was deleted on disk, but you have unsaved edits.<br>"
                 "Keep yours (saving will recreate the file) or drop them?"
-            )
+            ).format(name=name)
         elif theirs is None:
-            message = (
-                f"{name} changed on disk into something the editor cannot show "
-                f"({html.escape(problem or 'unreadable')}).<br>"
+            message = self.tr(
+                "{name} changed on disk into something the editor cannot show ({problem}).<br>"
                 "Keep yours (saving will replace the disk version) or cancel and look at it first?"
-            )
+            ).format(name=name, problem=html.escape(problem or self.tr("unreadable")))
         else:
             overlap = (
-                "Both sides changed the same lines: "
-                f"{conflicts} place{'s' if conflicts != 1 else ''} will be marked for you to resolve."
+                (
+                    self.tr("Both sides changed the same lines: {0} place will be marked for you to resolve.")
+                    if conflicts == 1
+                    else self.tr(
+                        "Both sides changed the same lines: {0} places will be marked for you to resolve."
+                    )
+                ).format(conflicts)
                 if conflicts
-                else "The changes do not overlap: merging keeps both."
+                else self.tr("The changes do not overlap: merging keeps both.")
             )
-            message = (
-                f"{name} changed on disk, but you have unsaved edits.<br>"
-                f"Merge the disk changes into yours, reload the disk version (your edits are "
-                f"dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
-            )
+            message = self.tr(
+                "{name} changed on disk, but you have unsaved edits.<br>"
+                "Merge the disk changes into yours, reload the disk version (your edits are "
+                "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
+            ).format(name=name, overlap=overlap)
         label = QLabel(message)
         label.setObjectName("conflictMessage")
         label.setTextFormat(Qt.TextFormat.RichText)
@@ -281,23 +288,23 @@ class ConflictDialog(QDialog):
         diff = difflib.unified_diff(
             (theirs or "").splitlines(),
             mine.splitlines(),
-            fromfile=f"{rel} (disk)",
-            tofile=f"{rel} (yours)",
+            fromfile=self.tr("{0} (disk)").format(rel),
+            tofile=self.tr("{0} (yours)").format(rel),
             lineterm="",
         )
-        self._diff.setPlainText("\n".join(diff) or "(no differences)")
+        self._diff.setPlainText("\n".join(diff) or self.tr("(no differences)"))
         self._diff.setVisible(False)
         layout.addWidget(self._diff)
         buttons = QDialogButtonBox()
-        self.merge_button = QPushButton("Merge")
+        self.merge_button = QPushButton(self.tr("Merge"))
         self.merge_button.setObjectName("conflictMerge")
-        self.reload_button = QPushButton("Drop mine" if deleted else "Reload from disk")
+        self.reload_button = QPushButton(self.tr("Drop mine") if deleted else self.tr("Reload from disk"))
         self.reload_button.setObjectName("conflictReload")
-        self.keep_button = QPushButton("Keep mine")
+        self.keep_button = QPushButton(self.tr("Keep mine"))
         self.keep_button.setObjectName("conflictKeepMine")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setObjectName("conflictCancel")
-        self.compare_button = QPushButton("Compare")
+        self.compare_button = QPushButton(self.tr("Compare"))
         self.compare_button.setObjectName("conflictCompare")
         self.compare_button.setCheckable(True)
         can_merge = theirs is not None and not deleted

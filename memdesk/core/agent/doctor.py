@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from memdesk.core import errors
+from memdesk.core import errors, messages
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw import chunking
 from memdesk.core.openclaw import decay as decay4
@@ -402,7 +402,29 @@ def run_doctor(
     report = DoctorReport(agent.id, layout, agent.workspace)
     for warning in setup.warnings:
         report.add(Finding("warning", "config", warning, str(setup.config_path)))
-    if not setup.config_exists:
+    if not setup.installed:
+        report.add(
+            Finding(
+                "warning",
+                "not_installed",
+                msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "OpenClaw was not found: no {config}, no {state} and no openclaw command on the PATH",
+                    ),
+                    config=setup.config_path,
+                    state=setup.state_dir,
+                ),
+                fix=msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "install OpenClaw, or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where "
+                        "it keeps its files; meanwhile memdesk can check the open workspace as an agent would",
+                    )
+                ),
+            )
+        )
+    elif not setup.config_exists:
         report.add(
             Finding(
                 "info",
@@ -654,7 +676,7 @@ def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dic
             Finding(
                 "warning",
                 "no_index",
-                str(exc),
+                messages.of(exc),
                 str(agent.index_path),
                 fix=f"openclaw memory index --agent {agent.id}",
             )

@@ -38,7 +38,7 @@ def test_unreadable_file_names_itself_and_is_left_alone(tmp_path: Path) -> None:
     path = tmp_path / eval_tuned.TUNED_REL
     path.parent.mkdir()
     path.write_text("{not json", encoding="utf-8")
-    with pytest.raises(errors.MemdeskError, match="tuned.json"):
+    with pytest.raises(errors.MemdeskError, match=r"tuned\.json"):
         eval_tuned.load_tuning(tmp_path)
     assert eval_tuned.current_settings(tmp_path) == SearchSettings()
     assert path.read_text(encoding="utf-8") == "{not json"
