@@ -181,9 +181,9 @@ def _widget(widget: QWidget, rewrite: _Rewriter) -> None:
     if isinstance(widget, QTableView | QTreeView):
         # Item models translate in data()/headerData(): a repaint asks them again.
         model = widget.model()
-        header = widget.horizontalHeader() if isinstance(widget, QTableView) else widget.header()
-        if model is not None and header.count() > 0:
-            model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, header.count() - 1)
+        view_header = widget.horizontalHeader() if isinstance(widget, QTableView) else widget.header()
+        if model is not None and view_header.count() > 0:
+            model.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, view_header.count() - 1)
     if isinstance(widget, QAbstractItemView):
         widget.viewport().update()
 
