@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, SignalInstance, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -407,6 +407,12 @@ class QualityPanel(QWidget):
             self.result_label.setText(f"{head}<br>{keep}")
             self.apply_button.setEnabled(False)
         self.result_box.setVisible(True)
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        # Auto-tune's result is composed from numbers: say it again in the new language.
+        if event.type() == QEvent.Type.LanguageChange and self._result is not None:
+            self._on_lab_tune_finished(self._result)
 
     def _fill_tune_table(self, result: eval_tune.TuneResult) -> None:
         rows = result.rows()

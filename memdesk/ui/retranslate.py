@@ -33,20 +33,27 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QPlainTextEdit,
     QTableView,
     QTableWidget,
     QTabWidget,
+    QTextEdit,
     QTreeView,
     QWidget,
 )
 
 from memdesk.qt import translations
+from memdesk.ui import fitted_label
 
 log = logging.getLogger(__name__)
 
 # A str.format field: {0}, {path}, {size:.1f}.
 _FIELD = re.compile(r"\{([^{}:!]*)(?:[:!][^{}]*)?\}")
 _TAG = re.compile(r"(<[^>]*>)")
+# A message with fields is recognised by its template only when this much of it is its
+# own text: "Text {0}" would claim "Text weight 0.25 → 1.00".
+MIN_LITERAL = 8
+SEPARATOR = " · "  # between the messages of one status line
 
 
 @dataclass(frozen=True)
@@ -85,19 +92,21 @@ class _Rewriter:
         language = old or new
         messages = _catalogue(language) if language else ()
         self._exact: dict[str, _Message] = {}
-        self._templates: list[tuple[str, re.Pattern[str], list[str], _Message]] = []
+        self._templates: list[tuple[str, re.Pattern[str], list[str], _Message, int]] = []
         for message in messages:
             shown = message.translation if old else message.source
             self._exact.setdefault(shown, message)
             names = [m.group(1) for m in _FIELD.finditer(shown)]
             literal = _FIELD.sub("", shown)
-            if not names or len(literal.strip()) < 3:
-                continue  # a bare "{0}" or "{a}: {b}" would match anything
+            if not names or len(literal.strip()) < MIN_LITERAL:
+                continue  # "{0}", "{a}: {b}" or "Text {0}" would match text that is no such message
             parts = _FIELD.split(shown)
             # split() alternates literal text and field names; fields become lazy groups.
             pattern = "".join(re.escape(part) if i % 2 == 0 else "(.+?)" for i, part in enumerate(parts))
             prefix = parts[0]
-            self._templates.append((prefix, re.compile(f"^{pattern}$", re.DOTALL), names, message))
+            self._templates.append(
+                (prefix, re.compile(f"^{pattern}$", re.DOTALL), names, message, len(literal))
+            )
 
     def __call__(self, text: str) -> str | None:
         """``text`` in the new language, or None when it is no catalogued message."""
@@ -113,15 +122,23 @@ class _Rewriter:
                     pieces[i] = pieces[i].replace(core, new)
                     changed = True
             return "".join(pieces) if changed else None
-        return self._plain(text)
+        whole = self._plain(text)
+        if whole is None and SEPARATOR in text:  # a status line of several messages
+            parts = text.split(SEPARATOR)
+            rewritten = [self._plain(part) for part in parts]
+            if any(r is not None for r in rewritten):
+                return SEPARATOR.join(
+                    r if r is not None else p for r, p in zip(rewritten, parts, strict=True)
+                )
+        return whole
 
     def _plain(self, text: str) -> str | None:
         message = self._exact.get(text)
         if message is not None:
             return QCoreApplication.translate(message.context, message.source)
-        for prefix, pattern, names, message in self._templates:
-            if not text.startswith(prefix):
-                continue
+        for prefix, pattern, names, message, literal in self._templates:
+            if not text.startswith(prefix) or literal * 3 < len(text):
+                continue  # mostly values: too likely a coincidence
             match = pattern.match(text)
             if match is None:
                 continue
@@ -156,9 +173,11 @@ def _rewrite(get: Callable[[], str], set_: Callable[[str], None], rewrite: _Rewr
 def _widget(widget: QWidget, rewrite: _Rewriter) -> None:
     _rewrite(widget.windowTitle, widget.setWindowTitle, rewrite)
     _rewrite(widget.toolTip, widget.setToolTip, rewrite)
-    if isinstance(widget, QLabel | QAbstractButton):
+    if isinstance(widget, fitted_label.FittedLabel):  # shows its full text cut to fit
+        _rewrite(widget.full_text, widget.set_full_text, rewrite)
+    elif isinstance(widget, QLabel | QAbstractButton):
         _rewrite(widget.text, widget.setText, rewrite)
-    if isinstance(widget, QLineEdit):
+    if isinstance(widget, QLineEdit | QPlainTextEdit | QTextEdit):
         _rewrite(widget.placeholderText, widget.setPlaceholderText, rewrite)
     if isinstance(widget, QGroupBox):
         _rewrite(widget.title, widget.setTitle, rewrite)

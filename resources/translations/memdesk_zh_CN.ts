@@ -2095,7 +2095,7 @@ Save over it anyway? It stays read-only afterwards.</source>
     </message>
     <message>
         <source>MMR lambda</source>
-        <translation>MMR lambda</translation>
+        <translation>MMR λ</translation>
     </message>
     <message>
         <source>temporal decay</source>
