@@ -310,7 +310,10 @@ class AgentPanel(QWidget):
             self.config_label.setText(self.not_found_text())
             self.config_label.setToolTip("")
             self.run_doctor_button.setText(self.tr("Check the open workspace as an agent would"))
-            self.doctor_summary.setText(self.not_found_text())
+            self.doctor_summary.setText(
+                self.not_found_text()
+                + self.tr(" Meanwhile the button above checks the open workspace as an OpenClaw agent would.")
+            )
         else:
             self.config_label.setText(
                 self.tr("{path}{exists} — OpenClaw {layout} layout").format(
@@ -348,7 +351,11 @@ class AgentPanel(QWidget):
             self.sources_label.setText(text)
         status = overview.index
         self.stale_list.clear()
-        if status is None:
+        if status is None and not self._installed():
+            self.index_label.setText("—")  # no OpenClaw, no index of its own: the config line says why
+            self.stale_label.setText("")
+            self.stale_list.setVisible(False)
+        elif status is None:
             self.index_label.setText(
                 messages.text(overview.index_error) if overview.index_error else self.tr("no index")
             )

@@ -1315,7 +1315,9 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_open_action(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open memory workspace", str(self.session.workspace))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Open memory workspace"), str(self.session.workspace)
+        )
         if folder:
             self.open_workspace(Path(folder))
 

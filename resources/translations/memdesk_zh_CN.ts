@@ -353,6 +353,10 @@
         <source>scope: {scope} · {path}</source>
         <translation>范围：{scope} · {path}</translation>
     </message>
+    <message>
+        <source> Meanwhile the button above checks the open workspace as an OpenClaw agent would.</source>
+        <translation>在此期间，上面的按钮会像 OpenClaw 智能体那样检查当前打开的工作区。</translation>
+    </message>
 </context>
 <context>
     <name>ApplyToOpenClawDialog</name>
@@ -1269,6 +1273,10 @@
     <message>
         <source>Dark</source>
         <translation>深色</translation>
+    </message>
+    <message>
+        <source>Open memory workspace</source>
+        <translation>打开记忆工作区</translation>
     </message>
 </context>
 <context>

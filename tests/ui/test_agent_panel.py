@@ -202,6 +202,8 @@ def test_without_openclaw_each_view_says_it_was_not_found(qtbot, tmp_path: Path,
     assert report.files_checked > 0  # the open workspace's notes, chunked as the agent would
     assert [f.code for f in report.findings if f.code == "workspace"] == []
     assert any(f.code == "not_installed" for f in report.findings)
+    assert not any(f.code == "no_index" for f in report.findings)  # no OpenClaw, no index of its own
+    qtbot.waitUntil(lambda: widget.index_label.text() == "—", timeout=TIMEOUT)
     assert widget.doctor_summary.text().startswith("The open workspace")
 
     dialog = ApplyToOpenClawDialog(setup, SearchSettings())

@@ -517,7 +517,8 @@ def run_doctor(
     _check_annotations(report, layout, texts)
     for finding in _decay_findings(listing, layout, search):
         report.add(finding)
-    _check_index(report, agent, layout, hashes)
+    if setup.installed:  # without OpenClaw there is no agent index to compare with
+        _check_index(report, agent, layout, hashes)
     return report
 
 
