@@ -410,9 +410,13 @@ class QualityPanel(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
-        # Auto-tune's result is composed from numbers: say it again in the new language.
-        if event.type() == QEvent.Type.LanguageChange and self._result is not None:
-            self._on_lab_tune_finished(self._result)
+        # The readout and auto-tune's result are composed from numbers: say them again
+        # in the new language.
+        if event.type() == QEvent.Type.LanguageChange:
+            if self._lab is not None:
+                self._show_readout(self._lab.readout)
+            if self._result is not None:
+                self._on_lab_tune_finished(self._result)
 
     def _fill_tune_table(self, result: eval_tune.TuneResult) -> None:
         rows = result.rows()

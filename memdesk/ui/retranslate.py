@@ -91,11 +91,15 @@ class _Rewriter:
     def __init__(self, old: str | None, new: str | None) -> None:
         language = old or new
         messages = _catalogue(language) if language else ()
-        self._exact: dict[str, _Message] = {}
+        self._exact: dict[str, list[_Message]] = {}
+        # The classes of the widget being rewritten and of its parents: tr()'s contexts.
+        # One Chinese text can translate several English ones ("时间衰减": "Decay" in the
+        # results' header, "Temporal decay" in the tuning panel); the nearest context wins.
+        self.contexts: tuple[str, ...] = ()
         self._templates: list[tuple[str, re.Pattern[str], list[str], _Message, int]] = []
         for message in messages:
             shown = message.translation if old else message.source
-            self._exact.setdefault(shown, message)
+            self._exact.setdefault(shown, []).append(message)
             names = [m.group(1) for m in _FIELD.finditer(shown)]
             literal = _FIELD.sub("", shown)
             if not names or len(literal.strip()) < MIN_LITERAL:
@@ -132,16 +136,25 @@ class _Rewriter:
                 )
         return whole
 
+    def _nearest(self, messages: list[_Message]) -> _Message:
+        ranked = [m for c in self.contexts for m in messages if m.context == c]
+        return (ranked or messages)[0]
+
     def _plain(self, text: str) -> str | None:
-        message = self._exact.get(text)
-        if message is not None:
+        exact = self._exact.get(text)
+        if exact:
+            message = self._nearest(exact)
             return QCoreApplication.translate(message.context, message.source)
+        matches: list[tuple[_Message, re.Match[str], list[str]]] = []
         for prefix, pattern, names, message, literal in self._templates:
             if not text.startswith(prefix) or literal * 3 < len(text):
                 continue  # mostly values: too likely a coincidence
             match = pattern.match(text)
-            if match is None:
-                continue
+            if match is not None:
+                matches.append((message, match, names))
+        if matches:
+            message = self._nearest([m for m, _match, _names in matches])
+            _message, match, names = next(item for item in matches if item[0] is message)
             values: dict[str, str] = {}
             for name, value in zip(names, match.groups(), strict=True):
                 inner = self._plain(value)  # a translated value inside ("3 private")
@@ -149,6 +162,15 @@ class _Rewriter:
             template = QCoreApplication.translate(message.context, message.source)
             return _FIELD.sub(functools.partial(_fill, values), template)
         return None
+
+
+def _contexts(widget: QWidget | None) -> tuple[str, ...]:
+    """tr() contexts nearest first: the widget's classes, then its parents'."""
+    names: list[str] = []
+    while widget is not None:
+        names += [cls.__name__ for cls in type(widget).__mro__]
+        widget = widget.parentWidget()
+    return tuple(dict.fromkeys(names))
 
 
 def _fill(values: dict[str, str], field: re.Match[str]) -> str:
@@ -215,7 +237,9 @@ def retranslate(app: QApplication, old: str | None, new: str | None) -> None:
     rewrite = _Rewriter(old, new)
     for top in app.topLevelWidgets():
         for widget in [top, *top.findChildren(QWidget)]:
+            rewrite.contexts = _contexts(widget)
             _widget(widget, rewrite)
+        rewrite.contexts = _contexts(top)
         for action in top.findChildren(QAction):
             _rewrite(action.text, action.setText, rewrite)
             _rewrite(action.toolTip, action.setToolTip, rewrite)

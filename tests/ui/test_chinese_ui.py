@@ -363,6 +363,10 @@ def test_language_and_theme_change_without_restart(qtbot, make_window, workspace
         assert [action.text() for action in window.menuBar().actions()][:3] == ["&File", "&Edit", "&View"]
         assert window.tuning.reset_button.text() == "Reset"
         assert window.tree_filter.placeholderText() == "Filter notes"
+        # One Chinese text for two English ones: each widget gets its own back.
+        assert window.tuning.decay_check.text() == "Temporal decay"
+        qtbot.waitUntil(lambda: "labelled queries" in window.quality.count_label.text())
+        assert "MMR lambda 0.00 →" in window.quality.result_label.text()
 
         light = app.palette().color(QPalette.ColorRole.Window)
         window.theme_actions["dark"].trigger()
