@@ -2142,8 +2142,8 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>未找到 OpenClaw：没有 {config}，没有 {state}，PATH 中也没有 openclaw 命令</translation>
     </message>
     <message>
-        <source>install OpenClaw, or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where it keeps its files; meanwhile memdesk can check the open workspace as an agent would</source>
-        <translation>请安装 OpenClaw，或把 OPENCLAW_STATE_DIR 或 OPENCLAW_CONFIG_PATH 设为它存放文件的位置；在此期间，memdesk 可以像智能体那样检查当前打开的工作区</translation>
+        <source>install OpenClaw, or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where it keeps its files; meanwhile the memdesk app&apos;s doctor checks the workspace open in it as an agent would</source>
+        <translation>请安装 OpenClaw，或把 OPENCLAW_STATE_DIR 或 OPENCLAW_CONFIG_PATH 设为它存放文件的位置；在此期间，memdesk 应用的诊断会像智能体那样检查其中打开的工作区</translation>
     </message>
     <message>
         <source>your agent&apos;s index is stale for {n} note</source>

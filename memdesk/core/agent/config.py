@@ -270,6 +270,17 @@ def config_path(env: Mapping[str, str] | None = None) -> Path:
     return state_dir(env) / CONFIG_FILENAME
 
 
+def not_found_message(setup: OpenClawSetup) -> str:
+    """What memdesk looked for, when ``setup.installed`` is False (a ``Message``)."""
+    return msg(
+        QT_TRANSLATE_NOOP(
+            "core", "OpenClaw was not found: no {config}, no {state} and no openclaw command on the PATH"
+        ),
+        config=setup.config_path,
+        state=setup.state_dir,
+    )
+
+
 def command_on_path(env: Mapping[str, str] | None = None) -> str | None:
     """Where the ``openclaw`` command is on the PATH, if anywhere."""
     return shutil.which("openclaw", path=_env(env).get("PATH"))

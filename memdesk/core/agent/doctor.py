@@ -36,7 +36,7 @@ from memdesk.core.openclaw import decay as decay4
 from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, js_json_stringify
 
 from . import annotate
-from .config import Agent, AgentSearch, Layout, OpenClawSetup, resolve_user_path
+from .config import Agent, AgentSearch, Layout, OpenClawSetup, not_found_message, resolve_user_path
 from .index import AgentIndex, AgentIndexError
 from .sources import SourceListing, content_hash, list_agent_files
 
@@ -407,19 +407,13 @@ def run_doctor(
             Finding(
                 "warning",
                 "not_installed",
-                msg(
-                    QT_TRANSLATE_NOOP(
-                        "core",
-                        "OpenClaw was not found: no {config}, no {state} and no openclaw command on the PATH",
-                    ),
-                    config=setup.config_path,
-                    state=setup.state_dir,
-                ),
+                not_found_message(setup),
                 fix=msg(
                     QT_TRANSLATE_NOOP(
                         "core",
                         "install OpenClaw, or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where "
-                        "it keeps its files; meanwhile memdesk can check the open workspace as an agent would",
+                        "it keeps its files; meanwhile the memdesk app's doctor checks the workspace open "
+                        "in it as an agent would",
                     )
                 ),
             )
