@@ -229,7 +229,8 @@ def _show_agent_panel(qtbot, window) -> None:  # type: ignore[no-untyped-def]
 
 
 def _drive_dialogs(qtbot, window, problems: list[str]) -> None:  # type: ignore[no-untyped-def]
-    """The conflict, deleted-on-disk and unsaved dialogs, About and the shortcuts."""
+    """The conflict, deleted-on-disk and unsaved dialogs, About, the shortcuts, quick open
+    and the skipped-files list."""
     from memdesk.ui import editor as editor_mod
 
     for kwargs in (
@@ -248,7 +249,7 @@ def _drive_dialogs(qtbot, window, problems: list[str]) -> None:  # type: ignore[
     qtbot.waitExposed(box)
     problems += english_left(box)
     box.close()
-    for dialog in (window.show_about(), window.show_shortcuts()):
+    for dialog in (window.show_about(), window.show_shortcuts(), window.quick_open(), window.show_skipped()):
         qtbot.waitExposed(dialog)
         problems += english_left(dialog)
         dialog.close()
