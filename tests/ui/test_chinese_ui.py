@@ -243,6 +243,9 @@ def _drive_dialogs(qtbot, window, problems: list[str]) -> None:  # type: ignore[
         dialog.show()
         qtbot.waitExposed(dialog)
         problems += english_left(dialog)
+        # Room for the whole title beside the window manager's buttons: it was cut.
+        title = dialog.fontMetrics().horizontalAdvance(dialog.windowTitle())
+        assert dialog.width() >= title + 120, (dialog.windowTitle(), dialog.width(), title)
         dialog.close()
     box = window.unsaved_box(["MEMORY.md"])
     box.show()
