@@ -81,6 +81,16 @@ class Preferences:
         else:
             self._qs.setValue("search/profile", settings.profile)
 
+    def has_global_search_settings(self) -> bool:
+        """Whether an older memdesk left settings here for every workspace (now each
+        workspace keeps its own, and these are applied nowhere)."""
+        self._qs.beginGroup("search/tuned")
+        try:
+            tuned = bool(self._qs.childKeys())
+        finally:
+            self._qs.endGroup()
+        return tuned or bool(self._qs.value("search/overrides", ""))
+
     def _read_json(self, key: str) -> dict[str, Any]:
         return self._read_json_text(self._qs.value(key, ""))
 

@@ -233,6 +233,15 @@ class MainWindow(QMainWindow):
         self._wire_static()
         self._attach(session)
         self._show_tuned()
+        if prefs.has_global_search_settings() and not self._workspace_tuning.profiles:
+            # Said once per start, not silently dropped: the old values were shared by all workspaces.
+            self.statusBar().showMessage(
+                self.tr(
+                    "Search settings now belong to each workspace: the ones memdesk kept for all "
+                    "workspaces are not applied here"
+                ),
+                15_000,
+            )
         self._restore_view()
         # Typing right after launch searches: without this the first widget in tab order,
         # the tree's filter box, took the keys and emptied the tree.

@@ -1278,6 +1278,10 @@
         <source>Open memory workspace</source>
         <translation>打开记忆工作区</translation>
     </message>
+    <message>
+        <source>Search settings now belong to each workspace: the ones memdesk kept for all workspaces are not applied here</source>
+        <translation>搜索设置现在属于各个工作区：memdesk 以前为所有工作区共用的设置不会应用到这里</translation>
+    </message>
 </context>
 <context>
     <name>NoteEditor</name>

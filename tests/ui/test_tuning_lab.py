@@ -467,3 +467,4 @@ def test_old_global_settings_do_not_reach_a_workspace(
     window = make_window(workspace, model=None)
     assert window.tuning.settings == settings_mod.SearchSettings()
     assert window.session.settings == settings_mod.SearchSettings()
+    assert "not applied here" in window.statusBar().currentMessage()  # said, not silently dropped
