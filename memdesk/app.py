@@ -19,11 +19,12 @@ from PySide6.QtWidgets import QApplication
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
+from memdesk.core.eval import tuned as eval_tuned
 from memdesk.qt import assets, compat, logs, translations
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.ui import main_window as window_mod
-from memdesk.ui import theme
+from memdesk.ui import theme as ui_theme
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ def build_window(
     compat.apply_refcount_workaround()
     app = QApplication.instance()
     if isinstance(app, QApplication):
-        theme.install_indicator_style(app)
+        ui_theme.install_indicator_style(app)
     data = Path(data_dir) if data_dir is not None else paths.data_dir()
     data.mkdir(parents=True, exist_ok=True, mode=0o700)
     prefs = prefs_mod.Preferences(data / "memdesk.ini")
@@ -79,7 +80,7 @@ def build_window(
         engine = engine_mod.Engine.open(Path(path), model=model, db_path=_db_path(Path(path), data_dir))
         return session_mod.Session(
             engine,
-            settings=prefs.search_settings(),
+            settings=eval_tuned.current_settings(Path(path)),  # the workspace's own
             scope=prefs.scope(),
             watch=watch,
             # Its model load and first sync wait for the window's first frame.
@@ -185,7 +186,7 @@ def run_gui(
     screenshot: Path | None,
     *,
     verbose: bool = False,
-    theme: str = "system",
+    theme: str | None = None,
 ) -> int:
     """``memdesk gui``: run the app (or, with ``screenshot``, shoot it and exit).
 
@@ -195,20 +196,16 @@ def run_gui(
     existing = QApplication.instance()
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("memdesk")
-    if theme in ("light", "dark"):
-        # The system palette is followed by default; a forced theme uses Fusion, whose
-        # drawing honours every palette role on every platform.
-        from memdesk.ui import theme as theme_mod
-
-        app.setStyle("Fusion")
-        theme_mod.install_indicator_style(app)
-        app.setPalette(theme_mod.dark_palette() if theme == "dark" else app.style().standardPalette())
     # The desktop entry's name: lets the desktop match the window to its menu entry and icon.
     QGuiApplication.setDesktopFileName(assets.DESKTOP_ID)
     QApplication.setWindowIcon(assets.app_icon())
     data = paths.data_dir()
     log_file = logs.setup_logging(data, verbose=verbose)
     prefs = prefs_mod.Preferences(data / "memdesk.ini")
+    # --theme wins for this run; otherwise the theme chosen in the View menu (default: the system's).
+    chosen_theme = theme if theme is not None else prefs.theme()
+    if chosen_theme != "system":
+        ui_theme.apply_theme(app, chosen_theme)
     language = translations.install(app, prefs.language())
     log.info("platform %s, language %s", QGuiApplication.platformName(), language or "en")
     chosen = workspace if workspace is not None else _pick_workspace(prefs)

@@ -68,6 +68,8 @@ def cmd_agent_list(args: argparse.Namespace) -> int:
         )
         lines.append(f"{mark} {agent.id:<12} {agent.workspace}  [{state}]")
     lines += [f"warning: {w}" for w in setup.warnings]
+    if not setup.installed:  # every path above is only where OpenClaw would keep it
+        lines.insert(0, f"warning: {agent_config.not_found_message(setup)}")
     emit(data, args.json, "\n".join(lines))
     return 0
 

@@ -41,7 +41,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--theme",
         choices=("system", "light", "dark"),
-        default="system",
-        help="colour theme (default: follow the system)",
+        default=None,
+        help="colour theme for this run (default: the one chosen in View > Theme, else the system's)",
     )
     p.set_defaults(func=cmd_gui)

@@ -9,6 +9,7 @@ has been superseded (another agent picked, another query typed) is dropped.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from memdesk.core import errors
+from memdesk.core import messages as core_messages
 from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import doctor as agent_doctor
 from memdesk.core.agent import sessions as agent_sessions
@@ -83,9 +85,13 @@ class AgentController(QObject):
             "overview", lambda: agent_status.agent_overview(agent, setup.layout), self.overview_ready.emit
         )
 
-    def request_doctor(self, agent_id: str) -> None:
+    def request_doctor(self, agent_id: str, workspace: Path | None = None) -> None:
+        """Run the doctor for ``agent_id``; ``workspace``: check that folder as the agent's
+        workspace instead (the open one, when OpenClaw is not installed)."""
         setup = self._need_setup()
         agent = setup.agent(agent_id)
+        if workspace is not None:
+            agent = dataclasses.replace(agent, workspace=Path(workspace))
         models_dir = self._models_dir
         self._run(
             "doctor",
@@ -101,7 +107,7 @@ class AgentController(QObject):
             try:
                 index = AgentIndex.open(agent.index_path)
             except AgentIndexError as exc:
-                return AgentResults("keyword", [], str(exc))
+                return AgentResults("keyword", [], core_messages.of(exc))
             embedder, note = self._embedder_for(agent)
             with index:
                 return agent_results(agent, index, query, embedder=embedder, embedder_note=note)

@@ -100,6 +100,16 @@ class Preferences:
         else:
             self._qs.setValue("search/profile", settings.profile)
 
+    def has_global_search_settings(self) -> bool:
+        """Whether an older memdesk left settings here for every workspace (now each
+        workspace keeps its own, and these are applied nowhere)."""
+        self._qs.beginGroup("search/tuned")
+        try:
+            tuned = bool(self._qs.childKeys())
+        finally:
+            self._qs.endGroup()
+        return tuned or bool(self._qs.value("search/overrides", ""))
+
     def _read_json(self, key: str) -> dict[str, Any]:
         return self._read_json_text(self._qs.value(key, ""))
 
@@ -175,6 +185,17 @@ class Preferences:
             self._qs.remove("ui/language")
         else:
             self._qs.setValue("ui/language", value)
+
+    def theme(self) -> str:
+        """``"system"`` (the platform's colours), ``"light"`` or ``"dark"``."""
+        value = str(self._qs.value("ui/theme", "system"))
+        return value if value in ("system", "light", "dark") else "system"
+
+    def set_theme(self, value: str) -> None:
+        if value in ("", "system"):
+            self._qs.remove("ui/theme")
+        else:
+            self._qs.setValue("ui/theme", value)
 
     # window --------------------------------------------------------------------------
     def geometry(self, key: str) -> QByteArray | None:

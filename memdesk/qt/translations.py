@@ -77,6 +77,16 @@ def language_for(preference: str, locale: QLocale | None = None) -> str | None:
     return None
 
 
+def current_language(app: QCoreApplication | None = None) -> str | None:
+    """The language of memdesk's translator installed on ``app`` (None: English)."""
+    app = app or QCoreApplication.instance()
+    for translator in app.findChildren(QTranslator) if app is not None else ():
+        name = Path(translator.filePath()).stem
+        if name.startswith("memdesk_") and not translator.isEmpty():
+            return name.removeprefix("memdesk_")
+    return None
+
+
 def install(app: QCoreApplication, preference: str = SYSTEM) -> str | None:
     """Load the UI translation for ``preference`` (plus Qt's own, for its dialogs).
 

@@ -89,6 +89,7 @@ class AgentDock(QDockWidget):
     # public --------------------------------------------------------------------------
     def set_workspace(self, workspace: Path) -> None:
         self._workspace = workspace
+        self.panel.set_workspace(workspace)
 
     def set_query(self, query: str) -> None:
         if query == self._query:

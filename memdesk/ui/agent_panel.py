@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QBrush, QColor
@@ -41,9 +42,26 @@ from memdesk.core.agent.compare import AgentResults
 from memdesk.core.agent.status import AgentOverview
 from memdesk.qt import messages
 from memdesk.qt.agent import AgentController
+from memdesk.qt.translations import QT_TRANSLATE_NOOP
 
 _SEVERITY_COLORS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#5f6368"}
 _SEVERITY_MARKS = {"error": "✗", "warning": "!", "info": "·"}
+_SEVERITY_NAMES = {
+    "error": QT_TRANSLATE_NOOP("AgentPanel", "error"),
+    "warning": QT_TRANSLATE_NOOP("AgentPanel", "warning"),
+    "info": QT_TRANSLATE_NOOP("AgentPanel", "info"),
+}
+# A transcript's scope and a message's role as shown (translated where shown).
+_SCOPE_NAMES = {
+    "private": QT_TRANSLATE_NOOP("AgentPanel", "private"),
+    "group": QT_TRANSLATE_NOOP("AgentPanel", "group"),
+    "internal": QT_TRANSLATE_NOOP("AgentPanel", "internal"),
+    "unknown": QT_TRANSLATE_NOOP("AgentPanel", "unknown"),
+}
+_ROLE_NAMES = {
+    "user": QT_TRANSLATE_NOOP("AgentPanel", "user"),
+    "assistant": QT_TRANSLATE_NOOP("AgentPanel", "assistant"),
+}
 
 
 class AgentPanel(QWidget):
@@ -63,6 +81,7 @@ class AgentPanel(QWidget):
         self._query = ""
         self._transcripts: list[agent_sessions.Transcript] = []
         self._corpus: agent_sessions.SessionCorpus | None = None
+        self._workspace: Path | None = None  # the workspace open in the window
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("agentTabs")
@@ -208,6 +227,31 @@ class AgentPanel(QWidget):
         self.config_label.setText(self.tr("reading…"))
         self.controller.load_setup()
 
+    def set_workspace(self, workspace: Path | None) -> None:
+        """The workspace open in the window: what the doctor checks without OpenClaw."""
+        self._workspace = workspace
+
+    def _installed(self) -> bool:
+        setup = self.controller.setup
+        return setup is None or setup.installed
+
+    def not_found_text(self) -> str:
+        """OpenClaw is not installed: what memdesk looked for (empty when it is installed)."""
+        setup = self.controller.setup
+        if setup is None or setup.installed:
+            return ""
+        return self.tr(
+            "OpenClaw was not found: memdesk looked for {config}, for the folder {state} and for "
+            "an openclaw command on the PATH. Install OpenClaw, or set OPENCLAW_STATE_DIR or "
+            "OPENCLAW_CONFIG_PATH to where it keeps its files, then press Reload."
+        ).format(config=setup.config_path, state=setup.state_dir)
+
+    def _scope_name(self, scope: str) -> str:
+        return self.tr(_SCOPE_NAMES[scope]) if scope in _SCOPE_NAMES else scope
+
+    def _role_name(self, role: str) -> str:
+        return self.tr(_ROLE_NAMES[role]) if role in _ROLE_NAMES else role
+
     @property
     def overview(self) -> AgentOverview | None:
         return self._overview
@@ -233,7 +277,9 @@ class AgentPanel(QWidget):
             return
         self.run_doctor_button.setEnabled(False)
         self.doctor_summary.setText(self.tr("Checking…"))
-        self.controller.request_doctor(agent_id)
+        # Without OpenClaw there is no agent workspace: check the open one as an agent would.
+        workspace = self._workspace if not self._installed() else None
+        self.controller.request_doctor(agent_id, workspace)
 
     def close_panel(self) -> None:
         if self._corpus is not None:
@@ -260,19 +306,35 @@ class AgentPanel(QWidget):
         # One agent needs no picker; several do.
         self.agent_picker.setEnabled(len(setup.agents) > 1)
         exists = "" if setup.config_exists else self.tr(" (missing: OpenClaw's defaults)")
-        self.config_label.setText(
-            self.tr("{path}{exists} — OpenClaw {layout} layout").format(
-                path=setup.config_path, exists=exists, layout=setup.layout
+        if not setup.installed:
+            self.config_label.setText(self.not_found_text())
+            self.config_label.setToolTip("")
+            self.run_doctor_button.setText(self.tr("Check the open workspace as an agent would"))
+            self.doctor_summary.setText(
+                self.not_found_text()
+                + self.tr(" Meanwhile the button above checks the open workspace as an OpenClaw agent would.")
             )
-        )
-        self.config_label.setToolTip(setup.layout_reason + "".join(f"\n{w}" for w in setup.warnings))
+        else:
+            self.config_label.setText(
+                self.tr("{path}{exists} — OpenClaw {layout} layout").format(
+                    path=setup.config_path, exists=exists, layout=setup.layout
+                )
+            )
+            self.config_label.setToolTip(
+                messages.text(setup.layout_reason) + "".join(f"\n{messages.text(w)}" for w in setup.warnings)
+            )
+            self.run_doctor_button.setText(self.tr("Check the agent"))
         self._on_agent_picker_changed(self.agent_picker.currentIndex())
 
     @Slot(object)
     def _on_controller_overview_ready(self, overview: AgentOverview) -> None:
         self._overview = overview
         agent = overview.agent
-        self.workspace_label.setText(str(agent.workspace))
+        self.workspace_label.setText(
+            str(agent.workspace)
+            if agent.workspace.is_dir() or self._installed()
+            else self.tr("{path} (does not exist)").format(path=agent.workspace)
+        )
         self.open_workspace_button.setEnabled(agent.workspace.is_dir())
         search = agent.search
         if search is None:
@@ -289,8 +351,14 @@ class AgentPanel(QWidget):
             self.sources_label.setText(text)
         status = overview.index
         self.stale_list.clear()
-        if status is None:
-            self.index_label.setText(overview.index_error or self.tr("no index"))
+        if status is None and not self._installed():
+            self.index_label.setText("—")  # no OpenClaw, no index of its own: the config line says why
+            self.stale_label.setText("")
+            self.stale_list.setVisible(False)
+        elif status is None:
+            self.index_label.setText(
+                messages.text(overview.index_error) if overview.index_error else self.tr("no index")
+            )
             self.stale_label.setText("")
             self.stale_list.setVisible(False)
         else:
@@ -308,7 +376,7 @@ class AgentPanel(QWidget):
             )
             message = overview.stale_message
             self.stale_label.setText(
-                self.tr("⚠ {message}").format(message=message)
+                self.tr("⚠ {message}").format(message=messages.text(message))
                 if message
                 else self.tr("up to date with the files")
             )
@@ -335,7 +403,9 @@ class AgentPanel(QWidget):
         self.results_list.clear()
         self.results_title.setText(
             self.tr("The agent's own index, {mode}: {n} hits{note}").format(
-                mode=result.mode, n=len(result.hits), note=f" ({result.note})" if result.note else ""
+                mode=result.mode,
+                n=len(result.hits),
+                note=f" ({messages.text(result.note)})" if result.note else "",
             )
         )
         for hit in result.hits:
@@ -356,8 +426,14 @@ class AgentPanel(QWidget):
     def _on_controller_doctor_ready(self, report: agent_doctor.DoctorReport) -> None:
         self.run_doctor_button.setEnabled(True)
         self.doctor_list.clear()
+        if self._installed():
+            summary = self.tr("Agent {agent} (OpenClaw {layout}), {n} files: {summary}")
+        else:
+            summary = self.tr(
+                "The open workspace, as an OpenClaw {layout} agent would index it, {n} files: {summary}"
+            )
         self.doctor_summary.setText(
-            self.tr("Agent {agent} (OpenClaw {layout}), {n} files: {summary}").format(
+            summary.format(
                 agent=report.agent_id,
                 layout=report.layout,
                 n=report.files_checked,
@@ -370,7 +446,7 @@ class AgentPanel(QWidget):
                 text += "\n    " + self.tr("fix: {fix}").format(fix=messages.text(finding.fix))
             item = QListWidgetItem(text)
             item.setForeground(QBrush(QColor(_SEVERITY_COLORS[finding.severity])))
-            item.setToolTip(f"{finding.severity}: {finding.code}")
+            item.setToolTip(self.tr(_SEVERITY_NAMES[finding.severity]))
             if finding.path and not finding.path.startswith("/"):
                 item.setData(
                     Qt.ItemDataRole.UserRole,
@@ -446,7 +522,7 @@ class AgentPanel(QWidget):
             for hit in hits:
                 t, m = hit.transcript, hit.message
                 head = self.tr("{title} · {role} · line {line}").format(
-                    title=t.title(), role=m.role, line=m.line
+                    title=t.title(), role=self._role_name(m.role), line=m.line
                 )
                 item = QListWidgetItem(f"{head}\n      {hit.snippet[:140]}")
                 item.setToolTip(f"{head}\n{hit.snippet}")
@@ -463,7 +539,7 @@ class AgentPanel(QWidget):
             text = self.tr("{date}  {title}  [{scope}] · {n} messages").format(
                 date=f"{transcript.modified:%Y-%m-%d}",
                 title=transcript.title(),
-                scope=transcript.scope,
+                scope=self._scope_name(transcript.scope),
                 n=len(transcript.messages),
             )
             if not transcript.indexed and transcript.scope != "internal":  # internal: never indexed
@@ -472,10 +548,27 @@ class AgentPanel(QWidget):
             item.setToolTip(text)
             item.setData(Qt.ItemDataRole.UserRole, (self._transcripts.index(transcript), 0))
             self.session_list.addItem(item)
+        if not self._installed():
+            self.session_summary.setText(self.not_found_text())
+            return
+        if not self._transcripts:
+            agent = self._overview.agent if self._overview is not None else None
+            where = agent.sessions_dir if agent is not None else ""
+            self.session_summary.setText(
+                self.tr("No transcripts in {path}: the agent has not talked with anyone yet.").format(
+                    path=where
+                )
+            )
+            return
         counts = agent_sessions.scope_counts(self._transcripts)
         self.session_summary.setText(
             self.tr("{n} transcripts: {counts}").format(
-                n=len(self._transcripts), counts=", ".join(f"{v} {k}" for k, v in counts.items() if v) or "—"
+                n=len(self._transcripts),
+                counts=self.tr(", ").join(
+                    self.tr("{n} {scope}").format(n=v, scope=self._scope_name(k))
+                    for k, v in counts.items()
+                    if v
+                ),
             )
         )
 
@@ -488,9 +581,13 @@ class AgentPanel(QWidget):
 
     def show_transcript(self, transcript: agent_sessions.Transcript, line: int = 0) -> None:
         """Render ``transcript`` readably and scroll to the message on JSONL ``line``."""
+        scope_line = self.tr("scope: {scope} · {path}").format(
+            scope=self._scope_name(transcript.scope), path=transcript.path
+        )
+        line_word = self.tr("line {0}")
         parts = [
             f"<h3>{html.escape(transcript.title())}</h3>",
-            f"<p><i>{html.escape(self.tr('scope: {scope} · {path}').format(scope=transcript.scope, path=transcript.path))}</i></p>",
+            f"<p><i>{html.escape(scope_line)}</i></p>",
         ]
         for message in transcript.messages:
             stamp = message.timestamp.astimezone().strftime("%Y-%m-%d %H:%M") if message.timestamp else ""
@@ -498,7 +595,7 @@ class AgentPanel(QWidget):
             style = "background:#fff4ce;" if message.line == line else ""
             parts.append(
                 f'<a name="L{message.line}"></a><div style="margin:4px 0;{style}">'
-                f"<b>{html.escape(who)}</b> <small>{html.escape(stamp)} · line {message.line}</small>"
+                f"<b>{html.escape(who)}</b> <small>{html.escape(stamp)} · {line_word.format(message.line)}</small>"
                 f"<br>{html.escape(message.text)}</div>"
             )
         self.session_view.setHtml("".join(parts))

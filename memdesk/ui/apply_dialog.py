@@ -58,7 +58,7 @@ class ApplyToOpenClawDialog(QDialog):
         self.target_combo.setObjectName("applyTargetCombo")
         for release in reversed(agent_config.LAYOUTS):
             label = self.tr("OpenClaw {v}").format(v=release)
-            if release == setup.layout:
+            if release == setup.layout and setup.installed:  # nothing is detected without OpenClaw
                 label += self.tr(" (detected)")
             self.target_combo.addItem(label, release)
         self.target_combo.setCurrentIndex(self.target_combo.findData(setup.layout))
@@ -110,6 +110,21 @@ class ApplyToOpenClawDialog(QDialog):
         """Recompute the plan for the chosen target and show its diff (``reload``: re-read the file)."""
         target = self.target_combo.currentData()
         agent_id = self.scope_combo.currentData()
+        if not self._setup.installed:
+            # No OpenClaw here: creating a config for it would configure nothing.
+            self.plan = None
+            self.diff_view.setPlainText("")
+            self.rejected_label.setText("")
+            self.status_label.setText(
+                self.tr(
+                    "OpenClaw was not found: memdesk looked for {config}, for the folder {state} and "
+                    "for an openclaw command on the PATH, so there is no config to apply these settings "
+                    "to. Install OpenClaw (or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where it "
+                    "keeps its files) and try again; your settings stay in this workspace meanwhile."
+                ).format(config=self._setup.config_path, state=self._setup.state_dir)
+            )
+            self.apply_button.setEnabled(False)
+            return
         try:
             if reload:
                 self._setup = agent_config.discover(
@@ -131,13 +146,16 @@ class ApplyToOpenClawDialog(QDialog):
                     v=plan.target
                 )
             ]
-            lines += [f"• {r.setting} = {r.value}: {r.reason}" for r in plan.rejected]
+            lines += [
+                f"• {messages.text(r.setting)} = {messages.text(r.value)}: {messages.text(r.reason)}"
+                for r in plan.rejected
+            ]
             self.rejected_label.setText("\n".join(lines))
         else:
             self.rejected_label.setText(
                 self.tr("OpenClaw {v} takes every tuned value.").format(v=plan.target)
             )
-        self.status_label.setText("\n".join(plan.notes))
+        self.status_label.setText("\n".join(messages.text(note) for note in plan.notes))
         self.apply_button.setEnabled(plan.changed)
 
     @Slot(int)

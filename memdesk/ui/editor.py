@@ -238,33 +238,40 @@ class ConflictDialog(QDialog):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
-        self.setWindowTitle(self.tr("{0} changed on disk").format(rel))
+        title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
+        self.setWindowTitle(title.format(rel))
+        # Wide enough for the whole title (the window manager cuts it, not wraps it).
+        self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
         self._choice = "cancel"
         name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
         layout = QVBoxLayout(self)
         if deleted:
             message = self.tr(
-                "{0} was deleted on disk, but you have unsaved edits.<br>"
+                "{name} was deleted on disk, but you have unsaved edits.<br>"
                 "Keep yours (saving will recreate the file) or drop them?"
-            ).format(name)
+            ).format(name=name)
         elif theirs is None:
             message = self.tr(
-                "{0} changed on disk into something the editor cannot show ({1}).<br>"
+                "{name} changed on disk into something the editor cannot show ({problem}).<br>"
                 "Keep yours (saving will replace the disk version) or cancel and look at it first?"
-            ).format(name, html.escape(problem or self.tr("unreadable")))
+            ).format(name=name, problem=html.escape(problem or self.tr("unreadable")))
         else:
             overlap = (
-                self.tr(
-                    "Both sides changed the same lines: {0} place(s) will be marked for you to resolve."
+                (
+                    self.tr("Both sides changed the same lines: {0} place will be marked for you to resolve.")
+                    if conflicts == 1
+                    else self.tr(
+                        "Both sides changed the same lines: {0} places will be marked for you to resolve."
+                    )
                 ).format(conflicts)
                 if conflicts
                 else self.tr("The changes do not overlap: merging keeps both.")
             )
             message = self.tr(
-                "{0} changed on disk, but you have unsaved edits.<br>"
+                "{name} changed on disk, but you have unsaved edits.<br>"
                 "Merge the disk changes into yours, reload the disk version (your edits are "
-                "dropped) or keep yours (saving overwrites the disk version)?<br>{1}"
-            ).format(name, overlap)
+                "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
+            ).format(name=name, overlap=overlap)
         label = QLabel(message)
         label.setObjectName("conflictMessage")
         label.setTextFormat(Qt.TextFormat.RichText)

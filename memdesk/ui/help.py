@@ -101,10 +101,11 @@ def about_html(*, version: str, model: str, index_path: str, data_dir: str, log_
         (QCoreApplication.translate("help", "Log"), log_file),
     ]
     body = "".join(f"<tr><td><b>{html.escape(k)}</b></td><td>{html.escape(v)}</td></tr>" for k, v in rows)
-    return (
-        f"<h3>memdesk</h3><p>{html.escape(QCoreApplication.translate('help', 'Browse, search and tune an agent’s Markdown memory, offline.'))}</p>"
-        f"<table cellspacing='4'>{body}</table>"
+    # Outside the f-string: lupdate does not see a translate() call inside one.
+    tagline = QCoreApplication.translate(
+        "help", "Browse, search and tune an agent’s Markdown memory, offline."
     )
+    return f"<h3>memdesk</h3><p>{html.escape(tagline)}</p><table cellspacing='4'>{body}</table>"
 
 
 class AboutDialog(QDialog):

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
+from memdesk.core.eval import tuned as eval_tuned
 from memdesk.core.index import notes, notetext
 from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
@@ -65,6 +66,7 @@ from memdesk.ui import errors as ui_errors
 from memdesk.ui import help as help_mod
 from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
+from memdesk.ui import retranslate as retranslate_mod
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import skipped as skipped_mod
 from memdesk.ui import tuning_panel as tuning_mod
@@ -80,6 +82,7 @@ MODE_LABELS = {  # translated where shown
 MODE_REASON_EMS = 24  # room for the reason beside the mode, in widths of "M"
 UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
 DEFAULT_SIZE = (1280, 800)
+TUNING_SAVE_MS = 400  # a slider drag writes the workspace's tuned.json once, when it stops
 SessionFactory = Callable[[Path], session_mod.Session]
 
 
@@ -145,10 +148,21 @@ class MainWindow(QMainWindow):
         self._undo_timer.setInterval(UNDO_DELETE_MS)
         self.search_panel = search_mod.SearchPanel()
         self.note_editor = editor_mod.NoteEditor(session.workspace)
+        # Search settings belong to the workspace (beside its golden set): tuned on one
+        # workspace's labels, they never follow the user into another workspace.
+        self._workspace_tuning = eval_tuned.WorkspaceTuning()
+        self._tuning_writable = True
+        self._tuning_problem: str | None = None
+        self._applying_tuned: int | None = None  # the labelled queries of an auto-tune being applied
+        self._tuning_save_timer = QTimer(self)
+        self._tuning_save_timer.setObjectName("tuning-save-timer")
+        self._tuning_save_timer.setSingleShot(True)
+        self._tuning_save_timer.setInterval(TUNING_SAVE_MS)
+        self._load_workspace_tuning(session.workspace)
         self.tuning = tuning_mod.TuningPanel(session.settings)
         for profile in settings_mod.CANONICAL_PROFILES:  # each profile comes back with its own values
             if profile != session.settings.profile:
-                self.tuning.remember_profile(prefs.search_settings(profile))
+                self.tuning.remember_profile(self._workspace_tuning.settings(profile))
         self.quality = quality_mod.QualityPanel()
         self.agent_dock = agent_dock_mod.AgentDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.agent_dock)
@@ -218,6 +232,16 @@ class MainWindow(QMainWindow):
         self.search_panel.set_scope(session.scope)
         self._wire_static()
         self._attach(session)
+        self._show_tuned()
+        if prefs.has_global_search_settings() and not self._workspace_tuning.profiles:
+            # Said once per start, not silently dropped: the old values were shared by all workspaces.
+            self.statusBar().showMessage(
+                self.tr(
+                    "Search settings now belong to each workspace: the ones memdesk kept for all "
+                    "workspaces are not applied here"
+                ),
+                15_000,
+            )
         self._restore_view()
         # Typing right after launch searches: without this the first widget in tab order,
         # the tree's filter box, took the keys and emptied the tree.
@@ -408,6 +432,22 @@ class MainWindow(QMainWindow):
             action.setChecked(code == chosen)
             action.triggered.connect(lambda _checked=False, c=code: self._on_language_chosen(c))
             group.addAction(action)
+        self.theme_menu = view_menu.addMenu(self.tr("&Theme"))
+        self.theme_menu.setObjectName("themeMenu")
+        chosen_theme = self.prefs.theme()
+        themes = QActionGroup(self)
+        self.theme_actions: dict[str, QAction] = {}
+        for code, name in (
+            ("system", self.tr("Follow the system")),
+            ("light", self.tr("Light")),
+            ("dark", self.tr("Dark")),
+        ):
+            action = self.theme_menu.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(code == chosen_theme)
+            action.triggered.connect(lambda _checked=False, c=code: self.set_theme(c))
+            themes.addAction(action)
+            self.theme_actions[code] = action
 
         index_menu = self.menuBar().addMenu(self.tr("&Index"))
         self._action(
@@ -442,9 +482,26 @@ class MainWindow(QMainWindow):
         self.about_action = self._action(help_menu, self.tr("&About memdesk"), self.show_about)
 
     def _on_language_chosen(self, code: str) -> None:
+        self.set_language(code)
+
+    def set_language(self, code: str) -> None:
+        """Show the interface in ``code`` ("system", "en", "zh_CN") now, and from now on."""
         self.prefs.set_language(code)
-        # Qt widgets keep the text they were built with: the choice applies at the next start.
-        self.statusBar().showMessage(self.tr("The language changes when memdesk starts again"), 10_000)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            retranslate_mod.switch_language(app, code)
+        # What is composed from live state says it again in the new language.
+        self._show_index_mode()
+        self._show_tuned()
+        self.session.request_snapshot()
+
+    def set_theme(self, code: str) -> None:
+        """Light, dark or the system's colours, now and at the next start."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            code = theme.apply_theme(app, code)
+        self.prefs.set_theme(code)
+        self.theme_actions[code].setChecked(True)
 
     def _action(
         self,
@@ -482,6 +539,7 @@ class MainWindow(QMainWindow):
         self.search_panel.search_requested.connect(self._on_search_panel_search_requested)
         self.search_panel.relevance_toggled.connect(self._on_search_panel_relevance_toggled)
         self.tuning.settings_changed.connect(self._on_tuning_settings_changed)
+        self._tuning_save_timer.timeout.connect(self._save_workspace_tuning)
         self.tuning.apply_requested.connect(self.agent_dock.apply_to_openclaw)
         self.agent_dock.open_workspace_requested.connect(self.open_workspace)
         self.agent_dock.open_note_requested.connect(self._on_agent_dock_open_note_requested)
@@ -840,6 +898,7 @@ class MainWindow(QMainWindow):
         except errors.MemdeskError as exc:
             ui_errors.show_error(self, exc)
             return
+        self._flush_workspace_tuning()  # the old workspace's last slider move
         old = self.session
         old_lab = self.lab
         if old_lab is not None:
@@ -850,6 +909,7 @@ class MainWindow(QMainWindow):
             old_lab.setParent(None)  # freed with its last reference, after the reader stopped
         self.note_editor.reset(session.workspace)
         self.search_panel.model.set_hits(())
+        self._use_workspace_tuning(session)
         self._attach(session)
         self.prefs.remember_workspace(session.workspace)
         session.request_sync()
@@ -925,9 +985,59 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_tuning_settings_changed(self, settings: settings_mod.SearchSettings) -> None:
         self.session.set_settings(settings)
-        self.prefs.set_search_settings(settings)
+        queries, self._applying_tuned = self._applying_tuned, None
+        tuning = self._workspace_tuning.with_settings(settings, tuned_queries=queries)
+        if tuning != self._workspace_tuning:
+            self._workspace_tuning = tuning
+            self._tuning_save_timer.start()
+        self._show_tuned()
         if self.lab is not None:
             self.lab.set_settings(settings)
+
+    # the workspace's own settings (.memdesk/tuned.json) ----------------------------
+    def _load_workspace_tuning(self, workspace: Path) -> None:
+        try:
+            self._workspace_tuning = eval_tuned.load_tuning(workspace)
+            self._tuning_writable, self._tuning_problem = True, None
+        except errors.MemdeskError as exc:
+            # Defaults for now; the unreadable file is left as it is, never overwritten.
+            self._workspace_tuning = eval_tuned.WorkspaceTuning()
+            self._tuning_writable, self._tuning_problem = False, qt_messages.text(exc)
+            log.warning("%s", exc)
+
+    def _show_tuned(self) -> None:
+        if self._tuning_problem is not None:
+            self.tuning.show_tuned(None, problem=self._tuning_problem)
+        else:
+            self.tuning.show_tuned(self._workspace_tuning.tuned_queries(self.tuning.settings.profile))
+
+    @Slot()
+    def _save_workspace_tuning(self) -> None:
+        self._tuning_save_timer.stop()
+        if not self._tuning_writable:
+            return
+        try:
+            eval_tuned.save_tuning(self.session.workspace, self._workspace_tuning)
+        except (errors.MemdeskError, OSError) as exc:
+            self.statusBar().showMessage(
+                self.tr("Cannot save this workspace's search settings: {0}").format(qt_messages.text(exc)),
+                10_000,
+            )
+
+    def _flush_workspace_tuning(self) -> None:
+        if self._tuning_save_timer.isActive():
+            self._save_workspace_tuning()
+
+    def _use_workspace_tuning(self, session: session_mod.Session) -> None:
+        """Show (and search with) the settings ``session``'s workspace keeps."""
+        self._load_workspace_tuning(session.workspace)
+        current = self._workspace_tuning.current()
+        self.tuning.load_profiles(
+            [self._workspace_tuning.settings(p) for p in settings_mod.CANONICAL_PROFILES], current
+        )
+        if session.settings != current:
+            session.set_settings(current)
+        self._show_tuned()
 
     @Slot(object, bool)
     def _on_search_panel_relevance_toggled(self, hit: hits_mod.Hit, on: bool) -> None:
@@ -936,6 +1046,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_quality_apply_requested(self, settings: settings_mod.SearchSettings) -> None:
+        self._applying_tuned = self.quality.applied_queries or None
         self.tuning.set_settings(settings)  # emits settings_changed
         self.statusBar().showMessage(self.tr("Applied the auto-tuned settings"), 5000)
 
@@ -1137,7 +1248,7 @@ class MainWindow(QMainWindow):
         if status is None:
             return
         reason = status.fallback_reason
-        self._index_mode = (status.mode, qt_messages.text(reason) if reason else None)
+        self._index_mode = (status.mode, reason or None)  # translated where shown (also after a switch)
         self._show_index_mode()
         model = status.embedder.get("model") if status.embedder else None
         self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
@@ -1170,7 +1281,7 @@ class MainWindow(QMainWindow):
         elif mode == "hybrid" and self._embedding_notes:
             self.show_mode("fts", self.tr("embedding notes"))
         else:
-            self.show_mode(mode, reason)
+            self.show_mode(mode, qt_messages.text(reason) if reason else None)
 
     def show_mode(self, mode: str, reason: str | None) -> None:
         """The search mode, and why it is not hybrid, shortened by whole words (the
@@ -1232,7 +1343,9 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_open_action(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self, "Open memory workspace", str(self.session.workspace))
+        folder = QFileDialog.getExistingDirectory(
+            self, self.tr("Open memory workspace"), str(self.session.workspace)
+        )
         if folder:
             self.open_workspace(Path(folder))
 
@@ -1272,6 +1385,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self._closing_confirmed = True
+        self._flush_workspace_tuning()
         self.prefs.set_geometry("geometry", self.saveGeometry())
         self.prefs.set_geometry("splitter", self.splitter.saveState())
         self.prefs.sync()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, SignalInstance, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal, SignalInstance, Slot
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,7 +42,9 @@ def describe_changes(before: settings_mod.SearchSettings, result: eval_tune.Tune
     for change in result.changes(before):
         field = settings_mod.FIELDS[change.name]
         fmt = (lambda v: f"{int(v)}") if field.integer else (lambda v: f"{float(v):.2f}")
-        lines.append(f"{field.label} {fmt(change.old)} → {fmt(change.new)}")
+        # The label is the core's English; the tuning panel's markers catalogue it.
+        label = QCoreApplication.translate("SearchSettings", field.label)
+        lines.append(f"{label} {fmt(change.old)} → {fmt(change.new)}")
     return lines
 
 
@@ -62,6 +64,9 @@ class QualityPanel(QWidget):
         self._last: tuple[tuple[int, int, int], float] | None = None
         self._result: eval_tune.TuneResult | None = None
         self._tuned_from: settings_mod.SearchSettings | None = None
+        # The labelled queries the settings last applied were tuned on (the window keeps
+        # that count beside them in the workspace).
+        self.applied_queries = 0
 
         self.ndcg_value = self._big_label("ndcgValue")
         self.recall_value = self._big_label("recallValue")
@@ -363,7 +368,7 @@ class QualityPanel(QWidget):
     def _on_lab_tune_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
         self.progress.setValue(done)
-        self.progress.setToolTip(f"{done} of {total} settings tried")
+        self.progress.setToolTip(self.tr("{0} of {1} settings tried").format(done, total))
 
     @Slot(object)
     def _on_lab_tune_finished(self, result: eval_tune.TuneResult) -> None:
@@ -371,12 +376,13 @@ class QualityPanel(QWidget):
         self._result = result
         before, after = result.before.ndcg10, result.after.ndcg10
         changes = describe_changes(self._tuned_from or result.settings, result)
+        tried = self.tr("{0} settings tried").format(result.tried)  # lupdate skips f-strings
         head = (
             f"<b>nDCG@10 {before:.3f} → {after:.3f}</b> "
             f"<span style='color:{UP if after > before else 'palette(mid)'}'>"
             f"({after - before:+.3f})</span><br>"
             f"Recall@10 {result.before.recall10:.3f} → {result.after.recall10:.3f}<br>"
-            f"<span style='color:palette(mid)'>{result.tried} settings tried</span>"
+            f"<span style='color:palette(mid)'>{tried}</span>"
         )
         self._fill_tune_table(result)
         queries = len(result.per_query)
@@ -401,6 +407,16 @@ class QualityPanel(QWidget):
             self.result_label.setText(f"{head}<br>{keep}")
             self.apply_button.setEnabled(False)
         self.result_box.setVisible(True)
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        # The readout and auto-tune's result are composed from numbers: say them again
+        # in the new language.
+        if event.type() == QEvent.Type.LanguageChange:
+            if self._lab is not None:
+                self._show_readout(self._lab.readout)
+            if self._result is not None:
+                self._on_lab_tune_finished(self._result)
 
     def _fill_tune_table(self, result: eval_tune.TuneResult) -> None:
         rows = result.rows()
@@ -440,6 +456,7 @@ class QualityPanel(QWidget):
     def _on_apply_button_clicked(self) -> None:
         if self._result is not None:
             settings = self._result.settings
+            self.applied_queries = len(self._result.per_query)
             self._clear_result()
             self.apply_requested.emit(settings)
 

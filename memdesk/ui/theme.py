@@ -197,3 +197,34 @@ def install_indicator_style(app: QApplication) -> None:
     if isinstance(current, IndicatorStyle) or current.name().lower() != "fusion":
         return
     app.setStyle(IndicatorStyle("Fusion"))
+
+
+THEMES = ("system", "light", "dark")
+# The style and palette the platform gave the application, to return to from a forced theme.
+_PLATFORM: dict[str, object] = {}
+
+
+def apply_theme(app: QApplication, name: str) -> str:
+    """Switch the running application to ``name`` ("system", "light" or "dark") at once.
+
+    A forced theme uses Fusion, whose drawing honours every palette role on every
+    platform; "system" returns to the style and palette the platform gave at start.
+    Widgets repaint from the new palette (their ``PaletteChange`` events restyle what
+    they derive from it). Returns the theme applied (unknown names: "system").
+    """
+    if "style" not in _PLATFORM:
+        _PLATFORM["style"] = app.style().name()
+        _PLATFORM["palette"] = QPalette(app.palette())
+    if name not in THEMES:
+        name = "system"
+    if name == "system":
+        app.setStyle(str(_PLATFORM["style"]))
+        install_indicator_style(app)
+        palette = _PLATFORM["palette"]
+        app.setPalette(palette if isinstance(palette, QPalette) else app.style().standardPalette())
+    else:
+        if app.style().name().lower() != "fusion":
+            app.setStyle("Fusion")
+        install_indicator_style(app)
+        app.setPalette(dark_palette() if name == "dark" else app.style().standardPalette())
+    return name

@@ -269,6 +269,25 @@ class TuningPanel(QWidget):
         """Keep ``settings`` as the tuned values of its profile (e.g. loaded from disk)."""
         self._per_profile[settings.profile] = settings
 
+    def load_profiles(
+        self, profiles: list[settings_mod.SearchSettings], current: settings_mod.SearchSettings
+    ) -> None:
+        """Forget every profile's values for ``profiles`` (another workspace's) and show
+        ``current``, without emitting: nothing changed, another workspace was opened."""
+        self._per_profile = {s.profile: s for s in profiles}
+        self.set_settings(current, emit=False)
+
+    def show_tuned(self, queries: int | None, *, problem: str | None = None) -> None:
+        """Say where the shown values come from: auto-tune on ``queries`` labelled queries
+        of this workspace (None: set by hand or defaults); ``problem``: its file is unreadable."""
+        if problem is not None:
+            self.status.setText(self.tr("Defaults: {0}").format(problem))
+        elif queries:
+            self.status.setText(self.tr("Tuned on {0} queries of this workspace").format(queries))
+        else:
+            self.status.setText("")
+        self.status.setToolTip(self.tr("Saved in this workspace's .memdesk/tuned.json"))
+
     def set_settings(self, settings: settings_mod.SearchSettings, *, emit: bool = True) -> None:
         self._settings = settings
         self._per_profile[settings.profile] = settings

@@ -285,6 +285,78 @@
         <source>You</source>
         <translation>你</translation>
     </message>
+    <message>
+        <source>private</source>
+        <translation>私聊</translation>
+    </message>
+    <message>
+        <source>group</source>
+        <translation>群组</translation>
+    </message>
+    <message>
+        <source>internal</source>
+        <translation>内部</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>user</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <source>OpenClaw was not found: memdesk looked for {config}, for the folder {state} and for an openclaw command on the PATH. Install OpenClaw, or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where it keeps its files, then press Reload.</source>
+        <translation>未找到 OpenClaw：memdesk 查找了 {config}、文件夹 {state}，以及 PATH 中的 openclaw 命令。请安装 OpenClaw，或把 OPENCLAW_STATE_DIR 或 OPENCLAW_CONFIG_PATH 设为它存放文件的位置，然后点击“重新加载”。</translation>
+    </message>
+    <message>
+        <source>Check the open workspace as an agent would</source>
+        <translation>像智能体那样检查当前打开的工作区</translation>
+    </message>
+    <message>
+        <source>{path} (does not exist)</source>
+        <translation>{path}（不存在）</translation>
+    </message>
+    <message>
+        <source>The open workspace, as an OpenClaw {layout} agent would index it, {n} files: {summary}</source>
+        <translation>当前打开的工作区（按 OpenClaw {layout} 智能体的方式索引），{n} 个文件：{summary}</translation>
+    </message>
+    <message>
+        <source>No transcripts in {path}: the agent has not talked with anyone yet.</source>
+        <translation>{path} 中没有会话记录：智能体还没有和任何人交谈过。</translation>
+    </message>
+    <message>
+        <source>{n} {scope}</source>
+        <translation>{scope} {n} 份</translation>
+    </message>
+    <message>
+        <source>line {0}</source>
+        <translation>第 {0} 行</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>info</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>scope: {scope} · {path}</source>
+        <translation>范围：{scope} · {path}</translation>
+    </message>
+    <message>
+        <source> Meanwhile the button above checks the open workspace as an OpenClaw agent would.</source>
+        <translation>在此期间，上面的按钮会像 OpenClaw 智能体那样检查当前打开的工作区。</translation>
+    </message>
 </context>
 <context>
     <name>ApplyToOpenClawDialog</name>
@@ -339,6 +411,85 @@
     <message>
         <source>OpenClaw {v} takes every tuned value.</source>
         <translation>OpenClaw {v} 支持全部调整后的值。</translation>
+    </message>
+    <message>
+        <source>OpenClaw was not found: memdesk looked for {config}, for the folder {state} and for an openclaw command on the PATH, so there is no config to apply these settings to. Install OpenClaw (or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where it keeps its files) and try again; your settings stay in this workspace meanwhile.</source>
+        <translation>未找到 OpenClaw：memdesk 查找了 {config}、文件夹 {state}，以及 PATH 中的 openclaw 命令，因此没有可以写入这些设置的配置。请安装 OpenClaw（或把 OPENCLAW_STATE_DIR 或 OPENCLAW_CONFIG_PATH 设为它存放文件的位置）后再试；在此期间你的设置保留在此工作区中。</translation>
+    </message>
+</context>
+<context>
+    <name>ConflictDialog</name>
+    <message>
+        <source>{0} was deleted on disk</source>
+        <translation>{0} 已在磁盘上被删除</translation>
+    </message>
+    <message>
+        <source>{0} changed on disk</source>
+        <translation>{0} 在磁盘上已更改</translation>
+    </message>
+    <message>
+        <source>{name} was deleted on disk, but you have unsaved edits.&lt;br&gt;Keep yours (saving will recreate the file) or drop them?</source>
+        <translation>{name} 已在磁盘上被删除，但你有未保存的编辑。&lt;br&gt;保留你的编辑（保存时会重新创建该文件），还是丢弃它们？</translation>
+    </message>
+    <message>
+        <source>{name} changed on disk into something the editor cannot show ({problem}).&lt;br&gt;Keep yours (saving will replace the disk version) or cancel and look at it first?</source>
+        <translation>{name} 在磁盘上变成了编辑器无法显示的内容（{problem}）。&lt;br&gt;保留你的版本（保存时会替换磁盘上的版本），还是取消并先查看它？</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>Both sides changed the same lines: {0} place will be marked for you to resolve.</source>
+        <translation>双方改动了相同的行：{0} 处会被标记出来，由你来解决。</translation>
+    </message>
+    <message>
+        <source>Both sides changed the same lines: {0} places will be marked for you to resolve.</source>
+        <translation>双方改动了相同的行：{0} 处会被标记出来，由你来解决。</translation>
+    </message>
+    <message>
+        <source>The changes do not overlap: merging keeps both.</source>
+        <translation>改动没有重叠：合并会保留双方的内容。</translation>
+    </message>
+    <message>
+        <source>{name} changed on disk, but you have unsaved edits.&lt;br&gt;Merge the disk changes into yours, reload the disk version (your edits are dropped) or keep yours (saving overwrites the disk version)?&lt;br&gt;{overlap}</source>
+        <translation>{name} 在磁盘上已更改，但你有未保存的编辑。&lt;br&gt;把磁盘上的改动合并到你的版本、重新加载磁盘版本（丢弃你的编辑），还是保留你的版本（保存时覆盖磁盘版本）？&lt;br&gt;{overlap}</translation>
+    </message>
+    <message>
+        <source>{0} (disk)</source>
+        <translation>{0}（磁盘）</translation>
+    </message>
+    <message>
+        <source>{0} (yours)</source>
+        <translation>{0}（你的）</translation>
+    </message>
+    <message>
+        <source>(no differences)</source>
+        <translation>（没有差异）</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Drop mine</source>
+        <translation>丢弃我的</translation>
+    </message>
+    <message>
+        <source>Reload from disk</source>
+        <translation>从磁盘重新加载</translation>
+    </message>
+    <message>
+        <source>Keep mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
     </message>
 </context>
 <context>
@@ -946,10 +1097,6 @@
         <translation>关于 memdesk(&amp;A)</translation>
     </message>
     <message>
-        <source>The language changes when memdesk starts again</source>
-        <translation>语言将在 memdesk 下次启动时生效</translation>
-    </message>
-    <message>
         <source>none (keyword search only)</source>
         <translation>无（仅关键词搜索）</translation>
     </message>
@@ -1185,6 +1332,34 @@
         <source>{0} skipped</source>
         <translation>已跳过 {0} 个</translation>
     </message>
+    <message>
+        <source>Cannot save this workspace&apos;s search settings: {0}</source>
+        <translation>无法保存此工作区的搜索设置：{0}</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Open memory workspace</source>
+        <translation>打开记忆工作区</translation>
+    </message>
+    <message>
+        <source>Search settings now belong to each workspace: the ones memdesk kept for all workspaces are not applied here</source>
+        <translation>搜索设置现在属于各个工作区：memdesk 以前为所有工作区共用的设置不会应用到这里</translation>
+    </message>
 </context>
 <context>
     <name>NoteEditor</name>
@@ -1396,6 +1571,14 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Auto-tune failed: {0}</source>
         <translation>自动调优失败：{0}</translation>
+    </message>
+    <message>
+        <source>{0} of {1} settings tried</source>
+        <translation>已尝试 {0}/{1} 种设置</translation>
+    </message>
+    <message>
+        <source>{0} settings tried</source>
+        <translation>已尝试 {0} 种设置</translation>
     </message>
 </context>
 <context>
@@ -1706,6 +1889,18 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>Ranking</source>
         <translation>排序</translation>
     </message>
+    <message>
+        <source>Defaults: {0}</source>
+        <translation>使用默认值：{0}</translation>
+    </message>
+    <message>
+        <source>Tuned on {0} queries of this workspace</source>
+        <translation>基于此工作区的 {0} 个查询调优</translation>
+    </message>
+    <message>
+        <source>Saved in this workspace&apos;s .memdesk/tuned.json</source>
+        <translation>保存在此工作区的 .memdesk/tuned.json 中</translation>
+    </message>
 </context>
 <context>
     <name>WorkspaceTree</name>
@@ -2012,6 +2207,134 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>llama-cpp-python is not installed</source>
         <translation>llama-cpp-python 未安装</translation>
     </message>
+    <message>
+        <source>cannot read {path}: {error}</source>
+        <translation>无法读取 {path}：{error}</translation>
+    </message>
+    <message>
+        <source>vector weight</source>
+        <translation>向量权重</translation>
+    </message>
+    <message>
+        <source>text weight</source>
+        <translation>文本权重</translation>
+    </message>
+    <message>
+        <source>candidate multiplier</source>
+        <translation>候选倍数</translation>
+    </message>
+    <message>
+        <source>MMR</source>
+        <translation>MMR</translation>
+    </message>
+    <message>
+        <source>MMR lambda</source>
+        <translation>MMR λ</translation>
+    </message>
+    <message>
+        <source>temporal decay</source>
+        <translation>时间衰减</translation>
+    </message>
+    <message>
+        <source>decay half-life (days)</source>
+        <translation>衰减半衰期（天）</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 fixes it at {value}</source>
+        <translation>OpenClaw 2026.9 将其固定为 {value}</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.4 takes plain paths only, no glob patterns</source>
+        <translation>OpenClaw 2026.4 只接受普通路径，不接受通配模式</translation>
+    </message>
+    <message>
+        <source>openclaw.json is JSON5 (comments or unquoted keys); it is rewritten as plain JSON, as OpenClaw&apos;s own config writes do, so comments are lost</source>
+        <translation>openclaw.json 是 JSON5（含注释或未加引号的键）；它会像 OpenClaw 自己写配置时那样被改写为普通 JSON，注释会丢失</translation>
+    </message>
+    <message>
+        <source>the config is in the {layout} layout; these keys are for {target}</source>
+        <translation>配置采用 {layout} 布局；这些键是给 {target} 的</translation>
+    </message>
+    <message>
+        <source>OpenClaw was not found: no {config}, no {state} and no openclaw command on the PATH</source>
+        <translation>未找到 OpenClaw：没有 {config}，没有 {state}，PATH 中也没有 openclaw 命令</translation>
+    </message>
+    <message>
+        <source>install OpenClaw, or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where it keeps its files; meanwhile the memdesk app&apos;s doctor checks the workspace open in it as an agent would</source>
+        <translation>请安装 OpenClaw，或把 OPENCLAW_STATE_DIR 或 OPENCLAW_CONFIG_PATH 设为它存放文件的位置；在此期间，memdesk 应用的诊断会像智能体那样检查其中打开的工作区</translation>
+    </message>
+    <message>
+        <source>your agent&apos;s index is stale for {n} note</source>
+        <translation>你的智能体的索引有 {n} 篇笔记已过期</translation>
+    </message>
+    <message>
+        <source>your agent&apos;s index is stale for {n} notes</source>
+        <translation>你的智能体的索引有 {n} 篇笔记已过期</translation>
+    </message>
+    <message>
+        <source>the config uses memory.search / agents.entries</source>
+        <translation>配置使用 memory.search / agents.entries</translation>
+    </message>
+    <message>
+        <source>the config uses agents.defaults.memorySearch</source>
+        <translation>配置使用 agents.defaults.memorySearch</translation>
+    </message>
+    <message>
+        <source>the config was last written by OpenClaw {version}</source>
+        <translation>配置最后由 OpenClaw {version} 写入</translation>
+    </message>
+    <message>
+        <source>an agent database exists under agents/&lt;id&gt;/agent/</source>
+        <translation>agents/&lt;id&gt;/agent/ 下有智能体数据库</translation>
+    </message>
+    <message>
+        <source>an index exists under memory/&lt;agent&gt;.sqlite</source>
+        <translation>memory/&lt;agent&gt;.sqlite 处有索引</translation>
+    </message>
+    <message>
+        <source>nothing says otherwise; assuming the newest release</source>
+        <translation>没有其他线索；按最新版本处理</translation>
+    </message>
+    <message>
+        <source>chosen explicitly (detected {detected}: {reason})</source>
+        <translation>已明确指定（检测结果为 {detected}：{reason}）</translation>
+    </message>
+    <message>
+        <source>the config still has 2026.4 memorySearch keys; OpenClaw 2026.9 moves them to memory.search on start-up (openclaw doctor --fix)</source>
+        <translation>配置中仍有 2026.4 的 memorySearch 键；OpenClaw 2026.9 会在启动时把它们移到 memory.search（openclaw doctor --fix）</translation>
+    </message>
+    <message>
+        <source>the config has 2026.9 keys (memory.search / agents.entries) that OpenClaw 2026.4 does not read</source>
+        <translation>配置中有 OpenClaw 2026.4 不读取的 2026.9 键（memory.search / agents.entries）</translation>
+    </message>
+    <message>
+        <source>{path}: the agent has no index there yet (run `openclaw memory index`)</source>
+        <translation>{path}：智能体在那里还没有索引（请运行 `openclaw memory index`）</translation>
+    </message>
+    <message>
+        <source>{path}: cannot open the agent&apos;s index read-only ({error})</source>
+        <translation>{path}：无法以只读方式打开智能体的索引（{error}）</translation>
+    </message>
+    <message>
+        <source>{path}: no OpenClaw memory tables in this database</source>
+        <translation>{path}：此数据库中没有 OpenClaw 的记忆表</translation>
+    </message>
+    <message>
+        <source>vector search of the agent&apos;s index failed: {error}</source>
+        <translation>智能体索引的向量搜索失败：{error}</translation>
+    </message>
+    <message>
+        <source>keyword leg only (no vectors searched)</source>
+        <translation>仅关键词检索（未搜索向量）</translation>
+    </message>
 </context>
 <context>
     <name>help</name>
@@ -2082,6 +2405,10 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Log</source>
         <translation>日志</translation>
+    </message>
+    <message>
+        <source>Browse, search and tune an agent’s Markdown memory, offline.</source>
+        <translation>离线浏览、搜索和调优智能体的 Markdown 记忆。</translation>
     </message>
 </context>
 </TS>

@@ -172,3 +172,45 @@ def test_apply_dialog_diff_then_write_with_backup(qtbot, panel: AgentPanel, open
     written = json.loads(setup.config_path.read_text())
     assert written["memory"]["search"]["query"] == {"maxResults": 9, "minScore": 0}
     assert "hybrid" not in json.dumps(written)
+
+
+def test_without_openclaw_each_view_says_it_was_not_found(qtbot, tmp_path: Path, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """No ~/.openclaw and no openclaw on the PATH: the panel, the doctor, the sessions and
+    Apply say OpenClaw was not found, where memdesk looked and what to do; the doctor
+    checks the open workspace as an agent would instead."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "bin").mkdir()
+    controller = AgentController(env={"HOME": str(home), "PATH": str(tmp_path / "bin")})
+    widget = AgentPanel(controller)
+    widget.set_workspace(workspace)
+    qtbot.addWidget(widget)
+    widget.show()
+    with qtbot.waitSignals([controller.setup_loaded, controller.sessions_ready], timeout=TIMEOUT):
+        widget.reload()
+    setup = controller.setup
+    assert setup is not None and not setup.installed
+    text = widget.config_label.text()
+    assert "OpenClaw was not found" in text and str(home / ".openclaw") in text and "PATH" in text
+    assert "OpenClaw was not found" in widget.session_summary.text()
+    assert "—" not in widget.session_summary.text()
+    assert widget.run_doctor_button.text() == "Check the open workspace as an agent would"
+    with qtbot.waitSignal(controller.doctor_ready, timeout=TIMEOUT) as blocker:
+        widget.run_doctor()
+    report = blocker.args[0]
+    assert report.workspace == workspace
+    assert report.files_checked > 0  # the open workspace's notes, chunked as the agent would
+    assert [f.code for f in report.findings if f.code == "workspace"] == []
+    assert any(f.code == "not_installed" for f in report.findings)
+    assert not any(f.code == "no_index" for f in report.findings)  # no OpenClaw, no index of its own
+    qtbot.waitUntil(lambda: widget.index_label.text() == "—", timeout=TIMEOUT)
+    assert widget.doctor_summary.text().startswith("The open workspace")
+
+    dialog = ApplyToOpenClawDialog(setup, SearchSettings())
+    qtbot.addWidget(dialog)
+    labels = [dialog.target_combo.itemText(i) for i in range(dialog.target_combo.count())]
+    assert not any("detected" in label for label in labels)
+    assert not dialog.apply_button.isEnabled()
+    assert dialog.plan is None
+    assert "OpenClaw was not found" in dialog.status_label.text()
+    assert not (home / ".openclaw").exists()  # nothing created

@@ -286,14 +286,16 @@ def test_unsaved_buffers_survive_switching_and_prompt_on_quit(qtbot, fts_window)
 
 
 def test_settings_persist_as_overrides(qtbot, make_window, workspace: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """Tuned settings survive a restart; only non-default values are stored."""
+    """Tuned settings survive a restart; only non-default values are stored, in the
+    workspace (beside its golden set), not in the user's preferences."""
     window = make_window(workspace)
     slider = window.findChild(QSlider, "mmrLambdaSlider")
     slider.setValue(slider.value() - 4)
     expected = window.tuning.settings
     window.close()
-    stored = (tmp_path / "data" / "memdesk.ini").read_text(encoding="utf-8")
+    stored = (workspace / ".memdesk" / "tuned.json").read_text(encoding="utf-8")
     assert "mmr_lambda" in stored and "vector_weight" not in stored
+    assert "mmr_lambda" not in (tmp_path / "data" / "memdesk.ini").read_text(encoding="utf-8")
     again = make_window(workspace, wait=False)
     assert again.tuning.settings == expected
     assert again.findChild(QSlider, "mmrLambdaSlider").value() == slider.value()

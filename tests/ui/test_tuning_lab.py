@@ -401,3 +401,70 @@ def test_opening_another_workspace_swaps_the_lab(qtbot, golden_window, tmp_path:
     assert readout.labelled == 0
     assert "No labelled queries" in golden_window.quality.count_label.text()
     wait_idle(qtbot, golden_window)
+
+
+def test_tuned_settings_stay_with_their_workspace(
+    qtbot, golden_window, workspace: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Auto-tune's applied values are kept beside the workspace's golden set, the panel
+    says what they were tuned on, and another workspace starts from its own (defaults),
+    also in a window opened later."""
+    from memdesk.core.eval import tuned as eval_tuned
+
+    window = golden_window
+    lab = window.lab
+    _wait_readout(qtbot, lab, scored=len(QUERIES))
+    with qtbot.waitSignal(lab.readout_changed):
+        window.tuning.set_settings(window.tuning.settings.replace(vector_weight=0.1, text_weight=0.9))
+    with qtbot.waitSignal(lab.tune_finished, timeout=120_000) as blocker:
+        window.quality.tune_button.click()
+    result = blocker.args[0]
+    assert result.settings != window.tuning.settings  # something to apply
+    window.quality.apply_button.click()
+    assert window.tuning.settings == result.settings
+    assert window.tuning.status.text() == f"Tuned on {len(QUERIES)} queries of this workspace"
+    # Written once the sliders settle (one write per drag, not per step).
+    qtbot.waitUntil(lambda: eval_tuned.load_tuning(workspace).current() == result.settings, timeout=5000)
+    saved = eval_tuned.load_tuning(workspace)
+    assert saved.tuned_queries(result.settings.profile) == len(QUERIES)
+    # Not in the user's preferences, which every workspace would read.
+    assert "vector_weight" not in (
+        window.prefs.path.read_text(encoding="utf-8") if window.prefs.path.exists() else ""
+    )
+
+    other = tmp_path / "other"
+    (other / "memory").mkdir(parents=True)
+    (other / "MEMORY.md").write_text("# Memory\n\nNothing labelled here.\n", encoding="utf-8")
+    with qtbot.waitSignal(window.session_replaced):
+        window.open_workspace(other)
+    defaults = settings_mod.SearchSettings.defaults(result.settings.profile)
+    assert window.tuning.settings == defaults
+    assert window.session.settings == defaults
+    assert window.lab.settings == defaults
+    assert window.tuning.status.text() == ""
+    wait_idle(qtbot, window)
+
+    with qtbot.waitSignal(window.session_replaced):
+        window.open_workspace(workspace)
+    assert window.tuning.settings == result.settings
+    assert window.tuning.status.text() == f"Tuned on {len(QUERIES)} queries of this workspace"
+    # A slider moved by hand: the values stay the workspace's, no longer "tuned on".
+    window.tuning.set_settings(result.settings.replace(max_results=3))
+    assert window.tuning.status.text() == ""
+    wait_idle(qtbot, window)
+
+
+def test_old_global_settings_do_not_reach_a_workspace(
+    qtbot, make_window, workspace: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Values an older memdesk kept for every workspace (preferences' search/tuned/*) are
+    not applied to a workspace that has no settings of its own."""
+    from memdesk.qt import preferences as prefs_mod
+
+    prefs = prefs_mod.Preferences(tmp_path / "data" / "memdesk.ini")
+    prefs.set_search_settings(settings_mod.SearchSettings().replace(vector_weight=0.9, text_weight=0.1))
+    prefs.sync()
+    window = make_window(workspace, model=None)
+    assert window.tuning.settings == settings_mod.SearchSettings()
+    assert window.session.settings == settings_mod.SearchSettings()
+    assert "not applied here" in window.statusBar().currentMessage()  # said, not silently dropped

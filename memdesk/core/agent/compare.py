@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from memdesk.core import errors
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
 from .config import Agent
 from .index import AgentHit, AgentIndex
@@ -94,11 +95,16 @@ def agent_results(
         try:
             vector = index.vector_search(embedder.embed_query(query), limit=pool)
         except Exception as exc:
-            note = f"vector search of the agent's index failed: {exc}"
+            note = msg(
+                QT_TRANSLATE_NOOP("core", "vector search of the agent's index failed: {error}"),
+                error=str(exc),
+            )
             vector = []
     if not vector:
         hits = [h for h in keyword if h.score >= min_score][:max_results] or keyword[:max_results]
-        return AgentResults("keyword", hits, note or "keyword leg only (no vectors searched)")
+        return AgentResults(
+            "keyword", hits, note or msg(QT_TRANSLATE_NOOP("core", "keyword leg only (no vectors searched)"))
+        )
     vw = float(search.vector_weight) if search else 0.7
     tw = float(search.text_weight) if search else 0.3
     merged: dict[tuple[str, int, int], dict[str, Any]] = {}

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from typing import Any, Literal
 
 from memdesk.core import errors
 from memdesk.core.agent import config_file
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw import config as oc4_config
 
 Layout = Literal["2026.4", "2026.9"]
@@ -166,6 +168,9 @@ class OpenClawSetup:
     includes: tuple[Path, ...]
     agents: tuple[Agent, ...]
     warnings: tuple[str, ...] = field(default=())
+    installed: bool = True
+    """False when there is no sign of OpenClaw: no config, no state folder, no
+    ``openclaw`` command on the PATH (then every path above is only where it would be)."""
 
     def agent(self, agent_id: str | None = None) -> Agent:
         """The agent named ``agent_id`` (normalized), or the default one."""
@@ -192,6 +197,7 @@ class OpenClawSetup:
             "includes": [str(p) for p in self.includes],
             "agents": [a.to_json() for a in self.agents],
             "warnings": list(self.warnings),
+            "installed": self.installed,
         }
 
 
@@ -264,6 +270,22 @@ def config_path(env: Mapping[str, str] | None = None) -> Path:
         if candidate.exists():
             return candidate
     return state_dir(env) / CONFIG_FILENAME
+
+
+def not_found_message(setup: OpenClawSetup) -> str:
+    """What memdesk looked for, when ``setup.installed`` is False (a ``Message``)."""
+    return msg(
+        QT_TRANSLATE_NOOP(
+            "core", "OpenClaw was not found: no {config}, no {state} and no openclaw command on the PATH"
+        ),
+        config=setup.config_path,
+        state=setup.state_dir,
+    )
+
+
+def command_on_path(env: Mapping[str, str] | None = None) -> str | None:
+    """Where the ``openclaw`` command is on the PATH, if anywhere."""
+    return shutil.which("openclaw", path=_env(env).get("PATH"))
 
 
 def default_workspace_dir(env: Mapping[str, str] | None = None) -> Path:
@@ -570,22 +592,24 @@ def _version_tuple(text: str | None) -> tuple[int, int] | None:
 
 
 def detect_layout(cfg: Mapping[str, Any], state: Path) -> tuple[Layout, str]:
-    """Which OpenClaw release wrote this setup, and how that was decided."""
+    """Which OpenClaw release wrote this setup, and how that was decided (a ``Message``)."""
     current, legacy = has_current_keys(cfg), has_legacy_keys(cfg)
     if current and not legacy:
-        return "2026.9", "the config uses memory.search / agents.entries"
+        return "2026.9", msg(QT_TRANSLATE_NOOP("core", "the config uses memory.search / agents.entries"))
     if legacy and not current:
-        return "2026.4", "the config uses agents.defaults.memorySearch"
+        return "2026.4", msg(QT_TRANSLATE_NOOP("core", "the config uses agents.defaults.memorySearch"))
     version = get(cfg, "meta", "lastTouchedVersion")
     parsed = _version_tuple(version if isinstance(version, str) else None)
     if parsed is not None:
         layout: Layout = "2026.9" if parsed >= (2026, 9) else "2026.4" if parsed <= (2026, 4) else NEWEST
-        return layout, f"the config was last written by OpenClaw {version}"
+        return layout, msg(
+            QT_TRANSLATE_NOOP("core", "the config was last written by OpenClaw {version}"), version=version
+        )
     if any((state / "agents").glob("*/agent/openclaw-agent.sqlite")):
-        return "2026.9", "an agent database exists under agents/<id>/agent/"
+        return "2026.9", msg(QT_TRANSLATE_NOOP("core", "an agent database exists under agents/<id>/agent/"))
     if any((state / "memory").glob("*.sqlite")):
-        return "2026.4", "an index exists under memory/<agent>.sqlite"
-    return NEWEST, "nothing says otherwise; assuming the newest release"
+        return "2026.4", msg(QT_TRANSLATE_NOOP("core", "an index exists under memory/<agent>.sqlite"))
+    return NEWEST, msg(QT_TRANSLATE_NOOP("core", "nothing says otherwise; assuming the newest release"))
 
 
 # -- agents -----------------------------------------------------------------------------
@@ -839,17 +863,31 @@ def discover(
     if layout is not None:
         if layout not in LAYOUTS:
             raise errors.MemdeskError(f"unknown OpenClaw layout {layout!r} (2026.4 or 2026.9)")
-        reason = f"chosen explicitly (detected {detected}: {reason})"
+        reason = msg(
+            QT_TRANSLATE_NOOP("core", "chosen explicitly (detected {detected}: {reason})"),
+            detected=detected,
+            reason=reason,
+        )
         detected = layout
     warnings: list[str] = list(read_warnings)
     if detected == "2026.9" and has_legacy_keys(cfg):
         warnings.append(
-            "the config still has 2026.4 memorySearch keys; OpenClaw 2026.9 moves them "
-            "to memory.search on start-up (openclaw doctor --fix)"
+            msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "the config still has 2026.4 memorySearch keys; OpenClaw 2026.9 moves them "
+                    "to memory.search on start-up (openclaw doctor --fix)",
+                )
+            )
         )
     if detected == "2026.4" and has_current_keys(cfg):
         warnings.append(
-            "the config has 2026.9 keys (memory.search / agents.entries) that OpenClaw 2026.4 does not read"
+            msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "the config has 2026.9 keys (memory.search / agents.entries) that OpenClaw 2026.4 does not read",
+                )
+            )
         )
     version = get(cfg, "meta", "lastTouchedVersion")
     entries: list[Mapping[str, Any]] = _raw_entries(cfg)
@@ -895,4 +933,5 @@ def discover(
         includes=includes,
         agents=tuple(agents),
         warnings=tuple(dict.fromkeys(warnings)),
+        installed=path.exists() or state.exists() or command_on_path(env) is not None,
     )

@@ -29,14 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from memdesk.core import errors
+from memdesk.core import errors, messages
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw import chunking
 from memdesk.core.openclaw import decay as decay4
 from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, js_json_stringify
 
 from . import annotate
-from .config import Agent, AgentSearch, Layout, OpenClawSetup, resolve_user_path
+from .config import Agent, AgentSearch, Layout, OpenClawSetup, not_found_message, resolve_user_path
 from .index import AgentIndex, AgentIndexError
 from .sources import SourceListing, content_hash, list_agent_files
 
@@ -402,7 +402,23 @@ def run_doctor(
     report = DoctorReport(agent.id, layout, agent.workspace)
     for warning in setup.warnings:
         report.add(Finding("warning", "config", warning, str(setup.config_path)))
-    if not setup.config_exists:
+    if not setup.installed:
+        report.add(
+            Finding(
+                "warning",
+                "not_installed",
+                not_found_message(setup),
+                fix=msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "install OpenClaw, or set OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH to where "
+                        "it keeps its files; meanwhile the memdesk app's doctor checks the workspace open "
+                        "in it as an agent would",
+                    )
+                ),
+            )
+        )
+    elif not setup.config_exists:
         report.add(
             Finding(
                 "info",
@@ -495,7 +511,8 @@ def run_doctor(
     _check_annotations(report, layout, texts)
     for finding in _decay_findings(listing, layout, search):
         report.add(finding)
-    _check_index(report, agent, layout, hashes)
+    if setup.installed:  # without OpenClaw there is no agent index to compare with
+        _check_index(report, agent, layout, hashes)
     return report
 
 
@@ -654,7 +671,7 @@ def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dic
             Finding(
                 "warning",
                 "no_index",
-                str(exc),
+                messages.of(exc),
                 str(agent.index_path),
                 fix=f"openclaw memory index --agent {agent.id}",
             )

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memdesk.core import errors
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
 from .config import FIXED_2026_9, ExtraPath, Layout, OpenClawSetup, get
 
@@ -174,15 +175,17 @@ def _ranking_values(target: Layout, tuned: Tuned) -> tuple[dict[tuple[str, ...],
         for value, keys in tuned_fixed.values():
             values[keys] = value
         return values, rejected
+    # Messages (English text that the UI translates), as the Apply dialog lists them.
     labels = {
-        "vector_weight": "vector weight",
-        "text_weight": "text weight",
-        "candidate_multiplier": "candidate multiplier",
-        "mmr": "MMR",
-        "mmr_lambda": "MMR lambda",
-        "decay": "temporal decay",
-        "half_life_days": "decay half-life (days)",
+        "vector_weight": msg(QT_TRANSLATE_NOOP("core", "vector weight")),
+        "text_weight": msg(QT_TRANSLATE_NOOP("core", "text weight")),
+        "candidate_multiplier": msg(QT_TRANSLATE_NOOP("core", "candidate multiplier")),
+        "mmr": msg(QT_TRANSLATE_NOOP("core", "MMR")),
+        "mmr_lambda": msg(QT_TRANSLATE_NOOP("core", "MMR lambda")),
+        "decay": msg(QT_TRANSLATE_NOOP("core", "temporal decay")),
+        "half_life_days": msg(QT_TRANSLATE_NOOP("core", "decay half-life (days)")),
     }
+    on, off = msg(QT_TRANSLATE_NOOP("core", "on")), msg(QT_TRANSLATE_NOOP("core", "off"))
     for name, (value, _keys) in tuned_fixed.items():
         fixed = FIXED_2026_9[name]
         same = value == fixed if isinstance(value, bool) else math.isclose(float(value), float(fixed))
@@ -191,9 +194,15 @@ def _ranking_values(target: Layout, tuned: Tuned) -> tuple[dict[tuple[str, ...],
         if name == "half_life_days" and not tuned.decay:
             same = True
         if not same:
-            shown_fixed = ("on" if fixed else "off") if isinstance(fixed, bool) else fixed
-            shown = ("on" if value else "off") if isinstance(value, bool) else value
-            rejected.append(Rejected(labels[name], shown, f"OpenClaw 2026.9 fixes it at {shown_fixed}"))
+            shown_fixed = (on if fixed else off) if isinstance(fixed, bool) else fixed
+            shown = (on if value else off) if isinstance(value, bool) else value
+            rejected.append(
+                Rejected(
+                    labels[name],
+                    shown,
+                    msg(QT_TRANSLATE_NOOP("core", "OpenClaw 2026.9 fixes it at {value}"), value=shown_fixed),
+                )
+            )
     return values, rejected
 
 
@@ -232,7 +241,11 @@ def plan_export(
                     Rejected(
                         "extraPaths",
                         entry.to_json(),
-                        "OpenClaw 2026.4 takes plain paths only, no glob patterns",
+                        msg(
+                            QT_TRANSLATE_NOOP(
+                                "core", "OpenClaw 2026.4 takes plain paths only, no glob patterns"
+                            )
+                        ),
                     )
                 )
                 continue
@@ -263,11 +276,24 @@ def plan_export(
         plan.after_text = json.dumps(new_config, indent=2, ensure_ascii=False) + "\n"
         if before and not _is_plain_json(before):
             plan.notes.append(
-                "openclaw.json is JSON5 (comments or unquoted keys); it is rewritten as "
-                "plain JSON, as OpenClaw's own config writes do, so comments are lost"
+                msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "openclaw.json is JSON5 (comments or unquoted keys); it is rewritten as "
+                        "plain JSON, as OpenClaw's own config writes do, so comments are lost",
+                    )
+                )
             )
     if target != setup.layout:
-        plan.notes.append(f"the config is in the {setup.layout} layout; these keys are for {target}")
+        plan.notes.append(
+            msg(
+                QT_TRANSLATE_NOOP(
+                    "core", "the config is in the {layout} layout; these keys are for {target}"
+                ),
+                layout=setup.layout,
+                target=target,
+            )
+        )
     return plan
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from memdesk.core import errors
 from memdesk.core.index import sqlite
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw.fts_query import escape_like_pattern, plan_keyword_search
 from memdesk.core.openclaw.hybrid import bm25_rank_to_score
 
@@ -165,19 +166,42 @@ class AgentIndex:
     def open(cls, path: Path) -> AgentIndex:
         path = Path(path)
         if not path.is_file():
-            raise AgentIndexError(f"{path}: the agent has no index there yet (run `openclaw memory index`)")
+            raise AgentIndexError(
+                msg(
+                    QT_TRANSLATE_NOOP(
+                        "core", "{path}: the agent has no index there yet (run `openclaw memory index`)"
+                    ),
+                    path=path,
+                )
+            )
         try:
             conn = sqlite.snapshot(path)
         except errors.StoreError as exc:
-            raise AgentIndexError(f"cannot open the agent's index: {exc}") from None
+            raise AgentIndexError(
+                msg(
+                    QT_TRANSLATE_NOOP("core", "{path}: cannot open the agent's index read-only ({error})"),
+                    path=path,
+                    error=str(exc),
+                )
+            ) from None
         try:
             layout = detect_layout(conn)
         except errors.StoreError as exc:
             conn.close()
-            raise AgentIndexError(f"cannot open the agent's index: {exc}") from None
+            raise AgentIndexError(
+                msg(
+                    QT_TRANSLATE_NOOP("core", "{path}: cannot open the agent's index read-only ({error})"),
+                    path=path,
+                    error=str(exc),
+                )
+            ) from None
         if layout is None:
             conn.close()
-            raise AgentIndexError(f"{path}: no OpenClaw memory tables in this database")
+            raise AgentIndexError(
+                msg(
+                    QT_TRANSLATE_NOOP("core", "{path}: no OpenClaw memory tables in this database"), path=path
+                )
+            )
         return cls(path, conn, layout)
 
     def close(self) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from memdesk.core import messages
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
+
 from .config import Agent, Layout
 from .index import AgentIndex, AgentIndexError, Drift, IndexStatus
 from .sources import Skipped, content_hash, list_agent_files
@@ -26,7 +29,9 @@ class AgentOverview:
         if self.drift is None or not self.drift.stale:
             return None
         n = self.drift.stale
-        return f"your agent's index is stale for {n} note{'s' if n != 1 else ''}"
+        if n == 1:
+            return msg(QT_TRANSLATE_NOOP("core", "your agent's index is stale for {n} note"), n=n)
+        return msg(QT_TRANSLATE_NOOP("core", "your agent's index is stale for {n} notes"), n=n)
 
     def to_json(self) -> dict[str, Any]:
         index: dict[str, Any]
@@ -54,7 +59,7 @@ def agent_overview(agent: Agent, layout: Layout) -> AgentOverview:
     try:
         index = AgentIndex.open(agent.index_path)
     except AgentIndexError as exc:
-        overview.index_error = str(exc)
+        overview.index_error = messages.of(exc)  # a Message: the UI shows it translated
         return overview
     with index:
         overview.index = index.status()
