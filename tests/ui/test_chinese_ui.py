@@ -94,7 +94,7 @@ def test_status_bar_reasons_are_chinese_too(qtbot, chinese, make_window, workspa
 ALLOWED = set(
     """memdesk openclaw md bm25 mmr ndcg recall gguf fts fts5 json json5 jsonl sqlite sqlite-vec path
     ctrl shift alt enter esc space tab del delete backspace home end pgup pgdown up down left right
-    f1 f3 f5 minilm e5 utf-8 utf lambda sessions memory hybrid keyword unicode61 trigram markdown
+    minilm e5 utf-8 utf lambda sessions memory hybrid keyword unicode61 trigram markdown
     atlas main ops""".split()
 )
 # The language menu names itself in both languages, and each language in itself.
@@ -115,6 +115,7 @@ def english_words(text: str) -> list[str]:
     text = re.sub(r"\S+\.(md|json|jsonl|sqlite|gguf|ini|png|txt)\b", " ", text, flags=re.IGNORECASE)
     text = re.sub(r"\b[A-Z][A-Z0-9_]{2,}\b", " ", text)  # OPENCLAW_STATE_DIR, PATH
     text = re.sub(r"\b(nDCG|Recall)@\d+", " ", text)
+    text = re.sub(r"\bF\d{1,2}\b", " ", text)  # function keys
     text = re.sub(r"\bopenclaw-\d{4}\.\d+\b|\b\d{4}\.\d+(\.\d+)?\b", " ", text)  # profiles, releases
     return [w for w in WORD.findall(text) if w.lower().strip(".") not in ALLOWED]
 
