@@ -131,6 +131,7 @@ class MainWindow(QMainWindow):
         self._log_file = log_file
         self._closing_confirmed = False
         self._fitted = False
+        self._fixed_size = False
         # Background work of a held session waits for the first frame (see
         # Session.release_background); a session attached later starts at once.
         self._first_frame_painted = False
@@ -182,7 +183,9 @@ class MainWindow(QMainWindow):
         center.addWidget(self.search_panel)
         center.addWidget(lower)
         center.setCollapsible(0, False)
-        center.setStretchFactor(0, 1)
+        # The results keep the height _share_height gives them; the note row takes what
+        # the window gains or loses later (maximising, a wrapped summary's guess).
+        center.setStretchFactor(0, 0)
         center.setStretchFactor(1, 1)
         right_body = QWidget()
         right_layout = QVBoxLayout(right_body)
@@ -583,35 +586,39 @@ class MainWindow(QMainWindow):
     def set_window_size(self, width: int, height: int) -> None:
         """A fixed size (screenshots): no fitting to the screen, panes shared anew."""
         self._fitted = True
+        self._fixed_size = True  # a fit already scheduled by the first show leaves it too
         self.resize(width, height)
         self._share_width(width)
         self._share_height(height)
 
     @Slot(bool)
     def _on_agent_dock_visibility_changed(self, visible: bool) -> None:
-        # After the dock's own sizing, which runs first on the same signal.
-        QTimer.singleShot(0, self, functools.partial(self._share_with_agent_dock, visible))
-
-    def _share_with_agent_dock(self, visible: bool) -> None:
         """Beside the agent dock the results keep their columns and a readable snippet:
         the tree folds away first (Ctrl+P and its splitter handle still reach the notes;
-        it comes back when the dock closes), then the dock narrows to what is left."""
+        it comes back when the dock closes), then the dock narrows to what is left.
+
+        Runs after the dock's own sizing (connected later), from the window's width: the
+        splitter has not been laid out beside the dock yet."""
         sizes = self.splitter.sizes()
-        if not visible or self.agent_dock.isFloating() or not self.agent_dock.isVisible():
-            if self._folded_tree and sizes[0] == 0 and not self.agent_dock.isVisible():
+        if not visible or self.agent_dock.isFloating():
+            if self._folded_tree and sizes[0] == 0:
                 tree = min(self._folded_tree, max(0, sizes[1] - MIN_CENTER_WIDTH))
                 self.splitter.setSizes([tree, sizes[1] - tree, sizes[2]])
             self._folded_tree = 0
             return
         panel = self.search_panel
         need = panel.fixed_columns_width() + panel.snippet_min_width() + CENTER_CHROME
-        if sizes[1] < need and sizes[0] > 0:
-            self._folded_tree = sizes[0]
-            sizes = [0, sizes[0] + sizes[1], sizes[2]]
-            self.splitter.setSizes(sizes)
-        if sizes[1] < need:
-            dock = max(self.agent_dock.minimumSizeHint().width(), self.agent_dock.width() - (need - sizes[1]))
-            self.resizeDocks([self.agent_dock], [dock], Qt.Orientation.Horizontal)
+        separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
+        spare = self.width() - separator - 2 * self.splitter.handleWidth() - sizes[2] - need
+        tree = sizes[0]
+        wanted = max(self.agent_dock.minimumSizeHint().width(), agent_dock_mod.DOCK_WIDTH)
+        if spare >= tree + wanted:
+            return
+        if tree > 0:
+            self._folded_tree = tree
+            self.splitter.setSizes([0, sizes[0] + sizes[1], sizes[2]])
+        dock = max(self.agent_dock.minimumSizeHint().width(), min(wanted, spare))
+        self.resizeDocks([self.agent_dock], [dock], Qt.Orientation.Horizontal)
 
     @Slot()
     def _on_first_frame_painted(self) -> None:
@@ -627,7 +634,7 @@ class MainWindow(QMainWindow):
     def fit_to_screen(self) -> None:
         """Keep the whole window, frame and title bar included, on the available screen."""
         available = self._available_geometry()
-        if available is None or self.isMaximized() or self.isFullScreen():
+        if available is None or self.isMaximized() or self.isFullScreen() or self._fixed_size:
             return
         frame = self.frameGeometry()
         extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()

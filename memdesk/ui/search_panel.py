@@ -463,7 +463,20 @@ class SearchPanel(QWidget):
         frame = self.table.frameWidth() * 2
         header = self.table.horizontalHeader().sizeHint().height()
         row = self.table.verticalHeader().defaultSectionSize()
-        return margins.top() + margins.bottom() + top + summary + 2 * spacing + frame + header + rows * row
+        # Half a row spare: a sideways scroll bar (the snippet at its least width) and
+        # the styles' rounding took the last row's bottom pixels.
+        spare = row // 2
+        return (
+            margins.top()
+            + margins.bottom()
+            + top
+            + summary
+            + 2 * spacing
+            + frame
+            + header
+            + rows * row
+            + spare
+        )
 
     def _hide_constant_columns(
         self, hits: Sequence[hits_mod.Hit], settings: settings_mod.SearchSettings
