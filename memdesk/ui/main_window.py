@@ -233,6 +233,8 @@ class MainWindow(QMainWindow):
         body_layout.addWidget(self.model_banner)
         body_layout.addWidget(self.splitter, 1)
         self.setCentralWidget(body)
+        # Tab still goes from the results to their explanation, now laid out after the note.
+        QWidget.setTabOrder(self.search_panel.table, self.search_panel.detail)
 
         self._make_status_bar()
         self._make_actions()

@@ -55,7 +55,7 @@ from memdesk.ui import explain as explain_mod
 from memdesk.ui import item_paint, theme
 
 AnyIndex = QModelIndex | QPersistentModelIndex
-SNIPPET_MIN_CHARS = 30  # below this the snippet column scrolls sideways instead of shrinking
+SNIPPET_MIN_CHARS = 40  # below this the snippet column scrolls sideways instead of shrinking
 
 
 class ScoreBarDelegate(QStyledItemDelegate):
@@ -429,7 +429,8 @@ class SearchPanel(QWidget):
         self._fit_snippet()
 
     def snippet_min_width(self) -> int:
-        return self.table.fontMetrics().averageCharWidth() * SNIPPET_MIN_CHARS
+        # Latin letters: a CJK font's average width is a wide character's.
+        return self.table.fontMetrics().horizontalAdvance("x" * SNIPPET_MIN_CHARS)
 
     def fixed_columns_width(self) -> int:
         """The shown columns' width before the snippet."""
