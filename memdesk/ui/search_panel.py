@@ -359,10 +359,10 @@ class SearchPanel(QWidget):
         self.detail.setPlaceholderText(self.tr("Select a hit to see how its score was computed."))
 
         # The query box keeps room for a question beside a narrow window's other panes;
-        # the scope combo shortens its entries (the list and the tooltip say them whole).
+        # the scope combo takes its entries' width while there is room, and gives way before
+        # the query box does (its list and tooltip say them whole).
         self.search_input.setMinimumWidth(self.search_input.fontMetrics().averageCharWidth() * 24)
-        self.scope_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.scope_combo.setMinimumContentsLength(12)
+        self.scope_combo.setMinimumWidth(self.scope_combo.fontMetrics().averageCharWidth() * 14)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.search_input, 1)
