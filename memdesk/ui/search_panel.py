@@ -457,8 +457,10 @@ class SearchPanel(QWidget):
     def results_height(self, rows: int) -> int:
         """The panel's height at which the table shows ``rows`` whole rows (the summary
         counted on two lines, as it wraps in a narrow pane)."""
-        margins = self.layout().contentsMargins()
-        spacing = self.layout().spacing()
+        layout = self.layout()
+        assert layout is not None  # set in __init__
+        margins = layout.contentsMargins()
+        spacing = layout.spacing()
         top = max(self.search_input.sizeHint().height(), self.scope_combo.sizeHint().height())
         summary = self.summary.fontMetrics().lineSpacing() * 2
         frame = self.table.frameWidth() * 2
