@@ -109,11 +109,18 @@ class AgentPanel(QWidget):
         self.open_workspace_button.setEnabled(False)
         self.reload_button = QPushButton(self.tr("Reload"))
         self.reload_button.setObjectName("reloadAgentButton")
-        top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Agent:")))
-        top.addWidget(self.agent_picker, 1)
-        top.addWidget(self.open_workspace_button)
-        top.addWidget(self.reload_button)
+        # The buttons under the picker: on one row they made the dock too wide to leave
+        # the results their snippet in a 1280-pixel window.
+        picker = QHBoxLayout()
+        picker.addWidget(QLabel(self.tr("Agent:")))
+        picker.addWidget(self.agent_picker, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.open_workspace_button)
+        buttons.addWidget(self.reload_button)
+        buttons.addStretch(1)
+        top = QVBoxLayout()
+        top.addLayout(picker)
+        top.addLayout(buttons)
 
         self.config_label = self._value_label("agentConfigLabel")
         self.workspace_label = self._value_label("agentWorkspaceLabel")

@@ -83,6 +83,10 @@ MODE_REASON_EMS = 24  # room for the reason beside the mode, in widths of "M"
 UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
 DEFAULT_SIZE = (1280, 800)
 TUNING_SAVE_MS = 400  # a slider drag writes the workspace's tuned.json once, when it stops
+RESULT_ROWS = 8  # whole result rows the window's first layout shows, at 1280x800 too
+MIN_NOTE_HEIGHT = 160  # the note and explanation row, when the results take the rest
+MIN_CENTER_WIDTH = 480  # what the results keep when the tree comes back
+CENTER_CHROME = 40  # the results' vertical scroll bar, frames and margins beside the columns
 SessionFactory = Callable[[Path], session_mod.Session]
 
 
@@ -130,6 +134,7 @@ class MainWindow(QMainWindow):
         self._log_file = log_file
         self._closing_confirmed = False
         self._fitted = False
+        self._fixed_size = False
         # Background work of a held session waits for the first frame (see
         # Session.release_background); a session attached later starts at once.
         self._first_frame_painted = False
@@ -177,13 +182,25 @@ class MainWindow(QMainWindow):
         self.model_banner = self._make_model_banner()
         self.model_banner.setVisible(offer_model_build and build_default_model is not None)
 
+        # The score explanation sits beside the note, not under the results: stacked,
+        # table, explanation and editor left four rows and a cut explanation at 1280x800.
+        lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.setObjectName("noteSplitter")
+        lower.addWidget(self.note_editor)
+        lower.addWidget(self.search_panel.detail)
+        lower.setStretchFactor(0, 1)
+        lower.setStretchFactor(1, 1)
+        lower.setSizes([450, 450])
+        self.note_splitter = lower
         center = QSplitter(Qt.Orientation.Vertical)
         center.setObjectName("centerSplitter")
         center.addWidget(self.search_panel)
-        center.addWidget(self.note_editor)
-        center.setStretchFactor(0, 1)
+        center.addWidget(lower)
+        center.setCollapsible(0, False)
+        # The results keep the height _share_height gives them; the note row takes what
+        # the window gains or loses later (maximising, a wrapped summary's guess).
+        center.setStretchFactor(0, 0)
         center.setStretchFactor(1, 1)
-        center.setSizes([380, 320])
         right_body = QWidget()
         right_layout = QVBoxLayout(right_body)
         right_layout.setContentsMargins(0, 0, 0, 0)
@@ -197,7 +214,10 @@ class MainWindow(QMainWindow):
         right.setWidgetResizable(True)
         right.setFrameShape(QFrame.Shape.NoFrame)
         right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        right.setMinimumWidth(right_body.sizeHint().width())
+        # Room for the vertical scroll bar too: it appears when auto-tune's result makes
+        # the column taller than the window, and took its width from the values' column.
+        extent = right.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, right)
+        right.setMinimumWidth(right_body.sizeHint().width() + extent)
         self._right_pane = right
         tree_page = QWidget()
         self._tree_page = tree_page
@@ -217,6 +237,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([180, 830, 270])
+        self._folded_tree = 0  # the tree's width while folded away for the agent dock
         self.center_splitter = center
 
         body = QWidget()
@@ -226,6 +247,8 @@ class MainWindow(QMainWindow):
         body_layout.addWidget(self.model_banner)
         body_layout.addWidget(self.splitter, 1)
         self.setCentralWidget(body)
+        # Tab still goes from the results to their explanation, now laid out after the note.
+        QWidget.setTabOrder(self.search_panel.table, self.search_panel.detail)
 
         self._make_status_bar()
         self._make_actions()
@@ -542,6 +565,7 @@ class MainWindow(QMainWindow):
         self._tuning_save_timer.timeout.connect(self._save_workspace_tuning)
         self.tuning.apply_requested.connect(self.agent_dock.apply_to_openclaw)
         self.agent_dock.open_workspace_requested.connect(self.open_workspace)
+        self.agent_dock.visibilityChanged.connect(self._on_agent_dock_visibility_changed)
         self.agent_dock.open_note_requested.connect(self._on_agent_dock_open_note_requested)
         self.agent_dock.message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
@@ -606,6 +630,7 @@ class MainWindow(QMainWindow):
             self.splitter.restoreState(splitter_state)
         else:
             self._share_width(width)
+        self._share_height(height)
         for key, widget in (("editor", self.note_editor.text_edit), ("results", self.search_panel)):
             size = self.prefs.zoom(key)
             if size is not None:
@@ -616,11 +641,50 @@ class MainWindow(QMainWindow):
         left = max(150, width * 14 // 100)
         self.splitter.setSizes([left, max(300, width - left - right), right])
 
+    def _share_height(self, height: int) -> None:
+        """The results get the height of ``RESULT_ROWS`` rows at least (more in a tall
+        window); the note and the explanation share the rest."""
+        chrome = self.menuBar().sizeHint().height() + self.statusBar().sizeHint().height()
+        room = max(0, height - chrome - self.center_splitter.handleWidth())
+        results = max(self.search_panel.results_height(RESULT_ROWS), room * 11 // 20)
+        self.center_splitter.setSizes([results, max(MIN_NOTE_HEIGHT, room - results)])
+
     def set_window_size(self, width: int, height: int) -> None:
         """A fixed size (screenshots): no fitting to the screen, panes shared anew."""
         self._fitted = True
+        self._fixed_size = True  # a fit already scheduled by the first show leaves it too
         self.resize(width, height)
         self._share_width(width)
+        self._share_height(height)
+
+    @Slot(bool)
+    def _on_agent_dock_visibility_changed(self, visible: bool) -> None:
+        """Beside the agent dock the results keep their columns and a readable snippet:
+        the tree folds away first (Ctrl+P and its splitter handle still reach the notes;
+        it comes back when the dock closes), then the dock narrows to what is left.
+
+        Runs after the dock's own sizing (connected later), from the window's width: the
+        splitter has not been laid out beside the dock yet."""
+        sizes = self.splitter.sizes()
+        if not visible or self.agent_dock.isFloating():
+            if self._folded_tree and sizes[0] == 0:
+                tree = min(self._folded_tree, max(0, sizes[1] - MIN_CENTER_WIDTH))
+                self.splitter.setSizes([tree, sizes[1] - tree, sizes[2]])
+            self._folded_tree = 0
+            return
+        panel = self.search_panel
+        need = panel.fixed_columns_width() + panel.snippet_min_width() + CENTER_CHROME
+        separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
+        spare = self.width() - separator - 2 * self.splitter.handleWidth() - sizes[2] - need
+        tree = sizes[0]
+        wanted = max(self.agent_dock.minimumSizeHint().width(), agent_dock_mod.DOCK_WIDTH)
+        if spare >= tree + wanted:
+            return
+        if tree > 0:
+            self._folded_tree = tree
+            self.splitter.setSizes([0, sizes[0] + sizes[1], sizes[2]])
+        dock = max(self.agent_dock.minimumSizeHint().width(), min(wanted, spare))
+        self.resizeDocks([self.agent_dock], [dock], Qt.Orientation.Horizontal)
 
     @Slot()
     def _on_first_frame_painted(self) -> None:
@@ -636,7 +700,7 @@ class MainWindow(QMainWindow):
     def fit_to_screen(self) -> None:
         """Keep the whole window, frame and title bar included, on the available screen."""
         available = self._available_geometry()
-        if available is None or self.isMaximized() or self.isFullScreen():
+        if available is None or self.isMaximized() or self.isFullScreen() or self._fixed_size:
             return
         frame = self.frameGeometry()
         extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QSplitter,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -56,6 +55,7 @@ from memdesk.ui import explain as explain_mod
 from memdesk.ui import item_paint, theme
 
 AnyIndex = QModelIndex | QPersistentModelIndex
+SNIPPET_MIN_CHARS = 40  # below this the snippet column scrolls sideways instead of shrinking
 
 
 class ScoreBarDelegate(QStyledItemDelegate):
@@ -277,7 +277,8 @@ def _most_overlapping(hits: Sequence[hits_mod.Hit], wanted: hits_mod.Hit) -> int
 
 
 class SearchPanel(QWidget):
-    """Query box, scope selector, results table and detail pane.
+    """Query box, scope selector, results table and detail pane (``detail``, the score
+    explanation: not in this widget's layout; its owner places it).
 
     Keyboard: Down in the query box moves into the results; Enter opens the selected
     hit from any column; Esc in the results goes back to the query box.
@@ -368,31 +369,31 @@ class SearchPanel(QWidget):
         header.setHighlightSections(False)
         self._layout_columns()
         self.table.installEventFilter(self)
+        self.table.viewport().installEventFilter(self)
         self.search_input.installEventFilter(self)
 
-        self.detail = QTextBrowser()
+        self.detail = QTextBrowser()  # placed by the window (see below)
         self.detail.setObjectName("hitDetail")
         self.detail.setOpenLinks(False)
         self.detail.setPlaceholderText(self.tr("Select a hit to see how its score was computed."))
 
+        # The query box keeps room for a question beside a narrow window's other panes;
+        # the scope combo takes its entries' width while there is room, and gives way before
+        # the query box does (its list and tooltip say them whole).
+        self.search_input.setMinimumWidth(self.search_input.fontMetrics().averageCharWidth() * 24)
+        self.scope_combo.setMinimumWidth(self.scope_combo.fontMetrics().averageCharWidth() * 14)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.search_input, 1)
         top.addWidget(self.scope_combo)
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.setObjectName("resultsSplitter")
-        splitter.addWidget(self.table)
-        splitter.addWidget(self.detail)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setSizes([250, 150])
-        self.results_splitter = splitter
+        # The explanation pane (``detail``) is not laid out here: the window puts it beside
+        # the editor, so the table keeps the height for eight or more rows at 1280x800.
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 0)
         layout.setSpacing(4)
         layout.addLayout(top)
         layout.addWidget(self.summary)
-        layout.addWidget(splitter, 1)
+        layout.addWidget(self.table, 1)
 
         self.search_input.textChanged.connect(self._on_search_input_text_changed)
         self.search_input.textChanged.connect(self.query_changed)
@@ -446,6 +447,60 @@ class SearchPanel(QWidget):
             max(metrics.lineSpacing() * 2, round(line * 2)) + 10
         )
         self.model.excerpt_chars = 320
+        self._fit_snippet()
+
+    def snippet_min_width(self) -> int:
+        # Latin letters: a CJK font's average width is a wide character's.
+        return self.table.fontMetrics().horizontalAdvance("x" * SNIPPET_MIN_CHARS)
+
+    def fixed_columns_width(self) -> int:
+        """The shown columns' width before the snippet."""
+        header = self.table.horizontalHeader()
+        snippet = models.column_index("snippet")
+        return sum(
+            header.sectionSize(i)
+            for i in range(header.count())
+            if i != snippet and not header.isSectionHidden(i)
+        )
+
+    def _fit_snippet(self) -> None:
+        """The snippet fills the row, but never narrower than ``snippet_min_width``: in a
+        narrow pane the table scrolls sideways rather than squeezing it out of sight."""
+        header = self.table.horizontalHeader()
+        snippet = models.column_index("snippet")
+        least = self.snippet_min_width()
+        stretch = self.table.viewport().width() - self.fixed_columns_width() >= least
+        if header.stretchLastSection() != stretch:
+            header.setStretchLastSection(stretch)
+        if not stretch and header.sectionSize(snippet) != least:
+            header.resizeSection(snippet, least)
+
+    def results_height(self, rows: int) -> int:
+        """The panel's height at which the table shows ``rows`` whole rows (the summary
+        counted on two lines, as it wraps in a narrow pane)."""
+        layout = self.layout()
+        assert layout is not None  # set in __init__
+        margins = layout.contentsMargins()
+        spacing = layout.spacing()
+        top = max(self.search_input.sizeHint().height(), self.scope_combo.sizeHint().height())
+        summary = self.summary.fontMetrics().lineSpacing() * 2
+        frame = self.table.frameWidth() * 2
+        header = self.table.horizontalHeader().sizeHint().height()
+        row = self.table.verticalHeader().defaultSectionSize()
+        # Half a row spare: a sideways scroll bar (the snippet at its least width) and
+        # the styles' rounding took the last row's bottom pixels.
+        spare = row // 2
+        return (
+            margins.top()
+            + margins.bottom()
+            + top
+            + summary
+            + 2 * spacing
+            + frame
+            + header
+            + rows * row
+            + spare
+        )
 
     def _hide_constant_columns(
         self, hits: Sequence[hits_mod.Hit], settings: settings_mod.SearchSettings
@@ -458,6 +513,7 @@ class SearchPanel(QWidget):
         mmr_off = all(h.mmr_rank is None for h in hits) and not settings.mmr
         for key, hidden in (("decay", decay_off), ("pre_mmr", mmr_off), ("mmr", mmr_off)):
             self.table.setColumnHidden(models.column_index(key), hidden)
+        self._fit_snippet()
 
     def _fit_location_badges(self) -> None:
         """Widen the location column so a file name still shows beside its badges."""
@@ -472,6 +528,7 @@ class SearchPanel(QWidget):
             header = self.table.horizontalHeader()
             if header.sectionSize(column) < needed:
                 header.resizeSection(column, needed)
+                self._fit_snippet()
 
     def point_size(self) -> float:
         return self.table.font().pointSizeF()
@@ -632,6 +689,8 @@ class SearchPanel(QWidget):
 
     # keyboard ------------------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        if obj is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_snippet()
         if event.type() != QEvent.Type.KeyPress or not isinstance(event, QKeyEvent):
             return super().eventFilter(obj, event)
         key = event.key()

@@ -203,7 +203,12 @@ class TuningPanel(QWidget):
             slider.setToolTip(_field_text(field.description))
             value = QLabel()
             value.setObjectName(f"{object_name}Value")
-            value.setMinimumWidth(40)
+            # As wide as the field's widest value, so no value is cut ("0.7" for 0.75).
+            widest = max(
+                value.fontMetrics().horizontalAdvance(fmt_value(field, v))
+                for v in (field.minimum, field.maximum, field.maximum - field.step)
+            )
+            value.setMinimumWidth(widest + 4)
             value.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             grid.addWidget(label, row, 0)
             grid.addWidget(slider, row, 1)
