@@ -316,7 +316,7 @@ class AgentPanel(QWidget):
         if not setup.installed:
             self.config_label.setText(self.not_found_text())
             self.config_label.setToolTip("")
-            self.run_doctor_button.setText(self.tr("Check the open workspace as an agent would"))
+            self.run_doctor_button.setText(self.tr("Check the open workspace"))
             self.doctor_summary.setText(
                 self.not_found_text()
                 + self.tr(" Meanwhile the button above checks the open workspace as an OpenClaw agent would.")

@@ -314,8 +314,8 @@
         <translation>未找到 OpenClaw：memdesk 查找了 {config}、文件夹 {state}，以及 PATH 中的 openclaw 命令。请安装 OpenClaw，或把 OPENCLAW_STATE_DIR 或 OPENCLAW_CONFIG_PATH 设为它存放文件的位置，然后点击“重新加载”。</translation>
     </message>
     <message>
-        <source>Check the open workspace as an agent would</source>
-        <translation>像智能体那样检查当前打开的工作区</translation>
+        <source>Check the open workspace</source>
+        <translation>检查当前打开的工作区</translation>
     </message>
     <message>
         <source>{path} (does not exist)</source>

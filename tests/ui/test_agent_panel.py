@@ -194,7 +194,7 @@ def test_without_openclaw_each_view_says_it_was_not_found(qtbot, tmp_path: Path,
     assert "OpenClaw was not found" in text and str(home / ".openclaw") in text and "PATH" in text
     assert "OpenClaw was not found" in widget.session_summary.text()
     assert "—" not in widget.session_summary.text()
-    assert widget.run_doctor_button.text() == "Check the open workspace as an agent would"
+    assert widget.run_doctor_button.text() == "Check the open workspace"
     with qtbot.waitSignal(controller.doctor_ready, timeout=TIMEOUT) as blocker:
         widget.run_doctor()
     report = blocker.args[0]
