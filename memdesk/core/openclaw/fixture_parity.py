@@ -115,8 +115,8 @@ def _at_cut_off(
     row: Row, other: Sequence[Row], tol: float, max_results: int | None, min_score: float | None
 ) -> bool:
     """Whether a hit missing from ``other`` could have been cut from it by a score
-    ``tol`` away from its own: ``other`` is full and its last hit is within ``tol``
-    below this one or above it, or this hit is within ``tol`` of ``min_score``."""
+    ``tol`` away from its own: ``other`` is full and this hit scores at most ``tol``
+    above its last one, or this hit is within ``tol`` of ``min_score``."""
     if max_results is not None and other and len(other) >= max_results and row.score <= other[-1].score + tol:
         return True
     return min_score is not None and row.score < min_score + tol
@@ -146,6 +146,12 @@ def mismatches(
         if keys_e != keys_a:
             out.append(f"hits differ: recorded {keys_e}, got {keys_a}")
             return out
+    for rows, side in ((expected, "recorded"), (actual, "got")):
+        seen: set[tuple[str, int, int]] = set()
+        for r in rows:
+            if r.key in seen:
+                out.append(f"{_fmt(r)} twice in the {side} list")
+            seen.add(r.key)
     got = {r.key: r for r in actual}
     want = {r.key: r for r in expected}
     for e in expected:
@@ -169,8 +175,8 @@ def mismatches(
             e1, e2, a1, a2 = want[first], want[second], got[first], got[second]
             if abs(e1.score - e2.score) > tol or abs(a1.score - a2.score) > tol:
                 out.append(
-                    f"{_fmt(e2)} now ranks above {_fmt(e1)}: recorded {e1.score:.7f} > {e2.score:.7f}, "
-                    f"not a tie within {tol:.0e}"
+                    f"{_fmt(e2)} now ranks above {_fmt(e1)} (recorded {e1.score:.7f} then {e2.score:.7f}, "
+                    f"here {a2.score:.7f} then {a1.score:.7f}): not a tie within {tol:.0e}"
                 )
     return out
 

@@ -100,6 +100,11 @@ def test_a_wrong_path_or_line_range_fails() -> None:
     assert _check((a, b, _row("c.md", c.score, start=2), d, e, f))
 
 
+def test_a_hit_twice_fails() -> None:
+    a, b, c, d, e, _ = RECORDED
+    assert _check((a, b, c, d, e, e)) == ["e.md:1-6 twice in the got list"]
+
+
 def test_a_hit_at_the_cut_off_may_be_replaced_by_one_within_the_tolerance() -> None:
     a, b, c, d, e, f = RECORDED
     # f (0.4, the 6th of 6) fell just behind g on this CPU: g is the 6th now.
