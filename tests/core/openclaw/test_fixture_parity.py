@@ -8,8 +8,8 @@ lines, order, scores within 1e-6: no model, the same digits on every CPU). Hybri
 fixtures (the openclaw recipes embed one sequence per call without flash attention, as
 the agents do) have the same paths and lines with scores within
 ``fp.EMBEDDING_SCORE_TOLERANCE``, and only hits that close to each other may swap:
-llama.cpp's float kernels depend on the CPU it was compiled on, the recording's
-(``recorded_on`` in each hybrid fixture) or another. They need the GGUF build they
+llama.cpp's float kernels depend on the CPU it is built for (the recording's kernel
+class is each hybrid fixture's ``recorded_on``). They need the GGUF build they
 were recorded with (matched by sha256; a fixture of another build fails until re-recorded).
 """
 
