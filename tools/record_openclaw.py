@@ -375,6 +375,52 @@ def record_text_rules(version: str, node: Path, cache: Path, out_dir: Path) -> P
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+# -- the machine a recording ran on -------------------------------------------------------------
+# The SIMD extensions llama.cpp's CPU kernels choose between: with GGML_NATIVE (how
+# llama-cpp-python compiles it) or a prebuilt's runtime dispatch, these decide the float
+# kernels, and a hybrid replay on a CPU of another class moves every score by up to
+# fixture_parity.EMBEDDING_SCORE_TOLERANCE (tests/fixtures/openclaw/README.md).
+SIMD_PREFIXES = ("sse", "ssse", "pni", "avx", "fma", "f16c", "amx", "bmi", "vaes", "gfni")
+
+
+def cpu_of_this_machine() -> dict[str, Any]:
+    """``model name`` and the SIMD flags of the first CPU in /proc/cpuinfo."""
+    fields: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            key, _, value = line.partition(":")
+            fields.setdefault(key.strip(), value.strip())
+    flags = sorted(f for f in fields.get("flags", "").split() if f.startswith(SIMD_PREFIXES))
+    return {"cpu": fields.get("model name", "unknown"), "flags": flags}
+
+
+def kernels_for(flags: list[str]) -> str:
+    """The class of float kernels llama.cpp runs on a CPU with these flags (the replay's
+    scores match a recording to 1e-6 within a class, to 1.44e-4 across AVX2/AVX-512)."""
+    if "avx512f" in flags:
+        return "x86-64 AVX-512"
+    if "avx2" in flags:
+        return "x86-64 AVX2, no AVX-512"
+    return "x86-64 without AVX2"
+
+
+def recorded_on(version: str, keyword_only: bool) -> dict[str, Any]:
+    """What a hybrid fixture's scores depend on besides the model: the CPU, its kernel
+    class and the llama.cpp build that embedded for OpenClaw."""
+    out = cpu_of_this_machine()
+    out["kernels"] = kernels_for(out["flags"])
+    if keyword_only:
+        return out
+    if version.startswith("2026.4"):
+        out["llama_cpp"] = "node-llama-cpp@3.18.1, prebuilt @node-llama-cpp/linux-x64 (its CPU dispatch)"
+    else:
+        import llama_cpp
+
+        info = llama_cpp.llama_print_system_info().decode(errors="replace").strip()
+        out["llama_cpp"] = f"llama-cpp-python {llama_cpp.__version__} (GGML_NATIVE): {info}"
+    return out
+
+
 # -- embedding stand-in for 2026.9 ---------------------------------------------------------------
 class EmbeddingServer:
     """Loopback ``/v1/embeddings`` on llama.cpp, tokenizing as llama-server does."""
@@ -637,6 +683,7 @@ def record_one(
                 if version.startswith("2026.4")
                 else "openai-compatible -> loopback llama.cpp stand-in for llama-server"
             ),
+            "recorded_on": recorded_on(version, keyword_only),
             "config": json.loads(json.dumps(config).replace(str(ws), "<workspace>")),
             "now_ms": NOW_MS,
             "index": {

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memdesk.core.openclaw import embed_recipe
+from memdesk.core.openclaw import embed_recipe, fixture_parity
 
 pytestmark = pytest.mark.model
 
@@ -42,7 +42,12 @@ def test_recipe_refuses_inputs_over_the_context(e5) -> None:  # type: ignore[no-
 
 def test_recipe_vectors_are_the_ones_node_llama_cpp_stored(minilm_path: Path) -> None:
     """OpenClaw 2026.4 keeps each chunk's vector (node-llama-cpp, flash attention off) in
-    its index; the 2026.4 recipe must reproduce them, not just rank alike."""
+    its index; the 2026.4 recipe must reproduce them, not just rank alike.
+
+    They were stored on the recording machine's kernels (AVX2); this machine's llama.cpp
+    is compiled for its own CPU (GGML_NATIVE), so the vectors are held to what another
+    CPU moves them by (``fixture_parity.VECTOR_COSINE_FLOOR``, and every cosine between
+    two chunks within the replay's score tolerance), not to their last digits."""
     import json
 
     import apsw
@@ -60,8 +65,14 @@ def test_recipe_vectors_are_the_ones_node_llama_cpp_stored(minilm_path: Path) ->
     emb = embed_recipe.RecipeEmbedder(
         gguf_embedder.GgufEmbedder(minilm_path), embed_recipe.recipe_for("2026.4.12")
     )
-    got = emb.embed_documents([text for text, _ in rows]).astype(np.float64)
-    for vec, (_, stored) in zip(got, rows, strict=True):
-        ref = np.asarray(json.loads(stored), dtype=np.float64)
-        ref /= np.linalg.norm(ref)
-        assert float(np.abs(vec - ref).max()) < 1e-6
+    texts = [text for text, _ in rows]
+    stored = np.array([json.loads(vector) for _, vector in rows], dtype=np.float64)
+    got = emb.embed_documents(texts)
+    for text, vec, ref in zip(texts, got, stored, strict=True):
+        assert fixture_parity.cosine(vec, ref) >= fixture_parity.VECTOR_COSINE_FLOOR, text[:40]
+    assert fixture_parity.cosine_shift(got, stored) <= fixture_parity.EMBEDDING_SCORE_TOLERANCE
+    # The bound still tells another token sequence apart: the same chunks without the
+    # [SEP] node-llama-cpp appends.
+    for text, ref in zip(texts[:3], stored[:3], strict=True):
+        without_sep = emb.base.encode_reference(emb.tokens(text)[:-1])
+        assert fixture_parity.cosine(without_sep, ref) < fixture_parity.VECTOR_COSINE_FLOOR, text[:40]
