@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
     QPlainTextDocumentLayout,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTabWidget,
     QTextBrowser,
     QTextEdit,
@@ -402,6 +403,10 @@ class NoteEditor(QWidget):
         self.title = QLabel(self.tr("No note open"))
         self.title.setObjectName("editorTitle")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
+        # The note's name never sets the pane's least width: beside the explanation a
+        # longer name (or " ●") would move the splitter, and with it every line's wrap
+        # and the editor's scroll. A name longer than the pane is cut; the tooltip has it.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.save_button = QPushButton(self.tr("Save"))
         self.save_button.setObjectName("saveButton")
         self.save_button.setToolTip(self.tr("Save atomically (Ctrl+S)"))
@@ -1146,6 +1151,7 @@ class NoteEditor(QWidget):
         others = sum(1 for b in self._buffers.values() if b.modified and b is not buffer)
         suffix = "   " + self.tr("({0} other unsaved)").format(others) if others else ""
         self.title.setText(f"{buffer.rel}{' ●' if buffer.modified else ''}{suffix}")
+        self.title.setToolTip(self.title.text())
         self.save_button.setEnabled(buffer.modified)
 
     @Slot(bool)

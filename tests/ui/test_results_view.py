@@ -418,6 +418,8 @@ def test_the_selection_and_scroll_come_back_after_a_shorter_answer(qtbot) -> Non
     qtbot.addWidget(panel)
     panel.resize(900, 300)
     panel.show()
+    panel.detail.resize(400, 150)  # the window lays the explanation out beside the note
+    panel.detail.show()
     qtbot.waitExposed(panel)
     settings = SearchSettings.defaults("memdesk")
     full = [_hit(i + 1, f"memory/note-{i}.md") for i in range(10)]
