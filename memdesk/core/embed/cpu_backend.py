@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import dataclasses
+import logging
 import os
 import sys
 import threading
@@ -28,6 +29,8 @@ from typing import Any
 
 from memdesk.core.errors import EmbedderUnavailable
 from memdesk.core.messages import QT_TRANSLATE_NOOP, Message, msg
+
+logger = logging.getLogger(__name__)
 
 FORCE_ENV = "MEMDESK_LLAMA_CPU"
 BASELINE = "x64"  # plain x86-64: SSE2 only, runs on every 64-bit PC
@@ -200,6 +203,7 @@ def ensure_loaded(llama_cpp: Any) -> CpuBackend:
         _loaded = CpuBackend(
             variant=variant, variants=tuple(sorted(variants)), best=best, forced=forced is not None
         )
+        logger.info("llama.cpp CPU backend: %s", _loaded.describe())
         return _loaded
 
 
