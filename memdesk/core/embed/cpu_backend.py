@@ -190,10 +190,16 @@ def ensure_loaded(llama_cpp: Any) -> CpuBackend:
             _loaded = CpuBackend(variant=None, variants=(), best=None, forced=False)
             return _loaded
         variant, best = choose(variants, forced)
-        ggml = ctypes.CDLL(str(lib_dir / f"libggml{_SUFFIX}"))  # already loaded by libllama: same handle
-        ggml.ggml_backend_load.restype = ctypes.c_void_p
-        ggml.ggml_backend_load.argtypes = [ctypes.c_char_p]
-        if not ggml.ggml_backend_load(os.fsencode(variants[variant])):
+        # Through libllama, the very file llama-cpp-python loaded (the same handle): dlsym
+        # then finds ggml_backend_load in the libggml that libllama uses. The wheel's
+        # libggml.so is a copy of libllama's libggml.so.0, not a link: opening it would
+        # load a second ggml with a registry of its own, and the model would still find
+        # "no backends are loaded".
+        llama = ctypes.CDLL(str(lib_dir / f"libllama{_SUFFIX}"))
+        load = llama.ggml_backend_load
+        load.restype = ctypes.c_void_p
+        load.argtypes = [ctypes.c_char_p]
+        if not load(os.fsencode(variants[variant])):
             raise EmbedderUnavailable(
                 msg(
                     QT_TRANSLATE_NOOP("core", "llama.cpp could not load its CPU backend {path}"),

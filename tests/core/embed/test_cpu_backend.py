@@ -64,7 +64,9 @@ def _best(variants: dict[str, Path]) -> str:
 
 
 def _run(args: list[str], forced: str | None, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(REPO), MEMDESK_HOME=str(tmp_path / "home"))
+    # The child imports what this process imports: this checkout, and its llama_cpp.
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    env = dict(os.environ, PYTHONPATH=path, MEMDESK_HOME=str(tmp_path / "home"))
     env.pop(cpu_backend.FORCE_ENV, None)
     if forced is not None:
         env[cpu_backend.FORCE_ENV] = forced
