@@ -129,7 +129,7 @@ if ! llama_is_dispatch; then
         "$(python -c 'import sys; print(sys.version)')" "$(uname -m)" | sha256sum | cut -c1-16)"
     wheels="${XDG_CACHE_HOME:-$HOME/.cache}/memdesk/llama-wheels/$key"
     if ! ls "$wheels"/llama_cpp_python-*.whl >/dev/null 2>&1; then
-        echo "setup: compiling llama.cpp with every CPU variant (once per machine: ~40 min on 2 cores)"
+        echo "setup: compiling llama.cpp with every CPU variant (once per machine: ~40 min on 2 busy cores)"
         rm -rf "$wheels.partial"
         CMAKE_ARGS="$LLAMA_CMAKE_ARGS" with_heartbeat "building llama-cpp-python" \
             python -m pip wheel -v --no-deps --no-cache-dir -w "$wheels.partial" \
