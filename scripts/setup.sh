@@ -12,9 +12,10 @@ cd "$(dirname "$0")/.."
 
 PYTHON="${PYTHON:-python3}"
 STAMP=.venv/.memdesk-setup
-# Build tools for llama-cpp-python, fonts for CJK and emoji notes. The runtime
+# Build tools for llama-cpp-python, fonts for CJK and emoji notes, qemu-user for the
+# tests that run llama.cpp on emulated older CPUs (its CPU variants). The runtime
 # libraries of Qt's xcb platform plugin are derived from the plugin itself below.
-APT_PACKAGES="fonts-noto-cjk fonts-noto-color-emoji cmake build-essential"
+APT_PACKAGES="fonts-noto-cjk fonts-noto-color-emoji cmake build-essential qemu-user"
 
 # llama.cpp built for runtime CPU dispatch (memdesk/core/embed/cpu_backend.py): one
 # libggml-cpu-<variant>.so per x86-64 level, the best one for the CPU chosen when it

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import platform
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,7 +65,9 @@ def _best(variants: dict[str, Path]) -> str:
     return best
 
 
-def _run(args: list[str], forced: str | None, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], forced: str | None, tmp_path: Path, wrap: list[str] | None = None
+) -> subprocess.CompletedProcess[str]:
     # The child imports what this process imports: this checkout, and its llama_cpp.
     path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
     env = dict(os.environ, PYTHONPATH=path, MEMDESK_HOME=str(tmp_path / "home"))
@@ -71,7 +75,12 @@ def _run(args: list[str], forced: str | None, tmp_path: Path) -> subprocess.Comp
     if forced is not None:
         env[cpu_backend.FORCE_ENV] = forced
     return subprocess.run(
-        [sys.executable, *args], env=env, capture_output=True, text=True, timeout=600, check=False
+        [*(wrap or []), sys.executable, *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
 
 
@@ -136,3 +145,26 @@ def test_model_list_names_the_cpu_backend(tmp_path: Path) -> None:
         )
     else:
         assert forced.returncode == 1 and "native build" in forced.stderr
+
+
+@pytest.mark.parametrize(("cpu", "variant"), [("Nehalem", "sse42"), ("Haswell", "haswell")])
+def test_an_older_cpu_runs_its_own_variant(
+    variants: dict[str, Path],
+    gguf_embedder: object,
+    minilm_gguf: Path,
+    tmp_path: Path,
+    cpu: str,
+    variant: str,
+) -> None:
+    """On an emulated CPU without AVX-512 (qemu-user), memdesk picks that CPU's variant and
+    embeds as here; a native build of this machine dies there with "Illegal instruction"."""
+    qemu = shutil.which("qemu-x86_64")
+    if qemu is None or platform.machine() != "x86_64":
+        pytest.skip("needs qemu-user on x86-64 (scripts/setup.sh installs it as root)")
+    default = gguf_embedder.embed_documents(TEXTS)  # type: ignore[attr-defined]
+    proc = _run(["-c", _EMBED, str(minilm_gguf), json.dumps(TEXTS)], None, tmp_path, wrap=[qemu, "-cpu", cpu])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    emulated = json.loads(proc.stdout.splitlines()[-1])
+    assert (emulated["variant"], emulated["forced"]) == (variant, False)
+    cosines = np.sum(default * np.asarray(emulated["vectors"], dtype=np.float32), axis=1)
+    assert cosines.min() >= 0.9999, cosines
