@@ -125,10 +125,12 @@ PY
 # The dispatch build, compiled once per machine into memdesk's own wheel cache, keyed
 # by version, flags, Python and machine: pip's wheel cache is keyed by the sdist alone,
 # so it would silently hand back a wheel built with other flags (a native one).
-if ! llama_is_dispatch; then
-    key="$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION" "$LLAMA_CMAKE_ARGS" \
-        "$(python -c 'import sys; print(sys.version)')" "$(uname -m)" | sha256sum | cut -c1-16)"
-    wheels="${XDG_CACHE_HOME:-$HOME/.cache}/memdesk/llama-wheels/$key"
+# The venv records the key of the build it holds: new flags mean a new build.
+LLAMA_KEY="$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION" "$LLAMA_CMAKE_ARGS" \
+    "$(python -c 'import sys; print(sys.version)')" "$(uname -m)" | sha256sum | cut -c1-16)"
+LLAMA_STAMP=.venv/.memdesk-llama-build
+if [ "$(cat "$LLAMA_STAMP" 2>/dev/null)" != "$LLAMA_KEY" ] || ! llama_is_dispatch; then
+    wheels="${XDG_CACHE_HOME:-$HOME/.cache}/memdesk/llama-wheels/$LLAMA_KEY"
     if ! ls "$wheels"/llama_cpp_python-*.whl >/dev/null 2>&1; then
         echo "setup: compiling llama.cpp with every CPU variant (once per machine: ~40 min on 2 busy cores)"
         rm -rf "$wheels.partial"
@@ -138,6 +140,7 @@ if ! llama_is_dispatch; then
         rm -rf "$wheels" && mv "$wheels.partial" "$wheels"
     fi
     python -m pip install -q --force-reinstall --no-deps "$wheels"/llama_cpp_python-*.whl
+    echo "$LLAMA_KEY" >"$LLAMA_STAMP"
 fi
 echo "setup: installing memdesk and its dependencies"
 with_heartbeat "installing Python packages" python -m pip install -v -e ".[test]"
