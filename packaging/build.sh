@@ -53,6 +53,8 @@ for model in sorted(Path(sys.argv[1]).glob("*.gguf")):
         encoder = encoder_file.ensure_encoder(info, file_sha256(model))
         print(f"build: {model.name} encoder file {encoder.name if encoder else 'NOT written'}")
 PY
+# It must run on any x86-64 CPU, not only this one (llama.cpp's baseline CPU variant).
+if [ "$(uname -m)" = x86_64 ]; then bash packaging/check_bundle.sh "$BUNDLE"; fi
 
 echo "build: wrapping the bundle as a .deb"
 ROOT="$BUILD/deb"

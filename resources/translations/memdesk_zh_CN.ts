@@ -2335,6 +2335,42 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>keyword leg only (no vectors searched)</source>
         <translation>仅关键词检索（未搜索向量）</translation>
     </message>
+    <message>
+        <source>native build (not portable)</source>
+        <translation>本机编译版本（不可移植）</translation>
+    </message>
+    <message>
+        <source>{variant} (forced by {env}; this CPU&apos;s best: {best})</source>
+        <translation>{variant}（由 {env} 指定；本机 CPU 最佳：{best}）</translation>
+    </message>
+    <message>
+        <source>{variant} (runtime dispatch; baseline {baseline} available)</source>
+        <translation>{variant}（运行时选择；含基线 {baseline}）</translation>
+    </message>
+    <message>
+        <source>{variant} (runtime dispatch; no baseline {baseline} variant)</source>
+        <translation>{variant}（运行时选择；缺少基线 {baseline} 变体）</translation>
+    </message>
+    <message>
+        <source>{env}={value}: llama.cpp has no such CPU backend (it has: {names})</source>
+        <translation>{env}={value}：llama.cpp 没有这个 CPU 后端（现有：{names}）</translation>
+    </message>
+    <message>
+        <source>{env}={value}: this CPU lacks the instructions llama.cpp&apos;s {value} backend needs</source>
+        <translation>{env}={value}：本机 CPU 缺少 llama.cpp 的 {value} 后端所需的指令</translation>
+    </message>
+    <message>
+        <source>none of llama.cpp&apos;s CPU backends runs on this CPU ({names})</source>
+        <translation>llama.cpp 的 CPU 后端都无法在本机 CPU 上运行（{names}）</translation>
+    </message>
+    <message>
+        <source>{env}={value}: this llama.cpp is a native build, with no CPU backend variants</source>
+        <translation>{env}={value}：此 llama.cpp 为本机编译版本，没有 CPU 后端变体</translation>
+    </message>
+    <message>
+        <source>llama.cpp could not load its CPU backend {path}</source>
+        <translation>llama.cpp 无法加载其 CPU 后端 {path}</translation>
+    </message>
 </context>
 <context>
     <name>help</name>
@@ -2387,12 +2423,20 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>缩放编辑器或结果列表</translation>
     </message>
     <message>
+        <source>unavailable: {reason}</source>
+        <translation>不可用：{reason}</translation>
+    </message>
+    <message>
         <source>Version</source>
         <translation>版本</translation>
     </message>
     <message>
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
+    </message>
+    <message>
+        <source>llama.cpp CPU backend</source>
+        <translation>llama.cpp CPU 后端</translation>
     </message>
     <message>
         <source>Index</source>

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 
 from memdesk.core import paths
+from memdesk.core.embed import cpu_backend
 from memdesk.core.embed.embedder import EmbedderIdentity
 from memdesk.core.errors import EmbedderUnavailable
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
@@ -536,6 +537,8 @@ def _llama_cpp() -> Any:
     with _backend_lock:
         if not _backend_ready:
             _silence_llama_logging(llama_cpp)
+            # A runtime-dispatch build has no CPU backend until one is loaded.
+            cpu_backend.ensure_loaded(llama_cpp)
             llama_cpp.llama_backend_init()
             _backend_ready = True
     return llama_cpp
