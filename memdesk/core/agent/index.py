@@ -153,6 +153,17 @@ def detect_layout(conn: sqlite.Connection) -> IndexLayout | None:
     return None
 
 
+def _unreadable(path: Path, exc: errors.StoreError) -> AgentIndexError:
+    """The agent's database could not be snapshotted or read (one line, translated)."""
+    return AgentIndexError(
+        msg(
+            QT_TRANSLATE_NOOP("core", "{path}: cannot open the agent's index read-only ({error})"),
+            path=path,
+            error=str(exc),
+        )
+    )
+
+
 class AgentIndex:
     """Read-only view of the agent's memory tables."""
 
@@ -177,24 +188,12 @@ class AgentIndex:
         try:
             conn = sqlite.snapshot(path)
         except errors.StoreError as exc:
-            raise AgentIndexError(
-                msg(
-                    QT_TRANSLATE_NOOP("core", "{path}: cannot open the agent's index read-only ({error})"),
-                    path=path,
-                    error=str(exc),
-                )
-            ) from None
+            raise _unreadable(path, exc) from None
         try:
             layout = detect_layout(conn)
         except errors.StoreError as exc:
             conn.close()
-            raise AgentIndexError(
-                msg(
-                    QT_TRANSLATE_NOOP("core", "{path}: cannot open the agent's index read-only ({error})"),
-                    path=path,
-                    error=str(exc),
-                )
-            ) from None
+            raise _unreadable(path, exc) from None
         if layout is None:
             conn.close()
             raise AgentIndexError(
