@@ -99,15 +99,18 @@ def memory_files(workspace: Path, settings: AgentSettings, layout: Layout) -> li
     return sources.list_agent_files(Path(workspace), settings.extra_paths, layout).rel_paths()
 
 
-def fingerprint(workspace: Path, files: Sequence[str | Path]) -> tuple[tuple[str, int, int], ...]:
-    """(path, mtime, size) of each file: a profile index is rebuilt when this changes."""
+def fingerprint(workspace: Path, files: Sequence[str | Path]) -> tuple[tuple[str, int, int, int, int], ...]:
+    """(path, mtime, size, ctime, inode) of each file: a profile index is rebuilt when this
+    changes. The status-change time and inode are there because a user cannot set them
+    back: a same-size rewrite with its mtime restored (cp -p, rsync -t, touch -r, a
+    restore) changes them, where (mtime, size) alone would keep the stale index."""
     out = []
     for rel in files:
         try:
             st = (workspace / rel).stat()
         except OSError:
             continue
-        out.append((str(rel), st.st_mtime_ns, st.st_size))
+        out.append((str(rel), st.st_mtime_ns, st.st_size, st.st_ctime_ns, st.st_ino))
     return tuple(out)
 
 
