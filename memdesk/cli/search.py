@@ -20,9 +20,23 @@ def _settings_from(args: argparse.Namespace) -> settings_mod.SearchSettings:
     return settings_mod.SearchSettings.from_overrides({"profile": args.profile} | changes)
 
 
+def _warn_unreadable_agent_config(settings: settings_mod.SearchSettings) -> None:
+    """An OpenClaw profile reads the agent's openclaw.json; when that cannot be read the
+    profile ranks with the release's defaults, and the user is told why in one line."""
+    if settings.profile == "memdesk":
+        return
+    from memdesk.core.agent import config as agent_config
+
+    try:
+        agent_config.discover()
+    except errors.MemdeskError as exc:
+        common.warn(f"{exc}; searching with {settings.profile}'s defaults")
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     now = common.parse_now(args.now)
     settings = _settings_from(args)
+    _warn_unreadable_agent_config(settings)
     eng = common.open_engine(args)
     try:
         if not args.no_sync:

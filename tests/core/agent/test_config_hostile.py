@@ -315,3 +315,32 @@ def test_cli_prints_one_line_and_fails(tmp_path: Path, body: bytes, needle: str)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
     assert str(cfg) in lines[0] and needle in lines[0]
+
+
+def test_cli_search_with_an_agent_profile_says_why_it_ranks_with_defaults(tmp_path: Path) -> None:
+    """The profile searches with the release's defaults when openclaw.json cannot be
+    read; before, the reason was only in the log (``-v``)."""
+    cfg = _write(tmp_path / "state", b'{"memory": {"search": {"query": {"minScore": "high"}}}}')
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "memory" / "2026-01-02.md").write_text("# Day\n\nThe ferry leaves at nine.\n", encoding="utf-8")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+        "MEMDESK_HOME": str(tmp_path / "home"),
+        "OPENCLAW_CONFIG_PATH": str(cfg),
+    }
+    command = [sys.executable, "-m", "memdesk", "search", "--workspace", str(ws), "--model", "none"]
+    done = subprocess.run(
+        [*command, "--profile", "openclaw-2026.9", "ferry"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "memory/2026-01-02.md" in done.stdout
+    warnings = [line for line in done.stderr.splitlines() if str(cfg) in line]
+    assert len(warnings) == 1 and "minScore" in warnings[0] and "defaults" in warnings[0], done.stderr
+    assert "Traceback" not in done.stderr
