@@ -272,6 +272,12 @@ def cmd_agent_sessions(args: argparse.Namespace) -> int:
 
 def cmd_agent_apply(args: argparse.Namespace) -> int:
     setup = _setup(args)
+    if not setup.installed:
+        # As in the app: no config of an agent that is not there is planned or written.
+        raise errors.MemdeskError(
+            f"{agent_config.not_found_message(setup)}: nothing written "
+            "(install OpenClaw, or point OPENCLAW_STATE_DIR or OPENCLAW_CONFIG_PATH at its files)"
+        )
     profile = args.profile
     base = settings_mod.SearchSettings.defaults(profile)
     changes = {
