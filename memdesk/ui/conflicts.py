@@ -120,7 +120,12 @@ class ConflictBar(QWidget):
     def show_state(self, current: int | None, count: int) -> None:
         """``current``: 0-based hunk the cursor is in (None: between hunks)."""
         if current is None:
-            self.label.setText(self.tr("{0} unresolved conflict(s) from the merge").format(count))
+            text = (
+                self.tr("1 unresolved conflict from the merge")
+                if count == 1
+                else self.tr("{0} unresolved conflicts from the merge")
+            )
+            self.label.setText(text.format(count))
         else:
             self.label.setText(self.tr("Conflict {0} of {1}").format(current + 1, count))
         self.setVisible(count > 0)

@@ -808,12 +808,18 @@ class NoteEditor(QWidget):
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(self.tr("Unresolved conflicts"))
         box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(
+        text = (
             self.tr(
-                "{0} conflict(s) in {1} are unresolved: the lines between "
+                "1 conflict in {1} is unresolved: the lines between "
                 "<<<<<<< yours and >>>>>>> on disk would be written into the note as they are."
-            ).format(count, buffer.rel)
+            )
+            if count == 1
+            else self.tr(
+                "{0} conflicts in {1} are unresolved: the lines between "
+                "<<<<<<< yours and >>>>>>> on disk would be written into the note as they are."
+            )
         )
+        box.setText(text.format(count, buffer.rel))
         box.setInformativeText(
             self.tr("Resolve each one with Take mine, Take theirs or Take both above the editor.")
         )

@@ -216,9 +216,8 @@ class MainWindow(QMainWindow):
         right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         # Room for the vertical scroll bar too: it appears when auto-tune's result makes
         # the column taller than the window, and took its width from the values' column.
-        extent = right.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, right)
-        right.setMinimumWidth(right_body.sizeHint().width() + extent)
         self._right_pane = right
+        self._fit_right_pane()
         tree_page = QWidget()
         self._tree_page = tree_page
         tree_layout = QVBoxLayout(tree_page)
@@ -513,10 +512,17 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             retranslate_mod.switch_language(app, code)
-        # What is composed from live state says it again in the new language.
+        # What is composed from live state says it again in the new language: the status
+        # line, the results' summary line and the selected hit's explanation.
         self._show_index_mode()
         self._show_tuned()
         self.session.request_snapshot()
+        results = self.session.results
+        if results is not None and results.query == self.search_input.text():
+            self._on_session_results_changed(results)
+        self.search_panel.refresh_detail()
+        # After the widgets' own LanguageChange events (posted), which resize labels.
+        QTimer.singleShot(0, self._fit_right_pane)
 
     def set_theme(self, code: str) -> None:
         """Light, dark or the system's colours, now and at the next start."""
@@ -635,6 +641,24 @@ class MainWindow(QMainWindow):
             size = self.prefs.zoom(key)
             if size is not None:
                 widget.set_point_size(size)
+
+    def _fit_right_pane(self) -> None:
+        """The Ranking column is as wide as its widest row, plus room for the vertical
+        scroll bar (it appears when auto-tune's result makes the column taller than the
+        window, and took its width from the values' column). Again after a language
+        change: the labels' widths change with their language."""
+        right = self._right_pane
+        body = right.widget()
+        assert body is not None  # set in __init__
+        extent = right.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, right)
+        need = body.sizeHint().width() + extent
+        grow = need - right.width()
+        right.setMinimumWidth(need)
+        if grow > 0 and right.isVisible():
+            # The splitter keeps the pane's old width until told: take the room from the
+            # results column, which scrolls sideways where it must.
+            sizes = self.splitter.sizes()
+            self.splitter.setSizes([sizes[0], max(0, sizes[1] - grow), sizes[2] + grow])
 
     def _share_width(self, width: int) -> None:
         right = self._right_pane.minimumWidth()

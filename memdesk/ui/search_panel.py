@@ -672,6 +672,10 @@ class SearchPanel(QWidget):
         index = self.table.currentIndex()
         return self.model.hit(index.row()) if index.isValid() else None
 
+    def refresh_detail(self) -> None:
+        """Compose the selected hit's explanation again (after a language change)."""
+        self._show_detail(self.current_hit())
+
     def _show_detail(self, hit: hits_mod.Hit | None) -> None:
         if hit is None:
             self.detail.clear()

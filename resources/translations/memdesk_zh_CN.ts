@@ -495,8 +495,12 @@
 <context>
     <name>ConflictBar</name>
     <message>
-        <source>{0} unresolved conflict(s) from the merge</source>
+        <source>{0} unresolved conflicts from the merge</source>
         <translation>合并留下 {0} 处未解决的冲突</translation>
+    </message>
+    <message>
+        <source>1 unresolved conflict from the merge</source>
+        <translation>合并留下 1 处未解决的冲突</translation>
     </message>
     <message>
         <source>Conflict {0} of {1}</source>
@@ -1442,8 +1446,12 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>未解决的冲突</translation>
     </message>
     <message>
-        <source>{0} conflict(s) in {1} are unresolved: the lines between &lt;&lt;&lt;&lt;&lt;&lt;&lt; yours and &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk would be written into the note as they are.</source>
+        <source>{0} conflicts in {1} are unresolved: the lines between &lt;&lt;&lt;&lt;&lt;&lt;&lt; yours and &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk would be written into the note as they are.</source>
         <translation>{1} 中有 {0} 处冲突尚未解决：&lt;&lt;&lt;&lt;&lt;&lt;&lt; yours 与 &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk 之间的行会原样写入笔记。</translation>
+    </message>
+    <message>
+        <source>1 conflict in {1} is unresolved: the lines between &lt;&lt;&lt;&lt;&lt;&lt;&lt; yours and &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk would be written into the note as they are.</source>
+        <translation>{1} 中有 1 处冲突尚未解决：&lt;&lt;&lt;&lt;&lt;&lt;&lt; yours 与 &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk 之间的行会原样写入笔记。</translation>
     </message>
     <message>
         <source>Resolve each one with Take mine, Take theirs or Take both above the editor.</source>

@@ -97,6 +97,11 @@ ALLOWED = set(
     minilm e5 utf-8 utf lambda sessions memory hybrid keyword unicode61 trigram markdown
     atlas main ops""".split()
 )
+# llama.cpp's CPU backend variants (About names the one running) are build names.
+ALLOWED |= set(
+    """x64 sse42 sandybridge ivybridge piledriver haswell skylakex cannonlake cascadelake icelake
+    cooperlake zen4 alderlake sapphirerapids""".split()
+)
 # The language menu names itself in both languages, and each language in itself.
 ALLOWED |= {"language", "english"}
 # Lists whose lines quote the user's own text (transcripts, the agent's hits). Editors,
@@ -348,9 +353,21 @@ def test_language_and_theme_change_without_restart(qtbot, make_window, workspace
     assert [a.text() for a in view.actions() if a.menu() is not None] == ["&Language", "&Theme"]
     assert window.findChild(QMenu, "themeMenu") is not None
     assert window.tuning.reset_button.text() == "Reset"
+    search(qtbot, window, "Atlas")
+    window.results_table.selectRow(0)
+    detail, summary = window.search_panel.detail, window.search_panel.summary
+    pane = window._right_pane
+
+    def ranking_fits() -> bool:
+        body = pane.widget()
+        return body is not None and pane.viewport().width() >= body.minimumSizeHint().width()
+
     try:
         chinese_action = next(a for a in window.language_menu.actions() if a.text() == "简体中文")
         chinese_action.trigger()
+        # The results' summary and the selected hit's explanation are composed again.
+        assert CJK.search(summary.text()) and CJK.search(detail.toPlainText())
+        qtbot.waitUntil(ranking_fits)
         menus = [action.text() for action in window.menuBar().actions()]
         assert menus[:3] == ["文件(&F)", "编辑(&E)", "视图(&V)"]
         assert window.tuning.reset_button.text() != "Reset" and CJK.search(window.tuning.reset_button.text())
@@ -366,6 +383,11 @@ def test_language_and_theme_change_without_restart(qtbot, make_window, workspace
 
         window.set_language("en")
         assert [action.text() for action in window.menuBar().actions()][:3] == ["&File", "&Edit", "&View"]
+        assert not CJK.search(summary.text()), summary.text()
+        assert not CJK.search(detail.toPlainText()), detail.toPlainText()
+        # The Ranking column takes the width its English labels need (it kept the
+        # Chinese width and cut values, the half-life box and "Apply to OpenClaw…").
+        qtbot.waitUntil(ranking_fits)
         assert window.tuning.reset_button.text() == "Reset"
         assert window.tree_filter.placeholderText() == "Filter notes"
         # One Chinese text for two English ones: each widget gets its own back.
@@ -385,3 +407,24 @@ def test_language_and_theme_change_without_restart(qtbot, make_window, workspace
         for translator in app.findChildren(QTranslator):
             QCoreApplication.removeTranslator(translator)
             translator.setParent(None)
+
+
+def test_a_window_opened_in_chinese_fits_english_after_a_live_switch(
+    qtbot, chinese, make_window, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The Ranking column was sized once, for the language the window opened in: after
+    a live switch to English its longer labels were cut (slider values, the half-life
+    box, "Apply to OpenClaw…")."""
+    window = make_window(workspace, model=None)
+    pane = window._right_pane
+    body = pane.widget()
+    qtbot.waitUntil(lambda: pane.viewport().width() >= body.sizeHint().width())
+    chinese_width = body.sizeHint().width()
+    try:
+        window.set_language("en")
+        assert window.tuning.reset_button.text() == "Reset"
+        # English needs more room here (once the labels had their LanguageChange).
+        qtbot.waitUntil(lambda: body.sizeHint().width() > chinese_width)
+        qtbot.waitUntil(lambda: pane.viewport().width() >= body.sizeHint().width())
+    finally:
+        window.set_language("zh_CN")

@@ -329,7 +329,7 @@ def test_save_with_unresolved_conflict_markers_asks_and_cancel_writes_nothing(qt
     assert widget.save() is False
     assert [s["name"] for s in seen] == ["unresolvedConflictsDialog"]
     assert seen[0]["default"] == "Cancel" and "Save anyway" in seen[0]["buttons"]  # type: ignore[operator]
-    assert "2 conflict(s)" in str(seen[0]["text"]) and REL in str(seen[0]["text"])
+    assert "2 conflicts" in str(seen[0]["text"]) and REL in str(seen[0]["text"])
     assert path.read_bytes() == on_disk and widget.current_buffer.modified  # type: ignore[union-attr]
     assert widget.text_edit.textCursor().block().text() == "<<<<<<< yours"  # the first one shown
 
