@@ -331,14 +331,22 @@ class QualityPanel(QWidget):
 
     # auto-tune -------------------------------------------------------------------------
     def _set_tuning(self, running: bool) -> None:
+        # The keyboard stays in the panel: the disabled Auto-tune button handed its focus
+        # to the next widget in the window (the notes' filter box). While tuning it is on
+        # Cancel, afterwards on Apply (or Auto-tune when there is nothing to apply).
+        focused = self.tune_button.hasFocus() or self.cancel_button.hasFocus()
         self.cancel_button.setVisible(running)
         self.progress.setVisible(running)
+        if running and focused:
+            self.cancel_button.setFocus()
         self.tune_button.setEnabled(
             not running
             and self._lab is not None
             and self._lab.readout is not None
             and self._lab.readout.scored > 0
         )
+        if not running and focused and self.tune_button.isEnabled():
+            self.tune_button.setFocus()
 
     def _clear_result(self) -> None:
         self._result = None
@@ -407,6 +415,8 @@ class QualityPanel(QWidget):
             self.result_label.setText(f"{head}<br>{keep}")
             self.apply_button.setEnabled(False)
         self.result_box.setVisible(True)
+        if self.tune_button.hasFocus() and self.apply_button.isEnabled():
+            self.apply_button.setFocus()  # the next step, for whoever tuned from the keyboard
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)

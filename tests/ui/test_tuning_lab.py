@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QThread
-from PySide6.QtWidgets import QCheckBox, QComboBox, QPushButton, QSlider, QTableView, QWidget
+from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QPushButton, QSlider, QTableView, QWidget
 
 from memdesk.core import errors
 from memdesk.core.eval import golden as eval_golden
@@ -468,3 +468,21 @@ def test_old_global_settings_do_not_reach_a_workspace(
     assert window.tuning.settings == settings_mod.SearchSettings()
     assert window.session.settings == settings_mod.SearchSettings()
     assert "not applied here" in window.statusBar().currentMessage()  # said, not silently dropped
+
+
+def test_auto_tune_from_the_keyboard_keeps_the_focus_in_the_panel(qtbot, golden_window) -> None:  # type: ignore[no-untyped-def]
+    """Space on Auto-tune: the focus waits on Cancel, then lands on Apply; it had jumped
+    to the notes' filter box when the button it was on was disabled (seen on a display)."""
+    window = golden_window
+    panel, lab = window.quality, window.lab
+    _wait_readout(qtbot, lab, scored=len(QUERIES))
+    with qtbot.waitSignal(lab.readout_changed):
+        window.tuning.set_settings(window.tuning.settings.replace(mmr=True, mmr_lambda=0.0))
+    window.activateWindow()
+    panel.tune_button.setFocus()
+    qtbot.waitUntil(panel.tune_button.hasFocus)
+    with qtbot.waitSignal(lab.tune_finished, timeout=120_000):
+        qtbot.keyClick(panel.tune_button, Qt.Key.Key_Space)
+        assert panel.cancel_button.hasFocus()
+    assert panel.apply_button.isEnabled()
+    assert panel.apply_button.hasFocus(), QApplication.focusWidget()
