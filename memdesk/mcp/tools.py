@@ -34,6 +34,8 @@ MAX_APPEND_BYTES = 256 * 1024
 # A search after this long without a sync starts one in the background (notes the
 # app, the agent or a person changed since); the search itself does not wait for it.
 RESYNC_AFTER_S = 2.0
+# How long the first search waits for the sync started with the server (see memory_search).
+FIRST_SYNC_WAIT_S = 5.0
 
 INDEXING_NOTE = (
     "memdesk is still indexing this workspace: these results come from the keyword index "
@@ -163,6 +165,13 @@ class MemoryTools:
         eng = self.engine()
         if time.monotonic() - self._last_sync_end > RESYNC_AFTER_S:
             self.start_sync()
+        # The first sync after start mostly finds the index up to date (the app or an
+        # earlier server keeps it): wait for it rather than answer keyword-only, unless
+        # it starts embedding (the keyword index is then complete) or takes long.
+        deadline = time.monotonic() + FIRST_SYNC_WAIT_S
+        while not self._first_sync_done.wait(0.01):
+            if eng.embedder_busy or time.monotonic() > deadline:
+                break
         indexing = not self._first_sync_done.is_set() or eng.embedder_busy
         mode = "fts" if indexing and eng.mode != "fts" else None
         t0 = time.perf_counter()
