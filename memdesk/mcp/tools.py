@@ -70,8 +70,36 @@ class MemoryTools:
         self._last_sync_end = 0.0
         self._sync_error: str | None = None
         self._progress: dict[str, int] = {}
+        # Set by the file watcher when a note may have changed: the next search syncs
+        # (in the background). Without a watcher, a search after RESYNC_AFTER_S does.
+        self._changed = threading.Event()
+        self._observer: Any = None
         if sync_on_start:
+            self._watch()
             self.start_sync()
+
+    def _watch(self) -> None:
+        """Watch the workspace, as the app does, so an unchanged index is not rescanned on
+        every search (a scan of 2,000 notes would share the cores with the search)."""
+        try:
+            from watchdog.events import FileSystemEventHandler
+            from watchdog.observers import Observer
+
+            changed = self._changed
+
+            class Handler(FileSystemEventHandler):
+                def on_any_event(self, event: Any) -> None:
+                    if event.event_type not in ("opened", "closed_no_write"):
+                        changed.set()
+
+            observer = Observer()
+            observer.daemon = True
+            observer.schedule(Handler(), str(self.root), recursive=True)
+            observer.start()
+            self._observer = observer
+        except Exception as exc:  # inotify limits and the like: fall back to timed syncs
+            log.warning("cannot watch %s (%s); syncing before searches instead", self.root, exc)
+            self._observer = None
 
     # -- engine and sync -----------------------------------------------------------
     def engine(self) -> Any:
@@ -89,6 +117,7 @@ class MemoryTools:
         with self._sync_lock:
             if self._sync_thread is not None and self._sync_thread.is_alive():
                 return
+            self._changed.clear()  # what changed before this point, this sync sees
             self._sync_thread = threading.Thread(target=self._sync, name="memdesk-mcp-sync", daemon=True)
             self._sync_thread.start()
 
@@ -120,6 +149,8 @@ class MemoryTools:
         return not self.syncing
 
     def close(self) -> None:
+        if self._observer is not None:
+            self._observer.stop()
         self.wait_for_sync(30)
         if self._engine is not None:
             self._engine.close()
@@ -163,7 +194,9 @@ class MemoryTools:
         # returns up to ``wanted`` of them.
         settings = settings.replace(max_results=100 if prefix else wanted)
         eng = self.engine()
-        if time.monotonic() - self._last_sync_end > RESYNC_AFTER_S:
+        if self._changed.is_set() or (
+            self._observer is None and time.monotonic() - self._last_sync_end > RESYNC_AFTER_S
+        ):
             self.start_sync()
         # The first sync after start mostly finds the index up to date (the app or an
         # earlier server keeps it): wait for it rather than answer keyword-only, unless
