@@ -15,6 +15,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if args.print_config:
         from memdesk.mcp import config
 
+        sys.stderr.write(f"# {config.WHERE[args.print_config]}\n")
         sys.stdout.write(config.snippet(args.print_config, root, allow_write=args.allow_write) + "\n")
         return 0
     if args.log_file:

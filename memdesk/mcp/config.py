@@ -46,28 +46,32 @@ def _toml_str(value: str) -> str:
     return json.dumps(value)  # a JSON string is a valid TOML basic string
 
 
+# Where each client takes the snippet (``--print-config`` says so on stderr: stdout is
+# the snippet alone, valid JSON or TOML to paste or append).
+WHERE = {
+    "claude": "Claude Code: .mcp.json in the project (or: claude mcp add-json memdesk '<the memdesk object>')",
+    "codex": "Codex: ~/.codex/config.toml",
+    "cursor": "Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project)",
+    "openclaw": "OpenClaw: openclaw.json (or: openclaw mcp set memdesk '<the memdesk object>')",
+}
+
+
 def snippet(client: str, workspace: Path, *, allow_write: bool = False) -> str:
+    """``client``'s config text that starts memdesk's server on ``workspace``."""
     command, args = server_command(workspace, allow_write=allow_write)
     entry = {"command": command, "args": args}
-    if client in ("claude", "cursor"):
-        where = (
-            "# Claude Code: .mcp.json in the project (or: claude mcp add-json memdesk '<the inner object>')"
-            if client == "claude"
-            else "# Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project)"
-        )
-        body = {"mcpServers": {SERVER_NAME: ({"type": "stdio"} | entry) if client == "claude" else entry}}
-        return where + "\n" + json.dumps(body, indent=2)
+    if client == "claude":
+        return json.dumps({"mcpServers": {SERVER_NAME: {"type": "stdio"} | entry}}, indent=2)
+    if client == "cursor":
+        return json.dumps({"mcpServers": {SERVER_NAME: entry}}, indent=2)
     if client == "codex":
         return "\n".join(
             [
-                "# Codex: ~/.codex/config.toml",
                 f"[mcp_servers.{SERVER_NAME}]",
                 f"command = {_toml_str(command)}",
                 "args = [" + ", ".join(_toml_str(a) for a in args) + "]",
             ]
         )
     if client == "openclaw":
-        return "# OpenClaw: openclaw.json (or: openclaw mcp set memdesk '<the inner object>')\n" + json.dumps(
-            {"mcp": {"servers": {SERVER_NAME: entry}}}, indent=2
-        )
+        return json.dumps({"mcp": {"servers": {SERVER_NAME: entry}}}, indent=2)
     raise ValueError(f"unknown client {client!r} ({', '.join(CLIENTS)})")

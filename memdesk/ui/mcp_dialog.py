@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -35,7 +35,7 @@ class McpConfigDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("mcpConfigDialog")
         self.setWindowTitle(self.tr("Use from other agents (MCP)"))
-        self.resize(680, 420)
+        self.resize(760, 480)
         self._workspace = Path(workspace)
 
         intro = QLabel(
@@ -55,6 +55,11 @@ class McpConfigDialog(QDialog):
         form.addRow(self.tr("Agent:"), self.client_combo)
         form.addRow("", self.write_check)
 
+        self.where_label = QLabel()
+        self.where_label.setObjectName("mcpWhereLabel")
+        self.where_label.setWordWrap(True)
+        self.where_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
         self.snippet = QPlainTextEdit()
         self.snippet.setObjectName("mcpSnippet")
         self.snippet.setReadOnly(True)
@@ -73,6 +78,7 @@ class McpConfigDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
+        layout.addWidget(self.where_label)
         layout.addWidget(self.snippet, 1)
         layout.addWidget(self.copied_label)
         layout.addWidget(buttons)
@@ -86,8 +92,22 @@ class McpConfigDialog(QDialog):
         client = str(self.client_combo.currentData())
         return mcp_config.snippet(client, self._workspace, allow_write=self.write_check.isChecked())
 
+    def where(self, client: str) -> str:
+        """Where ``client`` takes the snippet (``mcp_config.WHERE``, in the UI's language)."""
+        return {
+            "claude": self.tr(
+                "Claude Code: .mcp.json in the project (or run: claude mcp add-json memdesk '<the memdesk object>')"
+            ),
+            "codex": self.tr("Codex: ~/.codex/config.toml"),
+            "cursor": self.tr("Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project)"),
+            "openclaw": self.tr(
+                "OpenClaw: openclaw.json (or run: openclaw mcp set memdesk '<the memdesk object>')"
+            ),
+        }[client]
+
     @Slot()
     def _refresh(self) -> None:
+        self.where_label.setText(self.where(str(self.client_combo.currentData())))
         self.snippet.setPlainText(self.text())
         self.copied_label.clear()
 

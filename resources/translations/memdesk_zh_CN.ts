@@ -893,6 +893,22 @@
 <context>
     <name>McpConfigDialog</name>
     <message>
+        <source>Claude Code: .mcp.json in the project (or run: claude mcp add-json memdesk &apos;&lt;the memdesk object&gt;&apos;)</source>
+        <translation>Claude Code：项目中的 .mcp.json（或运行：claude mcp add-json memdesk &apos;&lt;memdesk 对象&gt;&apos;）</translation>
+    </message>
+    <message>
+        <source>Codex: ~/.codex/config.toml</source>
+        <translation>Codex：~/.codex/config.toml</translation>
+    </message>
+    <message>
+        <source>Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project)</source>
+        <translation>Cursor：~/.cursor/mcp.json（或项目中的 .cursor/mcp.json）</translation>
+    </message>
+    <message>
+        <source>OpenClaw: openclaw.json (or run: openclaw mcp set memdesk &apos;&lt;the memdesk object&gt;&apos;)</source>
+        <translation>OpenClaw：openclaw.json（或运行：openclaw mcp set memdesk &apos;&lt;memdesk 对象&gt;&apos;）</translation>
+    </message>
+    <message>
         <source>Use from other agents (MCP)</source>
         <translation>供其他智能体使用 (MCP)</translation>
     </message>

@@ -389,3 +389,34 @@ def test_search_while_another_process_rebuilds_the_index(
     answers = anyio.run(body)
     assert len(answers) >= 3
     assert all(a["results"] for a in answers)
+
+
+@pytest.mark.parametrize("client", ["claude", "codex", "cursor", "openclaw"])
+def test_print_config_is_the_clients_file_format_with_absolute_paths(
+    client: str, example_workspace: Path, memdesk_home: Path
+) -> None:
+    import tomllib
+
+    env = dict(os.environ, **server_env(memdesk_home))
+    out = subprocess.run(
+        [*server_command(example_workspace), "--print-config", client],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    if client == "codex":
+        entry = tomllib.loads(out.stdout)["mcp_servers"]["memdesk"]
+    elif client == "openclaw":
+        entry = json.loads(out.stdout)["mcp"]["servers"]["memdesk"]
+    else:
+        entry = json.loads(out.stdout)["mcpServers"]["memdesk"]
+    assert Path(entry["command"]).is_absolute()
+    assert entry["args"][-3:] == ["mcp", "--workspace", str(example_workspace.resolve())]
+    assert out.stderr.startswith("# ")  # where it goes, beside (not inside) the snippet
+    # The snippet starts the server: run exactly what the client would.
+    status = subprocess.run(
+        [entry["command"], *entry["args"], "--print-config", "codex"], capture_output=True, text=True, env=env
+    )
+    assert status.returncode == 0 and "[mcp_servers.memdesk]" in status.stdout

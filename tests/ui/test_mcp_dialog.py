@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -17,15 +18,15 @@ def test_dialog_shows_and_copies_each_clients_snippet(qtbot, example_workspace: 
     dialog = McpConfigDialog(example_workspace)
     qtbot.addWidget(dialog)
     shown = dialog.snippet.toPlainText()
-    assert shown.startswith("# Claude Code")
-    entry = json.loads(shown.split("\n", 1)[1])["mcpServers"]["memdesk"]
+    assert dialog.where_label.text().startswith("Claude Code: .mcp.json")
+    entry = json.loads(shown)["mcpServers"]["memdesk"]  # the copied text is the file's JSON alone
     assert entry["args"][-3:] == ["mcp", "--workspace", str(example_workspace.resolve())]
     assert Path(entry["command"]).is_absolute()
 
     dialog.client_combo.setCurrentIndex(mcp_config.CLIENTS.index("codex"))
     dialog.write_check.setChecked(True)
     codex = dialog.snippet.toPlainText()
-    assert "[mcp_servers.memdesk]" in codex and '"--allow-write"]' in codex
+    assert tomllib.loads(codex)["mcp_servers"]["memdesk"]["args"][-1] == "--allow-write"
     qtbot.mouseClick(dialog.copy_button, Qt.MouseButton.LeftButton)
     assert (
         QGuiApplication.clipboard().text()
