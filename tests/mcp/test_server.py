@@ -278,6 +278,24 @@ def test_malformed_requests_get_protocol_errors_and_the_server_keeps_serving(
                 "params": {"name": "memory_status", "arguments": {}},
             }
         ),
+        # A search the client cancels at once: the server drops it and serves on.
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 6,
+                "method": "tools/call",
+                "params": {"name": "memory_search", "arguments": {"query": "Atlas"}},
+            }
+        ),
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 6}}),
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 7,
+                "method": "tools/call",
+                "params": {"name": "memory_get", "arguments": {"path": "MEMORY.md"}},
+            }
+        ),
     ]
     env = dict(os.environ, **server_env(memdesk_home))
     proc = subprocess.Popen(
@@ -290,7 +308,7 @@ def test_malformed_requests_get_protocol_errors_and_the_server_keeps_serving(
         for line in lines:
             proc.stdin.write(line.encode() + b"\n")
             proc.stdin.flush()
-        while 5 not in replies:
+        while not {5, 7} <= set(replies):
             out = proc.stdout.readline()
             assert out, proc.stderr.read().decode() if proc.stderr else ""
             raw_out.append(out)
@@ -305,6 +323,7 @@ def test_malformed_requests_get_protocol_errors_and_the_server_keeps_serving(
     assert replies[3]["error"]["code"] == mcp_types.METHOD_NOT_FOUND
     assert replies[4]["error"]["code"] == mcp_types.INVALID_PARAMS
     assert "at most 4096" in replies[4]["error"]["message"]
+    assert replies[7]["result"]["structuredContent"]["path"] == "MEMORY.md"
     status = replies[5]["result"]["structuredContent"]
     assert status["workspace"] == str(example_workspace.resolve())
 
