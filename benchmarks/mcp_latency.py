@@ -104,11 +104,17 @@ async def over_stdio(workspace: Path, model: str, runs: int) -> list[float]:
                 await anyio.sleep(0.1)
             await s.call_tool("memory_search", {"query": QUERIES[0]})  # warm-up
             times = []
+            modes: set[str] = set()
+            notices: set[str] = set()
             for i in range(runs):
                 t0 = time.perf_counter()
                 result = await s.call_tool("memory_search", {"query": QUERIES[i % len(QUERIES)]})
                 times.append((time.perf_counter() - t0) * 1000)
                 assert not result.is_error, result.content
+                modes.add(result.structured_content["mode"])
+                notices.update(result.structured_content["notices"])
+            # The round trips must be the mode asked for (not a keyword-only fallback).
+            assert modes == {"fts" if model == "none" else "hybrid"}, (modes, notices)
             return times
 
 
