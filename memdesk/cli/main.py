@@ -23,7 +23,7 @@ log = logging.getLogger("memdesk.cli")
 # The command groups in help order, and which one registers each command. A run
 # imports only its own group: importing all of them (the agent and eval groups pull
 # in most of core) cost about 0.8 s before ``memdesk status`` did anything.
-COMMAND_GROUPS = ("index", "search", "notes", "model", "gui", "desktop", "eval", "agent")
+COMMAND_GROUPS = ("index", "search", "notes", "model", "gui", "desktop", "eval", "agent", "mcp")
 GROUP_OF_COMMAND = {
     "index": "index",
     "status": "index",
@@ -37,6 +37,7 @@ GROUP_OF_COMMAND = {
     "eval": "eval",
     "agent": "agent",
     "doctor": "agent",
+    "mcp": "mcp",
 }
 
 

@@ -48,6 +48,7 @@ class AgentDock(QDockWidget):
         self._query = ""
         self._workspace: Path | None = None
         self.dialog: ApplyToOpenClawDialog | None = None
+        self.mcp_dialog: Any = None
         self._tuned_provider: Any = None
         self._editor: Any = None
         self.panel.open_workspace_requested.connect(self.open_workspace_requested)
@@ -70,6 +71,9 @@ class AgentDock(QDockWidget):
         )
         menu.addSeparator()
         self.apply_action = self._add(menu, window, self.tr("Apply to &OpenClaw…"), self._on_apply_action)
+        self.mcp_action = self._add(
+            menu, window, self.tr("Use from other agents (&MCP)…"), self.show_mcp_config
+        )
 
     def _add(self, menu: QMenu, window: QWidget, text: str, slot: Any) -> QAction:
         action = QAction(text, window)
@@ -192,6 +196,15 @@ class AgentDock(QDockWidget):
             self.set_importance(value or None)
 
     @Slot()
+    def show_mcp_config(self) -> None:
+        """The MCP clients' config snippets for the open workspace."""
+        from memdesk.ui.mcp_dialog import McpConfigDialog
+
+        if self._workspace is None:
+            return
+        self.mcp_dialog = McpConfigDialog(self._workspace, self.window())
+        self.mcp_dialog.show()
+
     def _on_apply_action(self) -> None:
         if self._tuned_provider is not None:
             self.apply_to_openclaw(self._tuned_provider())

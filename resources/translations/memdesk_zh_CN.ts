@@ -11,6 +11,10 @@
 <context>
     <name>AgentDock</name>
     <message>
+        <source>Use from other agents (&amp;MCP)…</source>
+        <translation>供其他智能体使用 (&amp;MCP)…</translation>
+    </message>
+    <message>
         <source>Your agent</source>
         <translation>你的智能体</translation>
     </message>
@@ -888,6 +892,49 @@
     <message>
         <source>no match</source>
         <translation>无匹配</translation>
+    </message>
+</context>
+<context>
+    <name>McpConfigDialog</name>
+    <message>
+        <source>Claude Code: .mcp.json in the project (or run: claude mcp add-json memdesk &apos;&lt;the memdesk object&gt;&apos;)</source>
+        <translation>Claude Code：项目中的 .mcp.json（或运行：claude mcp add-json memdesk &apos;&lt;memdesk 对象&gt;&apos;）</translation>
+    </message>
+    <message>
+        <source>Codex: ~/.codex/config.toml</source>
+        <translation>Codex：~/.codex/config.toml</translation>
+    </message>
+    <message>
+        <source>Cursor: ~/.cursor/mcp.json (or .cursor/mcp.json in the project)</source>
+        <translation>Cursor：~/.cursor/mcp.json（或项目中的 .cursor/mcp.json）</translation>
+    </message>
+    <message>
+        <source>OpenClaw: openclaw.json (or run: openclaw mcp set memdesk &apos;&lt;the memdesk object&gt;&apos;)</source>
+        <translation>OpenClaw：openclaw.json（或运行：openclaw mcp set memdesk &apos;&lt;memdesk 对象&gt;&apos;）</translation>
+    </message>
+    <message>
+        <source>Use from other agents (MCP)</source>
+        <translation>供其他智能体使用 (MCP)</translation>
+    </message>
+    <message>
+        <source>Any agent that speaks MCP can search this workspace with your tuned ranking and its explanations. Add this to the agent&apos;s configuration:</source>
+        <translation>任何支持 MCP 的智能体都能用你调好的排序及其解释搜索这个工作区。把下面的内容加入该智能体的配置：</translation>
+    </message>
+    <message>
+        <source>Let agents append to notes (--allow-write)</source>
+        <translation>允许智能体向笔记追加内容 (--allow-write)</translation>
+    </message>
+    <message>
+        <source>Agent:</source>
+        <translation>智能体：</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copied: paste it into the agent&apos;s configuration.</source>
+        <translation>已复制：请粘贴到该智能体的配置中。</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,379 @@
+"""The MCP tools as plain functions over core: JSON-able dicts in and out.
+
+One ``MemoryTools`` serves one workspace from the same index, data dir and locks the
+app and the CLI use (``Engine``), so the app, the CLI and any number of servers run at
+once. The engine (and so the model) is opened lazily: ``memory_get`` and
+``memory_status`` answer before any model is loaded, the model loads on the first
+hybrid search. A background sync keeps the index fresh; while it builds the index a
+search answers from the keyword index and says so.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+import time
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from memdesk.cli import common
+from memdesk.cli import search as search_cli
+from memdesk.core import errors
+from memdesk.core.eval import tuned as eval_tuned
+from memdesk.core.index import notes, workspace
+from memdesk.core.search import explain, highlight, ranking
+from memdesk.core.search import settings as settings_mod
+
+log = logging.getLogger(__name__)
+
+# A query is a question, not a document: longer ones are refused (a protocol error)
+# rather than cut, so a client that sent a file by mistake hears about it.
+MAX_QUERY_CHARS = 4_096
+MAX_APPEND_BYTES = 256 * 1024
+# A search after this long without a sync starts one in the background (notes the
+# app, the agent or a person changed since); the search itself does not wait for it.
+RESYNC_AFTER_S = 2.0
+# How long the first search waits for the sync started with the server (see memory_search).
+FIRST_SYNC_WAIT_S = 5.0
+
+INDEXING_NOTE = (
+    "memdesk is still indexing this workspace: these results come from the keyword index "
+    "only (ask again in a moment for hybrid results)"
+)
+
+
+class ToolInputError(errors.MemdeskError):
+    """A request the tool refuses (outside the workspace, too long, read-only server)."""
+
+
+class MemoryTools:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        model: Any = "auto",
+        allow_write: bool = False,
+        sync_on_start: bool = True,
+    ) -> None:
+        root = Path(root).expanduser()
+        if not root.is_dir():
+            raise errors.WorkspaceError(f"{root}: workspace folder does not exist")
+        self.root = root.resolve()
+        self.allow_write = allow_write
+        self._model = model
+        self._engine: Any = None
+        self._engine_lock = threading.Lock()
+        self._sync_lock = threading.Lock()
+        self._sync_thread: threading.Thread | None = None
+        self._first_sync_done = threading.Event()
+        self._last_sync_end = 0.0
+        self._sync_error: str | None = None
+        self._progress: dict[str, int] = {}
+        # Set by the file watcher when a note may have changed: the next search syncs
+        # (in the background). Without a watcher, a search after RESYNC_AFTER_S does.
+        self._changed = threading.Event()
+        self._observer: Any = None
+        if sync_on_start:
+            self._watch()
+            self.start_sync()
+
+    def _watch(self) -> None:
+        """Watch the workspace, as the app does, so an unchanged index is not rescanned on
+        every search (a scan of 2,000 notes would share the cores with the search)."""
+        try:
+            from watchdog.events import FileSystemEventHandler
+            from watchdog.observers import Observer
+
+            changed = self._changed
+
+            class Handler(FileSystemEventHandler):
+                def on_any_event(self, event: Any) -> None:
+                    if event.event_type not in ("opened", "closed_no_write"):
+                        changed.set()
+
+            observer = Observer()
+            observer.daemon = True
+            observer.schedule(Handler(), str(self.root), recursive=True)
+            observer.start()
+            self._observer = observer
+        except Exception as exc:  # inotify limits and the like: fall back to timed syncs
+            log.warning("cannot watch %s (%s); syncing before searches instead", self.root, exc)
+            self._observer = None
+
+    # -- engine and sync -----------------------------------------------------------
+    def engine(self) -> Any:
+        """The workspace's engine, opened on first use (cheap: the model itself loads
+        on the first text it embeds)."""
+        with self._engine_lock:
+            if self._engine is None:
+                from memdesk.core import engine as engine_mod
+
+                self._engine = engine_mod.Engine.open(self.root, model=common.model_arg(self._model))
+            return self._engine
+
+    def start_sync(self) -> None:
+        """Bring the index up to date in the background (no-op while one runs)."""
+        with self._sync_lock:
+            if self._sync_thread is not None and self._sync_thread.is_alive():
+                return
+            self._changed.clear()  # what changed before this point, this sync sees
+            self._sync_thread = threading.Thread(target=self._sync, name="memdesk-mcp-sync", daemon=True)
+            self._sync_thread.start()
+
+    def _sync(self) -> None:
+        def progress(step: Any) -> None:
+            self._progress = {"files_done": step.files_done, "files_total": step.files_total}
+
+        try:
+            report = self.engine().sync(progress=progress)
+            if report.repaired:
+                log.warning("the index was damaged (%s); rebuilt it from the notes", report.repaired)
+            self._sync_error = None
+        except Exception as exc:  # a failed sync must not take the server down
+            log.exception("index sync failed")
+            self._sync_error = str(exc)
+        finally:
+            self._last_sync_end = time.monotonic()
+            self._first_sync_done.set()
+
+    @property
+    def syncing(self) -> bool:
+        thread = self._sync_thread
+        return thread is not None and thread.is_alive()
+
+    def wait_for_sync(self, timeout: float | None = None) -> bool:
+        thread = self._sync_thread
+        if thread is not None:
+            thread.join(timeout)
+        return not self.syncing
+
+    def close(self) -> None:
+        if self._observer is not None:
+            self._observer.stop()
+        self.wait_for_sync(30)
+        if self._engine is not None:
+            self._engine.close()
+
+    # -- memory_search ---------------------------------------------------------------
+    def settings_for(self, profile: str | None) -> settings_mod.SearchSettings:
+        """The workspace's tuned settings (``.memdesk/tuned.json``, as the app keeps
+        them): the profile last used there, or ``profile``'s own tuned values."""
+        if profile is None:
+            return eval_tuned.current_settings(self.root)
+        if profile not in settings_mod.PROFILES:
+            raise ToolInputError(f"profile {profile!r}: expected one of {', '.join(settings_mod.PROFILES)}")
+        try:
+            return eval_tuned.load_tuning(self.root).settings(profile)
+        except errors.MemdeskError as exc:
+            log.warning("%s", exc)
+            return settings_mod.SearchSettings.defaults(settings_mod.canonical_profile(profile))
+
+    def memory_search(
+        self,
+        query: str,
+        max_results: int | None = None,
+        profile: str | None = None,
+        as_of: str | None = None,
+        folder: str | None = None,
+        explain_hits: bool = False,
+    ) -> dict[str, Any]:
+        if len(query) > MAX_QUERY_CHARS:
+            raise ToolInputError(
+                f"query is {len(query)} characters; memory_search takes at most {MAX_QUERY_CHARS}"
+            )
+        now = _parse_date(as_of)
+        settings = self.settings_for(profile)
+        wanted = settings.max_results
+        if max_results is not None:
+            if not 1 <= max_results <= 100:
+                raise ToolInputError(f"max_results {max_results}: expected 1 to 100")
+            wanted = max_results
+        prefix = _folder_prefix(folder)
+        # A folder filter ranks a wider list and keeps the folder's hits, so it still
+        # returns up to ``wanted`` of them.
+        settings = settings.replace(max_results=100 if prefix else wanted)
+        eng = self.engine()
+        if self._changed.is_set() or (
+            self._observer is None and time.monotonic() - self._last_sync_end > RESYNC_AFTER_S
+        ):
+            self.start_sync()
+        # The first sync after start mostly finds the index up to date (the app or an
+        # earlier server keeps it): wait for it rather than answer keyword-only, unless
+        # it starts embedding (the keyword index is then complete) or takes long.
+        deadline = time.monotonic() + FIRST_SYNC_WAIT_S
+        while not self._first_sync_done.wait(0.01):
+            if eng.embedder_busy or time.monotonic() > deadline:
+                break
+        indexing = not self._first_sync_done.is_set() or eng.embedder_busy
+        mode = "fts" if indexing and eng.mode != "fts" else None
+        t0 = time.perf_counter()
+        try:
+            found = eng.fetch_candidates(query, settings, mode=mode, now=now)
+        except errors.IndexCorrupt:
+            self.wait_for_sync()
+            self.start_sync()
+            self.wait_for_sync()
+            found = eng.fetch_candidates(query, settings, mode=mode, now=now)
+        hits = list(ranking.rank(found, settings, now=now))
+        if prefix:
+            hits = [h for h in hits if h.path.startswith(prefix)][:wanted]
+        total_ms = (time.perf_counter() - t0) * 1000
+        notices = [n for n in (found.notice,) if n]
+        if mode == "fts":
+            notices.append(INDEXING_NOTE)
+        elif found.mode == "fts" and eng.fallback_reason:
+            notices.append(f"keyword-only: {eng.fallback_reason}")
+        data: dict[str, Any] = {
+            "query": query,
+            "mode": found.mode,
+            "profile": settings.profile,
+            "settings": settings.replace(max_results=wanted).to_json(),
+            "as_of": now.isoformat() if now else None,
+            "folder": prefix or None,
+            "indexing": indexing,
+            "notices": notices,
+            "timings_ms": {"total_ms": round(total_ms, 3)},
+            "results": [h.to_json() for h in hits],
+        }
+        if explain_hits:
+            terms = highlight.KeywordTerms.for_query(query, settings.profile)
+            today = now or dt.date.today()
+            all_hits = tuple(hits)
+            for obj, h in zip(data["results"], hits, strict=True):
+                e = explain.explain(
+                    h, settings, found.mode, hits=all_hits, pool=found, terms=terms, today=today
+                )
+                obj["explain"] = e.to_json()
+                # The score's steps in the words the app's explanation pane and
+                # ``memdesk search --explain`` use.
+                obj["explain_lines"] = search_cli._explain_lines(e)
+        return common.json_safe(data)
+
+    # -- memory_get --------------------------------------------------------------------
+    def memory_get(self, path: str, from_: int | None = None, lines: int | None = None) -> dict[str, Any]:
+        from memdesk.core.openclaw import tools as oc_tools
+
+        if from_ is not None and from_ < 1:
+            raise ToolInputError(f"from {from_}: lines are numbered from 1")
+        if lines is not None and lines < 1:
+            raise ToolInputError(f"lines {lines}: expected at least 1")
+        note = workspace.resolve_note(self.root, path)
+        text = workspace.read_note(note)
+        total = text.count("\n") + (0 if text.endswith("\n") else 1)
+        if from_ or lines:
+            text = oc_tools.read_file_slice(text, from_, lines)
+        return common.json_safe(
+            {
+                "path": workspace.rel_path(self.root, note),
+                "from": from_ or 1,
+                "lines": lines,
+                "total_lines": total,
+                "text": text,
+            }
+        )
+
+    # -- memory_append -------------------------------------------------------------------
+    def memory_append(self, text: str, path: str | None = None) -> dict[str, Any]:
+        if not self.allow_write:
+            raise ToolInputError(
+                "this memdesk MCP server is read-only: start it with `memdesk mcp --allow-write` "
+                "to let agents append to notes"
+            )
+        data = text.encode("utf-8")
+        if not text.strip():
+            raise ToolInputError("nothing to append: text is empty")
+        if len(data) > MAX_APPEND_BYTES:
+            raise ToolInputError(f"text is {len(data)} bytes; memory_append takes at most {MAX_APPEND_BYTES}")
+        if path is None:
+            rel, created = notes.open_daily_note(self.root, dt.date.today())
+        else:
+            rel = PurePosixPath(path.replace("\\", "/")).as_posix()
+            if not rel.startswith("memory/") or not rel.endswith(".md") or ".." in rel.split("/"):
+                raise ToolInputError(f"{path}: memory_append writes only .md notes inside memory/")
+            created = not (self.root / rel).exists()
+            if created:
+                notes.create_note(self.root, rel, "")
+        note = workspace.resolve_note(self.root, rel)
+        # The same safe save the editor uses: never over bytes it has not seen (a write
+        # landing meanwhile, the app's or the agent's, is merged), never through a
+        # symlink out of the workspace. The note's bytes are kept as they are (its
+        # line endings, a BOM): the text goes after them.
+        for _attempt in range(5):
+            before = workspace.read_bytes(note)
+            sep = b"" if not before or before.endswith(b"\n") else b"\n"
+            addition = data if data.endswith(b"\n") else data + b"\n"
+            if b"\r\n" in before:
+                addition = addition.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+                sep = sep.replace(b"\n", b"\r\n")
+            try:
+                saved = workspace.save_note(
+                    note,
+                    before + sep + addition,
+                    expected=workspace.sha256(before),
+                    base=before,
+                    root=self.root,
+                )
+                break
+            except errors.NoteChanged:
+                continue  # changed between our read and the save in a way that overlaps: read again
+        else:
+            raise ToolInputError(f"{rel}: the note kept changing; nothing appended")
+        self.start_sync()
+        return {"path": rel, "created": created, "bytes": len(saved.data), "merged": saved.merged}
+
+    # -- memory_status -------------------------------------------------------------------
+    def memory_status(self) -> dict[str, Any]:
+        eng = self.engine()
+        st = eng.status()
+        data = st.to_json()
+        loaded = bool(getattr(eng.embedder, "loaded", False)) if eng.embedder is not None else False
+        if eng.mode == "fts":
+            why = st.fallback_reason or "no embedding model"
+        elif not self._first_sync_done.is_set() or eng.embedder_busy:
+            why = "hybrid once indexing finishes; keyword-only meanwhile"
+        else:
+            why = "hybrid: keyword (FTS5) and vector search" + (
+                "" if loaded else " (the model loads on the first search)"
+            )
+        return common.json_safe(
+            {
+                "workspace": data["workspace"],
+                "files": data["files"],
+                "chunks": data["chunks"],
+                "mode": "keyword-only" if eng.mode == "fts" else "hybrid",
+                "mode_reason": why,
+                "model_loaded": loaded,
+                "indexing": self.syncing,
+                "indexing_progress": dict(self._progress) if self.syncing else None,
+                "stale_notes": data["dirty_files"],
+                "failures": data["failures"],
+                "damage": data["damage"],
+                "last_sync_error": self._sync_error,
+                "allow_write": self.allow_write,
+                "index": data["db_path"],
+            }
+        )
+
+    # -- resources ------------------------------------------------------------------------
+    def note_paths(self) -> list[str]:
+        return sorted(workspace.rel_path(self.root, p) for p in workspace.list_memory_files(self.root))
+
+
+def _parse_date(value: str | None) -> dt.date | None:
+    if value is None or value == "":
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise ToolInputError(f"as_of {value!r}: expected a date as YYYY-MM-DD") from None
+
+
+def _folder_prefix(folder: str | None) -> str:
+    if not folder:
+        return ""
+    rel = PurePosixPath(folder.replace("\\", "/").strip("/"))
+    if rel.is_absolute() or ".." in rel.parts:
+        raise ToolInputError(f"folder {folder!r}: a folder inside the workspace, e.g. memory/projects")
+    text = rel.as_posix()
+    return "" if text in ("", ".") else text + "/"
