@@ -744,6 +744,9 @@ def agent_state_untouched(tmp: Path) -> Category:
                     out = case.run(args, home, tmp / "home", readonly=state if readonly else None)
                     lost = _changed(before, case.tree_state(state))  # type: ignore[arg-type]
                     ok = out.returncode in (0, 2) and lost == 0
+                    if not ok:  # say why in the category's examples
+                        tail = (out.stderr.strip().splitlines() or [""])[-1][:120]
+                        cat.notes.append(f"{name}: {' '.join(args)}: rc {out.returncode}, {tail}"[:200])
                     if ok and args[:2] == ("agent", "status"):
                         index = json.loads(out.stdout)["index"]
                         ok = bool(index["available"]) and (
