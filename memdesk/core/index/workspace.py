@@ -96,12 +96,6 @@ def _kind(mode: int) -> str:
     return msg(QT_TRANSLATE_NOOP("core", "not a regular file"))
 
 
-def non_regular_kind(mode: int) -> str | None:
-    """What a file of ``mode`` is when it is not a regular file ("a FIFO", "a folder"…);
-    None for a regular file."""
-    return None if stat.S_ISREG(mode) else _kind(mode)
-
-
 def _symlink_reason() -> str:
     return msg(QT_TRANSLATE_NOOP("core", "a symlink (symlinks are not followed)"))
 
@@ -358,24 +352,16 @@ def read_bytes(path: Path, *, limit: int = MAX_NOTE_BYTES) -> bytes:
         size = os.fstat(fd).st_size
         if size > limit:
             raise OSError(errno.EFBIG, too_large(size), str(path))
-        data = read_upto(fd, limit)
-        if len(data) > limit:  # it grew while we read
-            raise OSError(errno.EFBIG, too_large(len(data)), str(path))
-        return data
+        parts: list[bytes] = []
+        total = 0
+        while chunk := os.read(fd, 1 << 20):
+            parts.append(chunk)
+            total += len(chunk)
+            if total > limit:  # it grew while we read
+                raise OSError(errno.EFBIG, too_large(total), str(path))
+        return b"".join(parts)
     finally:
         os.close(fd)
-
-
-def read_upto(fd: int, limit: int) -> bytes:
-    """The bytes of ``fd``, read until its end or until more than ``limit`` are in: a
-    caller given more than ``limit`` knows the file is (or grew) too large without
-    reading the rest of it."""
-    parts: list[bytes] = []
-    total = 0
-    while total <= limit and (chunk := os.read(fd, 1 << 20)):
-        parts.append(chunk)
-        total += len(chunk)
-    return b"".join(parts)
 
 
 def decode_note(data: bytes, *, name: str) -> str:
