@@ -870,6 +870,14 @@
         <source>rank {0}</source>
         <translation>第 {0} 名</translation>
     </message>
+    <message>
+        <source>Near-tie ≈#{0}</source>
+        <translation>近乎并列 ≈#{0}</translation>
+    </message>
+    <message>
+        <source>{0} against {1} for #{2}: closer than {3}, the jitter OpenClaw shows between two runs of the same search, so the agent may put these two in either order</source>
+        <translation>{0} 对 #{2} 的 {1}：相差不到 {3}，即 OpenClaw 同一搜索两次运行之间的抖动，所以智能体可能把这两条排成任一顺序</translation>
+    </message>
 </context>
 <context>
     <name>FindBar</name>
@@ -1768,6 +1776,14 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>lines {0}–{1}</source>
         <translation>第 {0}–{1} 行</translation>
+    </message>
+    <message>
+        <source>Near-tie with #{0}: the scores are closer than {1}, OpenClaw&apos;s own jitter between two runs, so the agent may order these two either way</source>
+        <translation>与 #{0} 近乎并列：分数相差不到 {1}，即 OpenClaw 自身两次运行之间的抖动，所以智能体可能把这两条排成任一顺序</translation>
+    </message>
+    <message>
+        <source>≈#{0}</source>
+        <translation>≈#{0}</translation>
     </message>
 </context>
 <context>
