@@ -276,6 +276,9 @@ def test_chinese_workspace_searched_by_keyword_only_is_warned_and_offers_trigram
             query, now_ms=NOW_MS, min_score=0
         )
         assert plain == [] and trigram, query
+    # 2026.4's keyword-only search has the same unicode61 index (its profile finds nothing either).
+    old = _setup(tmp_path, ws, {"provider": "none"}, "2026.4")
+    assert [f.code for f in doctor.run_doctor(old, old.agent()).findings if f.code == "cjk_keyword_only"]
     # With trigram already, with an embedding model, or in an English workspace: no warning.
     for search in ({"provider": "none", "store": {"fts": {"tokenizer": "trigram"}}}, {"provider": "local"}):
         setup = _setup(tmp_path, ws, search, "2026.9")
