@@ -285,7 +285,22 @@ def _search_keyword(inp: Mapping[str, Any], ctx: Context) -> Json:
         )
     finally:
         conn.close()
-    return [{"id": r.id, "bm25": r.rank, "textScore": r.text_score, "score": r.score} for r in rows]
+    # manager-search.test.ts checks the hits' ids, scores and sources; the rest of the row
+    # (path, lines, snippet) is what searchKeyword returns with them.
+    return [
+        {
+            "id": r.id,
+            "bm25": r.rank,
+            "textScore": r.text_score,
+            "score": r.score,
+            "source": r.source,
+            "path": r.path,
+            "startLine": r.start_line,
+            "endLine": r.end_line,
+            "snippet": r.snippet,
+        }
+        for r in rows
+    ]
 
 
 _CONFIG_KEYS: dict[str, tuple[str, ...]] = {
@@ -334,7 +349,7 @@ def _decay_results(inp: Mapping[str, Any], ctx: Context) -> Json:
         now_ms=num(inp["nowMs"]),
         workspace_dir=inp.get("workspaceDir"),
     )
-    return [{"path": r.path, "score": r.score, "source": r.source} for r in decayed]
+    return [_result_json(r) for r in decayed]
 
 
 def _mmr_rerank(inp: Mapping[str, Any], ctx: Context) -> Json:

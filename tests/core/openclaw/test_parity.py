@@ -142,3 +142,32 @@ def test_generated_inputs_report_every_field_openclaws_tests_assert() -> None:
         del vector["input"]["textGenerator"]
     report = run_vectors([split, cjk, pairs])
     assert [(o.id, o.diffs) for o in report.outcomes if not o.passed] == []
+
+
+def test_search_keyword_reports_each_hits_source_and_place() -> None:
+    """manager-search.test.ts checks the hit's source (``results[0]?.source``) beside its
+    id and scores; the runner reports it, with the path and lines the row came from."""
+    vector = {
+        "id": "t-searchKeyword-source",
+        "module": "test",
+        "function": "searchKeyword(sqlite FTS5)",
+        "version": "openclaw v2026.4.12",
+        "input": {
+            "rows": [
+                {
+                    "id": "1",
+                    "path": "ml.md",
+                    "text": "The Transformer architecture powers modern LLMs",
+                    "source": "sessions",
+                    "startLine": 1,
+                    "endLine": 3,
+                },
+                {"id": "2", "path": "ops.md", "text": "Deploy the database cluster", "source": "memory"},
+            ],
+            "query": "Transformer",
+            "limit": 10,
+        },
+        "expected": [{"id": "1", "source": "sessions", "path": "ml.md", "startLine": 1, "endLine": 3}],
+    }
+    report = run_vectors([vector])
+    assert [(o.id, o.diffs) for o in report.outcomes if not o.passed] == []
