@@ -2494,6 +2494,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>{percent}% of your notes&apos; text is Chinese, Japanese or Korean, and your agent searches by keyword only (no embedding provider) with the unicode61 tokenizer, which makes each run of such text one word: most questions asked in Chinese find nothing</source>
         <translation>你的笔记中 {percent}% 的文字是中文、日文或韩文，而你的智能体只按关键词搜索（没有嵌入提供方），且使用 unicode61 分词器，它把每一串这样的文字当作一个词：大多数用中文提的问题什么也找不到</translation>
     </message>
+    <message>
+        <source>OpenClaw 2026.9 reads importance only as a whole number from 1 to 10; it ignores this one</source>
+        <translation>OpenClaw 2026.9 只读取 1 到 10 的整数作为重要度；这一个会被忽略</translation>
+    </message>
 </context>
 <context>
     <name>help</name>

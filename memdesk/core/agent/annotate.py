@@ -94,4 +94,11 @@ def ignored_annotation(rel_path: str, line: str, kind: str, value: str) -> str |
                 "here the agent ignores it",
             )
         )
+    if kind == "importance" and not (re.fullmatch(r"\d+", value) and 1 <= int(value) <= 10):
+        return msg(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "OpenClaw 2026.9 reads importance only as a whole number from 1 to 10; it ignores this one",
+            )
+        )
     return None
