@@ -9,7 +9,7 @@ from typing import Any
 
 from memdesk.cli import common
 from memdesk.core import errors
-from memdesk.core.search import explain, highlight
+from memdesk.core.search import explain, highlight, near_ties
 from memdesk.core.search import settings as settings_mod
 
 
@@ -57,13 +57,16 @@ def cmd_search(args: argparse.Namespace) -> int:
         common.warn(result.pool.notice)
     timings = {k: round(v, 3) for k, v in result.pool.timings_ms.items() if k != "pool_size"}
     timings["total_ms"] = round(total_ms, 3)
+    ties = near_ties.near_ties(result.hits, settings.profile)
     data = {
         "query": args.query,
         "mode": result.pool.mode,
         "profile": settings.profile,
         "settings": settings.to_json(),
         "timings_ms": timings,
-        "results": [h.to_json() for h in result.hits],
+        # near_tie: the ranks this hit is closer to than the agent's own jitter
+        # (near_ties.AGENT_JITTER): the agent may order them either way.
+        "results": [h.to_json() | {"near_tie": list(ties.get(h.chunk_id, ()))} for h in result.hits],
     }
     explained: dict[str, explain.Explanation] = {}
     if args.explain:
@@ -80,10 +83,16 @@ def cmd_search(args: argparse.Namespace) -> int:
         lines.append(
             f"{h.score:.3f} {h.path}:{h.start_line}-{h.end_line}  "
             f"(vec {_fmt(h.vector_score)} txt {_fmt(h.text_score)} decay {h.decay:.3f})"
+            + "".join(f"  ≈#{rank}" for rank in ties.get(h.chunk_id, ()))
         )
         lines.append("    " + " ".join(h.snippet.split())[:160])
         if h.chunk_id in explained:
             lines.extend("    " + line for line in _explain_lines(explained[h.chunk_id]))
+    if ties:
+        lines.append(
+            f"≈#N: closer than {near_ties.AGENT_JITTER:g} to hit #N, OpenClaw's own jitter between two "
+            "runs: the agent may order the two either way"
+        )
     common.emit(data, args.json, "\n".join(lines) if lines else "No matches.")
     return 0
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -26,6 +26,7 @@ from PySide6.QtCore import (
 from memdesk.core.eval import golden as eval_golden
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import near_ties as near_ties_mod
 from memdesk.qt.translations import QT_TRANSLATE_NOOP
 
 HitRole = Qt.ItemDataRole.UserRole  # the whole ``Hit``
@@ -203,6 +204,22 @@ def annotation_badges(hit: hits_mod.Hit) -> list[tuple[str, str]]:
     return out
 
 
+def near_tie_badges(partners: Sequence[int]) -> list[tuple[str, str]]:
+    """(badge, tooltip) for a hit the agent may order either way with the hits ranked ``partners``."""
+    jitter = f"{near_ties_mod.AGENT_JITTER:g}"
+    return [
+        (
+            QCoreApplication.translate("ResultsModel", "≈#{0}").format(rank),
+            QCoreApplication.translate(
+                "ResultsModel",
+                "Near-tie with #{0}: the scores are closer than {1}, OpenClaw's own jitter between two "
+                "runs, so the agent may order these two either way",
+            ).format(rank, jitter),
+        )
+        for rank in partners
+    ]
+
+
 def column_index(key: str) -> int:
     return next(i for i, c in enumerate(COLUMNS) if c.key == key)
 
@@ -234,6 +251,7 @@ class ResultsModel(QAbstractTableModel):
         self._claims: list[eval_golden.Relevant | None] = []
         self._excerpts: dict[int, highlight.Excerpt] = {}
         self._spans: dict[int, list[tuple[int, int]]] = {}
+        self._near_ties: Mapping[str, tuple[int, ...]] = {}
         self.excerpt_chars = 240
 
     @property
@@ -252,13 +270,21 @@ class ResultsModel(QAbstractTableModel):
     def relevant(self) -> tuple[eval_golden.Relevant, ...]:
         return self._relevant
 
+    def near_tie(self, hit: hits_mod.Hit) -> tuple[int, ...]:
+        """Ranks of the neighbours the agent may put ``hit`` before or after (``near_ties``)."""
+        return self._near_ties.get(hit.chunk_id, ())
+
     def set_hits(
         self,
         hits: Sequence[hits_mod.Hit],
         terms: highlight.KeywordTerms | Sequence[str] = (),
         relevant: Sequence[eval_golden.Relevant] | None = None,
+        near_ties: Mapping[str, tuple[int, ...]] | None = None,
     ) -> bool:
         """Show ``hits``; True when the rows were reset.
+
+        ``near_ties``: ``core.search.near_ties`` of these hits (an agent profile's hits
+        closer than the agent's own jitter), marked on both rows.
 
         The same chunks in the same order (a search run again because some note
         changed on disk, or a re-ranking that moved nothing) are not a reset: only
@@ -267,12 +293,20 @@ class ResultsModel(QAbstractTableModel):
         hits = tuple(hits)
         terms = terms if isinstance(terms, highlight.KeywordTerms) else highlight.KeywordTerms(tuple(terms))
         relevant = tuple(relevant) if relevant is not None else self._relevant
+        near = dict(near_ties or {})
         same_rows = [h.chunk_id for h in hits] == [h.chunk_id for h in self._hits]
-        if same_rows and hits == self._hits and terms == self._terms and relevant == self._relevant:
+        if (
+            same_rows
+            and hits == self._hits
+            and terms == self._terms
+            and relevant == self._relevant
+            and near == self._near_ties
+        ):
             return False
         if not same_rows:
             self.beginResetModel()
         self._hits = hits
+        self._near_ties = near
         if terms != self._terms:
             self._terms = terms
             self._spans = {}
@@ -424,7 +458,8 @@ class ResultsModel(QAbstractTableModel):
                 tip = f"{hit.path}\n" + QCoreApplication.translate("ResultsModel", "lines {0}–{1}").format(
                     hit.start_line, hit.end_line
                 )
-                return "\n".join([tip, *(why for _, why in annotation_badges(hit))])
+                badges = [*annotation_badges(hit), *near_tie_badges(self.near_tie(hit))]
+                return "\n".join([tip, *(why for _, why in badges)])
             return f"{_tr(column.tooltip)}\n{column.text(hit)}"
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if column.kind in ("number", "score"):
@@ -433,7 +468,7 @@ class ResultsModel(QAbstractTableModel):
         if role == HitRole:
             return hit
         if role == BadgesRole and column.key == "location":
-            return [badge for badge, _ in annotation_badges(hit)]
+            return [badge for badge, _ in (*annotation_badges(hit), *near_tie_badges(self.near_tie(hit)))]
         if role == ScoreRole:
             return column.score(hit) if column.score else None
         if role == KindRole:

@@ -53,6 +53,7 @@ class AgentDock(QDockWidget):
         self._editor: Any = None
         self.panel.open_workspace_requested.connect(self.open_workspace_requested)
         self.panel.open_note_requested.connect(self._on_panel_open_note_requested)
+        self.panel.apply_fix_requested.connect(self._on_panel_apply_fix_requested)
         self.visibilityChanged.connect(self._on_visibility_changed)
 
     # menu ----------------------------------------------------------------------------
@@ -117,8 +118,9 @@ class AgentDock(QDockWidget):
     def show_sessions(self) -> None:
         self.show_tab(TAB_SESSIONS)
 
-    def apply_to_openclaw(self, tuned: Any) -> ApplyToOpenClawDialog | None:
-        """Open the Apply dialog for ``tuned`` settings (window-modal, not a nested loop)."""
+    def apply_to_openclaw(self, tuned: Any, extras: Any = None) -> ApplyToOpenClawDialog | None:
+        """Open the Apply dialog for ``tuned`` settings (window-modal, not a nested loop);
+        ``tuned`` None and ``extras``: only a doctor finding's config change."""
         setup = self.controller.setup
         try:
             if setup is None:  # reading openclaw.json is quick; no need to wait for the panel
@@ -127,12 +129,18 @@ class AgentDock(QDockWidget):
             ui_errors.show_error(self.parentWidget(), exc)
             return None
         agent_id = self.panel.current_agent_id()
-        dialog = ApplyToOpenClawDialog(setup, tuned, agent_id=agent_id, parent=self.parentWidget())
+        dialog = ApplyToOpenClawDialog(
+            setup, tuned, agent_id=agent_id, extras=extras, parent=self.parentWidget()
+        )
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
         dialog.applied.connect(self._on_dialog_applied)
         self.dialog = dialog
         dialog.open()
         return dialog
+
+    @Slot(object)
+    def _on_panel_apply_fix_requested(self, extras: object) -> None:
+        self.apply_to_openclaw(None, extras)
 
     def set_importance(self, value: int | None) -> bool:
         """Write ``<!-- importance: value -->`` (None removes it) on the selected lines of the

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 
 from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import doctor as agent_doctor
+from memdesk.core.agent import export as agent_export
 from memdesk.core.agent import sessions as agent_sessions
 from memdesk.core.agent.compare import AgentResults
 from memdesk.core.agent.status import AgentOverview
@@ -68,10 +69,12 @@ class AgentPanel(QWidget):
     """Signals:
     open_workspace_requested(object): the agent's workspace ``Path``.
     open_note_requested(str, int, int): a workspace-relative note and its line range.
+    apply_fix_requested(object): the ``export.Extras`` a doctor finding's fix writes.
     """
 
     open_workspace_requested = Signal(object)
     open_note_requested = Signal(str, int, int)
+    apply_fix_requested = Signal(object)
 
     def __init__(self, controller: AgentController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -173,11 +176,18 @@ class AgentPanel(QWidget):
         self.doctor_list.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.doctor_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.doctor_list.setSpacing(2)
+        # A finding whose fix is a config change (the trigram tokenizer) offers it here.
+        self.doctor_apply_button = QPushButton(self.tr("Apply the fix to OpenClaw…"))
+        self.doctor_apply_button.setObjectName("doctorApplyButton")
+        self.doctor_apply_button.setVisible(False)
+        self._doctor_fix: agent_export.Extras | None = None
         layout = QVBoxLayout(tab)
         layout.addWidget(self.run_doctor_button)
         layout.addWidget(self.doctor_summary)
         layout.addWidget(self.doctor_list, 1)
+        layout.addWidget(self.doctor_apply_button)
         self.run_doctor_button.clicked.connect(self.run_doctor)
+        self.doctor_apply_button.clicked.connect(self._on_doctor_apply_clicked)
         self.doctor_list.itemActivated.connect(self._on_note_item_activated)
         return tab
 
@@ -447,7 +457,9 @@ class AgentPanel(QWidget):
                 summary=self._summary(report.findings),
             )
         )
+        changes: dict[str, str] = {}
         for finding in report.sorted():
+            changes.update(finding.config_change or {})
             text = f"{_SEVERITY_MARKS[finding.severity]} {messages.text(finding.message)}"
             if finding.fix:
                 text += "\n    " + self.tr("fix: {fix}").format(fix=messages.text(finding.fix))
@@ -460,6 +472,22 @@ class AgentPanel(QWidget):
                     (finding.path, finding.start_line or 1, finding.end_line or finding.start_line or 1),
                 )
             self.doctor_list.addItem(item)
+        # Only with OpenClaw installed is there a config to write the fix into.
+        self._doctor_fix = (
+            agent_export.Extras(
+                fts_tokenizer=changes.get("fts_tokenizer"),
+                provider=changes.get("provider"),
+                model=changes.get("model"),
+            )
+            if changes and self._installed()
+            else None
+        )
+        self.doctor_apply_button.setVisible(self._doctor_fix is not None)
+
+    @Slot()
+    def _on_doctor_apply_clicked(self) -> None:
+        if self._doctor_fix is not None:
+            self.apply_fix_requested.emit(self._doctor_fix)
 
     def _summary(self, findings: Sequence[agent_doctor.Finding]) -> str:
         """``agent_doctor.summarize`` in the UI's language: "2 errors, 1 warning"."""

@@ -40,17 +40,20 @@ class ApplyToOpenClawDialog(QDialog):
     def __init__(
         self,
         setup: agent_config.OpenClawSetup,
-        tuned: agent_export.Tuned,
+        tuned: agent_export.Tuned | None,
         *,
         agent_id: str | None = None,
+        extras: agent_export.Extras | None = None,
         parent: QWidget | None = None,
     ) -> None:
+        """``tuned`` None with ``extras``: only those keys (a doctor finding's fix)."""
         super().__init__(parent)
         self.setObjectName("applyOpenClawDialog")
         self.setWindowTitle(self.tr("Apply to OpenClaw"))
         self.resize(720, 560)
         self._setup = setup
         self._tuned = tuned
+        self._extras = extras
         self._agent_id = agent_id
         self.plan: agent_export.ExportPlan | None = None
 
@@ -130,7 +133,9 @@ class ApplyToOpenClawDialog(QDialog):
                 self._setup = agent_config.discover(
                     config_file=self._setup.config_path, layout=self._setup.layout
                 )
-            self.plan = agent_export.plan_export(self._setup, self._tuned, target=target, agent_id=agent_id)
+            self.plan = agent_export.plan_export(
+                self._setup, self._tuned, target=target, agent_id=agent_id, extras=self._extras
+            )
         except errors.MemdeskError as exc:
             self.plan = None
             self.diff_view.setPlainText("")
@@ -140,7 +145,9 @@ class ApplyToOpenClawDialog(QDialog):
             return
         plan = self.plan
         self.diff_view.setPlainText(plan.diff() or self.tr("openclaw.json already has these settings."))
-        if plan.rejected:
+        if self._tuned is None and not plan.rejected:
+            self.rejected_label.setText("")
+        elif plan.rejected:
             lines = [
                 self.tr("OpenClaw {v} cannot take these tuned values; they are not written:").format(
                     v=plan.target

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
-from PySide6.QtCore import QEvent, QPoint, QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -45,11 +45,13 @@ from PySide6.QtWidgets import (
     QTabWidget,
     QTextBrowser,
     QTextEdit,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from memdesk.core import errors
+from memdesk.core.agent import annotate
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 from memdesk.qt import messages
@@ -86,6 +88,7 @@ _LIGHT_COLORS = {
     "fence_bg": "#f6f3f5",
     "annotation": "#6a3fb5",
     "annotation_bg": "#efe8fb",
+    "annotation_ignored": "#8a8594",
 }
 _DARK_COLORS = {
     "heading": "#7fb2f0",
@@ -97,6 +100,7 @@ _DARK_COLORS = {
     "fence_bg": "#2f2a2e",
     "annotation": "#c9b3f5",
     "annotation_bg": "#342c44",
+    "annotation_ignored": "#8f8a99",
 }
 
 
@@ -104,13 +108,17 @@ class MarkdownHighlighter(QSyntaxHighlighter):
     """Headings, emphasis, code, links, lists and quotes; fenced code spans blocks.
 
     Colours come in a light and a dark set, picked from the palette's base colour.
+    An annotation the agent will not honour in this note (``rel``: importance in a daily
+    note, a project comment without a name) is struck through in grey; the editor's
+    tooltip says why.
     """
 
     _IN_FENCE = 1
 
-    def __init__(self, document: QTextDocument, *, dark: bool = False) -> None:
+    def __init__(self, document: QTextDocument, *, dark: bool = False, rel: str = "") -> None:
         super().__init__(document)
         self.dark = dark
+        self.rel = rel
         c = _DARK_COLORS if dark else _LIGHT_COLORS
         strong = QTextCharFormat()
         strong.setFontWeight(QFont.Weight.Bold)
@@ -134,6 +142,8 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             ),
         ]
         self._fence = _fmt(c["code"], mono=True, background=c["fence_bg"])
+        self._ignored = _fmt(c["annotation_ignored"], italic=True, background=c["annotation_bg"])
+        self._ignored.setFontStrikeOut(True)
 
     def highlightBlock(self, text: str) -> None:  # Qt override
         is_fence_line = text.lstrip().startswith(("```", "~~~"))
@@ -149,6 +159,14 @@ class MarkdownHighlighter(QSyntaxHighlighter):
             while matches.hasNext():
                 match = matches.next()
                 self.setFormat(match.capturedStart(), match.capturedLength(), fmt)
+        for start, end, kind, value in annotate.annotation_spans(text):
+            if annotate.ignored_annotation(self.rel, text, kind, value) is not None:
+                self.setFormat(start, end - start, self._ignored)
+
+    def set_rel(self, rel: str) -> None:
+        """The note was renamed: what it honours may have changed with its name."""
+        self.rel = rel
+        self.rehighlight()
 
 
 class SafePreview(QTextBrowser):
@@ -421,6 +439,7 @@ class NoteEditor(QWidget):
         font.setPointSizeF(max(font.pointSizeF(), 10.0))
         self.text_edit.setFont(font)
         self.text_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.text_edit.viewport().installEventFilter(self)
         self.find_bar = code_editor.FindBar(self.text_edit)
         self.preview = SafePreview()
         self._make_conflict_actions()
@@ -534,7 +553,7 @@ class NoteEditor(QWidget):
                     if old is not None:
                         old.setDocument(None)
                         old.deleteLater()
-                    self._highlighters[rel] = MarkdownHighlighter(buffer.document, dark=dark)
+                    self._highlighters[rel] = MarkdownHighlighter(buffer.document, dark=dark, rel=rel)
             if self._current is not None and self._hit_lines is not None:
                 self.show_lines(*self._hit_lines, matched=self._matched)
             self.conflict_bar.refresh_palette()
@@ -542,6 +561,27 @@ class NoteEditor(QWidget):
 
     def highlighter_for(self, rel: str) -> MarkdownHighlighter | None:
         return self._highlighters.get(rel)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.ToolTip and watched is self.text_edit.viewport():
+            tip = self.annotation_tip(event.pos())  # type: ignore[attr-defined]
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self.text_edit.viewport())  # type: ignore[attr-defined]
+                return True
+        return super().eventFilter(watched, event)
+
+    def annotation_tip(self, pos: QPoint) -> str:
+        """Why the agent ignores the annotation under ``pos`` (viewport coordinates), or ""."""
+        if self._current is None:
+            return ""
+        cursor = self.text_edit.cursorForPosition(pos)
+        text = cursor.block().text()
+        column = cursor.positionInBlock()
+        for start, end, kind, value in annotate.annotation_spans(text):
+            if start <= column <= end:
+                reason = annotate.ignored_annotation(self._current.rel, text, kind, value)
+                return messages.text(reason) if reason is not None else ""
+        return ""
 
     # queries -------------------------------------------------------------------------
     @property
@@ -589,7 +629,9 @@ class NoteEditor(QWidget):
             buffer.adopt(disk.data, disk.digest)
             document.setPlainText(buffer.note.editable)
             document.setModified(False)
-            self._highlighters[rel] = MarkdownHighlighter(document, dark=theme.is_dark(self.palette()))
+            self._highlighters[rel] = MarkdownHighlighter(
+                document, dark=theme.is_dark(self.palette()), rel=rel
+            )
             document.modificationChanged.connect(self._on_document_modification_changed)
             document.contentsChanged.connect(self._on_document_contents_changed)
             self._buffers[rel] = buffer
@@ -703,6 +745,7 @@ class NoteEditor(QWidget):
         self._buffers[new] = buffer
         if old in self._highlighters:
             self._highlighters[new] = self._highlighters.pop(old)
+            self._highlighters[new].set_rel(new)
         if buffer is self._current:
             self._update_title()
             self.current_changed.emit(new)

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication
 from memdesk.core.search import explain as explain_mod
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import near_ties as near_ties_mod
 from memdesk.core.search import settings as settings_mod
 
 
@@ -312,6 +313,30 @@ def annotation_rows(e: explain_mod.Explanation) -> list[tuple[str, str]]:
     return out
 
 
+def near_tie_rows(
+    hit: hits_mod.Hit, hits: Sequence[hits_mod.Hit], near_tie: Sequence[int]
+) -> list[tuple[str, str]]:
+    """One line per hit this one is closer to than the agent's own jitter (first: it
+    says what the ranks under it mean for the agent)."""
+    out: list[tuple[str, str]] = []
+    scores = {h.rank: h.score for h in hits}
+    for rank in near_tie:
+        other = scores.get(rank)
+        if other is None:
+            continue
+        out.append(
+            (
+                QCoreApplication.translate("Explanation", "Near-tie ≈#{0}").format(rank),
+                QCoreApplication.translate(
+                    "Explanation",
+                    "{0} against {1} for #{2}: closer than {3}, the jitter OpenClaw shows between two "
+                    "runs of the same search, so the agent may put these two in either order",
+                ).format(f"{hit.score:.6f}", f"{other:.6f}", rank, f"{near_ties_mod.AGENT_JITTER:g}"),
+            )
+        )
+    return out
+
+
 def explanation_html(
     hit: hits_mod.Hit,
     settings: settings_mod.SearchSettings,
@@ -321,7 +346,9 @@ def explanation_html(
     pool: hits_mod.CandidatePool | None = None,
     terms: highlight.KeywordTerms | None = None,
     today: dt.date | None = None,
+    near_tie: Sequence[int] = (),
 ) -> str:
+    """``near_tie``: the ranks of the hits the agent may order this one either way with."""
     e = explain_mod.explain(hit, settings, mode, hits=hits, pool=pool, terms=terms, today=today)
     head = (
         f"<b>{html.escape(e.path)}</b> · "
@@ -339,6 +366,6 @@ def explanation_html(
             head += " · " + text
     body = "".join(
         f"<tr><td style='padding-right:8px'><b>{title}</b></td><td>{text}</td></tr>"
-        for title, text in rows(e)
+        for title, text in [*near_tie_rows(hit, hits, near_tie), *rows(e)]
     )
     return f"{head}<table cellspacing='0' cellpadding='1'>{body}</table>"

@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 from memdesk.core.eval import golden as eval_golden
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import near_ties as near_ties_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import models
 from memdesk.ui import explain as explain_mod
@@ -617,7 +618,9 @@ class SearchPanel(QWidget):
         scroll: int,
         detail_scroll: int,
     ) -> None:
-        reset = self.model.set_hits(hits, terms, relevant)
+        reset = self.model.set_hits(
+            hits, terms, relevant, near_ties=near_ties_mod.near_ties(hits, settings.profile)
+        )
         self._hide_constant_columns(hits, settings)
         self._fit_location_badges()
         self.summary.setText(summary)
@@ -688,6 +691,7 @@ class SearchPanel(QWidget):
                     hits=self.model.hits,
                     pool=self._pool,
                     terms=self.model.keyword_terms,
+                    near_tie=self.model.near_tie(hit),
                 )
             )
 

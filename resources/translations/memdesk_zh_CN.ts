@@ -361,6 +361,10 @@
         <source> Meanwhile the button above checks the open workspace as an OpenClaw agent would.</source>
         <translation>在此期间，上面的按钮会像 OpenClaw 智能体那样检查当前打开的工作区。</translation>
     </message>
+    <message>
+        <source>Apply the fix to OpenClaw…</source>
+        <translation>把修复应用到 OpenClaw…</translation>
+    </message>
 </context>
 <context>
     <name>ApplyToOpenClawDialog</name>
@@ -865,6 +869,14 @@
     <message>
         <source>rank {0}</source>
         <translation>第 {0} 名</translation>
+    </message>
+    <message>
+        <source>Near-tie ≈#{0}</source>
+        <translation>近乎并列 ≈#{0}</translation>
+    </message>
+    <message>
+        <source>{0} against {1} for #{2}: closer than {3}, the jitter OpenClaw shows between two runs of the same search, so the agent may put these two in either order</source>
+        <translation>{0} 对 #{2} 的 {1}：相差不到 {3}，即 OpenClaw 同一搜索两次运行之间的抖动，所以智能体可能把这两条排成任一顺序</translation>
     </message>
 </context>
 <context>
@@ -1765,6 +1777,14 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>lines {0}–{1}</source>
         <translation>第 {0}–{1} 行</translation>
     </message>
+    <message>
+        <source>Near-tie with #{0}: the scores are closer than {1}, OpenClaw&apos;s own jitter between two runs, so the agent may order these two either way</source>
+        <translation>与 #{0} 近乎并列：分数相差不到 {1}，即 OpenClaw 自身两次运行之间的抖动，所以智能体可能把这两条排成任一顺序</translation>
+    </message>
+    <message>
+        <source>≈#{0}</source>
+        <translation>≈#{0}</translation>
+    </message>
 </context>
 <context>
     <name>SearchPanel</name>
@@ -2425,6 +2445,58 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>llama.cpp could not load its CPU backend {path}</source>
         <translation>llama.cpp 无法加载其 CPU 后端 {path}</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 reads importance and triggers only at the very end of a line; here the agent ignores it</source>
+        <translation>OpenClaw 2026.9 只读取位于行末的重要度和触发词；写在这里，智能体会忽略它</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 reads importance and triggers only in MEMORY.md and USER.md; in this note the agent ignores it</source>
+        <translation>OpenClaw 2026.9 只在 MEMORY.md 和 USER.md 中读取重要度和触发词；在这篇笔记里，智能体会忽略它</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 reads no project comments in USER.md</source>
+        <translation>OpenClaw 2026.9 不读取 USER.md 中的项目注释</translation>
+    </message>
+    <message>
+        <source>a project comment without a valid name: OpenClaw 2026.9 stores it as an invalid project and hides these lines from every search</source>
+        <translation>项目注释没有有效的名称：OpenClaw 2026.9 会把它记为无效项目，并在所有搜索中隐藏这些行</translation>
+    </message>
+    <message>
+        <source>lines {start}-{end}</source>
+        <translation>第 {start}-{end} 行</translation>
+    </message>
+    <message>
+        <source>name the project (&lt;!-- project: atlas --&gt;, several separated by ;) or remove the comment</source>
+        <translation>写上项目名称（&lt;!-- project: atlas --&gt;，多个名称用 ; 分隔），或删除这条注释</translation>
+    </message>
+    <message>
+        <source>run openclaw memory index once while online, or point models.providers.llama-cpp.localService.command at a llama-server {release} you have</source>
+        <translation>在联网时运行一次 openclaw memory index，或把 models.providers.llama-cpp.localService.command 指向你已有的 llama-server {release}</translation>
+    </message>
+    <message>
+        <source>set the keyword tokenizer to trigram (store.fts.tokenizer: &quot;trigram&quot;; Apply to OpenClaw… writes it) or give the agent an embedding model (provider: &quot;local&quot;)</source>
+        <translation>把关键词分词器设为 trigram（store.fts.tokenizer: &quot;trigram&quot;；“应用到 OpenClaw…”可以写入），或给智能体配置一个嵌入模型（provider: &quot;local&quot;）</translation>
+    </message>
+    <message>
+        <source>the whole note</source>
+        <translation>整篇笔记</translation>
+    </message>
+    <message>
+        <source>your agent embeds with provider &quot;local&quot;, and no llama-server is on this machine yet: OpenClaw downloads llama.cpp {release} from GitHub the first time it embeds; offline that download fails, and with it the agent&apos;s memory index</source>
+        <translation>你的智能体用 provider &quot;local&quot; 生成嵌入，而本机还没有 llama-server：OpenClaw 会在第一次生成嵌入时从 GitHub 下载 llama.cpp {release}；离线时下载会失败，智能体的记忆索引也随之失败</translation>
+    </message>
+    <message>
+        <source>{path}:{line}: a bare or malformed &lt;!-- project: --&gt; comment; OpenClaw 2026.9 stores it as an invalid project and hides {what} from every search</source>
+        <translation>{path}:{line}：&lt;!-- project: --&gt; 注释为空或格式错误；OpenClaw 2026.9 会把它记为无效项目，并在所有搜索中隐藏{what}</translation>
+    </message>
+    <message>
+        <source>{percent}% of your notes&apos; text is Chinese, Japanese or Korean, and your agent searches by keyword only (no embedding provider) with the unicode61 tokenizer, which makes each run of such text one word: most questions asked in Chinese find nothing</source>
+        <translation>你的笔记中 {percent}% 的文字是中文、日文或韩文，而你的智能体只按关键词搜索（没有嵌入提供方），且使用 unicode61 分词器，它把每一串这样的文字当作一个词：大多数用中文提的问题什么也找不到</translation>
+    </message>
+    <message>
+        <source>OpenClaw 2026.9 reads importance only as a whole number from 1 to 10; it ignores this one</source>
+        <translation>OpenClaw 2026.9 只读取 1 到 10 的整数作为重要度；这一个会被忽略</translation>
     </message>
 </context>
 <context>

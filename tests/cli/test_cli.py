@@ -32,6 +32,7 @@ RESULT_KEYS = {
     "importance_multiplier",
     "project_key",
     "project_multiplier",
+    "near_tie",
 }
 
 

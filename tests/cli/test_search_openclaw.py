@@ -75,3 +75,50 @@ def test_cli_hybrid_matches_the_recording(
         # tolerance of llama.cpp's kernels, near-ties in either order.
         outcome = fp.judge(fixture, searches[query], got)
         assert outcome.verdict == "match", outcome.describe()
+
+
+def test_cli_json_flags_the_near_tie_real_openclaw_had(
+    tmp_path: Path, memdesk_home: Path, minilm_path: Path
+) -> None:
+    """``OAuth``: real 2026.4.12 scored ranks 4 and 5 1.9e-5 apart; the CLI's JSON says
+    the agent may order them either way (``near_tie``: the other hit's rank), and only them."""
+    fixture = json.loads((FIXTURES / "2026.4.12" / "generated-minilm.json").read_text(encoding="utf-8"))
+    (recorded,) = [s for s in fixture["searches"] if s["query"] == "OAuth" and s["variant"] == "defaults"]
+    fourth, fifth = recorded["results"][3], recorded["results"][4]
+    assert abs(fourth["score"] - fifth["score"]) < fp.EMBEDDING_SCORE_TOLERANCE
+    ws = tmp_path / "generated"
+    shutil.copytree(FIXTURES / "workspaces" / "generated", ws)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCLAW_")}
+    env.update(HOME=str(home), MEMDESK_HOME=str(memdesk_home))
+    args = ["search", "OAuth", "--workspace", str(ws), "--model", str(minilm_path), "--profile"]
+    out = subprocess.run(
+        [sys.executable, "-m", "memdesk", *args, "openclaw-2026.4", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert out.returncode == 0, out.stderr
+    results = json.loads(out.stdout)["results"]
+    assert {r["path"]: r["near_tie"] for r in results if r["near_tie"]} == {
+        fourth["path"]: [5],
+        fifth["path"]: [4],
+    }
+    text = subprocess.run(
+        [sys.executable, "-m", "memdesk", *args, "openclaw-2026.4", "--no-sync"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    ).stdout
+    assert "≈#5" in text and "the agent may order the two either way" in text
+    memdesk = subprocess.run(
+        [sys.executable, "-m", "memdesk", *args, "memdesk", "--no-sync", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert all(r["near_tie"] == [] for r in json.loads(memdesk.stdout)["results"])

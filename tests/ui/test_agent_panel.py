@@ -214,3 +214,47 @@ def test_without_openclaw_each_view_says_it_was_not_found(qtbot, tmp_path: Path,
     assert dialog.plan is None
     assert "OpenClaw was not found" in dialog.status_label.text()
     assert not (home / ".openclaw").exists()  # nothing created
+
+
+def test_doctor_offers_the_trigram_fix_through_apply(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A Chinese workspace, keyword-only: the doctor's finding carries the tokenizer change;
+    its button opens Apply with only that key, and Apply writes it into openclaw.json."""
+    from memdesk.core.agent import config as agent_config
+
+    state = tmp_path / ".openclaw"
+    (state / "workspace" / "memory").mkdir(parents=True)
+    (state / "workspace" / "MEMORY.md").write_text(
+        "- 我们决定用PostgreSQL存储订单数据\n- 鉴权服务由王磊负责维护\n"
+    )
+    config_path = state / "openclaw.json"
+    config_path.write_text(
+        json.dumps({"memory": {"search": {"provider": "none", "query": {"maxResults": 9}}}})
+    )
+    controller = AgentController(env={"HOME": str(tmp_path)})
+    widget = AgentPanel(controller)
+    qtbot.addWidget(widget)
+    widget.show()
+    with qtbot.waitSignal(controller.setup_loaded, timeout=TIMEOUT):
+        widget.reload()
+    with qtbot.waitSignal(controller.doctor_ready, timeout=TIMEOUT):
+        widget.run_doctor()
+    items = [widget.doctor_list.item(i).text() for i in range(widget.doctor_list.count())]
+    assert any("unicode61" in t and "trigram" in t for t in items)
+    widget.tabs.setCurrentIndex(1)
+    assert widget.doctor_apply_button.isVisible()
+    with qtbot.waitSignal(widget.apply_fix_requested, timeout=TIMEOUT) as asked:
+        widget.doctor_apply_button.click()
+    (extras,) = asked.args
+    assert extras.fts_tokenizer == "trigram"
+    dialog = ApplyToOpenClawDialog(agent_config.discover({"HOME": str(tmp_path)}), None, extras=extras)
+    qtbot.addWidget(dialog)
+    diff = dialog.diff_view.toPlainText()
+    assert '"tokenizer": "trigram"' in diff and "maxResults" not in diff.replace('"maxResults": 9', "")
+    dialog.apply_button.click()
+    written = json.loads(config_path.read_text())["memory"]["search"]
+    assert written == {
+        "provider": "none",
+        "query": {"maxResults": 9},
+        "store": {"fts": {"tokenizer": "trigram"}},
+    }
+    widget.close_panel()

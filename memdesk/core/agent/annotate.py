@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
+from memdesk.core.openclaw import v2026_9
+
 _ANNOTATION = re.compile(r"<!--\s*(trigger|importance|project)\s*:(.*?)-->", re.IGNORECASE)
 _IMPORTANCE = re.compile(r"[ \t]*<!--\s*importance\s*:[^\n]*?-->", re.IGNORECASE)
 CURATED_ROOTS = ("MEMORY.md", "USER.md")
@@ -52,3 +55,50 @@ def importance_effect(rel_path: str) -> str | None:
     if rel_path.replace("\\", "/").removeprefix("./") in CURATED_ROOTS:
         return None
     return "OpenClaw 2026.9 reads importance only in MEMORY.md and USER.md; in this note the agent ignores it"
+
+
+def ignored_annotation(rel_path: str, line: str, kind: str, value: str) -> str | None:
+    """Why OpenClaw 2026.9 does not honour this annotation on this line of this note, else None.
+
+    What the editor's highlight and tooltip say (``curated-annotations.ts``): importance
+    and triggers count only in the curated roots, on a line that ends with the comment; a
+    project comment without a valid name marks the entry invalid, and search drops it.
+    """
+    rel = rel_path.replace("\\", "/").removeprefix("./")
+    if kind == "project":
+        if rel.upper() == "USER.MD":
+            return msg(QT_TRANSLATE_NOOP("core", "OpenClaw 2026.9 reads no project comments in USER.md"))
+        parts = value.split(";")
+        if any(v2026_9.normalize_project_key(part) is None for part in parts):
+            return msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "a project comment without a valid name: OpenClaw 2026.9 stores it as an invalid "
+                    "project and hides these lines from every search",
+                )
+            )
+        return None
+    if rel not in CURATED_ROOTS:
+        return msg(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "OpenClaw 2026.9 reads importance and triggers only in MEMORY.md and USER.md; "
+                "in this note the agent ignores it",
+            )
+        )
+    if not line.rstrip().endswith("-->"):
+        return msg(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "OpenClaw 2026.9 reads importance and triggers only at the very end of a line; "
+                "here the agent ignores it",
+            )
+        )
+    if kind == "importance" and not (re.fullmatch(r"\d+", value) and 1 <= int(value) <= 10):
+        return msg(
+            QT_TRANSLATE_NOOP(
+                "core",
+                "OpenClaw 2026.9 reads importance only as a whole number from 1 to 10; it ignores this one",
+            )
+        )
+    return None

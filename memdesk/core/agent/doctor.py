@@ -10,6 +10,12 @@ does and reports a ``Finding``:
   whole reindex: no files, no chunks, no memory search at all.
 * ``skipped`` – files the user may expect the agent to search that it never indexes.
 * ``annotation`` – importance/trigger comments the agent's release will not read.
+* ``project`` – a bare or malformed ``<!-- project: -->`` comment: 2026.9 stores the
+  entry as an invalid project and leaves it out of every search.
+* ``cjk_keyword_only`` – a mostly CJK workspace searched by keyword alone with the
+  ``unicode61`` tokenizer, which makes each run of CJK text one word.
+* ``local_server`` – 2026.9's ``local`` provider with no llama-server on this machine:
+  the agent downloads one on first use, which fails offline.
 * ``decay`` – notes the agent ages (or never ages) differently from what their name
   suggests.
 * ``identity`` – the index was built with another provider, model, sources, scope,
@@ -24,24 +30,27 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from memdesk.core import errors, messages
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
-from memdesk.core.openclaw import chunking
+from memdesk.core.openclaw import chunking, v2026_9
 from memdesk.core.openclaw import decay as decay4
 from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, js_json_stringify
 
 from . import annotate
-from .config import Agent, AgentSearch, Layout, OpenClawSetup, not_found_message, resolve_user_path
+from .config import Agent, AgentSearch, Layout, OpenClawSetup, get, not_found_message, resolve_user_path
 from .index import AgentIndex, AgentIndexError
 from .sources import SourceListing, content_hash, list_agent_files
 
 Severity = Literal["error", "warning", "info"]
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+# The llama.cpp build @openclaw/llama-cpp-provider 2026.9.5 installs (LLAMA_SERVER_RELEASE).
+LLAMA_SERVER_RELEASE = "b10809"
 
 # The newest index identity versions OpenClaw 2026.9.6 writes.
 PROVENANCE_VERSION = 1
@@ -72,6 +81,9 @@ class Finding:
     start_line: int | None = None
     end_line: int | None = None
     fix: str | None = None
+    config_change: Mapping[str, str] | None = None
+    """Keys of ``export.Extras`` (``fts_tokenizer``…) that fix this finding, offered
+    through "Apply to OpenClaw…" (``memdesk agent apply --tokenizer`` on the CLI)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -82,6 +94,7 @@ class Finding:
             "startLine": self.start_line,
             "endLine": self.end_line,
             "fix": self.fix,
+            "configChange": dict(self.config_change) if self.config_change else None,
         }
 
 
@@ -378,8 +391,6 @@ def _chunks_for(
     ``MEMORY.md``/``USER.md``, annotation comments removed) and no chunking keys.
     """
     if layout == "2026.9":
-        from memdesk.core.openclaw import v2026_9
-
         return [(c.start_line, c.end_line, c.text) for c, _ in v2026_9.prepare_file_chunks(rel, text)]
     chunks = chunking.filter_non_empty_chunks(
         chunking.chunk_markdown(text, int(search.chunk_tokens), int(search.chunk_overlap))
@@ -509,6 +520,10 @@ def run_doctor(
             )
     _check_chunk_lengths(report, setup, agent, search, texts, models_dir, tokenizer_factory)
     _check_annotations(report, layout, texts)
+    if layout == "2026.9":
+        _check_projects(report, texts)
+        _check_local_server(report, setup, search)
+    _check_cjk_keyword_only(report, search, texts)
     for finding in _decay_findings(listing, layout, search):
         report.add(finding)
     if setup.installed:  # without OpenClaw there is no agent index to compare with
@@ -661,6 +676,167 @@ def _check_annotations(report: DoctorReport, layout: Layout, texts: dict[str, st
                 first,
             )
         )
+
+
+def _invalid_project(key: str | None) -> bool:
+    return v2026_9.INVALID_PROJECT_KEY in [k.strip() for k in (key or "").split(";")]
+
+
+def _check_projects(report: DoctorReport, texts: dict[str, str]) -> None:
+    """Notes (or entries) 2026.9 hides because of a bare or malformed project comment.
+
+    ``extractCuratedEntryRecallMetadata`` marks an entry whose project comments do not
+    all parse (``<!-- project: -->``, an unclosed one, a key with ``<``/``>``) with the
+    invalid-project key, and every search drops such chunks; a daily note's entry is
+    its chunk, so a short note disappears whole.
+    """
+    for rel, text in texts.items():
+        chunks = v2026_9.prepare_file_chunks(rel, text)
+        hidden = [c for c, meta in chunks if _invalid_project(meta.project_key)]
+        if not hidden:
+            continue
+        source_lines = text.replace("\r\n", "\n").split("\n")
+        culprits: list[int] = []
+        for chunk in hidden:
+            start = chunk.entry_start if chunk.entry_start is not None else chunk.start_line
+            end = chunk.entry_end if chunk.entry_end is not None else chunk.end_line
+            for number in range(start, end + 1):
+                text_line = source_lines[number - 1]
+                if number in culprits or not _PROJECT_MARK.search(text_line):
+                    continue
+                alone = v2026_9.extract_recall_metadata(
+                    [text_line], curated_root=False, project_scope_eligible=True
+                )
+                if _invalid_project(alone.project_key):
+                    culprits.append(number)
+            if not culprits:  # a comment that spans lines: name where it starts
+                culprits += [n for n in range(start, end + 1) if _PROJECT_MARK.search(source_lines[n - 1])][
+                    :1
+                ]
+        line = min(culprits) if culprits else hidden[0].start_line
+        if len(hidden) == len(chunks):
+            what = msg(QT_TRANSLATE_NOOP("core", "the whole note"))
+        else:
+            what = msg(
+                QT_TRANSLATE_NOOP("core", "lines {start}-{end}"),
+                start=min(c.start_line for c in hidden),
+                end=max(c.end_line for c in hidden),
+            )
+        report.add(
+            Finding(
+                "error",
+                "project",
+                msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "{path}:{line}: a bare or malformed <!-- project: --> comment; OpenClaw 2026.9 "
+                        "stores it as an invalid project and hides {what} from every search",
+                    ),
+                    path=rel,
+                    line=line,
+                    what=what,
+                ),
+                rel,
+                line,
+                line,
+                fix=msg(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "name the project (<!-- project: atlas -->, several separated by ;) or remove "
+                        "the comment",
+                    )
+                ),
+            )
+        )
+
+
+_PROJECT_MARK = re.compile(r"<!--\s*project\s*:", re.IGNORECASE)
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+# "Mostly": more CJK characters than other letters and digits. unicode61 makes each run
+# of CJK one token, so a question finds a note only when it repeats a whole run.
+CJK_SHARE = 0.5
+
+
+def cjk_share(texts: dict[str, str]) -> float:
+    """CJK characters among all letters and digits of the notes."""
+    cjk = letters = 0
+    for text in texts.values():
+        cjk += len(_CJK.findall(text))
+        letters += sum(1 for ch in text if ch.isalnum())
+    return cjk / letters if letters else 0.0
+
+
+def _check_cjk_keyword_only(report: DoctorReport, search: AgentSearch, texts: dict[str, str]) -> None:
+    if search.provider != "none" or search.fts_tokenizer != "unicode61":
+        return
+    share = cjk_share(texts)
+    if share <= CJK_SHARE:
+        return
+    report.add(
+        Finding(
+            "warning",
+            "cjk_keyword_only",
+            msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "{percent}% of your notes' text is Chinese, Japanese or Korean, and your agent searches "
+                    "by keyword only (no embedding provider) with the unicode61 tokenizer, which makes each "
+                    "run of such text one word: most questions asked in Chinese find nothing",
+                ),
+                percent=round(share * 100),
+            ),
+            fix=msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    'set the keyword tokenizer to trigram (store.fts.tokenizer: "trigram"; Apply to '
+                    'OpenClaw… writes it) or give the agent an embedding model (provider: "local")',
+                )
+            ),
+            config_change={"fts_tokenizer": "trigram"},
+        )
+    )
+
+
+def _check_local_server(report: DoctorReport, setup: OpenClawSetup, search: AgentSearch) -> None:
+    """2026.9's ``local`` provider runs the llama.cpp plugin's managed ``llama-server``.
+
+    ``@openclaw/llama-cpp-provider`` (2026.9.5) installs build ``b10809`` on first use,
+    downloaded from github.com/ggml-org/llama.cpp into ``<state>/tools/llama.cpp/b10809/
+    <platform>-<arch>/``, unless ``models.providers.llama-cpp.localService.command``
+    names a server already there.
+    """
+    if search.provider != "local":
+        return
+    configured = get(setup.config, "models", "providers", "llama-cpp", "localService", "command")
+    if isinstance(configured, str) and configured.strip() and Path(resolve_user_path(configured)).is_file():
+        return
+    install_dir = setup.state_dir / "tools" / "llama.cpp" / LLAMA_SERVER_RELEASE
+    if any(install_dir.glob("*/llama-server")) or any(install_dir.glob("*/llama-server.exe")):
+        return
+    report.add(
+        Finding(
+            "warning",
+            "local_server",
+            msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    'your agent embeds with provider "local", and no llama-server is on this machine yet: '
+                    "OpenClaw downloads llama.cpp {release} from GitHub the first time it embeds; offline "
+                    "that download fails, and with it the agent's memory index",
+                ),
+                release=LLAMA_SERVER_RELEASE,
+            ),
+            str(install_dir),
+            fix=msg(
+                QT_TRANSLATE_NOOP(
+                    "core",
+                    "run openclaw memory index once while online, or point "
+                    "models.providers.llama-cpp.localService.command at a llama-server {release} you have",
+                ),
+                release=LLAMA_SERVER_RELEASE,
+            ),
+        )
+    )
 
 
 def _check_index(report: DoctorReport, agent: Agent, layout: Layout, hashes: dict[str, str]) -> None:

@@ -208,13 +208,16 @@ def _ranking_values(target: Layout, tuned: Tuned) -> tuple[dict[tuple[str, ...],
 
 def plan_export(
     setup: OpenClawSetup,
-    tuned: Tuned,
+    tuned: Tuned | None,
     *,
     target: Layout | None = None,
     agent_id: str | None = None,
     extras: Extras | None = None,
 ) -> ExportPlan:
-    """What ``openclaw.json`` would look like with these settings, without writing anything."""
+    """What ``openclaw.json`` would look like with these settings, without writing anything.
+
+    ``tuned`` None writes only ``extras`` (a doctor's fix such as the trigram tokenizer).
+    """
     target = target or setup.layout
     path = setup.config_path
     before = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -225,7 +228,7 @@ def plan_export(
             f"{path} uses $include; memdesk does not rewrite split configs. Set these under "
             f"{plan.scope} by hand: " + json.dumps(_preview(target, tuned, extras), ensure_ascii=False)
         )
-    values, plan.rejected = _ranking_values(target, tuned)
+    values, plan.rejected = _ranking_values(target, tuned) if tuned is not None else ({}, [])
     extras = extras or Extras()
     if extras.fts_tokenizer is not None:
         if extras.fts_tokenizer not in ("unicode61", "trigram"):
@@ -297,8 +300,8 @@ def plan_export(
     return plan
 
 
-def _preview(target: Layout, tuned: Tuned, extras: Extras | None) -> dict[str, Any]:
-    values, _ = _ranking_values(target, tuned)
+def _preview(target: Layout, tuned: Tuned | None, extras: Extras | None) -> dict[str, Any]:
+    values, _ = _ranking_values(target, tuned) if tuned is not None else ({}, [])
     out: dict[str, Any] = {}
     for keys, value in values.items():
         _set(out, list(keys), value)

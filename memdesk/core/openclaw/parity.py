@@ -23,6 +23,7 @@ from __future__ import annotations
 import builtins
 import json
 import math
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -168,6 +169,16 @@ def _hybrid_options(inp: Mapping[str, Any], ctx: Context) -> HybridOptions:
     )
 
 
+# What OpenClaw's own tests assert about a generated text's parts
+# (internal.test.ts, embedding-chunk-limits.test.ts): CJK counts against the token
+# budget, no U+FFFD and no lone surrogate (a pair cut in two).
+_CJK_IDEOGRAPH = re.compile("[\u4e00-\u9fff]")
+
+
+def _lone_surrogates(text: str) -> int:
+    return sum(1 for ch in text if "\ud800" <= ch <= "\udfff")
+
+
 def _chunk_json(chunk: MemoryChunk, summarize: bool) -> Json:
     if summarize:
         return {
@@ -175,6 +186,10 @@ def _chunk_json(chunk: MemoryChunk, summarize: bool) -> Json:
             "endLine": chunk.end_line,
             "textLength": utf16_len(chunk.text),
             "textSha256": chunk.hash,
+            "codePoints": len(chunk.text),
+            "cjkChars": len(_CJK_IDEOGRAPH.findall(chunk.text)),
+            "replacementChars": chunk.text.count("\ufffd"),
+            "loneSurrogates": _lone_surrogates(chunk.text),
         }
     return {"startLine": chunk.start_line, "endLine": chunk.end_line, "text": chunk.text, "hash": chunk.hash}
 
@@ -217,9 +232,15 @@ def _chunk_markdown(inp: Mapping[str, Any], ctx: Context) -> Json:
 def _split_utf8(inp: Mapping[str, Any], ctx: Context) -> Json:
     parts = split_text_to_utf8_byte_limit(inp["text"], int(inp["maxUtf8Bytes"]))
     if "text" in ctx.generated:
+        joined = "".join(parts)
         return {
+            "count": len(parts),
             "utf16Lengths": [utf16_len(p) for p in parts],
             "utf8Bytes": [utf8_byte_length(p) for p in parts],
+            "codePoints": [len(p) for p in parts],
+            "rejoinsInput": joined == inp["text"],
+            "replacementChars": joined.count("\ufffd"),
+            "loneSurrogates": _lone_surrogates(joined),
         }
     return parts
 
@@ -228,7 +249,12 @@ def _snippet(inp: Mapping[str, Any], ctx: Context) -> Json:
     snippet = truncate_utf16_safe(inp["text"], int(inp.get("maxChars", 700)))
     if "text" in ctx.generated:
         n = utf16_len(snippet)
-        return {"length": n, "endsWith": utf16_slice(snippet, max(0, n - 3))}
+        return {
+            "length": n,
+            "endsWith": utf16_slice(snippet, max(0, n - 3)),
+            "codePoints": len(snippet),
+            "loneSurrogates": _lone_surrogates(snippet),
+        }
     return snippet
 
 
@@ -259,7 +285,22 @@ def _search_keyword(inp: Mapping[str, Any], ctx: Context) -> Json:
         )
     finally:
         conn.close()
-    return [{"id": r.id, "bm25": r.rank, "textScore": r.text_score, "score": r.score} for r in rows]
+    # manager-search.test.ts checks the hits' ids, scores and sources; the rest of the row
+    # (path, lines, snippet) is what searchKeyword returns with them.
+    return [
+        {
+            "id": r.id,
+            "bm25": r.rank,
+            "textScore": r.text_score,
+            "score": r.score,
+            "source": r.source,
+            "path": r.path,
+            "startLine": r.start_line,
+            "endLine": r.end_line,
+            "snippet": r.snippet,
+        }
+        for r in rows
+    ]
 
 
 _CONFIG_KEYS: dict[str, tuple[str, ...]] = {
@@ -308,7 +349,7 @@ def _decay_results(inp: Mapping[str, Any], ctx: Context) -> Json:
         now_ms=num(inp["nowMs"]),
         workspace_dir=inp.get("workspaceDir"),
     )
-    return [{"path": r.path, "score": r.score, "source": r.source} for r in decayed]
+    return [_result_json(r) for r in decayed]
 
 
 def _mmr_rerank(inp: Mapping[str, Any], ctx: Context) -> Json:

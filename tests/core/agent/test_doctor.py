@@ -214,3 +214,107 @@ def test_doctor_predicts_the_reindex_failure_real_openclaw_recorded(
         refused = {int(r["tokens"]) for r in embedded["rejected_over_context"]}
         predicted = {int(f.message.split("(")[1].split(" with")[0]) for f in too_long}
         assert predicted == refused
+
+
+NOW_MS = 1_795_000_000_000  # 2026-11-18, after the notes' dates
+
+
+def test_malformed_project_comment_names_the_hidden_note_and_line(tmp_path: Path) -> None:
+    """A bare ``<!-- project: -->`` (and an unclosed or ``<``-holding key) makes 2026.9
+    store the entry as an invalid project; its keyword search then never returns the
+    note. The doctor names the note and the comment's line, and what is hidden."""
+    from memdesk.core.openclaw import v2026_9
+
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("- Atlas ships in March <!-- project: atlas -->\n")
+    (ws / "memory" / "2026-11-10.md").write_text(
+        "# Standup\n\n- the zeppelin importer shipped\n<!-- project: -->\n- Jonas reviews it\n"
+    )
+    (ws / "memory" / "2026-11-11.md").write_text("- zeppelin load test <!-- project: atlas -->\n")
+    long_note = ["# Log", "- zeppelin notes <!-- project: atl<as -->", *["- filler line " * 8] * 40]
+    (ws / "memory" / "2026-11-12.md").write_text("\n".join(long_note) + "\n")
+    setup = _setup(tmp_path, ws, {"provider": "none"}, "2026.9")
+    report = doctor.run_doctor(setup, setup.agent())
+    found = {(f.path, f.start_line): f for f in report.findings if f.code == "project"}
+    assert set(found) == {("memory/2026-11-10.md", 4), ("memory/2026-11-12.md", 2)}
+    whole = found[("memory/2026-11-10.md", 4)]
+    assert whole.severity == "error" and "hides the whole note from every search" in whole.message
+    assert "hides lines 1-" in found[("memory/2026-11-12.md", 2)].message
+    # What the doctor predicts is what the agent's search does.
+    index = v2026_9.Index(ws)
+    paths = {r.path for r in v2026_9.Searcher(index).search("zeppelin", now_ms=NOW_MS, min_score=0)}
+    assert "memory/2026-11-11.md" in paths and "memory/2026-11-10.md" not in paths
+    # 2026.4 reads no annotations, so nothing is hidden there.
+    old = doctor.run_doctor(s := _setup(tmp_path, ws, {"provider": "none"}, "2026.4"), s.agent())
+    assert not [f for f in old.findings if f.code == "project"]
+
+
+def _cjk_workspace(root: Path) -> Path:
+    ws = root / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("- 我们决定用PostgreSQL存储订单数据\n- 鉴权服务由王磊负责维护\n")
+    (ws / "memory" / "2026-11-10.md").write_text("- 周会讨论了支付接口的超时问题，决定重试三次\n")
+    return ws
+
+
+def test_chinese_workspace_searched_by_keyword_only_is_warned_and_offers_trigram(tmp_path: Path) -> None:
+    """unicode61 makes ``我们决定用PostgreSQL存储订单数据`` a few long words, so a Chinese
+    question finds nothing; the trigram tokenizer finds it. The doctor says so and carries
+    the config change "Apply to OpenClaw…" writes."""
+    from memdesk.core.openclaw import v2026_9
+
+    ws = _cjk_workspace(tmp_path)
+    setup = _setup(tmp_path, ws, {"provider": "none"}, "2026.9")
+    (finding,) = [f for f in doctor.run_doctor(setup, setup.agent()).findings if f.code == "cjk_keyword_only"]
+    assert finding.severity == "warning" and "trigram" in (finding.fix or "")
+    assert finding.config_change == {"fts_tokenizer": "trigram"}
+    assert finding.to_json()["configChange"] == {"fts_tokenizer": "trigram"}
+    for query in ("订单数据", "超时问题"):
+        plain = v2026_9.Searcher(v2026_9.Index(ws)).search(query, now_ms=NOW_MS, min_score=0)
+        trigram = v2026_9.Searcher(v2026_9.Index(ws, tokenizer="trigram")).search(
+            query, now_ms=NOW_MS, min_score=0
+        )
+        assert plain == [] and trigram, query
+    # 2026.4's keyword-only search has the same unicode61 index (its profile finds nothing either).
+    old = _setup(tmp_path, ws, {"provider": "none"}, "2026.4")
+    assert [f.code for f in doctor.run_doctor(old, old.agent()).findings if f.code == "cjk_keyword_only"]
+    # With trigram already, with an embedding model, or in an English workspace: no warning.
+    for search in ({"provider": "none", "store": {"fts": {"tokenizer": "trigram"}}}, {"provider": "local"}):
+        setup = _setup(tmp_path, ws, search, "2026.9")
+        assert not [
+            f for f in doctor.run_doctor(setup, setup.agent()).findings if f.code == "cjk_keyword_only"
+        ]
+    (ws / "memory" / "2026-11-11.md").write_text("- the payments team moved the retry budget to five\n" * 20)
+    setup = _setup(tmp_path, ws, {"provider": "none"}, "2026.9")
+    assert not [f for f in doctor.run_doctor(setup, setup.agent()).findings if f.code == "cjk_keyword_only"]
+
+
+def test_local_provider_without_its_server_will_fail_offline(tmp_path: Path) -> None:
+    """2026.9's local provider installs llama-server b10809 under
+    ``<state>/tools/llama.cpp/b10809/<platform>-<arch>/`` on first use (a download)."""
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("- tea\n")
+    setup = _setup(tmp_path, ws, {"provider": "local"}, "2026.9")
+    (finding,) = [f for f in doctor.run_doctor(setup, setup.agent()).findings if f.code == "local_server"]
+    assert "offline" in finding.message and "b10809" in finding.message
+    assert finding.path == str(tmp_path / ".openclaw" / "tools" / "llama.cpp" / "b10809")
+    server = tmp_path / ".openclaw" / "tools" / "llama.cpp" / "b10809" / "linux-x64" / "llama-server"
+    server.parent.mkdir(parents=True)
+    server.write_bytes(b"\x7fELF")
+    assert not [f for f in doctor.run_doctor(setup, setup.agent()).findings if f.code == "local_server"]
+    server.unlink()
+    # A server of the user's own, named in the plugin's config, is never downloaded.
+    own = tmp_path / "bin" / "llama-server"
+    own.parent.mkdir()
+    own.write_bytes(b"\x7fELF")
+    config_path = tmp_path / ".openclaw" / "openclaw.json"
+    data = json.loads(config_path.read_text())
+    data["models"] = {"providers": {"llama-cpp": {"localService": {"command": str(own)}}}}
+    config_path.write_text(json.dumps(data))
+    setup = config.discover({"HOME": str(tmp_path)})
+    assert not [f for f in doctor.run_doctor(setup, setup.agent()).findings if f.code == "local_server"]
+    # 2026.4's local provider is node-llama-cpp: no server to download.
+    old = _setup(tmp_path, ws, {"provider": "local"}, "2026.4")
+    assert not [f for f in doctor.run_doctor(old, old.agent()).findings if f.code == "local_server"]

@@ -92,3 +92,82 @@ def test_compare_semantics() -> None:
     assert compare({"k": 1}, {"k": 1, "extra": 2}) == []
     assert compare({"k": 1}, {"other": 1}) != []
     assert compare([1, 2], [1, 2, 3]) != []
+
+
+def _generated(function: str, expr: str, expected: object, **inp: object) -> dict:
+    return {
+        "id": f"t-{function}",
+        "module": "test",
+        "function": function,
+        "version": "openclaw v2026.4.12",
+        "input": {"textGenerator": "(test)", "contentGenerator": "(test)", "pythonExpr": expr, **inp},
+        "expected": expected,
+    }
+
+
+def test_generated_inputs_report_every_field_openclaws_tests_assert() -> None:
+    """embedding-chunk-limits.test.ts checks the emoji parts re-join to the input without
+    U+FFFD, within the byte budget; their code-point counts pin the cut. internal.test.ts
+    counts each chunk's CJK ideographs against the budget and looks for lone surrogates."""
+    split = _generated(
+        "splitTextToUtf8ByteLimit",
+        "'\U0001f600'*2100 + '\\n' + '\U0001f600'*2100",
+        {
+            "count": 3,
+            "utf16Lengths": [4096, 4095, 210],
+            "utf8Bytes": [8192, 8189, 420],
+            "codePoints": [2048, 2048, 105],
+            "rejoinsInput": True,
+            "replacementChars": 0,
+            "loneSurrogates": 0,
+        },
+        maxUtf8Bytes=8192,
+    )
+    del split["input"]["contentGenerator"]
+    cjk = _generated(
+        "chunkMarkdown",
+        "'中' * 2000",
+        {"count": 10, "chunks": [{"textLength": 200, "codePoints": 200, "cjkChars": 200}] * 10},
+        tokens=200,
+        overlap=0,
+    )
+    pairs = _generated(
+        "chunkMarkdown",
+        "'\U00020000' * 120",
+        {"count": 6, "chunks": [{"replacementChars": 0, "loneSurrogates": 0}] * 6},
+        tokens=31,
+        overlap=0,
+    )
+    for vector in (cjk, pairs):
+        del vector["input"]["textGenerator"]
+    report = run_vectors([split, cjk, pairs])
+    assert [(o.id, o.diffs) for o in report.outcomes if not o.passed] == []
+
+
+def test_search_keyword_reports_each_hits_source_and_place() -> None:
+    """manager-search.test.ts checks the hit's source (``results[0]?.source``) beside its
+    id and scores; the runner reports it, with the path and lines the row came from."""
+    vector = {
+        "id": "t-searchKeyword-source",
+        "module": "test",
+        "function": "searchKeyword(sqlite FTS5)",
+        "version": "openclaw v2026.4.12",
+        "input": {
+            "rows": [
+                {
+                    "id": "1",
+                    "path": "ml.md",
+                    "text": "The Transformer architecture powers modern LLMs",
+                    "source": "sessions",
+                    "startLine": 1,
+                    "endLine": 3,
+                },
+                {"id": "2", "path": "ops.md", "text": "Deploy the database cluster", "source": "memory"},
+            ],
+            "query": "Transformer",
+            "limit": 10,
+        },
+        "expected": [{"id": "1", "source": "sessions", "path": "ml.md", "startLine": 1, "endLine": 3}],
+    }
+    report = run_vectors([vector])
+    assert [(o.id, o.diffs) for o in report.outcomes if not o.passed] == []
