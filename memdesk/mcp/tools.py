@@ -18,11 +18,10 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from memdesk.cli import common
-from memdesk.cli import search as search_cli
 from memdesk.core import errors
 from memdesk.core.eval import tuned as eval_tuned
 from memdesk.core.index import notes, workspace
-from memdesk.core.search import explain, highlight, ranking
+from memdesk.core.search import explain, explain_text, highlight, ranking
 from memdesk.core.search import settings as settings_mod
 
 log = logging.getLogger(__name__)
@@ -245,9 +244,9 @@ class MemoryTools:
                     h, settings, found.mode, hits=all_hits, pool=found, terms=terms, today=today
                 )
                 obj["explain"] = e.to_json()
-                # The score's steps in the words the app's explanation pane and
-                # ``memdesk search --explain`` use.
-                obj["explain_lines"] = search_cli._explain_lines(e)
+                # The app's explanation pane, word for word (in English): its heading,
+                # then one "Heading: sentence" line per row of its table.
+                obj["explain_lines"] = explain_text.lines(e)
         return common.json_safe(data)
 
     # -- memory_get --------------------------------------------------------------------
