@@ -19,6 +19,9 @@ from pathlib import Path
 from memdesk.mcp import sdk
 sdk.import_server_side()
 from memdesk.mcp import server, tools
+# Later than the default second: a loaded test machine can take longer than that to get
+# here, and the point is that start-up itself does not scan the workspace.
+tools.BACKGROUND_START_S = 60.0
 memory = tools.MemoryTools(Path(sys.argv[1]), model=sys.argv[2])
 server.build_server(memory)
 status = memory.memory_status()
