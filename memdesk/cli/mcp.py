@@ -24,6 +24,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         logging.getLogger().addHandler(handler)
     # Protocol only on stdout: every log line goes to stderr (or the log file).
     logging.getLogger().setLevel(logging.INFO if args.verbose else logging.WARNING)
+    from memdesk.mcp import sdk
+
+    sdk.import_server_side()
     from memdesk.mcp import server as server_mod
     from memdesk.mcp import tools as tools_mod
 

@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import mcp_types
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import server as sdk_server
 from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import ToolAnnotations
@@ -53,7 +54,16 @@ class MemoryServer(MCPServer[Any]):
     SDK's own resource list is fixed at registration; notes come and go)."""
 
     def __init__(self, memory: tools_mod.MemoryTools, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+        # The SDK's constructor sets up logging with a rich handler: importing rich
+        # cost ~0.1 s of start-up, for a ``logging.basicConfig`` that does nothing here
+        # (``memdesk`` has configured logging, to stderr, before). Skipped.
+        configure = getattr(sdk_server, "configure_logging", None)
+        setattr(sdk_server, "configure_logging", _logging_configured)  # noqa: B010 (a module global)
+        try:
+            super().__init__(**kwargs)
+        finally:
+            if configure is not None:
+                setattr(sdk_server, "configure_logging", configure)  # noqa: B010
         self.memory = memory
 
     async def list_resources(self) -> list[mcp_types.Resource]:
@@ -74,6 +84,10 @@ class MemoryServer(MCPServer[Any]):
         except errors.MemdeskError as exc:
             raise ResourceError(workspace.printable(str(exc))) from None
         return [ReadResourceContents(content=text, mime_type="text/markdown")]
+
+
+def _logging_configured(level: str) -> None:
+    """Stands in for the SDK's ``configure_logging`` (see ``MemoryServer``)."""
 
 
 def _refused(exc: errors.MemdeskError) -> ToolError:

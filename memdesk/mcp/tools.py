@@ -15,15 +15,13 @@ import logging
 import threading
 import time
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memdesk.cli import common
-from memdesk.cli import search as search_cli
 from memdesk.core import errors
-from memdesk.core.eval import tuned as eval_tuned
-from memdesk.core.index import notes, workspace
-from memdesk.core.search import explain, highlight, ranking
-from memdesk.core.search import settings as settings_mod
+from memdesk.core.index import workspace
+
+if TYPE_CHECKING:
+    from memdesk.core.search import settings as settings_mod
 
 log = logging.getLogger(__name__)
 
@@ -36,11 +34,22 @@ MAX_APPEND_BYTES = 256 * 1024
 RESYNC_AFTER_S = 2.0
 # How long the first search waits for the sync started with the server (see memory_search).
 FIRST_SYNC_WAIT_S = 5.0
+# The start-up sync and the watcher begin this long after the server starts, or at the
+# first search or append if sooner: a scan of the workspace (2,000 notes) must not share
+# the cores with the server's own start, so a client's first memory_status is answered
+# within a second of its launch.
+BACKGROUND_START_S = 1.0
 
 INDEXING_NOTE = (
     "memdesk is still indexing this workspace: these results come from the keyword index "
     "only (ask again in a moment for hybrid results)"
 )
+
+
+def json_safe(obj: Any) -> Any:
+    from memdesk.cli import common
+
+    return common.json_safe(obj)
 
 
 class ToolInputError(errors.MemdeskError):
@@ -74,9 +83,24 @@ class MemoryTools:
         # (in the background). Without a watcher, a search after RESYNC_AFTER_S does.
         self._changed = threading.Event()
         self._observer: Any = None
+        self._background_lock = threading.Lock()
+        self._background_started = not sync_on_start
+        self._background_timer: threading.Timer | None = None
         if sync_on_start:
-            self._watch()
-            self.start_sync()
+            self._background_timer = threading.Timer(BACKGROUND_START_S, self.start_background)
+            self._background_timer.daemon = True
+            self._background_timer.start()
+
+    def start_background(self) -> None:
+        """Watch the workspace and bring the index up to date (once; see BACKGROUND_START_S)."""
+        with self._background_lock:
+            if self._background_started:
+                return
+            self._background_started = True
+        if self._background_timer is not None:
+            self._background_timer.cancel()
+        self._watch()
+        self.start_sync()
 
     def _watch(self) -> None:
         """Watch the workspace, as the app does, so an unchanged index is not rescanned on
@@ -107,6 +131,7 @@ class MemoryTools:
         on the first text it embeds)."""
         with self._engine_lock:
             if self._engine is None:
+                from memdesk.cli import common
                 from memdesk.core import engine as engine_mod
 
                 self._engine = engine_mod.Engine.open(self.root, model=common.model_arg(self._model))
@@ -139,16 +164,22 @@ class MemoryTools:
 
     @property
     def syncing(self) -> bool:
+        """A sync runs, or the start-up sync is still to come."""
         thread = self._sync_thread
-        return thread is not None and thread.is_alive()
+        return not self._background_started or (thread is not None and thread.is_alive())
 
     def wait_for_sync(self, timeout: float | None = None) -> bool:
+        self.start_background()
         thread = self._sync_thread
         if thread is not None:
             thread.join(timeout)
         return not self.syncing
 
     def close(self) -> None:
+        with self._background_lock:
+            self._background_started = True  # a pending start-up sync is not wanted now
+        if self._background_timer is not None:
+            self._background_timer.cancel()
         if self._observer is not None:
             self._observer.stop()
         self.wait_for_sync(30)
@@ -159,6 +190,9 @@ class MemoryTools:
     def settings_for(self, profile: str | None) -> settings_mod.SearchSettings:
         """The workspace's tuned settings (``.memdesk/tuned.json``, as the app keeps
         them): the profile last used there, or ``profile``'s own tuned values."""
+        from memdesk.core.eval import tuned as eval_tuned
+        from memdesk.core.search import settings as settings_mod
+
         if profile is None:
             return eval_tuned.current_settings(self.root)
         if profile not in settings_mod.PROFILES:
@@ -178,6 +212,10 @@ class MemoryTools:
         folder: str | None = None,
         explain_hits: bool = False,
     ) -> dict[str, Any]:
+        # What only a search needs is imported by the first search (start-up answers
+        # memory_status sooner without it).
+        from memdesk.core.search import explain, explain_text, highlight, ranking
+
         if len(query) > MAX_QUERY_CHARS:
             raise ToolInputError(
                 f"query is {len(query)} characters; memory_search takes at most {MAX_QUERY_CHARS}"
@@ -194,6 +232,7 @@ class MemoryTools:
         # returns up to ``wanted`` of them.
         settings = settings.replace(max_results=100 if prefix else wanted)
         eng = self.engine()
+        self.start_background()
         if self._changed.is_set() or (
             self._observer is None and time.monotonic() - self._last_sync_end > RESYNC_AFTER_S
         ):
@@ -245,10 +284,10 @@ class MemoryTools:
                     h, settings, found.mode, hits=all_hits, pool=found, terms=terms, today=today
                 )
                 obj["explain"] = e.to_json()
-                # The score's steps in the words the app's explanation pane and
-                # ``memdesk search --explain`` use.
-                obj["explain_lines"] = search_cli._explain_lines(e)
-        return common.json_safe(data)
+                # The app's explanation pane, word for word (in English): its heading,
+                # then one "Heading: sentence" line per row of its table.
+                obj["explain_lines"] = explain_text.lines(e)
+        return json_safe(data)
 
     # -- memory_get --------------------------------------------------------------------
     def memory_get(self, path: str, from_: int | None = None, lines: int | None = None) -> dict[str, Any]:
@@ -263,7 +302,7 @@ class MemoryTools:
         total = text.count("\n") + (0 if text.endswith("\n") else 1)
         if from_ or lines:
             text = oc_tools.read_file_slice(text, from_, lines)
-        return common.json_safe(
+        return json_safe(
             {
                 "path": workspace.rel_path(self.root, note),
                 "from": from_ or 1,
@@ -285,6 +324,8 @@ class MemoryTools:
             raise ToolInputError("nothing to append: text is empty")
         if len(data) > MAX_APPEND_BYTES:
             raise ToolInputError(f"text is {len(data)} bytes; memory_append takes at most {MAX_APPEND_BYTES}")
+        from memdesk.core.index import notes
+
         if path is None:
             rel, created = notes.open_daily_note(self.root, dt.date.today())
         else:
@@ -319,6 +360,7 @@ class MemoryTools:
                 continue  # changed between our read and the save in a way that overlaps: read again
         else:
             raise ToolInputError(f"{rel}: the note kept changing; nothing appended")
+        self.start_background()
         self.start_sync()
         return {"path": rel, "created": created, "bytes": len(saved.data), "merged": saved.merged}
 
@@ -336,7 +378,7 @@ class MemoryTools:
             why = "hybrid: keyword (FTS5) and vector search" + (
                 "" if loaded else " (the model loads on the first search)"
             )
-        return common.json_safe(
+        return json_safe(
             {
                 "workspace": data["workspace"],
                 "files": data["files"],

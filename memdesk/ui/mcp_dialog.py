@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -87,6 +88,28 @@ class McpConfigDialog(QDialog):
         self.write_check.toggled.connect(self._refresh)
         self.copy_button.clicked.connect(self.copy)
         self._refresh()
+        self._fit_snippet()
+
+    def _fit_snippet(self) -> None:
+        """Make the box tall enough for the longest snippet (OpenClaw's with --allow-write),
+        in whatever font the box gets: under a Chinese locale the taller labels left it
+        a few pixels short and a scroll bar hid the closing braces."""
+        longest = max(
+            len(mcp_config.snippet(client, self._workspace, allow_write=True).splitlines())
+            for client in mcp_config.CLIENTS
+        )
+        box = self.snippet
+        margins = box.contentsMargins()
+        height = (
+            longest * box.fontMetrics().lineSpacing()
+            + 2 * int(box.document().documentMargin())
+            + margins.top()
+            + margins.bottom()
+            # A long workspace path brings a horizontal scroll bar (no wrapping).
+            + box.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        )
+        box.setMinimumHeight(height)
+        self.resize(self.width(), max(self.height(), self.sizeHint().height()))
 
     def text(self) -> str:
         client = str(self.client_combo.currentData())

@@ -1995,6 +1995,10 @@ Save over it anyway? It stays read-only afterwards.</source>
 <context>
     <name>core</name>
     <message>
+        <source>importance {0}</source>
+        <translation>重要度 {0}</translation>
+    </message>
+    <message>
         <source>{path} looks dated, but your agent treats it as evergreen: it never ages, so it competes with today&apos;s notes at full weight</source>
         <translation>{path} 看起来带有日期，但智能体把它当作常青笔记：它不会随时间衰减，因此会以全部权重与今天的笔记竞争</translation>
     </message>
@@ -2497,6 +2501,248 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>OpenClaw 2026.9 reads importance only as a whole number from 1 to 10; it ignores this one</source>
         <translation>OpenClaw 2026.9 只读取 1 到 10 的整数作为重要度；这一个会被忽略</translation>
+        <source>importance {0}</source>
+        <translation>重要度 {0}</translation>
+    </message>
+    <message>
+        <source>project {0}</source>
+        <translation>项目 {0}</translation>
+    </message>
+    <message>
+        <source>Importance ×{0}</source>
+        <translation>重要度 ×{0}</translation>
+    </message>
+    <message>
+        <source>the entry is marked &lt;!-- importance: {0} --&gt;: × (0.75 + 0.05 × {0})</source>
+        <translation>该条目标注了 &lt;!-- importance: {0} --&gt;：× (0.75 + 0.05 × {0})</translation>
+    </message>
+    <message>
+        <source>project {0} is active in the session</source>
+        <translation>项目 {0} 是本会话的活动项目</translation>
+    </message>
+    <message>
+        <source>project {0} is not the session&apos;s project</source>
+        <translation>项目 {0} 不是本会话的项目</translation>
+    </message>
+    <message>
+        <source>project {0}; no project context (as in the CLI), so no change</source>
+        <translation>项目 {0}；没有项目上下文（如命令行），因此不变</translation>
+    </message>
+    <message>
+        <source>Project ×{0}</source>
+        <translation>项目 ×{0}</translation>
+    </message>
+    <message>
+        <source>“{0}” ×{1} (line {2})</source>
+        <translation>“{0}” ×{1}（第 {2} 行）</translation>
+    </message>
+    <message>
+        <source>Words matched</source>
+        <translation>匹配的词</translation>
+    </message>
+    <message>
+        <source>none of the query&apos;s words: found by meaning</source>
+        <translation>没有匹配查询中的词：按语义找到</translation>
+    </message>
+    <message>
+        <source>Vector {0}</source>
+        <translation>向量分数 {0}</translation>
+    </message>
+    <message>
+        <source>how close the meaning is (cosine similarity of the embeddings; 1 = same meaning)</source>
+        <translation>语义有多接近（嵌入向量的余弦相似度；1 = 含义相同）</translation>
+    </message>
+    <message>
+        <source>Text {0}</source>
+        <translation>文本分数 {0}</translation>
+    </message>
+    <message>
+        <source>how well the words match (BM25 keyword score; rarer words and more matches score higher)</source>
+        <translation>词语匹配程度（BM25 关键词分数；越罕见的词、匹配越多，分数越高）</translation>
+    </message>
+    <message>
+        <source>Text —</source>
+        <translation>文本分数 —</translation>
+    </message>
+    <message>
+        <source>not a keyword hit</source>
+        <translation>不是关键词命中</translation>
+    </message>
+    <message>
+        <source>Combined {0}</source>
+        <translation>综合分数 {0}</translation>
+    </message>
+    <message>
+        <source>keyword-only while notes are being embedded: the text score is the score, the weights do not apply (the query runs again, hybrid, when they are done)</source>
+        <translation>笔记嵌入期间仅用关键词：文本分数即为分数，权重不起作用（嵌入完成后会以混合检索重新查询）</translation>
+    </message>
+    <message>
+        <source>keyword-only while the embedding model loads: the text score is the score, the weights do not apply (the query runs again, hybrid, when it is ready)</source>
+        <translation>嵌入模型加载期间仅用关键词：文本分数即为分数，权重不起作用（模型就绪后会以混合检索重新查询）</translation>
+    </message>
+    <message>
+        <source>keyword-only mode (no embedding model): the text score is the score, the weights do not apply</source>
+        <translation>仅关键词模式（没有嵌入模型）：文本分数即为分数，权重不起作用</translation>
+    </message>
+    <message>
+        <source>not embedded yet (a sync adds its vector): scored by its text score alone, as a keyword search scores it</source>
+        <translation>尚未嵌入（同步会补上它的向量）：只按文本分数计分，与关键词检索相同</translation>
+    </message>
+    <message>
+        <source>vector-only mode: the vector score is the score</source>
+        <translation>仅向量模式：向量分数即为分数</translation>
+    </message>
+    <message>
+        <source>vector</source>
+        <translation>向量</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>(the weights&apos; sum)</source>
+        <translation>（权重之和）</translation>
+    </message>
+    <message>
+        <source>Decay ×1</source>
+        <translation>时间衰减 ×1</translation>
+    </message>
+    <message>
+        <source>temporal decay is off</source>
+        <translation>时间衰减已关闭</translation>
+    </message>
+    <message>
+        <source>this note has no date (like MEMORY.md): it never ages</source>
+        <translation>这条笔记没有日期（如 MEMORY.md）：不会随时间衰减</translation>
+    </message>
+    <message>
+        <source>Decay ×{0}</source>
+        <translation>时间衰减 ×{0}</translation>
+    </message>
+    <message>
+        <source>the note is {0} days old, half-life {1} days</source>
+        <translation>笔记已有 {0} 天，半衰期 {1} 天</translation>
+    </message>
+    <message>
+        <source>the note has no date (like MEMORY.md): it counts as current</source>
+        <translation>这条笔记没有日期（如 MEMORY.md）：视为当前信息</translation>
+    </message>
+    <message>
+        <source>Recency +{0}</source>
+        <translation>时效加分 +{0}</translation>
+    </message>
+    <message>
+        <source>the query asks for the current state; {0} (at most +{1})</source>
+        <translation>查询问的是当前状态；{0}（最多 +{1}）</translation>
+    </message>
+    <message>
+        <source>Recency +0</source>
+        <translation>时效加分 +0</translation>
+    </message>
+    <message>
+        <source>the query does not ask for the current state (or it asks about a past occasion or period): no note gains for being recent</source>
+        <translation>查询问的不是当前状态（或问的是过去某次活动、某个时期）：较新的笔记不加分</translation>
+    </message>
+    <message>
+        <source>Date match +{0}</source>
+        <translation>日期匹配 +{0}</translation>
+    </message>
+    <message>
+        <source>dated {0}, in the period the query names</source>
+        <translation>日期 {0}，在查询所指的时间段内</translation>
+    </message>
+    <message>
+        <source>recency {0}</source>
+        <translation>时效加分 {0}</translation>
+    </message>
+    <message>
+        <source>date match {0}</source>
+        <translation>日期匹配 {0}</translation>
+    </message>
+    <message>
+        <source>Same note −{0}</source>
+        <translation>同一笔记 −{0}</translation>
+    </message>
+    <message>
+        <source>another chunk of this note scores higher and ranks above it</source>
+        <translation>这条笔记的另一个片段得分更高，排在它前面</translation>
+    </message>
+    <message>
+        <source>same note {0}</source>
+        <translation>同一笔记 {0}</translation>
+    </message>
+    <message>
+        <source>Final {0}</source>
+        <translation>最终分数 {0}</translation>
+    </message>
+    <message>
+        <source>combined {0} × decay {1}</source>
+        <translation>综合分数 {0} × 时间衰减 {1}</translation>
+    </message>
+    <message>
+        <source>dated {0}, {2} days old, half-life {1} days</source>
+        <translation>日期 {0}，已有 {2} 天，半衰期 {1} 天</translation>
+    </message>
+    <message>
+        <source>picked first: nothing above it to be similar to</source>
+        <translation>第一个被选中：上方没有可比较相似度的结果</translation>
+    </message>
+    <message>
+        <source>most like {0}:{1} (similarity {2}), which ranks above it</source>
+        <translation>与排在它上方的 {0}:{1} 最相似（相似度 {2}）</translation>
+    </message>
+    <message>
+        <source>similarity {0} to a hit above it</source>
+        <translation>与上方某条结果的相似度为 {0}</translation>
+    </message>
+    <message>
+        <source>MMR λ {0}</source>
+        <translation>多样性重排（MMR）λ {0}</translation>
+    </message>
+    <message>
+        <source>rank {0} by score → {1} for diversity; {2}</source>
+        <translation>按分数排第 {0} 名 → 多样性重排后第 {1} 名；{2}</translation>
+    </message>
+    <message>
+        <source>without decay: rank {0}</source>
+        <translation>不计时间衰减：第 {0} 名</translation>
+    </message>
+    <message>
+        <source>without decay: not in the results</source>
+        <translation>不计时间衰减：不在结果中</translation>
+    </message>
+    <message>
+        <source>without recency: rank {0}</source>
+        <translation>不计时效加分：第 {0} 名</translation>
+    </message>
+    <message>
+        <source>without recency: not in the results</source>
+        <translation>不计时效加分：不在结果中</translation>
+    </message>
+    <message>
+        <source>without MMR: rank {0}</source>
+        <translation>不做多样性重排：第 {0} 名</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>假如</translation>
+    </message>
+    <message>
+        <source>Cut-off</source>
+        <translation>截断</translation>
+    </message>
+    <message>
+        <source>hits under min score {0} are dropped</source>
+        <translation>低于最低分数 {0} 的结果会被丢弃</translation>
+    </message>
+    <message>
+        <source>lines {0}–{1}</source>
+        <translation>第 {0}–{1} 行</translation>
+    </message>
+    <message>
+        <source>rank {0}</source>
+        <translation>第 {0} 名</translation>
     </message>
 </context>
 <context>

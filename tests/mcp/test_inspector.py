@@ -118,9 +118,10 @@ def test_the_mcp_inspector_cli_searches_with_explanations(
     assert found["mode"] == "hybrid" and found["notices"] == []
     top = found["results"][0]
     assert top["path"] == "memory/2026-05-06.md"
-    assert top["explain"]["vector"] is not None and top["explain_lines"][0].startswith(
-        "merged   0.75 x vector"
-    )
+    # The explanation pane's words (heading, then "Heading: sentence" per row).
+    assert top["explain"]["vector"] is not None
+    assert top["explain_lines"][0].startswith("memory/2026-05-06.md · lines ")
+    assert any(line.startswith("Combined ") for line in top["explain_lines"])
 
     _, read = _inspect(
         inspector, server, memdesk_home, tmp_path, "--method", "resources/read", "--uri", "memory://MEMORY.md"

@@ -77,11 +77,12 @@ def test_search_with_and_without_explain_matches_the_cli(
         e = hit["explain"]
         assert e["mode"] == "hybrid" and e["vector"] is not None
         assert e["final"] == pytest.approx(hit["score"])
+        # The explanation pane's words (tests/ui/test_explain_mcp.py compares them with the pane).
         lines = hit["explain_lines"]
-        assert lines[0].startswith("merged   0.75 x vector") and lines[-1].startswith(
-            ("final", "mmr", "matched")
-        )
-        assert any(line.startswith("mmr      lambda") for line in lines)  # MMR rank, in the app's words
+        assert lines[0].startswith(f"{hit['path']} · lines {hit['start_line']}–{hit['end_line']} · rank ")
+        assert any(line.startswith("Combined ") and "0.75 × vector" in line for line in lines)
+        assert any(line.startswith("Final ") for line in lines)
+        assert any(line.startswith("MMR λ ") for line in lines)  # the MMR rank
 
 
 def test_search_folder_as_of_and_profile(example_workspace: Path, memdesk_home: Path) -> None:
