@@ -174,13 +174,13 @@ def build_model(
 def _write_encoder(path: Path) -> None:
     """The model's vocabulary-free encoder file beside it (see embed.encoder_file), so
     the first load does not derive it; a folder that cannot take it is no error."""
-    from memdesk.core.embed import encoder_file, gguf_embedder
+    from memdesk.core.embed import encoder_file, gguf_header, model_digest
     from memdesk.core.errors import MemdeskError
 
     try:
-        info = gguf_embedder.inspect_gguf(path)
+        info = gguf_header.inspect_gguf(path)
         if encoder_file.unsupported(info) is None:
-            encoder_file.ensure_encoder(info, gguf_embedder.file_sha256(path))
+            encoder_file.ensure_encoder(info, model_digest.file_sha256(path))
     except (MemdeskError, OSError, ValueError) as exc:  # the first load tries again
         logger.warning("no encoder file for %s: %s", path, exc)
 
