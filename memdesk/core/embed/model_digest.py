@@ -11,7 +11,7 @@ import os
 import threading
 from pathlib import Path
 
-from memdesk.core import paths
+from memdesk.core import diskio, paths
 
 _sha_cache: dict[tuple[str, int, int], str] = {}
 _sha_lock = threading.Lock()
@@ -67,12 +67,6 @@ def _read_sha_sidecar(sidecar: str, st: os.stat_result) -> str | None:
 
 
 def _write_sha_sidecar(sidecar: str, st: os.stat_result, value: str) -> None:
-    tmp = f"{sidecar}.{os.getpid()}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # owner-only, umask aside
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": value}, handle)
-        os.replace(tmp, sidecar)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+    data = json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": value}).encode("utf-8")
+    with contextlib.suppress(OSError):  # a folder that cannot take it: hashed again next time
+        diskio.write_atomic(Path(sidecar), data, mode=0o600, keep_mode=False)

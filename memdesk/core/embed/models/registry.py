@@ -16,11 +16,11 @@ import dataclasses
 import importlib
 import json
 import logging
-import os
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+from memdesk.core import diskio
 from memdesk.core.errors import ModelBuildError
 
 logger = logging.getLogger(__name__)
@@ -160,13 +160,9 @@ def build_model(
     if not path.is_file():
         raise ModelBuildError(f"The {name} converter finished without writing {path}")
     stamp = dict(expected, size=path.stat().st_size)
-    tmp = _stamp_file(path).with_suffix(".tmp")
-    with os.fdopen(
-        os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8"
-    ) as handle:
-        handle.write(json.dumps(stamp, indent=2, sort_keys=True))
-    os.chmod(tmp, 0o600)  # owner-only, as everything memdesk creates (the umask aside)
-    os.replace(tmp, _stamp_file(path))
+    # Owner-only, as everything memdesk creates (the umask and an older stamp aside).
+    stamp_bytes = json.dumps(stamp, indent=2, sort_keys=True).encode("utf-8")
+    diskio.write_atomic(_stamp_file(path), stamp_bytes, mode=0o600, keep_mode=False)
     _write_encoder(path)
     return path
 
