@@ -59,7 +59,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memdesk.core.embed import gguf_embedder
+from memdesk.core.embed import gguf_embedder, llama_runtime
 from memdesk.core.embed.models import registry, wheels
 from memdesk.core.errors import MemdeskError
 
@@ -453,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--chunks", type=int, default=48)
-    parser.add_argument("--threads", type=int, default=gguf_embedder.physical_cores())
+    parser.add_argument("--threads", type=int, default=llama_runtime.physical_cores())
     parser.add_argument("--models-dir", type=Path, default=BENCH_MODELS,
                         help="where to build/find the GGUF files (default: .cache/bench-models)")  # fmt: skip
     parser.add_argument("--sweep", action="store_true",

@@ -43,7 +43,8 @@ import sys
 from pathlib import Path
 
 from memdesk.core.embed import encoder_file
-from memdesk.core.embed.gguf_embedder import file_sha256, inspect_gguf
+from memdesk.core.embed.gguf_header import inspect_gguf
+from memdesk.core.embed.model_digest import file_sha256
 
 for model in sorted(Path(sys.argv[1]).glob("*.gguf")):
     print(f"build: {model.name} sha256 {file_sha256(model)[:12]}…")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.cli.common import emit
-from memdesk.core import errors, paths
+from memdesk.core import diskio, errors, paths
 from memdesk.core.agent import config as agent_config
 from memdesk.core.agent import doctor as agent_doctor
 from memdesk.core.agent import export as agent_export
@@ -300,7 +300,7 @@ def cmd_agent_apply(args: argparse.Namespace) -> int:
     tuned = base.replace(**changes)
     extras = agent_export.Extras(fts_tokenizer=args.tokenizer)
     # A temp copy of the config a killed apply left (secrets and all) goes first.
-    agent_export.remove_stale_temps(setup.config_path)
+    diskio.remove_stale_temps(setup.config_path)
     plan = agent_export.plan_export(setup, tuned, target=args.target, agent_id=args.agent, extras=extras)
     backup = None
     if args.yes and plan.changed:

@@ -75,10 +75,10 @@ def _cpu_backend_line() -> str:
     otherwise a missing llama.cpp is only reported, as the models list is useful without it.
     """
     from memdesk.core import errors
-    from memdesk.core.embed import cpu_backend
+    from memdesk.core.embed import cpu_backend, llama_runtime
 
     try:
-        return cpu_backend.active().describe()
+        return llama_runtime.active_cpu_backend().describe()
     except errors.EmbedderUnavailable as exc:
         if os.environ.get(cpu_backend.FORCE_ENV):
             raise

@@ -100,10 +100,10 @@ def cpu_backend_text() -> str:
     Loads llama.cpp (not a model) if nothing has yet: the variant is chosen then.
     """
     from memdesk.core import errors
-    from memdesk.core.embed import cpu_backend
+    from memdesk.core.embed import llama_runtime
 
     try:
-        return qt_messages.text(cpu_backend.active().describe())
+        return qt_messages.text(llama_runtime.active_cpu_backend().describe())
     except errors.EmbedderUnavailable as exc:
         return QCoreApplication.translate("help", "unavailable: {reason}").format(
             reason=qt_messages.text(exc)

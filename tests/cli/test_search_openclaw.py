@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.core.embed import gguf_embedder
+from memdesk.core.embed import model_digest
 from memdesk.core.openclaw import fixture_parity as fp
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,7 +39,7 @@ def test_cli_hybrid_matches_the_recording(
 ) -> None:
     fixture = json.loads((FIXTURES / "2026.4.12" / f"generated-{mode}.json").read_text(encoding="utf-8"))
     model: Path = request.getfixturevalue({"minilm": "minilm_path", "e5": "e5_path"}[mode])
-    assert gguf_embedder.file_sha256(model) == fixture["model_sha256"], (
+    assert model_digest.file_sha256(model) == fixture["model_sha256"], (
         "re-record with tools/record_openclaw.py"
     )
     ws = tmp_path / "generated"

@@ -175,8 +175,8 @@ def test_llama_cpps_threads_started_by_a_background_job_inherit_its_priority(qtb
     own, started = blocker.args[0].value
     expected = min(19, gui + jobs.BACKGROUND_NICE)
     assert own == expected
-    from memdesk.core.embed import gguf_embedder
+    from memdesk.core.embed import llama_runtime
 
-    if gguf_embedder.physical_cores() > 1:  # the embedder's default thread count
+    if llama_runtime.physical_cores() > 1:  # the embedder's default thread count
         assert started, "llama.cpp started no threads of its own for this job"
     assert set(started.values()) <= {expected}

@@ -77,12 +77,12 @@ def test_a_translation_that_does_not_fit_falls_back_to_english(qapp, tmp_path) -
 
 def test_a_bad_model_file_in_chinese(chinese, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Why search is keyword-only, as the status bar shows it for a file that is not a GGUF."""
-    from memdesk.core.embed import gguf_embedder
+    from memdesk.core.embed import gguf_header
 
     bad = tmp_path / "model.gguf"
     bad.write_bytes(b"PK\x03\x04 not a model")
     with pytest.raises(errors.EmbedderUnavailable) as caught:
-        gguf_embedder.inspect_gguf(bad)
+        gguf_header.inspect_gguf(bad)
     assert str(caught.value) == f"Embedding model {bad}: not a GGUF file (bad magic)"
     assert messages.text(caught.value) == f"嵌入模型 {bad}：不是 GGUF 文件（文件头标识不符）"
 

@@ -24,13 +24,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
 import json5
 
-from memdesk.core import errors
+from memdesk.core import diskio, errors
 
 MAX_CONFIG_BYTES = 1 << 20
 MAX_JSON5_BYTES = 16 << 10
@@ -54,19 +53,6 @@ class OpenClawConfigError(errors.MemdeskError):
     """``openclaw.json`` (or a file it includes) cannot be read or parsed."""
 
 
-def _kind(mode: int) -> str | None:
-    for test, name in (
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISDIR, "a folder"),
-    ):
-        if test(mode):
-            return name
-    return None if stat.S_ISREG(mode) else "not a regular file"
-
-
 def _too_large(path: Path, size: int) -> OpenClawConfigError:
     return OpenClawConfigError(
         f"{path}: {size:,} bytes is over the {MAX_CONFIG_BYTES // 1024:,} KiB limit for an OpenClaw "
@@ -79,7 +65,7 @@ def read_bytes(path: Path) -> bytes:
     try:
         # stat first (it follows a symlink, as OpenClaw does): a device is refused
         # before it is even opened.
-        kind = _kind(os.stat(path).st_mode)
+        kind = diskio.non_regular_kind(os.stat(path).st_mode)
         if kind is not None:
             raise OpenClawConfigError(f"{path}: is {kind}, not a regular file; not read")
         flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
@@ -87,20 +73,11 @@ def read_bytes(path: Path) -> bytes:
     except OSError as exc:
         raise OpenClawConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
     try:
-        st = os.fstat(fd)  # again on what was opened: it may have been swapped since
-        kind = _kind(st.st_mode)
+        # again on what was opened: it may have been swapped since
+        kind = diskio.non_regular_kind(os.fstat(fd).st_mode)
         if kind is not None:
             raise OpenClawConfigError(f"{path}: is {kind}, not a regular file; not read")
-        if st.st_size > MAX_CONFIG_BYTES:
-            raise _too_large(path, st.st_size)
-        parts: list[bytes] = []
-        total = 0
-        while chunk := os.read(fd, 1 << 16):
-            parts.append(chunk)
-            total += len(chunk)
-            if total > MAX_CONFIG_BYTES:  # it grew while being read
-                raise _too_large(path, total)
-        return b"".join(parts)
+        return diskio.read_bounded(fd, MAX_CONFIG_BYTES, lambda size: _too_large(path, size))
     except OSError as exc:
         raise OpenClawConfigError(f"{path}: cannot read ({exc.strerror or exc})") from None
     finally:

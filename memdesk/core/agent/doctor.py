@@ -135,7 +135,8 @@ class ModelTokenizer:
     """
 
     def __init__(self, model_path: Path) -> None:
-        from memdesk.core.embed.gguf_embedder import _silence_llama_logging, inspect_gguf
+        from memdesk.core.embed.gguf_header import inspect_gguf
+        from memdesk.core.embed.llama_runtime import silence_llama_logging
 
         self.path = Path(model_path)
         info = inspect_gguf(self.path)
@@ -145,7 +146,7 @@ class ModelTokenizer:
             import llama_cpp
         except ImportError as exc:
             raise errors.EmbedderUnavailable(f"llama-cpp-python is not installed or broken: {exc}") from None
-        _silence_llama_logging(llama_cpp)
+        silence_llama_logging(llama_cpp)
         try:
             self._llm = llama_cpp.Llama(model_path=str(self.path), vocab_only=True, verbose=False)
         except (ValueError, RuntimeError, OSError) as exc:

@@ -12,28 +12,23 @@ The file is written where it really is: a symlinked ``openclaw.json`` (a dotfile
 repository's) is written through to its target and stays a link. The temp file holds
 the whole config, secrets included, so it is created 0600 and only given the config's
 own mode once it is the config; one left by a killed run is removed by the next
-(``remove_stale_temps``, only names of memdesk's own pattern).
+(``diskio.remove_stale_temps``, only names of memdesk's own pattern).
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import datetime as dt
 import difflib
 import json
 import math
-import os
-import re
-import secrets
 import shutil
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from memdesk.core import errors
+from memdesk.core import diskio, errors
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
 from .config import FIXED_2026_9, ExtraPath, Layout, OpenClawSetup, get
@@ -375,74 +370,18 @@ def apply_export(plan: ExportPlan, *, now: dt.datetime | None = None) -> Path | 
                 f"cannot back up {path} ({exc.strerror}); nothing was written"
             ) from None
     try:
-        write_through(path, plan.after_text)
+        # A symlinked config (a dotfiles repository's) is written through to its target
+        # and stays a link; the temp copy holds the secrets, so it stays owner-only.
+        diskio.write_atomic(
+            path,
+            plan.after_text.encode("utf-8"),
+            through_symlink=True,
+            private_until_renamed=True,
+            remove_stale=True,
+            folder_mode=0o700,
+        )
     except OSError as exc:
         raise errors.MemdeskError(
             f"cannot write {path} ({exc.strerror}); the old file is unchanged"
         ) from None
     return backup
-
-
-def _temp_pattern(name: str) -> re.Pattern[str]:
-    """Temp names memdesk gave ``name``'s replacement: ``.<name>.memdesk-<16 hex>.tmp``, and
-    the ``.<name>.<8 of [a-z0-9_]>.tmp`` of its earlier ``tempfile.mkstemp`` writer."""
-    return re.compile(rf"^\.{re.escape(name)}\.(?:memdesk-[0-9a-f]{{16}}|[a-z0-9_]{{8}})\.tmp$")
-
-
-def remove_stale_temps(path: Path) -> list[Path]:
-    """Delete what a killed ``apply`` left beside ``path`` (and beside its symlink's
-    target): temp copies of the config, secrets and all. Only memdesk's own names, only
-    regular files. Returns what was removed."""
-    removed: list[Path] = []
-    places = {(Path(path).parent, Path(path).name)}
-    real = Path(os.path.realpath(path))
-    places.add((real.parent, real.name))
-    for folder, name in places:
-        pattern = _temp_pattern(name)
-        try:
-            entries = list(os.scandir(folder))
-        except OSError:
-            continue
-        for entry in entries:
-            if pattern.match(entry.name) and entry.is_file(follow_symlinks=False):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-                    removed.append(Path(entry.path))
-    return removed
-
-
-def write_through(path: Path, text: str) -> None:
-    """Replace the file at ``path`` atomically, following a symlink to its target (the
-    link is kept); the target's permission bits are kept (a new file: 0600).
-
-    The temp file is created 0600 with ``O_EXCL`` and gets the config's mode only after
-    the rename, so the secrets are never readable by others, even after a kill.
-    """
-    remove_stale_temps(path)
-    target = Path(os.path.realpath(path))
-    try:
-        mode: int | None = stat.S_IMODE(target.stat().st_mode)
-    except FileNotFoundError:
-        mode = None
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    temp = target.parent / f".{target.name}.memdesk-{secrets.token_hex(8)}.tmp"
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(temp, flags, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    if mode is not None and mode != 0o600:
-        os.chmod(target, mode)
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)

@@ -216,17 +216,3 @@ def ensure_loaded(llama_cpp: Any) -> CpuBackend:
 def loaded() -> CpuBackend | None:
     """The backend :func:`ensure_loaded` loaded in this process, if it ran."""
     return _loaded
-
-
-def active() -> CpuBackend:
-    """The CPU backend llama.cpp runs with, loading llama.cpp first if nothing has yet.
-
-    Raises ``EmbedderUnavailable`` (one line) when llama-cpp-python is missing or the
-    forced variant cannot run.
-    """
-    from memdesk.core.embed import gguf_embedder  # imports this module: import at call time
-
-    gguf_embedder._llama_cpp()  # the one place llama.cpp is imported and initialised
-    backend = loaded()
-    assert backend is not None  # _llama_cpp() loads it or raises
-    return backend

@@ -1,7 +1,7 @@
 """The ``Embedder`` protocol the indexer and search take, and the model identity record.
 
 Any object with these members works: the llama.cpp GGUF embedder
-(``memdesk.core.gguf_embedder``), or a small fake in unit tests of ranking math.
+(``memdesk.core.embed.gguf_embedder``), or a small fake in unit tests of ranking math.
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ import numpy as np
 import platformdirs
 
 from memdesk.core import paths
-from memdesk.core.embed.gguf_embedder import GgufInfo, read_gguf_header
+from memdesk.core.embed.gguf_header import GgufInfo, read_gguf_header
 
 logger = logging.getLogger(__name__)
 

@@ -2,13 +2,17 @@
 
 Two rules keep the desktop process alive whatever the user points us at:
 
-1. A file is parsed and checked in pure Python (``inspect_gguf``) before llama.cpp
-   ever opens it: magic, version, every metadata entry, every tensor's bounds
-   against the file size, an embedding architecture, a tokenizer. Anything odd
-   raises ``EmbedderUnavailable`` naming the file.
+1. A file is parsed and checked in pure Python (``gguf_header.inspect_gguf``) before
+   llama.cpp ever opens it: magic, version, every metadata entry, every tensor's
+   bounds against the file size, an embedding architecture, a tokenizer. Anything
+   odd raises ``EmbedderUnavailable`` naming the file.
 2. llama.cpp never receives a sequence longer than the model's trained context
    (it would ``GGML_ASSERT`` and abort the whole process), nor a batch larger than
    its physical batch (the encoder asserts ``n_ubatch >= n_tokens``).
+
+llama.cpp itself is loaded by ``llama_runtime``; the model's digest comes from
+``model_digest``; the vocabulary-free encoder file it computes with from
+``encoder_file``.
 """
 
 from __future__ import annotations
@@ -16,13 +20,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import dataclasses
-import hashlib
-import json
 import logging
-import mmap
-import os
-import struct
-import sys
 import threading
 import unicodedata
 from collections.abc import Sequence
@@ -31,22 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from memdesk.core import paths
-from memdesk.core.embed import cpu_backend
+from memdesk.core.embed import encoder_file, llama_runtime
 from memdesk.core.embed.embedder import EmbedderIdentity
+from memdesk.core.embed.gguf_header import SUPPORTED_POOLING, GgufInfo, inspect_gguf, model_problem
+from memdesk.core.embed.model_digest import file_sha256
 from memdesk.core.errors import EmbedderUnavailable
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
 logger = logging.getLogger(__name__)
-_llama_logger = logging.getLogger(__name__ + ".llama")
-
-GGUF_MAGIC = b"GGUF"
-# Architectures llama.cpp runs as (non-causal) text encoders with pooling.
-EMBEDDING_ARCHITECTURES = frozenset(
-    {"bert", "nomic-bert", "nomic-bert-moe", "jina-bert-v2", "jina-bert-v3", "modern-bert", "neo-bert"}
-)
-POOLING_NAMES = {0: "none", 1: "mean", 2: "cls", 3: "last", 4: "rank"}
-_SUPPORTED_POOLING = {1: "mean", 2: "cls", 3: "last"}
 
 # Known families' instruction prefixes, used when the file does not carry memdesk.* keys.
 _FAMILY_PREFIXES: tuple[tuple[str, str, str], ...] = (
@@ -78,370 +68,6 @@ MAX_SEQUENCES_PER_CALL = 16
 # after each call that grew it (``_release_logits``); llama.cpp does not write it
 # again until it grows. Below this size it is not worth a syscall.
 _RELEASE_LOGITS_FROM_BYTES = 4 << 20
-_MADV_DONTNEED = 4
-
-# --------------------------------------------------------------------------- GGUF header
-
-_SCALAR_FORMATS = {
-    0: "<B",
-    1: "<b",
-    2: "<H",
-    3: "<h",
-    4: "<I",
-    5: "<i",
-    6: "<f",
-    7: "<?",
-    10: "<Q",
-    11: "<q",
-    12: "<d",
-}
-_STRING, _ARRAY = 8, 9
-_MAX_COUNT = 1 << 24  # no real model has 16M metadata entries, tensors or array items
-
-
-class _BadFile(Exception):
-    """Internal: the header is malformed; turned into EmbedderUnavailable."""
-
-
-@dataclasses.dataclass(frozen=True)
-class GgufInfo:
-    """What ``inspect_gguf`` learnt from a file's header."""
-
-    path: Path
-    version: int
-    architecture: str
-    metadata: dict[str, Any]  # scalars and strings only; arrays as their length
-    n_tensors: int
-    file_size: int
-    # GGUF value type of each metadata entry (arrays: 9), and each tensor's
-    # (ggml type, dims, absolute byte offset): what deriving an encoder file needs.
-    value_types: dict[str, int] = dataclasses.field(default_factory=dict, repr=False)
-    tensors: dict[str, tuple[int, tuple[int, ...], int]] = dataclasses.field(default_factory=dict, repr=False)
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.metadata.get(key, default)
-
-    def arch_key(self, suffix: str, default: Any = None) -> Any:
-        return self.metadata.get(f"{self.architecture}.{suffix}", default)
-
-    @property
-    def context_length(self) -> int:
-        return int(self.arch_key("context_length", 0))
-
-    @property
-    def embedding_length(self) -> int:
-        return int(self.arch_key("embedding_length", 0))
-
-    @property
-    def pooling_type(self) -> int:
-        return int(self.arch_key("pooling_type", 0))
-
-    @property
-    def model_name(self) -> str:
-        name = self.get("memdesk.model_name") or self.get("general.name") or self.path.stem
-        return str(name)
-
-
-class _Reader:
-    """Reads the header from the file's memory map: a multilingual vocabulary is 250k
-    strings, and a ``read()`` per string cost 0.4 s of CPU at every start."""
-
-    _LENGTH = struct.Struct("<Q")
-
-    def __init__(self, data: mmap.mmap, size: int, pos: int = 0) -> None:
-        self.data = data
-        self.size = size
-        self.pos = pos
-
-    def read(self, n: int) -> bytes:
-        if n < 0 or self.pos + n > self.size:
-            raise _BadFile("truncated header")
-        chunk = self.data[self.pos : self.pos + n]
-        self.pos += n
-        return chunk
-
-    def unpack(self, fmt: str) -> Any:
-        return struct.unpack(fmt, self.read(struct.calcsize(fmt)))[0]
-
-    def count(self) -> int:
-        n = int(self.unpack("<Q"))
-        if n > _MAX_COUNT:
-            raise _BadFile(f"implausible count {n}")
-        return n
-
-    def string(self) -> str:
-        n = int(self.unpack("<Q"))
-        if n > self.size:
-            raise _BadFile("string longer than the file")
-        try:
-            return self.read(n).decode("utf-8")
-        except UnicodeDecodeError:
-            raise _BadFile("metadata string is not UTF-8") from None
-
-    def skip_strings(self, count: int) -> None:
-        data, size, pos, length = self.data, self.size, self.pos, self._LENGTH.unpack_from
-        for _ in range(count):
-            if pos + 8 > size:
-                raise _BadFile("truncated header")
-            pos += 8 + length(data, pos)[0]
-            if pos > size:
-                raise _BadFile("truncated header")
-        self.pos = pos
-
-    def value(self, vtype: int) -> Any:
-        if vtype in _SCALAR_FORMATS:
-            return self.unpack(_SCALAR_FORMATS[vtype])
-        if vtype == _STRING:
-            return self.string()
-        if vtype == _ARRAY:
-            item_type = int(self.unpack("<I"))
-            n = self.count()
-            if item_type in _SCALAR_FORMATS:
-                self.read(n * struct.calcsize(_SCALAR_FORMATS[item_type]))
-            elif item_type == _STRING:
-                self.skip_strings(n)
-            else:
-                # Nested arrays are legal GGUF but never used by text models.
-                raise _BadFile(f"unsupported array item type {item_type}")
-            return n
-        raise _BadFile(f"unknown metadata type {vtype}")
-
-
-def _model_problem(path: Path, reason: str) -> str:
-    return msg(QT_TRANSLATE_NOOP("core", "Embedding model {path}: {reason}"), path=path, reason=reason)
-
-
-def inspect_gguf(path: Path) -> GgufInfo:
-    """Parse and sanity-check a GGUF header without llama.cpp.
-
-    Raises ``EmbedderUnavailable("<path>: <reason>")`` for a missing, unreadable,
-    truncated or non-GGUF file, or one that is not a supported embedding model.
-    """
-    info = read_gguf_header(path)
-    _check_embedding_model(info, lambda reason: EmbedderUnavailable(_model_problem(info.path, reason)))
-    return info
-
-
-def read_gguf_header(path: Path) -> GgufInfo:
-    """``inspect_gguf`` without the embedding-model checks: any well-formed GGUF."""
-    path = Path(path)
-
-    def fail(reason: str) -> EmbedderUnavailable:
-        return EmbedderUnavailable(_model_problem(path, reason))
-
-    try:
-        size = path.stat().st_size
-        if not path.is_file():
-            raise fail(msg(QT_TRANSLATE_NOOP("core", "not a regular file")))
-        # Opened here so that open errors get the one-line message below; `with handle` closes it.
-        handle = open(path, "rb")  # noqa: SIM115
-    except FileNotFoundError:
-        raise fail(msg(QT_TRANSLATE_NOOP("core", "file not found"))) from None
-    except OSError as exc:
-        raise fail(
-            msg(QT_TRANSLATE_NOOP("core", "cannot be read ({error})"), error=exc.strerror or str(exc))
-        ) from None
-    with handle:
-        if handle.read(4) != GGUF_MAGIC:
-            raise fail(msg(QT_TRANSLATE_NOOP("core", "not a GGUF file (bad magic)")))
-        try:
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                info, tensors, data_start = _parse(_Reader(data, size, pos=4), path, size)
-        except _BadFile as exc:
-            raise fail(
-                msg(QT_TRANSLATE_NOOP("core", "corrupt or truncated GGUF ({detail})"), detail=str(exc))
-            ) from None
-        except (struct.error, OSError) as exc:
-            raise fail(
-                msg(QT_TRANSLATE_NOOP("core", "corrupt or truncated GGUF ({detail})"), detail=str(exc))
-            ) from None
-    _check_tensors(info, tensors, data_start, fail)
-    return info
-
-
-def _parse(
-    reader: _Reader, path: Path, size: int
-) -> tuple[GgufInfo, list[tuple[str, list[int], int, int]], int]:
-    version = int(reader.unpack("<I"))
-    if version not in (2, 3):
-        raise _BadFile(f"unsupported GGUF version {version}")
-    n_tensors = reader.count()
-    n_kv = reader.count()
-    metadata: dict[str, Any] = {}
-    value_types: dict[str, int] = {}
-    for _ in range(n_kv):
-        key = reader.string()
-        vtype = int(reader.unpack("<I"))
-        metadata[key] = reader.value(vtype)
-        value_types[key] = vtype
-    tensors: list[tuple[str, list[int], int, int]] = []
-    for _ in range(n_tensors):
-        name = reader.string()
-        n_dims = int(reader.unpack("<I"))
-        if not 1 <= n_dims <= 4:
-            raise _BadFile(f"tensor {name!r} has {n_dims} dimensions")
-        dims = [int(reader.unpack("<Q")) for _ in range(n_dims)]
-        ggml_type = int(reader.unpack("<I"))
-        offset = int(reader.unpack("<Q"))
-        tensors.append((name, dims, ggml_type, offset))
-    alignment = int(metadata.get("general.alignment", 32))
-    if alignment <= 0 or alignment & (alignment - 1):
-        raise _BadFile(f"bad alignment {alignment}")
-    pos = reader.pos
-    data_start = (pos + alignment - 1) // alignment * alignment
-    arch = metadata.get("general.architecture")
-    if not isinstance(arch, str):
-        raise _BadFile("no general.architecture")
-    info = GgufInfo(
-        path=path,
-        version=version,
-        architecture=arch,
-        metadata=metadata,
-        n_tensors=n_tensors,
-        file_size=size,
-        value_types=value_types,
-        tensors={
-            name: (ggml_type, tuple(dims), data_start + offset) for name, dims, ggml_type, offset in tensors
-        },
-    )
-    return info, tensors, data_start
-
-
-def _check_tensors(
-    info: GgufInfo, tensors: list[tuple[str, list[int], int, int]], data_start: int, fail: Any
-) -> None:
-    from gguf import GGML_QUANT_SIZES, GGMLQuantizationType
-
-    if not tensors:
-        raise fail(msg(QT_TRANSLATE_NOOP("core", "the file holds no tensors")))
-    for name, dims, ggml_type, offset in tensors:
-        try:
-            block_size, type_size = GGML_QUANT_SIZES[GGMLQuantizationType(ggml_type)]
-        except (ValueError, KeyError):
-            raise fail(f"tensor {name!r} has unknown type {ggml_type}") from None
-        n_elements = 1
-        for dim in dims:
-            if dim <= 0 or dim > _MAX_COUNT * 64:
-                raise fail(f"tensor {name!r} has an implausible shape {dims}")
-            n_elements *= dim
-        if dims[0] % block_size:
-            raise fail(f"tensor {name!r} row is not a multiple of its block size")
-        end = data_start + offset + n_elements // block_size * type_size
-        if end > info.file_size:
-            raise fail(f"truncated: tensor {name!r} ends at byte {end} but the file has {info.file_size}")
-
-
-def _check_embedding_model(info: GgufInfo, fail: Any) -> None:
-    if info.architecture not in EMBEDDING_ARCHITECTURES:
-        raise fail(
-            msg(
-                QT_TRANSLATE_NOOP("core", "architecture {name} is not a supported embedding model"),
-                name=repr(info.architecture),
-            )
-        )
-    if not isinstance(info.get("tokenizer.ggml.model"), str) or not info.get("tokenizer.ggml.tokens"):
-        raise fail(msg(QT_TRANSLATE_NOOP("core", "the file has no tokenizer")))
-    if info.context_length <= 0 or info.embedding_length <= 0:
-        raise fail(msg(QT_TRANSLATE_NOOP("core", "the file lacks context_length/embedding_length")))
-    pooling = info.pooling_type
-    if pooling not in _SUPPORTED_POOLING:
-        raise fail(
-            msg(
-                QT_TRANSLATE_NOOP("core", "pooling type {name} is not supported for embeddings"),
-                name=POOLING_NAMES.get(pooling, pooling),
-            )
-        )
-
-
-# --------------------------------------------------------------------------- helpers
-
-_sha_cache: dict[tuple[str, int, int], str] = {}
-_sha_lock = threading.Lock()
-
-
-def file_sha256(path: Path) -> str:
-    """sha256 of a model file, cached by (realpath, size, mtime_ns).
-
-    Cached for the process and in a ``<file>.sha256`` sidecar (when the folder is
-    writable), so a CLI call does not hash 100 MB of weights every time. A desktop
-    bundle's shipped models come with their sidecars (``packaging/build.sh`` writes
-    them); the app never writes into its install folder, even when it could (root),
-    as a package manager would find the file left behind at removal.
-    """
-    real = os.path.realpath(path)
-    st = os.stat(real)
-    key = (real, st.st_size, st.st_mtime_ns)
-    with _sha_lock:
-        cached = _sha_cache.get(key)
-    if cached is not None:
-        return cached
-    sidecar = real + ".sha256"
-    value = _read_sha_sidecar(sidecar, st)
-    if value is None:
-        digest = hashlib.sha256()
-        with open(real, "rb") as handle:
-            while chunk := handle.read(1 << 20):
-                digest.update(chunk)
-        value = digest.hexdigest()
-        shipped = paths.bundled_models_dir()
-        if shipped is None or not Path(real).is_relative_to(os.path.realpath(shipped)):
-            _write_sha_sidecar(sidecar, st, value)
-    with _sha_lock:
-        _sha_cache[key] = value
-    return value
-
-
-def _read_sha_sidecar(sidecar: str, st: os.stat_result) -> str | None:
-    try:
-        with open(sidecar, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
-        return None
-    if (
-        isinstance(data, dict)
-        and data.get("size") == st.st_size
-        and data.get("mtime_ns") == st.st_mtime_ns
-        and isinstance(data.get("sha256"), str)
-        and len(data["sha256"]) == 64
-    ):
-        return str(data["sha256"])
-    return None
-
-
-def _write_sha_sidecar(sidecar: str, st: os.stat_result, value: str) -> None:
-    tmp = f"{sidecar}.{os.getpid()}.tmp"
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # owner-only, umask aside
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": value}, handle)
-        os.replace(tmp, sidecar)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-
-
-def physical_cores() -> int:
-    """Physical CPU cores (hyper-threads share a core's FPU, so llama.cpp gains nothing)."""
-    try:
-        cores: set[tuple[str, str]] = set()
-        physical = core = ""
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            for line in handle:
-                if line.startswith("physical id"):
-                    physical = line.split(":", 1)[1].strip()
-                elif line.startswith("core id"):
-                    core = line.split(":", 1)[1].strip()
-                elif not line.strip():
-                    if core:
-                        cores.add((physical, core))
-                    physical = core = ""
-        if core:
-            cores.add((physical, core))
-        if cores:
-            return len(cores)
-    except OSError:
-        pass
-    return max(1, os.cpu_count() or 1)
 
 
 def family_prefixes(name: str) -> tuple[str, str]:
@@ -451,100 +77,6 @@ def family_prefixes(name: str) -> tuple[str, str]:
         if family in lowered:
             return query, document
     return "", ""
-
-
-def _prefer_passive_openmp() -> None:
-    """Make llama.cpp's OpenMP threads sleep at barriers instead of spinning.
-
-    ggml (built with OpenMP) synchronises its threads at every graph node. With
-    libgomp's default spin-waiting, one descheduled thread stalls the others
-    while they burn their time slices: on 2 busy cores MiniLM fell from ~5,000
-    to ~600 tok/s; with ``OMP_WAIT_POLICY=PASSIVE`` it kept ~1,800-2,400. A
-    short bounded spin does not pay either: with two busy loops beside it, a
-    one-query embedding took a median 26 ms passive, 51 ms with
-    ``GOMP_SPINCOUNT=1000``, 252 ms with 10000 (quiet, the spin saved ~1.5 ms).
-    It must be set before libgomp loads (at ``import llama_cpp``); an explicit
-    user setting wins.
-    """
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-
-_log_callback: Any = None
-
-
-def _silence_llama_logging(llama_cpp: Any) -> None:
-    """Route llama.cpp's log output to Python logging instead of stderr.
-
-    llama-cpp-python installs a callback printing errors to stderr; the CLI must
-    stay clean, so everything goes to the ``memdesk.core.gguf_embedder.llama``
-    logger below WARNING (Python's last-resort handler would print WARNING+).
-    """
-    global _log_callback
-    if _log_callback is not None:
-        return
-
-    @llama_cpp.llama_log_callback  # type: ignore[untyped-decorator]  # llama_cpp ships no type hints
-    def _callback(level: int, text: bytes, _user_data: ctypes.c_void_p) -> None:
-        try:
-            message = text.decode("utf-8", "replace").rstrip()
-        except Exception:
-            return
-        if message:
-            _llama_logger.log(logging.INFO if level == 3 else logging.DEBUG, "%s", message)
-
-    _log_callback = _callback  # keep a reference: C holds only a raw pointer
-    llama_cpp.llama_log_set(_callback, ctypes.c_void_p(0))
-
-
-_backend_lock = threading.Lock()
-_backend_ready = False
-
-
-def _load_libc() -> Any:
-    """libc's ``madvise`` (Linux/macOS), or None where there is none to call."""
-    if not sys.platform.startswith(("linux", "darwin")):
-        return None
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-        libc.madvise.restype = ctypes.c_int
-    except (OSError, AttributeError):
-        return None
-    return libc
-
-
-_libc = _load_libc()
-
-
-def _llama_cpp() -> Any:
-    """llama-cpp-python's low-level module, imported and initialised once per process.
-
-    The high-level ``llama_cpp.Llama`` is not used: it allocates a logits buffer
-    of ``n_batch x vocabulary`` floats (250k tokens for e5: 0.5 GB) that an
-    embedding model never needs.
-    """
-    global _backend_ready
-    _prefer_passive_openmp()
-    try:
-        import llama_cpp
-    except ImportError as exc:
-        raise EmbedderUnavailable(
-            msg(
-                QT_TRANSLATE_NOOP("core", "llama-cpp-python is not installed or broken: {error}"),
-                error=str(exc),
-            )
-        ) from None
-    with _backend_lock:
-        if not _backend_ready:
-            _silence_llama_logging(llama_cpp)
-            # A runtime-dispatch build has no CPU backend until one is loaded.
-            cpu_backend.ensure_loaded(llama_cpp)
-            llama_cpp.llama_backend_init()
-            _backend_ready = True
-    return llama_cpp
-
-
-# --------------------------------------------------------------------------- embedder
 
 
 @dataclasses.dataclass
@@ -611,7 +143,7 @@ class GgufEmbedder:
         # outputs. The trained context (512) is one.
         self._batch_tokens = max(1, min(int(batch_tokens or DEFAULT_BATCH_TOKENS), self._n_ctx))
         self._ctx_tokens = max(self._n_ctx, self._batch_tokens)
-        self._n_threads = n_threads or physical_cores()
+        self._n_threads = n_threads or llama_runtime.physical_cores()
         self._max_windows = max(1, int(max_windows))
         self._flash_attention = flash_attention
         self._input_embeddings = input_embeddings
@@ -670,7 +202,7 @@ class GgufEmbedder:
         with self._load_lock:
             if self._queries is not None:
                 return
-            lc = _llama_cpp()
+            lc = llama_runtime.load_llama_cpp()
             self._lc = lc
             encoder = self._encoder_file()
             tokenizer = None
@@ -688,9 +220,7 @@ class GgufEmbedder:
                 if int(lc.llama_model_n_embd(model)) != self._info.embedding_length:
                     raise EmbedderUnavailable(f"Embedding model {self._path}: dims mismatch")
                 if encoder is not None:
-                    from memdesk.core.embed.encoder_file import TokenRows
-
-                    self._token_rows = TokenRows(self._info)
+                    self._token_rows = encoder_file.TokenRows(self._info)
                 self._output_vocab = int(lc.llama_vocab_n_tokens(lc.llama_model_get_vocab(model)))
                 documents = self._new_context(model, self._ctx_tokens, MAX_SEQUENCES_PER_CALL)
                 try:
@@ -725,7 +255,7 @@ class GgufEmbedder:
         model = self._lc.llama_model_load_from_file(str(path).encode("utf-8"), mparams)
         if not model:
             raise EmbedderUnavailable(
-                _model_problem(self._path, msg(QT_TRANSLATE_NOOP("core", "llama.cpp could not load it")))
+                model_problem(self._path, msg(QT_TRANSLATE_NOOP("core", "llama.cpp could not load it")))
             )
         return model
 
@@ -735,8 +265,6 @@ class GgufEmbedder:
         not read in Python, or no folder to write the encoder file to)."""
         if not self._input_embeddings:
             return None
-        from memdesk.core.embed import encoder_file
-
         reason = encoder_file.unsupported(self._info)
         if reason is not None:
             logger.info("%s runs with its own vocabulary: %s", self._path.name, reason)
@@ -826,7 +354,7 @@ class GgufEmbedder:
                 provider="gguf",
                 model=self._info.model_name,
                 dims=self._dims,
-                pooling=_SUPPORTED_POOLING[self._info.pooling_type],
+                pooling=SUPPORTED_POOLING[self._info.pooling_type],
                 query_prefix=self._query_prefix,
                 document_prefix=self._document_prefix,
                 file_sha256=file_sha256(self._path),
@@ -989,22 +517,15 @@ class GgufEmbedder:
         if rows <= context.output_rows:
             return
         context.output_rows = rows
-        if _libc is None:
+        if not llama_runtime.CAN_RELEASE_PAGES:
             return
-        lc = self._lc
         size = self._output_vocab * rows * ctypes.sizeof(ctypes.c_float)
         if size < _RELEASE_LOGITS_FROM_BYTES:
             return
-        address = ctypes.cast(lc.llama_get_logits(context.ctx), ctypes.c_void_p).value
+        address = ctypes.cast(self._lc.llama_get_logits(context.ctx), ctypes.c_void_p).value
         if not address:
             return
-        page = mmap.PAGESIZE
-        start = -(-address // page) * page  # whole pages inside the buffer only
-        end = (address + size) // page * page
-        if end > start and _libc.madvise(
-            ctypes.c_void_p(start), ctypes.c_size_t(end - start), _MADV_DONTNEED
-        ):
-            logger.debug("madvise(MADV_DONTNEED) on the logits buffer failed (errno %d)", ctypes.get_errno())
+        llama_runtime.release_pages(address, size)
 
     def encode_reference(self, tokens: Sequence[int]) -> np.ndarray:
         """The pooled (un-normalised) vector of one token sequence, computed as

@@ -18,14 +18,13 @@ import hashlib
 import logging
 import os
 import stat
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import errors
+from memdesk.core import diskio, errors
 from memdesk.core.index import notetext
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
@@ -82,20 +81,6 @@ def _is_utf8(text: str) -> bool:
     return True
 
 
-def _kind(mode: int) -> str:
-    for test, name in (
-        (stat.S_ISFIFO, QT_TRANSLATE_NOOP("core", "a FIFO")),
-        (stat.S_ISSOCK, QT_TRANSLATE_NOOP("core", "a socket")),
-        (stat.S_ISCHR, QT_TRANSLATE_NOOP("core", "a character device")),
-        (stat.S_ISBLK, QT_TRANSLATE_NOOP("core", "a block device")),
-        (stat.S_ISDIR, QT_TRANSLATE_NOOP("core", "a folder")),
-        (stat.S_ISLNK, QT_TRANSLATE_NOOP("core", "a symlink")),
-    ):
-        if test(mode):
-            return msg(name)
-    return msg(QT_TRANSLATE_NOOP("core", "not a regular file"))
-
-
 def _symlink_reason() -> str:
     return msg(QT_TRANSLATE_NOOP("core", "a symlink (symlinks are not followed)"))
 
@@ -118,7 +103,13 @@ class _Walker:
 
     def add_file(self, path: str, mode: int) -> None:
         if not stat.S_ISREG(mode):
-            self.skip(path, msg(QT_TRANSLATE_NOOP("core", "not a regular file ({kind})"), kind=_kind(mode)))
+            self.skip(
+                path,
+                msg(
+                    QT_TRANSLATE_NOOP("core", "not a regular file ({kind})"),
+                    kind=diskio.non_regular_kind(mode),
+                ),
+            )
         elif not _is_utf8(os.path.relpath(path, self.root)):
             self.skip(
                 path,
@@ -328,7 +319,10 @@ def open_regular(path: Path) -> int:
         if not stat.S_ISREG(mode):
             raise OSError(
                 errno.EINVAL,
-                msg(QT_TRANSLATE_NOOP("core", "not a regular file ({kind})"), kind=_kind(mode)),
+                msg(
+                    QT_TRANSLATE_NOOP("core", "not a regular file ({kind})"),
+                    kind=diskio.non_regular_kind(mode),
+                ),
                 str(path),
             )
     except BaseException:
@@ -349,17 +343,7 @@ def read_bytes(path: Path, *, limit: int = MAX_NOTE_BYTES) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them (``EFBIG`` past it)."""
     fd = open_regular(path)
     try:
-        size = os.fstat(fd).st_size
-        if size > limit:
-            raise OSError(errno.EFBIG, too_large(size), str(path))
-        parts: list[bytes] = []
-        total = 0
-        while chunk := os.read(fd, 1 << 20):
-            parts.append(chunk)
-            total += len(chunk)
-            if total > limit:  # it grew while we read
-                raise OSError(errno.EFBIG, too_large(total), str(path))
-        return b"".join(parts)
+        return diskio.read_bounded(fd, limit, lambda size: OSError(errno.EFBIG, too_large(size), str(path)))
     finally:
         os.close(fd)
 
@@ -455,36 +439,10 @@ def content_hash(data: bytes | str) -> str:
 
 
 def write_note_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
-    """Write ``text`` so a crash leaves either the old or the new file, never half of one.
-
-    Temp file in the same folder, fsync, rename over the target, fsync the folder.
-    The original's permission bits are kept; a new file gets ``mode`` (default 0600).
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with contextlib.suppress(FileNotFoundError):
-        mode = path.stat().st_mode & 0o777
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    try:
-        dir_fd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
-    except OSError:
-        pass  # some filesystems refuse fsync on directories; the rename is still atomic
+    """Write ``text`` so a crash leaves either the old or the new file, never half of one
+    (``diskio.write_atomic``). The original's permission bits are kept; a new file gets
+    ``mode`` (default 0600)."""
+    diskio.write_atomic(path, text.encode("utf-8"), mode=mode)
 
 
 # -- reading and saving notes the editor shows ------------------------------------------
@@ -641,7 +599,7 @@ def save_note(
             merge = functools.partial(_merge_disk, base, data)
             outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
             if outcome is None:
-                _fsync_dir(path.parent)
+                diskio.fsync_dir(path.parent)
                 return Saved(data, merged_any)
             if outcome is _RETRY:
                 continue  # the note appeared while we wrote a new one: check again
@@ -663,14 +621,8 @@ def _write_and_swap(
     caller checked; ``_RETRY`` if a new note appeared meanwhile; else (what was
     displaced, ``merge(displaced)``), the displaced version put back in place when
     ``merge`` found no clean merge."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
+    tmp = diskio.write_temp(path, data, mode=mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
         if expected is None:
             try:
                 os.link(tmp, path)  # fails if the note appeared meanwhile: nothing clobbered
@@ -698,7 +650,7 @@ def _write_and_swap(
             return None
         merged = merge(after)
         if merged is None and after.data is not None:
-            _replace_bytes(path, after.data, mode)
+            diskio.write_atomic(path, after.data, mode=mode)
         return after, merged
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -744,30 +696,3 @@ def _state_of_fd(fd: int) -> DiskState:
         parts.append(chunk)
     data = b"".join(parts)
     return DiskState(True, sha256(data), data if len(data) <= MAX_NOTE_BYTES else None)
-
-
-def _replace_bytes(path: Path, data: bytes, mode: int) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass  # some filesystems refuse fsync on directories; the rename is still atomic
-    finally:
-        os.close(dir_fd)

@@ -263,10 +263,10 @@ def find_model(sha256: str | None) -> Path | None:
     if not sha256:
         return None
     from memdesk.core import paths
-    from memdesk.core.embed import gguf_embedder
+    from memdesk.core.embed import model_digest
 
     for path in sorted(paths.models_dir().glob("*.gguf")):
-        if gguf_embedder.file_sha256(path) == sha256:
+        if model_digest.file_sha256(path) == sha256:
             return path
     return None
 

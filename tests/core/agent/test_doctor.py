@@ -188,7 +188,7 @@ def test_doctor_predicts_the_reindex_failure_real_openclaw_recorded(
     left nothing indexed. The doctor, given that agent's config (its local provider; the
     2026.9 recording reached the same model through a stand-in server), says so before
     the agent hits it, and for 2026.9 counts exactly the tokens the server refused."""
-    from memdesk.core.embed import gguf_embedder
+    from memdesk.core.embed import model_digest
 
     version = str(fixture["openclaw_version"])
     failure = str(fixture["index_failed"])
@@ -198,7 +198,7 @@ def test_doctor_predicts_the_reindex_failure_real_openclaw_recorded(
     status = fixture["status"]
     assert isinstance(status, list) and status[0]["status"]["chunks"] == 0
     model = request.getfixturevalue({"minilm": "minilm_path", "e5": "e5_path"}[str(fixture["mode"])])
-    assert gguf_embedder.file_sha256(model) == fixture["model_sha256"]
+    assert model_digest.file_sha256(model) == fixture["model_sha256"]
     layout = "2026.4" if version.startswith("2026.4") else "2026.9"
     setup = _setup(
         tmp_path, example_workspace, {"provider": "local", "local": {"modelPath": str(model)}}, layout

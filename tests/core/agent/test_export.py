@@ -10,7 +10,7 @@ from pathlib import Path
 import json5
 import pytest
 
-from memdesk.core import errors
+from memdesk.core import diskio, errors
 from memdesk.core.agent import config, export
 from memdesk.core.search.settings import SearchSettings
 
@@ -207,7 +207,7 @@ def test_a_temp_config_left_by_a_killed_apply_is_removed_on_the_next_run(tmp_pat
     ]
     for path in others:
         path.write_text("not ours", encoding="utf-8")
-    assert sorted(export.remove_stale_temps(setup.config_path)) == sorted(left)
+    assert sorted(diskio.remove_stale_temps(setup.config_path)) == sorted(left)
     assert not any(p.exists() for p in left) and all(p.exists() for p in others)
     for path in left:
         path.write_text('{"secret": "sk-123"}', encoding="utf-8")

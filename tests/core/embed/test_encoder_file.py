@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 
 from memdesk.core.embed import encoder_file
-from memdesk.core.embed.gguf_embedder import GgufEmbedder, file_sha256, inspect_gguf, read_gguf_header
+from memdesk.core.embed.gguf_embedder import GgufEmbedder
+from memdesk.core.embed.gguf_header import inspect_gguf, read_gguf_header
+from memdesk.core.embed.model_digest import file_sha256
 
 _WORDS = (
     "memory note meeting project deadline agent search vector index retrieval café naïve "

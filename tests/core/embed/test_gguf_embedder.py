@@ -17,7 +17,9 @@ import numpy as np
 import pytest
 
 from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
-from memdesk.core.embed.gguf_embedder import GgufEmbedder, family_prefixes, file_sha256, inspect_gguf
+from memdesk.core.embed.gguf_embedder import GgufEmbedder, family_prefixes
+from memdesk.core.embed.gguf_header import inspect_gguf
+from memdesk.core.embed.model_digest import file_sha256
 from memdesk.core.errors import EmbedderUnavailable
 
 pytestmark = pytest.mark.model
@@ -269,7 +271,7 @@ def test_digest_sidecar_is_reused_and_checked(tmp_path: Path, minilm_gguf: Path)
     import json
     import shutil
 
-    from memdesk.core.embed import gguf_embedder as module
+    from memdesk.core.embed import model_digest as module
 
     copy = tmp_path / "model.gguf"
     shutil.copy(minilm_gguf, copy)

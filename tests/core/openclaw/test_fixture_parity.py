@@ -53,13 +53,13 @@ def test_profile_matches_recording(item: tuple[Path, dict[str, Any]], request: p
     _, fixture = item
     model: Path | None = None
     if not fixture["mode"].startswith("fts"):
-        from memdesk.core.embed import gguf_embedder
+        from memdesk.core.embed import model_digest
 
         model = request.getfixturevalue(MODEL_FIXTURES[fixture["mode"]])
         # The recording used memdesk's own GGUF build (deterministic from pinned packages);
         # another build means other vectors, so the fixture is stale: that fails rather
         # than skips, or a model change would silently switch parity off.
-        built = gguf_embedder.file_sha256(model)
+        built = model_digest.file_sha256(model)
         assert built == fixture["model_sha256"], (
             f"recorded with GGUF {fixture['model_sha256'][:12]}, this build is {built[:12]}: "
             "re-record with tools/record_openclaw.py"
@@ -102,13 +102,13 @@ def test_profile_finds_nothing_where_the_agents_reindex_failed(
     profile for that release finds nothing either, and says why."""
     import datetime as dt
 
-    from memdesk.core.embed import gguf_embedder
+    from memdesk.core.embed import model_digest
     from memdesk.core.search import settings as settings_mod
 
     _, fixture = item
     assert fixture["status"][0]["status"]["chunks"] == 0 and not fixture["searches"]
     model = request.getfixturevalue(MODEL_FIXTURES[fixture["mode"]])
-    assert gguf_embedder.file_sha256(model) == fixture["model_sha256"]
+    assert model_digest.file_sha256(model) == fixture["model_sha256"]
     after = fixture.get("search_after_failure")
     query = after["query"] if after else "deploy window"
     if after:  # recorded for 2026.9.6: the agent's memory search returned nothing

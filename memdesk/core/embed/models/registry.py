@@ -16,11 +16,11 @@ import dataclasses
 import importlib
 import json
 import logging
-import os
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+from memdesk.core import diskio
 from memdesk.core.errors import ModelBuildError
 
 logger = logging.getLogger(__name__)
@@ -160,13 +160,9 @@ def build_model(
     if not path.is_file():
         raise ModelBuildError(f"The {name} converter finished without writing {path}")
     stamp = dict(expected, size=path.stat().st_size)
-    tmp = _stamp_file(path).with_suffix(".tmp")
-    with os.fdopen(
-        os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w", encoding="utf-8"
-    ) as handle:
-        handle.write(json.dumps(stamp, indent=2, sort_keys=True))
-    os.chmod(tmp, 0o600)  # owner-only, as everything memdesk creates (the umask aside)
-    os.replace(tmp, _stamp_file(path))
+    # Owner-only, as everything memdesk creates (the umask and an older stamp aside).
+    stamp_bytes = json.dumps(stamp, indent=2, sort_keys=True).encode("utf-8")
+    diskio.write_atomic(_stamp_file(path), stamp_bytes, mode=0o600, keep_mode=False)
     _write_encoder(path)
     return path
 
@@ -174,13 +170,13 @@ def build_model(
 def _write_encoder(path: Path) -> None:
     """The model's vocabulary-free encoder file beside it (see embed.encoder_file), so
     the first load does not derive it; a folder that cannot take it is no error."""
-    from memdesk.core.embed import encoder_file, gguf_embedder
+    from memdesk.core.embed import encoder_file, gguf_header, model_digest
     from memdesk.core.errors import MemdeskError
 
     try:
-        info = gguf_embedder.inspect_gguf(path)
+        info = gguf_header.inspect_gguf(path)
         if encoder_file.unsupported(info) is None:
-            encoder_file.ensure_encoder(info, gguf_embedder.file_sha256(path))
+            encoder_file.ensure_encoder(info, model_digest.file_sha256(path))
     except (MemdeskError, OSError, ValueError) as exc:  # the first load tries again
         logger.warning("no encoder file for %s: %s", path, exc)
 

@@ -92,9 +92,9 @@ def reference(source_path: Path) -> RefModel:
 @pytest.fixture(scope="module")
 def llama(e5_gguf: Path, gguf_reader: object) -> Iterator[object]:
     llama_cpp = pytest.importorskip("llama_cpp")
-    from memdesk.core.embed.gguf_embedder import _llama_cpp
+    from memdesk.core.embed.llama_runtime import load_llama_cpp
 
-    _llama_cpp()  # memdesk's loader: loads llama.cpp's CPU backend (a runtime-dispatch build has none before)
+    load_llama_cpp()  # memdesk's loader: loads llama.cpp's CPU backend (a runtime-dispatch build has none before)
     # llama.cpp aborts the process past the trained context: take it from the file.
     n_ctx = int(gguf_reader.get_field("bert.context_length").contents())  # type: ignore[attr-defined]
     model = llama_cpp.Llama(
