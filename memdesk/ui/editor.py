@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import html
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import errors
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
-from memdesk.qt import messages
+from memdesk.qt import jobs, messages, note_ops
 from memdesk.ui import code_editor, conflicts, markdown_view, theme
 from memdesk.ui import errors as ui_errors
 
@@ -385,8 +386,14 @@ class NoteEditor(QWidget):
     readonly_asked = Signal(str)
     conflicts_changed = Signal(int)
 
-    def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, workspace: Path, parent: QWidget | None = None, *, ops: note_ops.NoteOps | None = None
+    ) -> None:
         super().__init__(parent)
+        # The window's queue of note writes when given (its renames wait for our saves).
+        self._ops = ops if ops is not None else note_ops.NoteOps(self)
+        self._saving: set[str] = set()  # notes being written now
+        self._changed_while_saving: set[str] = set()  # the watcher saw them meanwhile
         self._root = Path(workspace)
         self._buffers: dict[str, Buffer] = {}
         self._current: Buffer | None = None
@@ -411,7 +418,7 @@ class NoteEditor(QWidget):
         self.save_button.setObjectName("saveButton")
         self.save_button.setToolTip(self.tr("Save atomically (Ctrl+S)"))
         self.save_button.setEnabled(False)
-        self.save_button.clicked.connect(self.save)
+        self.save_button.clicked.connect(self.start_save)
 
         self.text_edit = code_editor.CodeEditor()
         self.text_edit.setObjectName("editor")
@@ -708,15 +715,27 @@ class NoteEditor(QWidget):
             self.current_changed.emit(new)
 
     # saving --------------------------------------------------------------------------
+    # Each save is a ``note_ops`` operation: ``workspace.save_note`` (write, fsync, swap,
+    # fsync the folder) runs off the GUI thread, so a slow disk never freezes the window;
+    # the outcome is handled here when it comes back. ``save``/``save_buffer``/``save_all``
+    # wait for it (the event loop runs meanwhile); ``start_save`` (Ctrl+S, the Save
+    # button) does not.
     @Slot()
     def save(self) -> bool:
         """Save the current buffer; True when written (or nothing to do)."""
         return self._current is None or self.save_buffer(self._current)
 
+    @Slot()
+    def start_save(self) -> None:
+        """Save the current buffer without waiting for the write (Ctrl+S)."""
+        if self._current is not None:
+            self.submit_save(self._current)
+
     def save_buffer(
         self, buffer: Buffer, *, overwrite_readonly: bool = False, allow_conflicts: bool = False
     ) -> bool:
-        """Write ``buffer`` unless that would overwrite a disk version it has not seen.
+        """Write ``buffer`` unless that would overwrite a disk version it has not seen,
+        and wait for the write; True when written.
 
         Changes made on disk since the buffer was loaded are merged in when they do
         not overlap the user's (an agent appending a line); otherwise the conflict
@@ -724,46 +743,108 @@ class NoteEditor(QWidget):
         Conflict markers a Merge left unresolved are never written without asking
         (``allow_conflicts``: the user already said yes).
         """
+        ticket = self.submit_save(
+            buffer, overwrite_readonly=overwrite_readonly, allow_conflicts=allow_conflicts
+        )
+        return ticket is not None and self._ops.wait(ticket) is True
+
+    def submit_save(
+        self, buffer: Buffer, *, overwrite_readonly: bool = False, allow_conflicts: bool = False
+    ) -> note_ops.Ticket | None:
+        """Queue the save of ``buffer`` (see ``save_buffer``); None when it was not
+        queued (a conflict dialog is open for it, or the user kept unresolved markers)."""
         if buffer.rel in self._dialogs:
             self._dialogs[buffer.rel].raise_()
-            return False
+            return None
         if not allow_conflicts and not self._confirm_unresolved(buffer):
-            return False
-        try:
-            saved = workspace_mod.save_note(
+            return None
+        sent: list[tuple[str, bytes]] = []  # the text the write started from, and its bytes
+
+        def prepare() -> Callable[[], workspace_mod.Saved] | None:
+            # At its turn in the queue: what an earlier save left is the base now.
+            if self._buffers.get(buffer.rel) is not buffer or buffer.rel in self._dialogs:
+                return None  # closed meanwhile, or a conflict asks about it already
+            sent.append((buffer.text(), buffer.data()))
+            self._saving.add(buffer.rel)
+            return functools.partial(
+                workspace_mod.save_note,
                 buffer.path,
-                buffer.data(),
+                sent[0][1],
                 expected=buffer.base_digest,
                 base=buffer.base,
                 overwrite_readonly=overwrite_readonly,
                 root=self._root,  # never through a folder that became a symlink out
             )
-        except errors.NoteChanged as exc:
-            self._ask_conflict(buffer, exc.disk, saving=True)  # never overwrite what we did not see
+
+        def done(outcome: jobs.JobOutcome[object]) -> bool:
+            return self._on_saved(buffer, sent[0] if sent else None, outcome)
+
+        return self._ops.submit(self.tr("Saving {0}…").format(buffer.rel), prepare, done)
+
+    def _on_saved(
+        self, buffer: Buffer, sent: tuple[str, bytes] | None, outcome: jobs.JobOutcome[object]
+    ) -> bool:
+        """A save's outcome, on the GUI thread: adopt what is on disk now, or ask."""
+        self._saving.discard(buffer.rel)
+        changed_meanwhile = buffer.rel in self._changed_while_saving
+        self._changed_while_saving.discard(buffer.rel)
+        if sent is None:
+            if buffer.rel in self._dialogs:
+                self._dialogs[buffer.rel].raise_()
             return False
-        except errors.NoteReadOnly as exc:
-            self._ask_readonly(buffer, exc)
+        exc = outcome.error
+        if exc is not None:
+            if isinstance(exc, errors.NoteChanged):
+                if self._buffers.get(buffer.rel) is buffer:
+                    self._ask_conflict(buffer, exc.disk, saving=True)  # never overwrite what we did not see
+            elif isinstance(exc, errors.NoteReadOnly):
+                self._ask_readonly(buffer, exc)
+            elif isinstance(exc, OSError):
+                ui_errors.show_error(self, errors.MemdeskError(f"Cannot save {buffer.rel}: {exc}"))
+            else:  # PathNotAllowed (a folder became a symlink out), or a bug
+                ui_errors.show_error(self, exc)
             return False
-        except errors.PathNotAllowed as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        except OSError as exc:
-            ui_errors.show_error(self, errors.MemdeskError(f"Cannot save {buffer.rel}: {exc}"))
-            return False
-        buffer.adopt(saved.data, workspace_mod.sha256(saved.data))
-        if saved.merged:
-            self._patch_text(buffer, buffer.note.editable)
-        buffer.document.setModified(False)
+        saved = outcome.value
+        assert isinstance(saved, workspace_mod.Saved)
+        if self._buffers.get(buffer.rel) is not buffer:
+            self.saved.emit(buffer.rel)  # written; the buffer was closed meanwhile
+            return True
+        text, data = sent
+        untouched = buffer.text() == text
+        if untouched:
+            buffer.adopt(saved.data, workspace_mod.sha256(saved.data))
+            if saved.merged:
+                self._patch_text(buffer, buffer.note.editable)
+            buffer.document.setModified(False)
+        else:
+            # Typed into while it was written: those edits are unsaved, and their base
+            # is what was sent. If the save merged a disk change in, the disk differs
+            # from that base, and it is merged into the buffer like any other change.
+            buffer.adopt(data, workspace_mod.sha256(data))
+            changed_meanwhile = changed_meanwhile or saved.merged
         self._update_title()
         self.saved.emit(buffer.rel)
-        if saved.merged:
+        if saved.merged and untouched:
             self.merged.emit(buffer.rel, 0)
+        if changed_meanwhile:
+            self.on_files_changed([buffer.rel])  # the watcher's word, held while we wrote
         return True
 
     def save_all(self) -> bool:
-        # Save every buffer even after one fails, then report whether all were saved.
-        saved = [self.save_buffer(b) for b in self.dirty_buffers()]
-        return all(saved)
+        """Save every unsaved buffer and wait; True when all were written."""
+        tickets = self.start_save_all()
+        # Each is waited for even after one fails; they are written one after another.
+        results = [t is not None and self._ops.wait(t) is True for t in tickets]
+        return all(results)
+
+    def start_save_all(self) -> list[note_ops.Ticket | None]:
+        """Queue the save of every unsaved buffer (None where one was not queued)."""
+        return [self.submit_save(b) for b in self.dirty_buffers()]
+
+    @property
+    def saving(self) -> bool:
+        """True while a save (or another note write) is queued or running."""
+        return self._ops.pending > 0
 
     def discard_all(self) -> None:
         for buffer in self.dirty_buffers():
@@ -786,7 +867,7 @@ class NoteEditor(QWidget):
             self.readonly_box = None
             if box.clickedButton() is save:
                 # Unresolved conflicts were asked about before the write met the mode.
-                self.save_buffer(buffer, overwrite_readonly=True, allow_conflicts=True)
+                self.submit_save(buffer, overwrite_readonly=True, allow_conflicts=True)
             box.deleteLater()
 
         box.finished.connect(on_finished)
@@ -983,6 +1064,10 @@ class NoteEditor(QWidget):
             buffer = self._buffers.get(rel)
             if buffer is None or rel in self._dialogs:
                 continue
+            if rel in self._saving:
+                # Our own write may be what changed it; looked at once the save is back.
+                self._changed_while_saving.add(rel)
+                continue
             disk = workspace_mod.disk_state(buffer.path)
             if not self._changed_behind(buffer, disk):
                 continue  # our own save, or a touch that changed nothing
@@ -1140,7 +1225,7 @@ class NoteEditor(QWidget):
             if choice == "keep" and saving:
                 # The user asked to save and chose their version: save it now, not at
                 # a second Ctrl+S (markers, if any, were asked about before the write).
-                self.save_buffer(buffer, allow_conflicts=True)
+                self.submit_save(buffer, allow_conflicts=True)
 
         dialog.chosen.connect(on_chosen)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import itertools
 import logging
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -48,12 +46,12 @@ from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
 from memdesk.core.eval import tuned as eval_tuned
 from memdesk.core.index import notes, notetext
-from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import messages as qt_messages
+from memdesk.qt import note_ops as note_ops_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import translations, workers
@@ -64,6 +62,7 @@ from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
 from memdesk.ui import help as help_mod
+from memdesk.ui import note_actions as note_actions_mod
 from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
 from memdesk.ui import retranslate as retranslate_mod
@@ -146,13 +145,18 @@ class MainWindow(QMainWindow):
         self.tree_filter.setPlaceholderText(self.tr("Filter notes"))
         self.tree_filter.setClearButtonEnabled(True)
         self.empty_state = empty_mod.EmptyWorkspace()
-        self._trashed: tuple[str, trash_mod.Trashed] | None = None  # the last note sent to the trash
         self._undo_timer = QTimer(self)
         self._undo_timer.setObjectName("undo-delete-timer")
         self._undo_timer.setSingleShot(True)
         self._undo_timer.setInterval(UNDO_DELETE_MS)
         self.search_panel = search_mod.SearchPanel()
-        self.note_editor = editor_mod.NoteEditor(session.workspace)
+        # Every write to a note (the editor's saves, create, rename, trash, restore) goes
+        # through this one queue, off the GUI thread and in the order asked.
+        self.note_ops = note_ops_mod.NoteOps(self)
+        self.note_editor = editor_mod.NoteEditor(session.workspace, ops=self.note_ops)
+        self.note_actions = note_actions_mod.NoteActions(
+            self, self.note_editor, self.note_ops, lambda: self.session, log_file=log_file
+        )
         # Search settings belong to the workspace (beside its golden set): tuned on one
         # workspace's labels, they never follow the user into another workspace.
         self._workspace_tuning = eval_tuned.WorkspaceTuning()
@@ -386,7 +390,7 @@ class MainWindow(QMainWindow):
             QKeySequence("Ctrl+Shift+N"),
         )
         self.save_action = self._action(
-            file_menu, self.tr("&Save"), self.note_editor.save, QKeySequence.StandardKey.Save
+            file_menu, self.tr("&Save"), self.note_editor.start_save, QKeySequence.StandardKey.Save
         )
         self.trash_action = self._action(file_menu, self.tr("Move note to tras&h"), self._on_trash_action)
         file_menu.addSeparator()
@@ -562,6 +566,8 @@ class MainWindow(QMainWindow):
         self.tree.new_note_requested.connect(self._on_tree_new_note)
         self.tree.rename_requested.connect(self._on_tree_rename_requested)
         self.tree.delete_requested.connect(self._on_tree_delete_requested)
+        self.note_actions.trashed_changed.connect(self._on_note_actions_trashed_changed)
+        self.note_actions.message.connect(self.statusBar().showMessage)
         self.search_panel.query_changed.connect(self._on_search_panel_query_changed)
         self.search_panel.scope_changed.connect(self._on_search_panel_scope_changed)
         self.search_panel.hit_activated.connect(self._on_search_panel_hit_activated)
@@ -781,7 +787,7 @@ class MainWindow(QMainWindow):
         method = getattr(widget, name, None)
         if callable(method):
             method()
-        elif name == "undo" and self._trashed is not None:
+        elif name == "undo" and self.note_actions.trashed is not None:
             self.undo_delete()
 
     def show_shortcuts(self) -> help_mod.ShortcutsDialog:
@@ -838,89 +844,33 @@ class MainWindow(QMainWindow):
 
     def open_today_note(self) -> None:
         """Ctrl+N: open ``memory/YYYY-MM-DD.md``, creating it if it does not exist yet."""
-        try:
-            rel, created = notes.open_daily_note(self.session.workspace, dt.date.today())
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return
-        if created:
-            self.session.request_sync([rel])
-            self.session.request_snapshot()
-        self.open_note(rel)
-        self.note_editor.text_edit.moveCursor(self.note_editor.text_edit.textCursor().MoveOperation.End)
-        self.note_editor.text_edit.setFocus()
+        self.note_actions.open_today()
 
+    # Each waits for its write, the event loop running meanwhile (see note_actions).
     def create_note(self, rel: str, text: str) -> bool:
-        try:
-            notes.create_note(self.session.workspace, rel, text)
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        self.session.request_sync([rel])
-        self.session.request_snapshot()
-        return True
+        return self.note_actions.create_note(rel, text)
 
     def rename_note(self, old: str, new: str) -> bool:
-        try:
-            notes.rename_note(self.session.workspace, old, new, self.session.engine.extra_paths)
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        self.note_editor.rename_buffer(old, new)
-        self.session.request_sync([old, new])
-        return True
+        return self.note_actions.rename_note(old, new)
 
     def delete_note(self, rel: str) -> bool:
         """Move ``rel`` to the system trash; Undo (status bar, Edit menu) brings it back."""
-        try:
-            trashed = notes.delete_note(self.session.workspace, rel, self.session.engine.extra_paths)
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        self.note_editor.close_note(rel)
-        self.session.request_sync([rel])
-        self._trashed = (rel, trashed)
-        self.undo_button.setVisible(True)
-        self.undo_delete_action.setEnabled(True)
-        self.undo_delete_action.setText(self.tr("Undo move to trash of {0}").format(rel))
-        self.statusBar().showMessage(self.tr("Moved {0} to the trash").format(rel), UNDO_DELETE_MS)
-        self._undo_timer.start()
-        return True
+        return self.note_actions.delete_note(rel)
 
     def undo_delete(self) -> bool:
         """Move the note last sent to the trash back from the trash, where it was."""
-        if self._trashed is None:
-            return False
-        rel, trashed = self._trashed
-        if os.path.lexists(trashed.path):
-            ui_errors.show_error(
-                self,
-                errors.MemdeskError(
-                    self.tr("{0} exists again; the trashed copy stays in the trash").format(rel)
-                ),
-            )
-            self._end_undo()
-            return False
-        try:
-            trash_mod.restore(trashed)
-        except (OSError, errors.MemdeskError) as exc:
-            ui_errors.show_error(
-                self, errors.MemdeskError(self.tr("Cannot restore {0}: {1}").format(rel, exc))
-            )
-            return False
-        self._end_undo()
-        self.session.request_sync([rel])
-        self.session.request_snapshot()
-        self.statusBar().showMessage(self.tr("Restored {0}").format(rel), 5000)
-        self.open_note(rel)
-        return True
+        return self.note_actions.undo_delete()
 
-    def _end_undo(self) -> None:
-        self._trashed = None
-        self._undo_timer.stop()
-        self.undo_button.setVisible(False)
-        self.undo_delete_action.setEnabled(False)
-        self.undo_delete_action.setText(self.tr("Undo move to trash"))
+    @Slot(str)
+    def _on_note_actions_trashed_changed(self, rel: str) -> None:
+        self.undo_button.setVisible(bool(rel))
+        self.undo_delete_action.setEnabled(bool(rel))
+        if rel:
+            self.undo_delete_action.setText(self.tr("Undo move to trash of {0}").format(rel))
+            self._undo_timer.start()
+        else:
+            self.undo_delete_action.setText(self.tr("Undo move to trash"))
+            self._undo_timer.stop()
 
     @Slot()
     def _on_undo_timer_timeout(self) -> None:
@@ -934,8 +884,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_empty_create_memory(self) -> None:
-        if self.create_note("MEMORY.md", "# Memory\n\n"):
-            self.open_note("MEMORY.md")
+        self.note_ops.wait(self.note_actions.start_create("MEMORY.md", "# Memory\n\n", then_open=True))
 
     def start_model_build(self) -> None:
         if self._build_default_model is None or self.session.is_building_model:
@@ -1015,36 +964,16 @@ class MainWindow(QMainWindow):
         name, ok = QInputDialog.getText(
             self, self.tr("New topic note"), self.tr("Name of the note in {0}/:").format(folder)
         )
-        stem = notes.safe_name(name) if ok else ""
-        if not stem:
-            return
-        rel = notes.new_note_path(self.session.workspace, folder, name)  # named as its neighbours
-        if self.create_note(rel, f"# {notes.heading(name)}\n\n"):
-            self.open_note(rel)
+        if ok and notes.safe_name(name):
+            self.note_actions.new_titled(folder, name)  # named as its neighbours
 
     @Slot(str)
     def _on_tree_rename_requested(self, rel: str) -> None:
-        folder, _, name = rel.rpartition("/")
-        new_name, ok = QInputDialog.getText(self, self.tr("Rename note"), self.tr("New name:"), text=name)
-        stem = notes.safe_name(new_name) if ok else ""
-        if stem and f"{stem}.md" != name:
-            self.rename_note(rel, f"{folder}/{stem}.md" if folder else f"{stem}.md")
+        self.note_actions.ask_rename(rel)
 
     @Slot(str)
     def _on_tree_delete_requested(self, rel: str) -> None:
-        # No question first: the note goes to the system trash and Undo brings it back.
-        buffer = self.note_editor.buffer(rel)
-        if buffer is not None and buffer.modified:
-            answer = QMessageBox.question(
-                self,
-                self.tr("Move to trash"),
-                self.tr("{0} has unsaved edits. Move it to the trash and drop them?").format(rel),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return
-        self.delete_note(rel)
+        self.note_actions.ask_delete(rel)  # asks first only when it has unsaved edits
 
     # slots: search and tuning --------------------------------------------------------
     @Slot(str)
@@ -1457,16 +1386,35 @@ class MainWindow(QMainWindow):
 
     # quitting ------------------------------------------------------------------------
     def _settle_unsaved(self) -> bool:
+        """Before quitting or switching workspaces: the note writes already asked for
+        land first (a Ctrl+S just before the quit), then the question about what is
+        still unsaved; Save all waits for its saves. True when nothing unsaved is left.
+
+        The waits run the event loop: the window keeps painting, and the quit happens
+        once the writes are done, never before (and never loses one)."""
+        self._wait_for_note_writes()
         dirty = self.note_editor.dirty_buffers()
         if not dirty:
             return True
         choice = self.confirm_unsaved([b.rel for b in dirty])
         if choice == "save":
-            return self.note_editor.save_all()
-        if choice == "discard":
+            if not self.note_editor.save_all():
+                return False
+        elif choice == "discard":
             self.note_editor.discard_all()
-            return True
-        return False
+        else:
+            return False
+        self._wait_for_note_writes()
+        # Typed into a note while its save was written: asked about again, not dropped.
+        return not self.note_editor.dirty_buffers() or self._settle_unsaved()
+
+    def _wait_for_note_writes(self) -> None:
+        if not self.note_ops.pending:
+            return
+        bar = self.statusBar()
+        bar.showMessage(self.tr("Waiting for the notes being written…"))
+        self.note_ops.wait_idle()
+        bar.clearMessage()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if not self._closing_confirmed and not self._settle_unsaved():
