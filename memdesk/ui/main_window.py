@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,9 +23,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
     QFrame,
-    QHBoxLayout,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QMainWindow,
     QMenu,
@@ -36,12 +33,10 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QStyle,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
 from memdesk.core.eval import tuned as eval_tuned
@@ -55,31 +50,25 @@ from memdesk.qt import note_ops as note_ops_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import translations, workers
-from memdesk.qt.translations import QT_TRANSLATE_NOOP
 from memdesk.ui import agent_dock as agent_dock_mod
-from memdesk.ui import code_editor, fitted_label, theme
+from memdesk.ui import code_editor, theme
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
 from memdesk.ui import help as help_mod
+from memdesk.ui import model_banner as model_banner_mod
 from memdesk.ui import note_actions as note_actions_mod
 from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
 from memdesk.ui import retranslate as retranslate_mod
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import skipped as skipped_mod
+from memdesk.ui import status_bar as status_bar_mod
 from memdesk.ui import tuning_panel as tuning_mod
 from memdesk.ui import workspace_tree as tree_mod
 
 log = logging.getLogger(__name__)
 
-MODE_LABELS = {  # translated where shown
-    "hybrid": QT_TRANSLATE_NOOP("MainWindow", "Hybrid"),
-    "fts": QT_TRANSLATE_NOOP("MainWindow", "FTS-only"),
-    "vector": QT_TRANSLATE_NOOP("MainWindow", "Vector-only"),
-}
-MODE_REASON_EMS = 24  # room for the reason beside the mode, in widths of "M"
-UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
 DEFAULT_SIZE = (1280, 800)
 TUNING_SAVE_MS = 400  # a slider drag writes the workspace's tuned.json once, when it stops
 RESULT_ROWS = 8  # whole result rows the window's first layout shows, at 1280x800 too
@@ -145,10 +134,6 @@ class MainWindow(QMainWindow):
         self.tree_filter.setPlaceholderText(self.tr("Filter notes"))
         self.tree_filter.setClearButtonEnabled(True)
         self.empty_state = empty_mod.EmptyWorkspace()
-        self._undo_timer = QTimer(self)
-        self._undo_timer.setObjectName("undo-delete-timer")
-        self._undo_timer.setSingleShot(True)
-        self._undo_timer.setInterval(UNDO_DELETE_MS)
         self.search_panel = search_mod.SearchPanel()
         # Every write to a note (the editor's saves, create, rename, trash, restore) goes
         # through this one queue, off the GUI thread and in the order asked.
@@ -183,8 +168,10 @@ class MainWindow(QMainWindow):
         self.results_table = self.search_panel.table
         self.editor = self.note_editor.text_edit
 
-        self.model_banner = self._make_model_banner()
+        self.model_banner = model_banner_mod.ModelBanner()
         self.model_banner.setVisible(offer_model_build and build_default_model is not None)
+        self.banner_label = self.model_banner.label
+        self.build_model_button = self.model_banner.build_button
 
         # The score explanation sits beside the note, not under the results: stacked,
         # table, explanation and editor left four rows and a cut explanation at 1280x800.
@@ -288,86 +275,37 @@ class MainWindow(QMainWindow):
                 return True
         return super().eventFilter(obj, event)
 
-    def _make_model_banner(self) -> QFrame:
-        banner = QFrame()
-        banner.setObjectName("modelBanner")
-        self._style_banner(banner)
-        layout = QHBoxLayout(banner)
-        layout.setContentsMargins(8, 4, 8, 4)
-        self.banner_label = QLabel(
-            self.tr(
-                "No embedding model yet: searching by keywords only (FTS). Build the default model "
-                "(runs offline in the background) to switch to hybrid search."
-            )
-        )
-        self.banner_label.setWordWrap(True)
-        self.build_model_button = QPushButton(self.tr("Build default model"))
-        self.build_model_button.setObjectName("buildModelButton")
-        self.build_model_button.clicked.connect(self.start_model_build)
-        dismiss = QPushButton(self.tr("Not now"))
-        dismiss.setObjectName("dismissBannerButton")
-        dismiss.clicked.connect(lambda: banner.setVisible(False))
-        layout.addWidget(self.banner_label, 1)
-        layout.addWidget(self.build_model_button)
-        layout.addWidget(dismiss)
-        return banner
-
-    def _style_banner(self, banner: QFrame) -> None:
-        palette = self.palette()
-        banner.setStyleSheet(
-            f"#modelBanner {{ background: {theme.banner_background(palette).name()};"
-            f" border-bottom: 1px solid {theme.muted_text(palette).name()}; }}"
-        )
-
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "model_banner"):
-            self._style_banner(self.model_banner)
+            self.model_banner.restyle()
 
     def _make_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.mode_label = QLabel()
-        self.mode_label.setObjectName("modeLabel")
-        self.model_label = QLabel()
-        self.model_label.setObjectName("modelLabel")
-        self.counts_label = QLabel()
-        self.counts_label.setObjectName("countsLabel")
-        # "N skipped": notes the index could not take; a click lists each with its reason.
-        self.skipped_button = QToolButton()
-        self.skipped_button.setObjectName("skippedButton")
-        self.skipped_button.setAutoRaise(True)
-        self.skipped_button.setToolTip(self.tr("Paths not in the index, and why: click for the list"))
-        self.skipped_button.setVisible(False)
-        self.skipped_button.clicked.connect(self.show_skipped)
-        self.skipped_dialog: skipped_mod.SkippedDialog | None = None
-        self._skipped_rows: list[skipped_mod.Row] = []
-        # What the index is doing now; shortened by whole parts, never mid-word.
-        self.freshness_label = fitted_label.FittedLabel()
-        self.freshness_label.setObjectName("freshnessLabel")
-        self._eta = _EtaEstimate()
-        # The index's own mode (from the last snapshot) and whether a sync is embedding
-        # now: meanwhile searches run keyword-only, so the label must not say "Hybrid".
-        self._index_mode: tuple[str, str | None] = ("fts", None)
-        self._embedding_notes = False
-        self.progress = fitted_label.TextProgressBar()
-        self.progress.setObjectName("indexProgress")
-        self.progress.setTextVisible(True)
-        self.progress.setVisible(False)
-        self.undo_button = QPushButton(self.tr("Undo"))
-        self.undo_button.setObjectName("undoDeleteButton")
-        self.undo_button.setVisible(False)
-        self.undo_button.clicked.connect(self.undo_delete)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setObjectName("cancelIndexButton")
-        self.cancel_button.setVisible(False)
-        self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
-        for widget in (self.mode_label, self.model_label, self.counts_label, self.skipped_button):
-            bar.addWidget(widget)
-        bar.addWidget(self.freshness_label, 1)
-        bar.messageChanged.connect(self._show_skipped_button)
-        bar.addPermanentWidget(self.undo_button)
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
+        self.status = status_bar_mod.StatusBar(self)
+        self.setStatusBar(self.status)
+        # The status line's parts, by the names tests and automation use.
+        for name in (
+            "mode_label",
+            "model_label",
+            "counts_label",
+            "skipped_button",
+            "freshness_label",
+            "progress",
+            "undo_button",
+            "cancel_button",
+        ):
+            setattr(self, name, getattr(self.status, name))
+
+    @property
+    def skipped_dialog(self) -> skipped_mod.SkippedDialog | None:
+        return self.status.skipped_dialog
+
+    def show_skipped(self) -> skipped_mod.SkippedDialog:
+        """The list of skipped paths with their reasons (kept up to date while open)."""
+        return self.status.show_skipped()
+
+    def show_mode(self, mode: str, reason: str | None) -> None:
+        self.status.show_mode(mode, reason)
 
     def _make_actions(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
@@ -518,7 +456,7 @@ class MainWindow(QMainWindow):
             retranslate_mod.switch_language(app, code)
         # What is composed from live state says it again in the new language: the status
         # line, the results' summary line and the selected hit's explanation.
-        self._show_index_mode()
+        self.status.show_index_mode()
         self._show_tuned()
         self.session.request_snapshot()
         results = self.session.results
@@ -559,7 +497,10 @@ class MainWindow(QMainWindow):
         self.empty_state.create_memory_requested.connect(self._on_empty_create_memory)
         self.empty_state.create_today_requested.connect(self.open_today_note)
         self.empty_state.open_folder_requested.connect(self._on_open_action)
-        self._undo_timer.timeout.connect(self._on_undo_timer_timeout)
+        self.status.undo_requested.connect(self.undo_delete)
+        self.status.cancel_requested.connect(self._on_status_cancel_requested)
+        self.note_ops.busy_changed.connect(self.status.show_write)
+        self.model_banner.build_requested.connect(self.start_model_build)
         self.note_editor.text_edit.zoom_changed.connect(lambda size: self.prefs.set_zoom("editor", size))
         self.search_panel.zoom_changed.connect(lambda size: self.prefs.set_zoom("results", size))
         self.tree.note_activated.connect(self._on_tree_note_activated)
@@ -579,7 +520,7 @@ class MainWindow(QMainWindow):
         self.agent_dock.open_workspace_requested.connect(self.open_workspace)
         self.agent_dock.visibilityChanged.connect(self._on_agent_dock_visibility_changed)
         self.agent_dock.open_note_requested.connect(self._on_agent_dock_open_note_requested)
-        self.agent_dock.message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self.agent_dock.message.connect(lambda text: self.status.showMessage(text, 10_000))
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
         self.note_editor.merged.connect(self._on_editor_merged)
@@ -593,21 +534,15 @@ class MainWindow(QMainWindow):
         self.agent_dock.set_workspace(session.workspace)
         session.results_changed.connect(self._on_session_results_changed)
         session.search_failed.connect(self._on_session_search_failed)
-        session.sync_started.connect(self._on_session_sync_started)
-        session.sync_progress.connect(self._on_session_sync_progress)
+        self.status.attach(session)
         session.model_loading_changed.connect(self._on_session_model_loading_changed)
         session.sync_failed.connect(self._on_session_sync_failed)
-        session.sync_finished.connect(self._on_session_sync_finished)
-        session.idle_changed.connect(self._on_session_idle_changed)
         session.snapshot_changed.connect(self._on_session_snapshot_changed)
         session.files_changed.connect(self.note_editor.on_files_changed)
-        session.model_build_progress.connect(self._on_session_model_build_progress)
+        session.model_build_progress.connect(self.model_banner.show_build_progress)
         session.model_build_finished.connect(self._on_session_model_build_finished)
         session.model_build_failed.connect(self._on_session_model_build_failed)
         self.setWindowTitle(f"memdesk — {session.workspace}")
-        self._index_mode = (session.engine.mode, None)
-        self._embedding_notes = False
-        self._show_index_mode()
         self._attach_lab(session)
         session.request_snapshot()
 
@@ -863,18 +798,12 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_note_actions_trashed_changed(self, rel: str) -> None:
-        self.undo_button.setVisible(bool(rel))
+        self.status.offer_undo(bool(rel))
         self.undo_delete_action.setEnabled(bool(rel))
         if rel:
             self.undo_delete_action.setText(self.tr("Undo move to trash of {0}").format(rel))
-            self._undo_timer.start()
         else:
             self.undo_delete_action.setText(self.tr("Undo move to trash"))
-            self._undo_timer.stop()
-
-    @Slot()
-    def _on_undo_timer_timeout(self) -> None:
-        self.undo_button.setVisible(False)  # the Edit menu entry stays until the next delete
 
     @Slot()
     def _on_trash_action(self) -> None:
@@ -889,9 +818,7 @@ class MainWindow(QMainWindow):
     def start_model_build(self) -> None:
         if self._build_default_model is None or self.session.is_building_model:
             return
-        self.build_model_button.setEnabled(False)
-        self.banner_label.setText(self.tr("Building the default embedding model in the background…"))
-        self.model_banner.setVisible(True)
+        self.model_banner.show_building()
         self.session.build_model(self._build_default_model)
 
     def confirm_unsaved(self, names: list[str]) -> str:
@@ -1119,7 +1046,7 @@ class MainWindow(QMainWindow):
         if not results.query.strip():
             summary = ""
         else:
-            mode = MODE_LABELS.get(pool.mode, pool.mode) if pool else "—"
+            mode = status_bar_mod.mode_name(pool.mode) if pool else "—"
             how = (
                 self.tr("re-ranked in memory")
                 if results.reranked
@@ -1127,7 +1054,7 @@ class MainWindow(QMainWindow):
             )
             size = len(pool.candidates) if pool else 0
             summary = self.tr("{0} hits from {1} candidates · {2} · {3} profile · {4}").format(
-                len(results.hits), size, self.tr(mode), results.settings.profile, how
+                len(results.hits), size, mode, results.settings.profile, how
             )
             if pool is not None and pool.notice:
                 summary += " · " + qt_messages.text(pool.notice)
@@ -1165,197 +1092,43 @@ class MainWindow(QMainWindow):
         if not isinstance(exc, errors.MemdeskError):
             ui_errors.show_error(self, exc, log_file=self._log_file)
 
-    @Slot()
-    def _on_session_sync_started(self) -> None:
-        self.progress.setRange(0, 0)  # busy until the first file reports a total
-        self.progress.set_text(self.tr("Indexing…"))
-        self.progress.setVisible(True)
-        self.cancel_button.setVisible(True)
-        self._eta.reset()
-        self.freshness_label.set_full_text(self.tr("Indexing…"))
-
-    @Slot(object)
-    def _on_session_sync_progress(self, progress: engine_mod.SyncProgress) -> None:
-        embedding = progress.phase == "embed" and progress.embedded < progress.to_embed
-        if embedding != self._embedding_notes:
-            self._embedding_notes = embedding
-            self._show_index_mode()
-        if progress.phase == "embed" and progress.to_embed > 0:
-            self.progress.setRange(0, progress.to_embed)
-            self.progress.setValue(progress.embedded)
-            self.progress.set_text(
-                self.tr("{0} / {1} chunks").format(f"{progress.embedded:,}", f"{progress.to_embed:,}")
-            )
-            parts = [
-                self.tr("Embedding {0} / {1} chunks").format(
-                    f"{progress.embedded:,}", f"{progress.to_embed:,}"
-                ),
-                self.tr("keyword search ready"),
-            ]
-            left = self._eta.seconds_left(progress.embedded, progress.to_embed)
-            if left is not None:
-                parts.append(self._eta_text(left))
-            self.freshness_label.set_full_text(" · ".join(parts))
-        elif progress.phase == "keyword":
-            self.freshness_label.set_full_text(
-                " · ".join([self.tr("Keyword search ready"), self.tr("embedding next")])
-            )
-        elif progress.files_total > 0:
-            self.progress.setRange(0, progress.files_total)
-            self.progress.setValue(progress.files_done)
-            self.progress.set_text(
-                self.tr("{0} / {1} files").format(f"{progress.files_done:,}", f"{progress.files_total:,}")
-            )
-            self.freshness_label.set_full_text(
-                self.tr("Indexing {0} / {1} files · {2} chunks").format(
-                    f"{progress.files_done:,}", f"{progress.files_total:,}", f"{progress.chunks_done:,}"
-                )
-            )
-
-    def _eta_text(self, seconds: float) -> str:
-        if seconds >= 90:
-            return self.tr("about {0} min left").format(round(seconds / 60))
-        if seconds >= 10:
-            return self.tr("about {0} s left").format(int(round(seconds / 10) * 10))
-        return self.tr("a few seconds left")
-
     @Slot(bool)
     def _on_session_model_loading_changed(self, loading: bool) -> None:
-        if loading and not self.session.is_syncing:
-            self.freshness_label.set_full_text(
-                " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
-            )
-        elif not loading and not self.session.is_syncing:
-            self.session.request_snapshot()
-
-    @Slot(object)
-    def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
-        if report.repaired:
-            self.statusBar().showMessage(
-                self.tr("The index was damaged ({0}); rebuilt it from the notes").format(report.repaired),
-                30_000,
-            )
+        if not loading and not self.session.is_syncing:
+            self.session.request_snapshot()  # the status line says the index's mode again
 
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:
         if isinstance(exc, errors.Cancelled):
-            self.statusBar().showMessage(self.tr("Indexing cancelled"), 5000)
+            self.status.show_sync_cancelled()
         else:
             ui_errors.show_error(self, exc, title=self.tr("Indexing failed"), log_file=self._log_file)
-
-    @Slot(bool)
-    def _on_session_idle_changed(self, idle: bool) -> None:
-        self.progress.setVisible(not idle)
-        self.cancel_button.setVisible(not idle)
-        if idle and self._embedding_notes:  # a cancelled or failed sync ends its embedding too
-            self._embedding_notes = False
-            self._show_index_mode()
 
     @Slot(object)
     def _on_session_snapshot_changed(self, snapshot: workers.WorkspaceSnapshot) -> None:
         if snapshot.error is not None:
-            self.freshness_label.set_full_text(self.tr("status unavailable: {0}").format(snapshot.error))
-            return
+            return  # the status line says why
         self.tree.set_files(snapshot.files, snapshot.states)
         empty = not snapshot.files
         if empty:
             self.empty_state.set_workspace(self.session.workspace.name or str(self.session.workspace))
         self.left.setCurrentWidget(self.empty_state if empty else self._tree_page)
         status = snapshot.status
-        if status is None:
-            return
-        reason = status.fallback_reason
-        self._index_mode = (status.mode, reason or None)  # translated where shown (also after a switch)
-        self._show_index_mode()
-        model = status.embedder.get("model") if status.embedder else None
-        self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
-        self.model_label.setToolTip(
-            str(status.embedder or "") or qt_messages.text(status.fallback_reason or "")
-        )
-        self.counts_label.setText(
-            self.tr("{0} files · {1} chunks").format(f"{status.files:,}", f"{status.chunks:,}")
-        )
-        self._set_skipped(skipped_mod.rows_of(status.failures, status.skipped))
-        if self.session.is_syncing:
-            return  # the sync's own progress line is showing what happens
-        if self.session.is_loading_model:
-            fresh = " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
-        elif status.dirty_files:
-            fresh = self.tr("{0} file(s) not indexed yet").format(len(status.dirty_files))
-        else:
-            when = status.last_sync.astimezone().strftime("%H:%M:%S") if status.last_sync else ""
-            fresh = self.tr("index up to date ({0})").format(when) if when else self.tr("index up to date")
-        self.freshness_label.set_full_text(fresh)
-        if status.mode == "hybrid":
+        if status is not None and status.mode == "hybrid" and not self.session.is_syncing:
             self.model_banner.setVisible(False)
-
-    def _show_index_mode(self) -> None:
-        mode, reason = self._index_mode
-        # The index has vectors, but until the model is loaded, and while a sync holds
-        # the embedder, searches are keyword-only (the summary line says so too).
-        if mode == "hybrid" and self.session.is_loading_model:
-            self.show_mode("fts", self.tr("loading the embedding model"))
-        elif mode == "hybrid" and self._embedding_notes:
-            self.show_mode("fts", self.tr("embedding notes"))
-        else:
-            self.show_mode(mode, qt_messages.text(reason) if reason else None)
-
-    def show_mode(self, mode: str, reason: str | None) -> None:
-        """The search mode, and why it is not hybrid, shortened by whole words (the
-        tooltip has the whole reason)."""
-        name = self.tr(MODE_LABELS.get(mode, mode))
-        self.mode_label.setToolTip(reason or self.tr("keyword and vector search combined"))
-        if not reason:
-            self.mode_label.setText(name)
-            return
-        metrics = self.mode_label.fontMetrics()
-        room = MODE_REASON_EMS * metrics.horizontalAdvance("M")
-        shown = fitted_label.fit_text(reason, room, metrics) or fitted_label.ELLIPSIS
-        self.mode_label.setText(f"{name} ({shown})")
-
-    def _set_skipped(self, rows: list[skipped_mod.Row]) -> None:
-        self._skipped_rows = rows
-        self.skipped_button.setText(self.tr("{0} skipped").format(len(rows)))
-        self._show_skipped_button()
-        if self.skipped_dialog is not None:
-            self.skipped_dialog.set_rows(rows)
-
-    @Slot()
-    def _show_skipped_button(self) -> None:
-        # The status bar hides its widgets under a message ("changes made on disk were
-        # merged"); showing the button then drew it over the message's first words.
-        # It comes back when the message goes (messageChanged to "").
-        self.skipped_button.setVisible(bool(self._skipped_rows) and not self.statusBar().currentMessage())
-
-    def show_skipped(self) -> skipped_mod.SkippedDialog:
-        """The list of skipped paths with their reasons (kept up to date while open)."""
-        if self.skipped_dialog is None:
-            self.skipped_dialog = skipped_mod.SkippedDialog(self)
-        self.skipped_dialog.set_rows(self._skipped_rows)
-        self.skipped_dialog.open()
-        return self.skipped_dialog
-
-    @Slot(str)
-    def _on_session_model_build_progress(self, message: str) -> None:
-        self.banner_label.setText(
-            self.tr("Building the default embedding model: {0}").format(qt_messages.text(message))
-        )
 
     @Slot(object)
     def _on_session_model_build_finished(self, path: object) -> None:
-        self.banner_label.setText(
-            self.tr("Model ready ({0}); embedding the notes…").format(Path(str(path)).name)
-        )
+        self.model_banner.show_build_finished(path)
         self.prefs.set_model_choice(None)
 
     @Slot(object)
     def _on_session_model_build_failed(self, exc: BaseException) -> None:
-        self.build_model_button.setEnabled(True)
-        self.banner_label.setText(self.tr("The model could not be built; still searching by keywords."))
+        self.model_banner.show_build_failed()
         ui_errors.show_error(self, exc, title=self.tr("Model build failed"), log_file=self._log_file)
 
     @Slot()
-    def _on_cancel_button_clicked(self) -> None:
+    def _on_status_cancel_requested(self) -> None:
         self.session.cancel_sync()
 
     @Slot()
@@ -1438,25 +1211,3 @@ class UnsavedBox(QMessageBox):
     save_button: QPushButton
     discard_button: QPushButton
     cancel_button: QPushButton
-
-
-class _EtaEstimate:
-    """Time left of the embedding phase from its rate so far (None until it is steady)."""
-
-    MIN_SECONDS = 3.0  # a rate over less than this jumps around too much to show
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        self._start: tuple[float, int] | None = None
-
-    def seconds_left(self, done: int, total: int) -> float | None:
-        now = time.monotonic()
-        if self._start is None or done < self._start[1]:
-            self._start = (now, done)
-            return None
-        elapsed, progressed = now - self._start[0], done - self._start[1]
-        if elapsed < self.MIN_SECONDS or progressed <= 0:
-            return None
-        return (total - done) * elapsed / progressed
