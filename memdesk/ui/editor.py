@@ -13,29 +13,29 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
-import html
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from markdown_it import MarkdownIt
-from PySide6.QtCore import QEvent, QPoint, QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QPoint,
+    Qt,
+    QTimer,
+    QUrl,  # noqa: F401  (tests and benchmarks reach it as editor.QUrl)
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAction,
-    QColor,
-    QFont,
     QFontDatabase,
     QKeySequence,
-    QSyntaxHighlighter,
-    QTextCharFormat,
     QTextCursor,
     QTextDocument,
     QTextFormat,
 )
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QMessageBox,
@@ -44,7 +44,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QTabWidget,
-    QTextBrowser,
     QTextEdit,
     QVBoxLayout,
     QWidget,
@@ -56,123 +55,10 @@ from memdesk.core.index import workspace as workspace_mod
 from memdesk.qt import jobs, messages, note_ops
 from memdesk.ui import code_editor, conflicts, markdown_view, theme
 from memdesk.ui import errors as ui_errors
+from memdesk.ui.conflicts import ConflictDialog
+from memdesk.ui.markdown_view import MarkdownHighlighter, SafePreview
 
 log = logging.getLogger(__name__)
-
-
-def _fmt(
-    color: str, *, bold: bool = False, italic: bool = False, mono: bool = False, background: str | None = None
-) -> QTextCharFormat:
-    fmt = QTextCharFormat()
-    fmt.setForeground(QColor(color))
-    if bold:
-        fmt.setFontWeight(QFont.Weight.Bold)
-    if italic:
-        fmt.setFontItalic(True)
-    if mono:
-        fmt.setFontFixedPitch(True)
-    if background:
-        fmt.setBackground(QColor(background))
-    return fmt
-
-
-# Markdown colours for light and dark bases (each readable on its own kind of base).
-_LIGHT_COLORS = {
-    "heading": "#1f4e8c",
-    "list": "#a0522d",
-    "quote": "#5f6b7a",
-    "code": "#8b1a5a",
-    "code_bg": "#f3eef2",
-    "link": "#0b6e4f",
-    "fence_bg": "#f6f3f5",
-    "annotation": "#6a3fb5",
-    "annotation_bg": "#efe8fb",
-}
-_DARK_COLORS = {
-    "heading": "#7fb2f0",
-    "list": "#e0a070",
-    "quote": "#a3adba",
-    "code": "#f0a0c8",
-    "code_bg": "#3a2f36",
-    "link": "#6fd3a8",
-    "fence_bg": "#2f2a2e",
-    "annotation": "#c9b3f5",
-    "annotation_bg": "#342c44",
-}
-
-
-class MarkdownHighlighter(QSyntaxHighlighter):
-    """Headings, emphasis, code, links, lists and quotes; fenced code spans blocks.
-
-    Colours come in a light and a dark set, picked from the palette's base colour.
-    """
-
-    _IN_FENCE = 1
-
-    def __init__(self, document: QTextDocument, *, dark: bool = False) -> None:
-        super().__init__(document)
-        self.dark = dark
-        c = _DARK_COLORS if dark else _LIGHT_COLORS
-        strong = QTextCharFormat()
-        strong.setFontWeight(QFont.Weight.Bold)
-        em = QTextCharFormat()
-        em.setFontItalic(True)
-        self._rules: list[tuple[QRegularExpression, QTextCharFormat]] = [
-            (QRegularExpression(r"^#{1,6}\s.*$"), _fmt(c["heading"], bold=True)),
-            (QRegularExpression(r"^\s*([-*+]|\d+[.)])\s"), _fmt(c["list"], bold=True)),
-            (QRegularExpression(r"^\s*>.*$"), _fmt(c["quote"], italic=True)),
-            (QRegularExpression(r"\*\*[^*]+\*\*|__[^_]+__"), strong),
-            (QRegularExpression(r"(?<![*\w])\*[^*\s][^*]*\*(?!\*)|(?<![_\w])_[^_\s][^_]*_(?!_)"), em),
-            (QRegularExpression(r"`[^`]+`"), _fmt(c["code"], mono=True, background=c["code_bg"])),
-            (QRegularExpression(r"!?\[[^\]]*\]\([^)]*\)"), _fmt(c["link"])),
-            # OpenClaw's recall annotations (<!-- importance: 7 -->, project, trigger).
-            (
-                QRegularExpression(
-                    r"<!--\s*(?:trigger|importance|project)\s*:.*?-->",
-                    QRegularExpression.PatternOption.CaseInsensitiveOption,
-                ),
-                _fmt(c["annotation"], bold=True, background=c["annotation_bg"]),
-            ),
-        ]
-        self._fence = _fmt(c["code"], mono=True, background=c["fence_bg"])
-
-    def highlightBlock(self, text: str) -> None:  # Qt override
-        is_fence_line = text.lstrip().startswith(("```", "~~~"))
-        in_fence = self.previousBlockState() == self._IN_FENCE
-        if in_fence or is_fence_line:
-            self.setFormat(0, len(text), self._fence)
-            # A fence line inside a fence closes it; anywhere else it opens one.
-            self.setCurrentBlockState(-1 if in_fence and is_fence_line else self._IN_FENCE)
-            return
-        self.setCurrentBlockState(-1)
-        for pattern, fmt in self._rules:
-            matches = pattern.globalMatch(text)
-            while matches.hasNext():
-                match = matches.next()
-                self.setFormat(match.capturedStart(), match.capturedLength(), fmt)
-
-
-class SafePreview(QTextBrowser):
-    """Rendered Markdown that never fetches anything: no images at all, links not followed.
-
-    ``loadResource`` returning nothing is not enough: QTextDocument then reads
-    ``file:`` and relative image URLs from disk itself (a note could show any image
-    on the machine). So the renderer (``markdown_view``) emits no ``<img>`` at all
-    (an image shows as its alt text), and raw HTML is off.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("preview")
-        self.setOpenLinks(False)
-        self.setOpenExternalLinks(False)
-
-    def loadResource(self, kind: int, url: QUrl | str) -> Any:  # Qt override
-        return None  # remote resources and style sheets stay unloaded, whatever their scheme
-
-    def show_markdown(self, md: MarkdownIt, text: str) -> None:
-        self.document().setDefaultStyleSheet(markdown_view.style_sheet(self.palette()))
-        self.setHtml(md.render(text))
 
 
 @dataclasses.dataclass(eq=False)
@@ -211,152 +97,6 @@ class Buffer:
         self.base, self.base_digest = data, digest
         self.note = notetext.NoteText.parse(data.decode("utf-8") if data is not None else "")
         self.deleted_on_disk = False
-
-
-class ConflictDialog(QDialog):
-    """Merge / reload / keep mine / compare for a note changed on disk under unsaved edits.
-
-    Merge (the default) combines both: changes on one side only are taken, and
-    overlapping ones are put between conflict markers for the user to resolve, so
-    nothing written on disk (an agent's new line) is dropped unseen.
-
-    Signals:
-        chosen(str): ``"merge"``, ``"reload"``, ``"keep"`` or ``"cancel"`` (closing the
-            dialog changes nothing; the next save asks again).
-    """
-
-    chosen = Signal(str)
-
-    def __init__(
-        self,
-        parent: QWidget | None,
-        *,
-        rel: str,
-        mine: str,
-        theirs: str | None,
-        deleted: bool = False,
-        problem: str | None = None,
-        conflicts: int | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.setObjectName("conflictDialog")
-        title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
-        self.setWindowTitle(title.format(rel))
-        # Wide enough for the whole title (the window manager cuts it, not wraps it).
-        self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
-        self._choice = "cancel"
-        name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
-        layout = QVBoxLayout(self)
-        if deleted:
-            message = self.tr(
-                "{name} was deleted on disk, but you have unsaved edits.<br>"
-                "Keep yours (saving will recreate the file) or drop them?"
-            ).format(name=name)
-        elif theirs is None:
-            message = self.tr(
-                "{name} changed on disk into something the editor cannot show ({problem}).<br>"
-                "Keep yours (saving will replace the disk version) or cancel and look at it first?"
-            ).format(name=name, problem=html.escape(problem or self.tr("unreadable")))
-        else:
-            overlap = (
-                (
-                    self.tr("Both sides changed the same lines: {0} place will be marked for you to resolve.")
-                    if conflicts == 1
-                    else self.tr(
-                        "Both sides changed the same lines: {0} places will be marked for you to resolve."
-                    )
-                ).format(conflicts)
-                if conflicts
-                else self.tr("The changes do not overlap: merging keeps both.")
-            )
-            message = self.tr(
-                "{name} changed on disk, but you have unsaved edits.<br>"
-                "Merge the disk changes into yours, reload the disk version (your edits are "
-                "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
-            ).format(name=name, overlap=overlap)
-        label = QLabel(message)
-        label.setObjectName("conflictMessage")
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setWordWrap(True)
-        layout.addWidget(label)
-        self._diff = QPlainTextEdit()
-        self._diff.setObjectName("conflictDiff")
-        self._diff.setReadOnly(True)
-        self._diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        diff = difflib.unified_diff(
-            (theirs or "").splitlines(),
-            mine.splitlines(),
-            fromfile=self.tr("{0} (disk)").format(rel),
-            tofile=self.tr("{0} (yours)").format(rel),
-            lineterm="",
-        )
-        self._diff.setPlainText("\n".join(diff) or self.tr("(no differences)"))
-        self._diff.setVisible(False)
-        layout.addWidget(self._diff)
-        buttons = QDialogButtonBox()
-        self.merge_button = QPushButton(self.tr("Merge"))
-        self.merge_button.setObjectName("conflictMerge")
-        self.reload_button = QPushButton(self.tr("Drop mine") if deleted else self.tr("Reload from disk"))
-        self.reload_button.setObjectName("conflictReload")
-        self.keep_button = QPushButton(self.tr("Keep mine"))
-        self.keep_button.setObjectName("conflictKeepMine")
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setObjectName("conflictCancel")
-        self.compare_button = QPushButton(self.tr("Compare"))
-        self.compare_button.setObjectName("conflictCompare")
-        self.compare_button.setCheckable(True)
-        can_merge = theirs is not None and not deleted
-        if can_merge:
-            buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        if theirs is not None or deleted:
-            buttons.addButton(self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole)
-        buttons.addButton(self.keep_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
-        if theirs is not None:
-            buttons.addButton(self.compare_button, QDialogButtonBox.ButtonRole.ActionRole)
-        layout.addWidget(buttons)
-        self.merge_button.clicked.connect(self._on_merge_button_clicked)
-        self.reload_button.clicked.connect(self._on_reload_button_clicked)
-        self.keep_button.clicked.connect(self._on_keep_button_clicked)
-        self.cancel_button.clicked.connect(self.reject)
-        self.compare_button.toggled.connect(self._on_compare_button_toggled)
-        self.finished.connect(self._on_self_finished)
-        # The safe choice is the default: merging loses nothing; for a deleted note,
-        # keeping the edits; for an unreadable one, looking before overwriting.
-        default = self.merge_button if can_merge else self.keep_button if deleted else self.cancel_button
-        default.setDefault(True)
-        default.setFocus()
-
-    @property
-    def default_button(self) -> QPushButton | None:
-        for button in self.findChildren(QPushButton):
-            if button.isDefault():
-                return button
-        return None
-
-    @Slot()
-    def _on_merge_button_clicked(self) -> None:
-        self._choice = "merge"
-        self.accept()
-
-    @Slot()
-    def _on_reload_button_clicked(self) -> None:
-        self._choice = "reload"
-        self.accept()
-
-    @Slot()
-    def _on_keep_button_clicked(self) -> None:
-        self._choice = "keep"
-        self.accept()
-
-    @Slot(bool)
-    def _on_compare_button_toggled(self, on: bool) -> None:
-        self._diff.setVisible(on)
-        self.resize(max(self.width(), 640), 480 if on else self.sizeHint().height())
-
-    @Slot(int)
-    def _on_self_finished(self, _result: int) -> None:
-        self.chosen.emit(self._choice)
 
 
 class NoteEditor(QWidget):
