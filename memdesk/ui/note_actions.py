@@ -74,6 +74,7 @@ class NoteActions(QObject):
         self._session = session
         self._log_file = log_file
         self.trashed: tuple[str, trash_mod.Trashed] | None = None  # the last note sent to the trash
+        self._undoing: note_ops.Ticket | None = None
 
     def _failed(self, exc: BaseException) -> bool:
         ui_errors.show_error(self._window, exc, log_file=self._log_file)
@@ -166,6 +167,7 @@ class NoteActions(QObject):
                 return self._failed(outcome.error)
             self._editor.rename_buffer(old, new)
             session.request_sync([old, new])
+            session.request_snapshot()  # the tree shows the new name now, not after the sync
             return True
 
         write = functools.partial(notes.rename_note, root, old, new, extra)
@@ -202,6 +204,7 @@ class NoteActions(QObject):
             assert isinstance(outcome.value, trash_mod.Trashed)
             self._editor.close_note(rel)
             session.request_sync([rel])
+            session.request_snapshot()  # the tree drops it now, not after the sync
             self.trashed = (rel, outcome.value)
             self.trashed_changed.emit(rel)
             self.message.emit(self.tr("Moved {0} to the trash").format(rel), self.UNDO_MS)
@@ -215,8 +218,8 @@ class NoteActions(QObject):
 
     def start_undo_delete(self) -> note_ops.Ticket | None:
         """Move the note last sent to the trash back where it was (None: nothing to undo)."""
-        if self.trashed is None:
-            return None
+        if self.trashed is None or (self._undoing is not None and not self._undoing.done):
+            return None  # nothing to undo, or its Undo is being written (a second click)
         rel, trashed = self.trashed
         session = self._session()
 
@@ -238,9 +241,10 @@ class NoteActions(QObject):
             self._editor.open_note(rel)
             return True
 
-        return self._ops.submit(
+        self._undoing = self._ops.submit(
             self.tr("Restoring {0}…").format(rel), lambda: functools.partial(_restore, trashed), done
         )
+        return self._undoing
 
     def undo_delete(self) -> bool:
         ticket = self.start_undo_delete()
