@@ -22,18 +22,13 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
-    QFrame,
     QInputDialog,
     QLineEdit,
     QMainWindow,
     QMenu,
     QMessageBox,
     QPushButton,
-    QScrollArea,
-    QSplitter,
-    QStackedWidget,
     QStyle,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -58,6 +53,7 @@ from memdesk.ui import errors as ui_errors
 from memdesk.ui import help as help_mod
 from memdesk.ui import model_banner as model_banner_mod
 from memdesk.ui import note_actions as note_actions_mod
+from memdesk.ui import panes as panes_mod
 from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
 from memdesk.ui import retranslate as retranslate_mod
@@ -71,10 +67,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (1280, 800)
 TUNING_SAVE_MS = 400  # a slider drag writes the workspace's tuned.json once, when it stops
-RESULT_ROWS = 8  # whole result rows the window's first layout shows, at 1280x800 too
-MIN_NOTE_HEIGHT = 160  # the note and explanation row, when the results take the rest
-MIN_CENTER_WIDTH = 480  # what the results keep when the tree comes back
-CENTER_CHROME = 40  # the results' vertical scroll bar, frames and margins beside the columns
 SessionFactory = Callable[[Path], session_mod.Session]
 
 
@@ -173,70 +165,23 @@ class MainWindow(QMainWindow):
         self.banner_label = self.model_banner.label
         self.build_model_button = self.model_banner.build_button
 
-        # The score explanation sits beside the note, not under the results: stacked,
-        # table, explanation and editor left four rows and a cut explanation at 1280x800.
-        lower = QSplitter(Qt.Orientation.Horizontal)
-        lower.setObjectName("noteSplitter")
-        lower.addWidget(self.note_editor)
-        lower.addWidget(self.search_panel.detail)
-        lower.setStretchFactor(0, 1)
-        lower.setStretchFactor(1, 1)
-        lower.setSizes([450, 450])
-        self.note_splitter = lower
-        center = QSplitter(Qt.Orientation.Vertical)
-        center.setObjectName("centerSplitter")
-        center.addWidget(self.search_panel)
-        center.addWidget(lower)
-        center.setCollapsible(0, False)
-        # The results keep the height _share_height gives them; the note row takes what
-        # the window gains or loses later (maximising, a wrapped summary's guess).
-        center.setStretchFactor(0, 0)
-        center.setStretchFactor(1, 1)
-        right_body = QWidget()
-        right_layout = QVBoxLayout(right_body)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.tuning)
-        right_layout.addWidget(self.quality)
-        right_layout.addStretch(1)
-        # Scrolls rather than forcing a window taller than a small or scaled screen.
-        right = QScrollArea()
-        right.setObjectName("rightPane")
-        right.setWidget(right_body)
-        right.setWidgetResizable(True)
-        right.setFrameShape(QFrame.Shape.NoFrame)
-        right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        # Room for the vertical scroll bar too: it appears when auto-tune's result makes
-        # the column taller than the window, and took its width from the values' column.
-        self._right_pane = right
-        self._fit_right_pane()
-        tree_page = QWidget()
-        self._tree_page = tree_page
-        tree_layout = QVBoxLayout(tree_page)
-        tree_layout.setContentsMargins(0, 4, 0, 0)
-        tree_layout.setSpacing(2)
-        tree_layout.addWidget(self.tree_filter)
-        tree_layout.addWidget(self.tree, 1)
-        self.left = QStackedWidget()
-        self.left.setObjectName("leftPane")
-        self.left.addWidget(tree_page)
-        self.left.addWidget(self.empty_state)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(self.left)
-        self.splitter.addWidget(center)
-        self.splitter.addWidget(right)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([180, 830, 270])
-        self._folded_tree = 0  # the tree's width while folded away for the agent dock
-        self.center_splitter = center
-
-        body = QWidget()
-        body_layout = QVBoxLayout(body)
-        body_layout.setContentsMargins(0, 0, 0, 0)
-        body_layout.setSpacing(0)
-        body_layout.addWidget(self.model_banner)
-        body_layout.addWidget(self.splitter, 1)
-        self.setCentralWidget(body)
+        self.panes = panes_mod.Panes(
+            banner=self.model_banner,
+            tree_filter=self.tree_filter,
+            tree=self.tree,
+            empty_state=self.empty_state,
+            search_panel=self.search_panel,
+            note_editor=self.note_editor,
+            right_widgets=[self.tuning, self.quality],
+        )
+        self.setCentralWidget(self.panes)
+        # The panes by the names tests and automation use.
+        self.splitter = self.panes.splitter
+        self.center_splitter = self.panes.center_splitter
+        self.note_splitter = self.panes.note_splitter
+        self.left = self.panes.left
+        self._tree_page = self.panes.tree_page
+        self._right_pane = self.panes.right_pane
         # Tab still goes from the results to their explanation, now laid out after the note.
         QWidget.setTabOrder(self.search_panel.table, self.search_panel.detail)
 
@@ -464,7 +409,7 @@ class MainWindow(QMainWindow):
             self._on_session_results_changed(results)
         self.search_panel.refresh_detail()
         # After the widgets' own LanguageChange events (posted), which resize labels.
-        QTimer.singleShot(0, self._fit_right_pane)
+        QTimer.singleShot(0, self.panes.fit_right_pane)
 
     def set_theme(self, code: str) -> None:
         """Light, dark or the system's colours, now and at the next start."""
@@ -576,50 +521,23 @@ class MainWindow(QMainWindow):
         if splitter_state is not None:
             self.splitter.restoreState(splitter_state)
         else:
-            self._share_width(width)
+            self.panes.share_width(width)
         self._share_height(height)
         for key, widget in (("editor", self.note_editor.text_edit), ("results", self.search_panel)):
             size = self.prefs.zoom(key)
             if size is not None:
                 widget.set_point_size(size)
 
-    def _fit_right_pane(self) -> None:
-        """The Ranking column is as wide as its widest row, plus room for the vertical
-        scroll bar (it appears when auto-tune's result makes the column taller than the
-        window, and took its width from the values' column). Again after a language
-        change: the labels' widths change with their language."""
-        right = self._right_pane
-        body = right.widget()
-        assert body is not None  # set in __init__
-        extent = right.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, right)
-        need = body.sizeHint().width() + extent
-        grow = need - right.width()
-        right.setMinimumWidth(need)
-        if grow > 0 and right.isVisible():
-            # The splitter keeps the pane's old width until told: take the room from the
-            # results column, which scrolls sideways where it must.
-            sizes = self.splitter.sizes()
-            self.splitter.setSizes([sizes[0], max(0, sizes[1] - grow), sizes[2] + grow])
-
-    def _share_width(self, width: int) -> None:
-        right = self._right_pane.minimumWidth()
-        left = max(150, width * 14 // 100)
-        self.splitter.setSizes([left, max(300, width - left - right), right])
-
     def _share_height(self, height: int) -> None:
-        """The results get the height of ``RESULT_ROWS`` rows at least (more in a tall
-        window); the note and the explanation share the rest."""
         chrome = self.menuBar().sizeHint().height() + self.statusBar().sizeHint().height()
-        room = max(0, height - chrome - self.center_splitter.handleWidth())
-        results = max(self.search_panel.results_height(RESULT_ROWS), room * 11 // 20)
-        self.center_splitter.setSizes([results, max(MIN_NOTE_HEIGHT, room - results)])
+        self.panes.share_height(height - chrome)
 
     def set_window_size(self, width: int, height: int) -> None:
         """A fixed size (screenshots): no fitting to the screen, panes shared anew."""
         self._fitted = True
         self._fixed_size = True  # a fit already scheduled by the first show leaves it too
         self.resize(width, height)
-        self._share_width(width)
+        self.panes.share_width(width)
         self._share_height(height)
 
     @Slot(bool)
@@ -630,26 +548,17 @@ class MainWindow(QMainWindow):
 
         Runs after the dock's own sizing (connected later), from the window's width: the
         splitter has not been laid out beside the dock yet."""
-        sizes = self.splitter.sizes()
         if not visible or self.agent_dock.isFloating():
-            if self._folded_tree and sizes[0] == 0:
-                tree = min(self._folded_tree, max(0, sizes[1] - MIN_CENTER_WIDTH))
-                self.splitter.setSizes([tree, sizes[1] - tree, sizes[2]])
-            self._folded_tree = 0
+            self.panes.give_back_tree()
             return
-        panel = self.search_panel
-        need = panel.fixed_columns_width() + panel.snippet_min_width() + CENTER_CHROME
         separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
-        spare = self.width() - separator - 2 * self.splitter.handleWidth() - sizes[2] - need
-        tree = sizes[0]
-        wanted = max(self.agent_dock.minimumSizeHint().width(), agent_dock_mod.DOCK_WIDTH)
-        if spare >= tree + wanted:
-            return
-        if tree > 0:
-            self._folded_tree = tree
-            self.splitter.setSizes([0, sizes[0] + sizes[1], sizes[2]])
-        dock = max(self.agent_dock.minimumSizeHint().width(), min(wanted, spare))
-        self.resizeDocks([self.agent_dock], [dock], Qt.Orientation.Horizontal)
+        least = self.agent_dock.minimumSizeHint().width()
+        wanted = max(least, agent_dock_mod.DOCK_WIDTH)
+        spare = self.panes.make_room_for_dock(
+            window_width=self.width(), separator=separator, dock_wanted=wanted
+        )
+        if spare is not None:
+            self.resizeDocks([self.agent_dock], [max(least, min(wanted, spare))], Qt.Orientation.Horizontal)
 
     @Slot()
     def _on_first_frame_painted(self) -> None:
