@@ -10,13 +10,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
-    QAction,
-    QActionGroup,
     QCloseEvent,
     QDesktopServices,
     QGuiApplication,
     QKeyEvent,
-    QKeySequence,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
@@ -25,7 +22,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLineEdit,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QPushButton,
     QStyle,
@@ -44,13 +40,13 @@ from memdesk.qt import messages as qt_messages
 from memdesk.qt import note_ops as note_ops_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
-from memdesk.qt import translations, workers
+from memdesk.qt import workers
 from memdesk.ui import agent_dock as agent_dock_mod
-from memdesk.ui import code_editor, theme
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
 from memdesk.ui import help as help_mod
+from memdesk.ui import menus as menus_mod
 from memdesk.ui import model_banner as model_banner_mod
 from memdesk.ui import note_actions as note_actions_mod
 from memdesk.ui import panes as panes_mod
@@ -60,6 +56,7 @@ from memdesk.ui import retranslate as retranslate_mod
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import skipped as skipped_mod
 from memdesk.ui import status_bar as status_bar_mod
+from memdesk.ui import theme
 from memdesk.ui import tuning_panel as tuning_mod
 from memdesk.ui import workspace_tree as tree_mod
 
@@ -186,7 +183,29 @@ class MainWindow(QMainWindow):
         QWidget.setTabOrder(self.search_panel.table, self.search_panel.detail)
 
         self._make_status_bar()
-        self._make_actions()
+        self.menus = menus_mod.WindowMenus(self)
+        # The actions and menus by the names the window, tests and automation use.
+        self.undo_delete_action = self.menus.undo_delete_action
+        self.recent_menu = self.menus.recent_menu
+        self.theme_actions = self.menus.theme_actions
+        for name in (
+            "open_action",
+            "quick_open_action",
+            "today_action",
+            "save_action",
+            "trash_action",
+            "find_action",
+            "zoom_in_action",
+            "zoom_out_action",
+            "language_menu",
+            "theme_menu",
+            "focus_search_action",
+            "agent_menu",
+            "shortcuts_action",
+            "open_log_action",
+            "about_action",
+        ):
+            setattr(self, name, getattr(self.menus, name))
         self.search_panel.set_scope(session.scope)
         self._wire_static()
         self._attach(session)
@@ -252,144 +271,6 @@ class MainWindow(QMainWindow):
     def show_mode(self, mode: str, reason: str | None) -> None:
         self.status.show_mode(mode, reason)
 
-    def _make_actions(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self.open_action = self._action(
-            file_menu, self.tr("&Open workspace…"), self._on_open_action, QKeySequence.StandardKey.Open
-        )
-        self.recent_menu = file_menu.addMenu(self.tr("Recent workspaces"))
-        self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
-        self.quick_open_action = self._action(
-            file_menu, self.tr("Open &note by name…"), self.quick_open, QKeySequence("Ctrl+P")
-        )
-        file_menu.addSeparator()
-        self.today_action = self._action(
-            file_menu, self.tr("&Today's note"), self.open_today_note, QKeySequence("Ctrl+N")
-        )
-        self._action(
-            file_menu,
-            self.tr("New &topic note…"),
-            lambda: self._on_tree_new_note("memory"),
-            QKeySequence("Ctrl+Shift+N"),
-        )
-        self.save_action = self._action(
-            file_menu, self.tr("&Save"), self.note_editor.start_save, QKeySequence.StandardKey.Save
-        )
-        self.trash_action = self._action(file_menu, self.tr("Move note to tras&h"), self._on_trash_action)
-        file_menu.addSeparator()
-        self._action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-
-        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        # Text widgets take their own standard keys first (ShortcutOverride); the menu
-        # entries act on whichever text widget has focus.
-        for text, name, key in (
-            (self.tr("&Undo"), "undo", QKeySequence.StandardKey.Undo),
-            (self.tr("&Redo"), "redo", QKeySequence.StandardKey.Redo),
-            (self.tr("Cu&t"), "cut", QKeySequence.StandardKey.Cut),
-            (self.tr("&Copy"), "copy", QKeySequence.StandardKey.Copy),
-            (self.tr("&Paste"), "paste", QKeySequence.StandardKey.Paste),
-            (self.tr("Select &all"), "selectAll", QKeySequence.StandardKey.SelectAll),
-        ):
-            self._action(edit_menu, text, functools.partial(self._edit_focused, name), key)
-        edit_menu.addSeparator()
-        self.undo_delete_action = self._action(edit_menu, self.tr("Undo move to trash"), self.undo_delete)
-        self.undo_delete_action.setEnabled(False)
-        edit_menu.addSeparator()
-        self.find_action = self._action(
-            edit_menu, self.tr("&Find in note…"), self.note_editor.open_find, QKeySequence.StandardKey.Find
-        )
-        self._action(
-            edit_menu,
-            self.tr("Find &next"),
-            self.note_editor.find_bar.find_next,
-            QKeySequence.StandardKey.FindNext,
-        )
-        self._action(
-            edit_menu,
-            self.tr("Find pre&vious"),
-            self.note_editor.find_bar.find_previous,
-            QKeySequence.StandardKey.FindPrevious,
-        )
-        # Resolving what a Merge marked (enabled while the note has conflict hunks);
-        # listed here, and so in Help > Keyboard shortcuts, as well as on the bar.
-        edit_menu.addSeparator()
-        edit_menu.addActions(self.note_editor.conflict_actions)
-        self.addActions(self.note_editor.conflict_actions)
-
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
-        self.zoom_in_action = self._action(
-            view_menu, self.tr("Zoom &in"), lambda: self.zoom(1), QKeySequence("Ctrl+=")
-        )
-        self.zoom_in_action.setShortcuts(list(code_editor.zoom_keys()))
-        self.zoom_out_action = self._action(
-            view_menu, self.tr("Zoom &out"), lambda: self.zoom(-1), QKeySequence("Ctrl+-")
-        )
-        self._action(view_menu, self.tr("&Reset zoom"), self.reset_zoom, QKeySequence("Ctrl+0"))
-        view_menu.addSeparator()
-        self._action(
-            view_menu, self.tr("&Filter notes"), self.focus_tree_filter, QKeySequence("Ctrl+Shift+F")
-        )
-        self._action(view_menu, self.tr("&Preview"), self._toggle_preview, QKeySequence("Ctrl+Shift+P"))
-        view_menu.addSeparator()
-        self.language_menu = view_menu.addMenu(self.tr("&Language"))
-        self.language_menu.setObjectName("languageMenu")
-        chosen = self.prefs.language()
-        group = QActionGroup(self)
-        for code, name in translations.LANGUAGES.items():
-            action = self.language_menu.addAction(name or self.tr("System default"))
-            action.setCheckable(True)
-            action.setChecked(code == chosen)
-            action.triggered.connect(lambda _checked=False, c=code: self._on_language_chosen(c))
-            group.addAction(action)
-        self.theme_menu = view_menu.addMenu(self.tr("&Theme"))
-        self.theme_menu.setObjectName("themeMenu")
-        chosen_theme = self.prefs.theme()
-        themes = QActionGroup(self)
-        self.theme_actions: dict[str, QAction] = {}
-        for code, name in (
-            ("system", self.tr("Follow the system")),
-            ("light", self.tr("Light")),
-            ("dark", self.tr("Dark")),
-        ):
-            action = self.theme_menu.addAction(name)
-            action.setCheckable(True)
-            action.setChecked(code == chosen_theme)
-            action.triggered.connect(lambda _checked=False, c=code: self.set_theme(c))
-            themes.addAction(action)
-            self.theme_actions[code] = action
-
-        index_menu = self.menuBar().addMenu(self.tr("&Index"))
-        self._action(
-            index_menu, self.tr("&Sync now"), lambda: self.session.request_sync(), QKeySequence("F5")
-        )
-        self._action(index_menu, self.tr("&Rebuild index"), lambda: self.session.request_sync(rebuild=True))
-        self._action(index_menu, self.tr("&Cancel indexing"), lambda: self.session.cancel_sync())
-        index_menu.addSeparator()
-        self._action(index_menu, self.tr("Choose &embedding model (GGUF)…"), self._on_choose_model_action)
-        self._action(index_menu, self.tr("Build &default model"), self.start_model_build)
-        self._action(index_menu, self.tr("Use &no model (FTS-only)"), lambda: self._switch_model("none"))
-
-        search_menu = self.menuBar().addMenu(self.tr("&Search"))
-        self.focus_search_action = self._action(
-            search_menu, self.tr("&Find in memory"), self.focus_search, QKeySequence("Ctrl+K")
-        )
-
-        self.agent_menu = self.menuBar().addMenu(self.tr("&Agent"))
-        self.agent_dock.populate_menu(self.agent_menu, self)
-        self.agent_dock.set_tuned_provider(lambda: self.tuning.settings)
-        self.agent_dock.set_editor(self.note_editor)
-
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        self.shortcuts_action = self._action(
-            help_menu,
-            self.tr("&Keyboard shortcuts"),
-            self.show_shortcuts,
-            QKeySequence.StandardKey.HelpContents,
-        )
-        self.open_log_action = self._action(help_menu, self.tr("Open &log"), self.open_log)
-        help_menu.addSeparator()
-        self.about_action = self._action(help_menu, self.tr("&About memdesk"), self.show_about)
-
     def _on_language_chosen(self, code: str) -> None:
         self.set_language(code)
 
@@ -418,23 +299,6 @@ class MainWindow(QMainWindow):
             code = theme.apply_theme(app, code)
         self.prefs.set_theme(code)
         self.theme_actions[code].setChecked(True)
-
-    def _action(
-        self,
-        menu: QMenu,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence | QKeySequence.StandardKey | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-            # Window-wide, so Ctrl+K works while typing in the editor too.
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)
-        self.addAction(action)
-        return action
 
     def _wire_static(self) -> None:
         self.tree_filter.textChanged.connect(self.tree.set_filter)

@@ -2183,6 +2183,193 @@ Save over it anyway? It stays read-only afterwards.</source>
     </message>
 </context>
 <context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;About memdesk</source>
+        <translation>关于 memdesk(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Agent</source>
+        <translation>智能体(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel indexing</source>
+        <translation>取消索引(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter notes</source>
+        <translation>筛选笔记(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Find in memory</source>
+        <translation>在记忆中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Find in note…</source>
+        <translation>在笔记中查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Index</source>
+        <translation>索引(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言 / Language(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Open workspace…</source>
+        <translation>打开工作区(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Preview</source>
+        <translation>预览(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Rebuild index</source>
+        <translation>重建索引(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Sync now</source>
+        <translation>立即同步(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Today&apos;s note</source>
+        <translation>今天的笔记(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Build &amp;default model</source>
+        <translation>构建默认模型(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Choose &amp;embedding model (GGUF)…</source>
+        <translation>选择嵌入模型（GGUF）(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Find &amp;next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find pre&amp;vious</source>
+        <translation>查找上一个(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Move note to tras&amp;h</source>
+        <translation>将笔记移到回收站(&amp;H)</translation>
+    </message>
+    <message>
+        <source>New &amp;topic note…</source>
+        <translation>新建主题笔记(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;log</source>
+        <translation>打开日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open &amp;note by name…</source>
+        <translation>按名称打开笔记(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Recent workspaces</source>
+        <translation>最近的工作区</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Undo move to trash</source>
+        <translation>撤销移到回收站</translation>
+    </message>
+    <message>
+        <source>Use &amp;no model (FTS-only)</source>
+        <translation>不使用模型（仅全文检索）(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+</context>
+<context>
     <name>WorkspaceTree</name>
     <message>
         <source>New topic note…</source>
