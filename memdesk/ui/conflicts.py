@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import difflib
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QColor, QFontDatabase, QPalette, QTextCursor, QTextDocument, QTextFormat
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFontDatabase,
+    QKeySequence,
+    QPalette,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QDialog,
@@ -26,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core.index.notetext import ConflictHunk
+from memdesk.core.index.notetext import MINE_MARKER, ConflictHunk, conflict_hunks, resolve_hunk
 from memdesk.ui import theme
 
 
@@ -291,3 +300,222 @@ class ConflictDialog(QDialog):
     @Slot(int)
     def _on_self_finished(self, _result: int) -> None:
         self.chosen.emit(self._choice)
+
+
+class ConflictHunks(QObject):
+    """The conflict hunks of the note shown in ``text_edit``: found again shortly after
+    each change (typing, pasting and Ctrl+Z bring markers and take them away),
+    highlighted, counted on the bar, and the actions (previous / next, take mine /
+    theirs / both) enabled only while there are any, so their keys are free otherwise.
+    The actions are ``owner``'s (the editor's), on the bar, in the editor's context
+    menu and (through ``actions``) the window's Edit menu.
+
+    Signals:
+        changed(int): the number of hunks changed (0 once all are resolved).
+        selections_changed(): ``selections`` (the hunks' highlight) changed.
+    """
+
+    changed = Signal(int)
+    selections_changed = Signal()
+
+    SCAN_MS = 150
+
+    def __init__(
+        self,
+        owner: QWidget,
+        text_edit: QPlainTextEdit,
+        *,
+        has_note: Callable[[], bool],
+        show_edit: Callable[[], None],
+    ) -> None:
+        super().__init__(owner)
+        self._owner = owner
+        self._edit = text_edit
+        self._has_note = has_note
+        self._show_edit = show_edit
+        self.hunks: list[ConflictHunk] = []  # the shown note's, by block number
+        self.selections: list[QTextEdit.ExtraSelection] = []
+
+        def make(text: str, key: str, slot: Callable[[], object], name: str) -> QAction:
+            action = QAction(text, owner)
+            action.setObjectName(name)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.setToolTip(
+                f"{text} ({QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)})"
+            )
+            action.setEnabled(False)
+            action.triggered.connect(lambda _checked=False: slot())
+            owner.addAction(action)
+            return action
+
+        self.previous_conflict_action = make(
+            self.tr("Previous conflict"), "Shift+F7", lambda: self.go_to(-1), "previousConflict"
+        )
+        self.next_conflict_action = make(
+            self.tr("Next conflict"), "F7", lambda: self.go_to(1), "nextConflict"
+        )
+        self.take_mine_action = make(self.tr("Take mine"), "Alt+1", lambda: self.resolve("mine"), "takeMine")
+        self.take_theirs_action = make(
+            self.tr("Take theirs"), "Alt+2", lambda: self.resolve("theirs"), "takeTheirs"
+        )
+        self.take_both_action = make(self.tr("Take both"), "Alt+3", lambda: self.resolve("both"), "takeBoth")
+        self.take_mine_action.setToolTip(self.tr("Keep your lines of this conflict, drop the disk's (Alt+1)"))
+        self.take_theirs_action.setToolTip(
+            self.tr("Keep the disk's lines of this conflict, drop yours (Alt+2)")
+        )
+        self.take_both_action.setToolTip(self.tr("Keep both: your lines, then the disk's (Alt+3)"))
+        self.bar = ConflictBar(
+            previous=self.previous_conflict_action,
+            next_=self.next_conflict_action,
+            mine=self.take_mine_action,
+            theirs=self.take_theirs_action,
+            both=self.take_both_action,
+        )
+        self._timer = QTimer(self)
+        self._timer.setObjectName("conflict-scan-timer")
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.SCAN_MS)
+        self._timer.timeout.connect(self.refresh)
+        text_edit.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        text_edit.customContextMenuRequested.connect(self._on_text_edit_context_menu_requested)
+        text_edit.cursorPositionChanged.connect(self._on_text_edit_cursor_position_changed)
+
+    @property
+    def actions(self) -> list[QAction]:
+        return [
+            self.previous_conflict_action,
+            self.next_conflict_action,
+            self.take_mine_action,
+            self.take_theirs_action,
+            self.take_both_action,
+        ]
+
+    def schedule(self) -> None:
+        """Look again shortly (the text changed; the look is a substring search while
+        there are none)."""
+        self._timer.start()
+
+    @Slot()
+    def refresh(self, *, jump: bool = False) -> None:
+        """Find the shown note's hunks again: highlight them, show the bar and enable
+        the actions while there are any; clear all that once none is left. ``jump``:
+        put the cursor on the first one."""
+        self._timer.stop()
+        hunks: list[ConflictHunk] = []
+        if self._has_note():
+            document = self._edit.document()
+            if self.hunks or MINE_MARKER in document.toRawText():
+                lines = []
+                block = document.begin()
+                while block.isValid():
+                    lines.append(block.text())
+                    block = block.next()
+                hunks = conflict_hunks(lines)
+        changed = hunks != self.hunks
+        self.hunks = hunks
+        if hunks or changed:
+            self.selections = hunk_selections(self._edit.document(), hunks, self._owner.palette())
+            self.selections_changed.emit()
+        for action in self.actions:
+            action.setEnabled(bool(hunks))
+        self._show_state()
+        if jump and hunks:
+            self.go_to_hunk(hunks[0])
+        if changed:
+            self.changed.emit(len(hunks))
+
+    def current(self) -> ConflictHunk | None:
+        """The hunk the cursor is in, else the next one after it (wrapping)."""
+        if not self.hunks:
+            return None
+        line = self._edit.textCursor().blockNumber()
+        inside = next((h for h in self.hunks if h.contains(line)), None)
+        return inside or next((h for h in self.hunks if h.start > line), self.hunks[0])
+
+    def go_to(self, step: int) -> bool:
+        """Put the cursor on the next (``step`` > 0) or previous hunk, wrapping."""
+        self.refresh()
+        if not self.hunks:
+            return False
+        line = self._edit.textCursor().blockNumber()
+        if step > 0:
+            hunk = next((h for h in self.hunks if h.start > line), self.hunks[0])
+        else:
+            hunk = next((h for h in reversed(self.hunks) if h.end < line), self.hunks[-1])
+        self.go_to_hunk(hunk)
+        return True
+
+    def go_to_hunk(self, hunk: ConflictHunk) -> None:
+        block = self._edit.document().findBlockByNumber(hunk.start)
+        if block.isValid():
+            self._show_edit()
+            self._edit.setTextCursor(QTextCursor(block))
+            self._edit.centerCursor()
+
+    def resolve(self, take: str, hunk: ConflictHunk | None = None) -> bool:
+        """Replace a hunk, markers and all, by ``"mine"``, ``"theirs"`` or ``"both"``
+        sides' lines, as one undo step (Ctrl+Z brings the hunk back).
+
+        ``hunk``: the one the cursor is in (or the next) when not given. Only the
+        hunk's lines change; every other line keeps its exact bytes at the save.
+        """
+        self.refresh()
+        hunk = hunk or self.current()
+        if hunk is None or hunk not in self.hunks:
+            return False
+        document = self._edit.document()
+        lines = [document.findBlockByNumber(n).text() for n in range(hunk.start, hunk.end + 1)]
+        kept = resolve_hunk(lines, ConflictHunk(0, hunk.middle - hunk.start, hunk.end - hunk.start), take)
+        first = document.findBlockByNumber(hunk.start)
+        last = document.findBlockByNumber(hunk.end)
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        if kept:
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText("\n".join(kept))
+        elif last.next().isValid():  # nothing kept: the lines go, with one separator
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.next().position(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        else:
+            previous = first.previous()
+            start = previous.position() + previous.length() - 1 if previous.isValid() else 0
+            cursor.setPosition(start)
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        cursor.endEditBlock()
+        at = document.findBlockByNumber(min(hunk.start, document.blockCount() - 1))
+        self._edit.setTextCursor(QTextCursor(at))
+        self.refresh()
+        return True
+
+    def _show_state(self) -> None:
+        line = self._edit.textCursor().blockNumber()
+        current = next((i for i, h in enumerate(self.hunks) if h.contains(line)), None)
+        self.bar.show_state(current, len(self.hunks))
+
+    @Slot()
+    def _on_text_edit_cursor_position_changed(self) -> None:
+        if self.hunks:
+            self._show_state()
+
+    @Slot(QPoint)
+    def _on_text_edit_context_menu_requested(self, pos: QPoint) -> None:
+        """Qt's own menu; on a hunk, the take actions first (acting on it)."""
+        edit = self._edit
+        menu = edit.createStandardContextMenu(pos)
+        line = edit.cursorForPosition(pos).blockNumber()
+        if any(h.contains(line) for h in self.hunks):
+            if not edit.textCursor().hasSelection():
+                edit.setTextCursor(edit.cursorForPosition(pos))
+            takes = [self.take_mine_action, self.take_theirs_action, self.take_both_action]
+            if menu.actions():
+                first = menu.actions()[0]
+                menu.insertActions(first, takes)
+                menu.insertSeparator(first)
+            else:
+                menu.addActions(takes)
+        menu.exec(edit.viewport().mapToGlobal(pos))
+        menu.deleteLater()

@@ -16,11 +16,9 @@ import functools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import (
     QEvent,
-    QPoint,
     Qt,
     QTimer,
     QUrl,  # noqa: F401  (tests and benchmarks reach it as editor.QUrl)
@@ -30,7 +28,6 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QAction,
     QFontDatabase,
-    QKeySequence,
     QTextCursor,
     QTextDocument,
     QTextFormat,
@@ -143,9 +140,7 @@ class NoteEditor(QWidget):
         self._hit_lines: tuple[int, int] | None = None  # the opened hit's lines, until cleared
         self._matched: tuple[int, ...] = ()
         self.readonly_box: QMessageBox | None = None
-        self._hunks: list[notetext.ConflictHunk] = []  # the shown note's, by block number
         self._hit_selections: list[QTextEdit.ExtraSelection] = []
-        self._conflict_selections: list[QTextEdit.ExtraSelection] = []
 
         self.title = QLabel(self.tr("No note open"))
         self.title.setObjectName("editorTitle")
@@ -170,17 +165,21 @@ class NoteEditor(QWidget):
         self.text_edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.find_bar = code_editor.FindBar(self.text_edit)
         self.preview = SafePreview()
-        self._make_conflict_actions()
-        self.conflict_bar = conflicts.ConflictBar(
-            previous=self.previous_conflict_action,
-            next_=self.next_conflict_action,
-            mine=self.take_mine_action,
-            theirs=self.take_theirs_action,
-            both=self.take_both_action,
+        # The conflict hunks a Merge left: found, highlighted, counted on the bar, resolved.
+        self.hunks = conflicts.ConflictHunks(
+            self,
+            self.text_edit,
+            has_note=lambda: self._current is not None,
+            show_edit=lambda: self.tabs.setCurrentWidget(self._edit_page),
         )
-        self.text_edit.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.text_edit.customContextMenuRequested.connect(self._on_text_edit_context_menu_requested)
-        self.text_edit.cursorPositionChanged.connect(self._on_text_edit_cursor_position_changed)
+        self.hunks.changed.connect(self.conflicts_changed)
+        self.hunks.selections_changed.connect(self._apply_selections)
+        self.conflict_bar = self.hunks.bar
+        self.previous_conflict_action = self.hunks.previous_conflict_action
+        self.next_conflict_action = self.hunks.next_conflict_action
+        self.take_mine_action = self.hunks.take_mine_action
+        self.take_theirs_action = self.hunks.take_theirs_action
+        self.take_both_action = self.hunks.take_both_action
 
         edit_page = QWidget()
         edit_layout = QVBoxLayout(edit_page)
@@ -212,63 +211,10 @@ class NoteEditor(QWidget):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(300)
         self._preview_timer.timeout.connect(self._render_preview)
-        # Markers come and go by typing, pasting and Ctrl+Z too: look again shortly
-        # after each change (the look is a substring search while there are none).
-        self._conflict_timer = QTimer(self)
-        self._conflict_timer.setObjectName("conflict-scan-timer")
-        self._conflict_timer.setSingleShot(True)
-        self._conflict_timer.setInterval(150)
-        self._conflict_timer.timeout.connect(self._refresh_conflicts)
-
-    def _make_conflict_actions(self) -> None:
-        """Previous / next conflict and take mine / theirs / both: on the bar, in the
-        editor's context menu and (through ``conflict_actions``) the window's Edit menu.
-        Enabled only while the shown note has conflict hunks, so their keys are free
-        otherwise."""
-
-        def make(text: str, key: str, slot: Any, name: str) -> QAction:
-            action = QAction(text, self)
-            action.setObjectName(name)
-            action.setShortcut(QKeySequence(key))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            action.setToolTip(
-                f"{text} ({QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)})"
-            )
-            action.setEnabled(False)
-            action.triggered.connect(lambda _checked=False: slot())
-            self.addAction(action)
-            return action
-
-        self.previous_conflict_action = make(
-            self.tr("Previous conflict"), "Shift+F7", lambda: self.go_to_conflict(-1), "previousConflict"
-        )
-        self.next_conflict_action = make(
-            self.tr("Next conflict"), "F7", lambda: self.go_to_conflict(1), "nextConflict"
-        )
-        self.take_mine_action = make(
-            self.tr("Take mine"), "Alt+1", lambda: self.resolve_conflict("mine"), "takeMine"
-        )
-        self.take_theirs_action = make(
-            self.tr("Take theirs"), "Alt+2", lambda: self.resolve_conflict("theirs"), "takeTheirs"
-        )
-        self.take_both_action = make(
-            self.tr("Take both"), "Alt+3", lambda: self.resolve_conflict("both"), "takeBoth"
-        )
-        self.take_mine_action.setToolTip(self.tr("Keep your lines of this conflict, drop the disk's (Alt+1)"))
-        self.take_theirs_action.setToolTip(
-            self.tr("Keep the disk's lines of this conflict, drop yours (Alt+2)")
-        )
-        self.take_both_action.setToolTip(self.tr("Keep both: your lines, then the disk's (Alt+3)"))
 
     @property
     def conflict_actions(self) -> list[QAction]:
-        return [
-            self.previous_conflict_action,
-            self.next_conflict_action,
-            self.take_mine_action,
-            self.take_theirs_action,
-            self.take_both_action,
-        ]
+        return self.hunks.actions
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
@@ -285,7 +231,7 @@ class NoteEditor(QWidget):
             if self._current is not None and self._hit_lines is not None:
                 self.show_lines(*self._hit_lines, matched=self._matched)
             self.conflict_bar.refresh_palette()
-            self._refresh_conflicts()
+            self.hunks.refresh()
 
     def highlighter_for(self, rel: str) -> MarkdownHighlighter | None:
         return self._highlighters.get(rel)
@@ -351,7 +297,7 @@ class NoteEditor(QWidget):
             self.show_lines(*lines, matched=matched)
         else:
             self.clear_hit_marks()
-        self._refresh_conflicts()
+        self.hunks.refresh()
         return True
 
     @property
@@ -412,7 +358,7 @@ class NoteEditor(QWidget):
 
     def _apply_selections(self) -> None:
         # A hit's lines and the conflict hunks can show at once (a hit inside a hunk).
-        self.text_edit.setExtraSelections(self._hit_selections + self._conflict_selections)
+        self.text_edit.setExtraSelections(self._hit_selections + self.hunks.selections)
 
     def open_find(self) -> None:
         self.tabs.setCurrentWidget(self._edit_page)
@@ -654,143 +600,23 @@ class NoteEditor(QWidget):
         if not confirmed:
             if buffer is not self._current:
                 self.open_note(buffer.rel)
-            self._refresh_conflicts()
-            if self._hunks:
-                self._go_to_hunk(self._hunks[0])
+            self.hunks.refresh(jump=True)
         return confirmed
 
     # conflict hunks ------------------------------------------------------------------
     @property
     def conflict_hunks(self) -> list[notetext.ConflictHunk]:
         """The shown note's conflict hunks (0-based block numbers)."""
-        return list(self._hunks)
-
-    def _current_hunk(self) -> notetext.ConflictHunk | None:
-        """The hunk the cursor is in, else the next one after it (wrapping)."""
-        if not self._hunks:
-            return None
-        line = self.text_edit.textCursor().blockNumber()
-        inside = next((h for h in self._hunks if h.contains(line)), None)
-        return inside or next((h for h in self._hunks if h.start > line), self._hunks[0])
+        return list(self.hunks.hunks)
 
     def go_to_conflict(self, step: int) -> bool:
         """Put the cursor on the next (``step`` > 0) or previous conflict, wrapping."""
-        self._refresh_conflicts()
-        if not self._hunks:
-            return False
-        line = self.text_edit.textCursor().blockNumber()
-        if step > 0:
-            hunk = next((h for h in self._hunks if h.start > line), self._hunks[0])
-        else:
-            hunk = next((h for h in reversed(self._hunks) if h.end < line), self._hunks[-1])
-        self._go_to_hunk(hunk)
-        return True
-
-    def _go_to_hunk(self, hunk: notetext.ConflictHunk) -> None:
-        block = self.text_edit.document().findBlockByNumber(hunk.start)
-        if block.isValid():
-            self.tabs.setCurrentWidget(self._edit_page)
-            self.text_edit.setTextCursor(QTextCursor(block))
-            self.text_edit.centerCursor()
+        return self.hunks.go_to(step)
 
     def resolve_conflict(self, take: str, hunk: notetext.ConflictHunk | None = None) -> bool:
-        """Replace a conflict hunk, markers and all, by ``"mine"``, ``"theirs"`` or
-        ``"both"`` sides' lines, as one undo step (Ctrl+Z brings the hunk back).
-
-        ``hunk``: the one the cursor is in (or the next) when not given. Only the
-        hunk's lines change; every other line keeps its exact bytes at the save.
-        """
-        self._refresh_conflicts()
-        hunk = hunk or self._current_hunk()
-        if hunk is None or hunk not in self._hunks:
-            return False
-        document = self.text_edit.document()
-        lines = [document.findBlockByNumber(n).text() for n in range(hunk.start, hunk.end + 1)]
-        kept = notetext.resolve_hunk(
-            lines, notetext.ConflictHunk(0, hunk.middle - hunk.start, hunk.end - hunk.start), take
-        )
-        first = document.findBlockByNumber(hunk.start)
-        last = document.findBlockByNumber(hunk.end)
-        cursor = QTextCursor(document)
-        cursor.beginEditBlock()
-        if kept:
-            cursor.setPosition(first.position())
-            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-            cursor.insertText("\n".join(kept))
-        elif last.next().isValid():  # nothing kept: the lines go, with one separator
-            cursor.setPosition(first.position())
-            cursor.setPosition(last.next().position(), QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-        else:
-            previous = first.previous()
-            start = previous.position() + previous.length() - 1 if previous.isValid() else 0
-            cursor.setPosition(start)
-            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-        cursor.endEditBlock()
-        at = document.findBlockByNumber(min(hunk.start, document.blockCount() - 1))
-        self.text_edit.setTextCursor(QTextCursor(at))
-        self._refresh_conflicts()
-        return True
-
-    @Slot()
-    def _refresh_conflicts(self, *, jump: bool = False) -> None:
-        """Find the shown note's conflict hunks again: highlight them, show the bar and
-        enable its actions while there are any; clear all that once none is left."""
-        self._conflict_timer.stop()
-        buffer = self._current
-        hunks: list[notetext.ConflictHunk] = []
-        if buffer is not None:
-            document = buffer.document
-            if self._hunks or notetext.MINE_MARKER in document.toRawText():
-                lines = []
-                block = document.begin()
-                while block.isValid():
-                    lines.append(block.text())
-                    block = block.next()
-                hunks = notetext.conflict_hunks(lines)
-        changed = hunks != self._hunks
-        self._hunks = hunks
-        if hunks or changed:
-            self._conflict_selections = conflicts.hunk_selections(
-                self.text_edit.document(), hunks, self.palette()
-            )
-            self._apply_selections()
-        for action in self.conflict_actions:
-            action.setEnabled(bool(hunks))
-        self._show_conflict_state()
-        if jump and hunks:
-            self._go_to_hunk(hunks[0])
-        if changed:
-            self.conflicts_changed.emit(len(hunks))
-
-    def _show_conflict_state(self) -> None:
-        line = self.text_edit.textCursor().blockNumber()
-        current = next((i for i, h in enumerate(self._hunks) if h.contains(line)), None)
-        self.conflict_bar.show_state(current, len(self._hunks))
-
-    @Slot()
-    def _on_text_edit_cursor_position_changed(self) -> None:
-        if self._hunks:
-            self._show_conflict_state()
-
-    @Slot(QPoint)
-    def _on_text_edit_context_menu_requested(self, pos: QPoint) -> None:
-        """Qt's own menu; on a conflict hunk, the take actions first (acting on it)."""
-        menu = self.text_edit.createStandardContextMenu(pos)
-        line = self.text_edit.cursorForPosition(pos).blockNumber()
-        if any(h.contains(line) for h in self._hunks):
-            if not self.text_edit.textCursor().hasSelection():
-                self.text_edit.setTextCursor(self.text_edit.cursorForPosition(pos))
-            takes = [self.take_mine_action, self.take_theirs_action, self.take_both_action]
-            if menu.actions():
-                first = menu.actions()[0]
-                menu.insertActions(first, takes)
-                menu.insertSeparator(first)
-            else:
-                menu.addActions(takes)
-        menu.exec(self.text_edit.viewport().mapToGlobal(pos))
-        menu.deleteLater()
+        """Replace a conflict hunk by ``"mine"``, ``"theirs"`` or ``"both"`` sides'
+        lines, as one undo step (see ``conflicts.ConflictHunks.resolve``)."""
+        return self.hunks.resolve(take, hunk)
 
     # disk changes --------------------------------------------------------------------
     def on_files_changed(self, rels: list[str]) -> None:
@@ -943,7 +769,7 @@ class NoteEditor(QWidget):
                 self._patch_text(buffer, notetext.NoteText.parse(merge.text).editable)
                 buffer.document.setModified(True)
                 if buffer is self._current:
-                    self._refresh_conflicts(jump=bool(merge.conflicts))
+                    self.hunks.refresh(jump=bool(merge.conflicts))
                 self.merged.emit(buffer.rel, merge.conflicts)
             elif choice == "reload":
                 if not disk.exists:
@@ -992,7 +818,7 @@ class NoteEditor(QWidget):
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
-        self._conflict_timer.start()
+        self.hunks.schedule()
         if self.tabs.currentWidget() is self.preview:
             self._preview_timer.start()
 

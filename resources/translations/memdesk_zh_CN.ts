@@ -579,6 +579,41 @@
     </message>
 </context>
 <context>
+    <name>ConflictHunks</name>
+    <message>
+        <source>Keep both: your lines, then the disk&apos;s (Alt+3)</source>
+        <translation>两者都保留：先是你的行，再是磁盘上的（Alt+3）</translation>
+    </message>
+    <message>
+        <source>Keep the disk&apos;s lines of this conflict, drop yours (Alt+2)</source>
+        <translation>保留此冲突中磁盘上的行，丢弃你的（Alt+2）</translation>
+    </message>
+    <message>
+        <source>Keep your lines of this conflict, drop the disk&apos;s (Alt+1)</source>
+        <translation>保留此冲突中你的行，丢弃磁盘上的（Alt+1）</translation>
+    </message>
+    <message>
+        <source>Next conflict</source>
+        <translation>下一个冲突</translation>
+    </message>
+    <message>
+        <source>Previous conflict</source>
+        <translation>上一个冲突</translation>
+    </message>
+    <message>
+        <source>Take both</source>
+        <translation>两者都保留</translation>
+    </message>
+    <message>
+        <source>Take mine</source>
+        <translation>采用我的</translation>
+    </message>
+    <message>
+        <source>Take theirs</source>
+        <translation>采用磁盘的</translation>
+    </message>
+</context>
+<context>
     <name>EmptyWorkspace</name>
     <message>
         <source>Create MEMORY.md</source>
