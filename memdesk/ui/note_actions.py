@@ -47,12 +47,10 @@ class NoteActions(QObject):
     """Note file actions for the window ``parent`` over the session ``session()`` gives.
 
     Signals:
-        opened(str): a note was created (or today's note found) and opened in the editor.
         trashed_changed(str): the note Undo would bring back from the trash ("" = none).
         message(str, int): a status-bar line and how long it stays (ms).
     """
 
-    opened = Signal(str)
     trashed_changed = Signal(str)
     message = Signal(str, int)
 
@@ -81,13 +79,11 @@ class NoteActions(QObject):
         return False
 
     # create ----------------------------------------------------------------------------
-    def start_create(
-        self, rel: str, text: str, *, then_open: bool = False, label: str | None = None
-    ) -> note_ops.Ticket:
+    def start_create(self, rel: str, text: str, *, then_open: bool = False) -> note_ops.Ticket:
         """Write the new note ``rel`` (never over one); open it after when ``then_open``."""
         root = self._session().workspace
         return self._submit_create(
-            label or self.tr("Creating {0}…").format(rel),
+            self.tr("Creating {0}…").format(rel),
             functools.partial(_created, notes.create_note, root, rel, text),
             then_open=then_open,
         )
@@ -137,12 +133,10 @@ class NoteActions(QObject):
             if created:
                 session.request_sync([rel])
                 session.request_snapshot()
-            if then_open and self._editor.open_note(rel):
-                if at_end:
-                    edit = self._editor.text_edit
-                    edit.moveCursor(edit.textCursor().MoveOperation.End)
-                    edit.setFocus()
-                self.opened.emit(rel)
+            if then_open and self._editor.open_note(rel) and at_end:
+                edit = self._editor.text_edit
+                edit.moveCursor(edit.textCursor().MoveOperation.End)
+                edit.setFocus()
             return True
 
         return self._ops.submit(label, lambda: write, done)
