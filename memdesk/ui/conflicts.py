@@ -1,16 +1,41 @@
-"""Resolving what a Merge left between conflict markers: the bar above the editor
-(where am I, previous / next, take mine / theirs / both) and the highlight of each
-hunk. The editor owns the actions; this module only shows them."""
+"""Conflicts between the user's unsaved edits and a change on disk: the dialog that
+asks what to do (``ConflictDialog``: merge, reload, keep mine, compare), and, for
+what a Merge left between conflict markers, the bar above the editor (where am I,
+previous / next, take mine / theirs / both) and the highlight of each hunk. The
+editor owns the actions; this module only shows them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import difflib
+import html
+from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QColor, QPalette, QTextCursor, QTextDocument, QTextFormat
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QTextEdit, QToolButton, QWidget
+from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFontDatabase,
+    QKeySequence,
+    QPalette,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTextEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
 
-from memdesk.core.index.notetext import ConflictHunk
+from memdesk.core.index.notetext import MINE_MARKER, ConflictHunk, conflict_hunks, resolve_hunk
 from memdesk.ui import theme
 
 
@@ -129,3 +154,368 @@ class ConflictBar(QWidget):
         else:
             self.label.setText(self.tr("Conflict {0} of {1}").format(current + 1, count))
         self.setVisible(count > 0)
+
+
+class ConflictDialog(QDialog):
+    """Merge / reload / keep mine / compare for a note changed on disk under unsaved edits.
+
+    Merge (the default) combines both: changes on one side only are taken, and
+    overlapping ones are put between conflict markers for the user to resolve, so
+    nothing written on disk (an agent's new line) is dropped unseen.
+
+    Signals:
+        chosen(str): ``"merge"``, ``"reload"``, ``"keep"`` or ``"cancel"`` (closing the
+            dialog changes nothing; the next save asks again).
+    """
+
+    chosen = Signal(str)
+
+    def __init__(
+        self,
+        parent: QWidget | None,
+        *,
+        rel: str,
+        mine: str,
+        theirs: str | None,
+        deleted: bool = False,
+        problem: str | None = None,
+        conflicts: int | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("conflictDialog")
+        title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
+        self.setWindowTitle(title.format(rel))
+        # Wide enough for the whole title (the window manager cuts it, not wraps it).
+        self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
+        self._choice = "cancel"
+        name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
+        layout = QVBoxLayout(self)
+        if deleted:
+            message = self.tr(
+                "{name} was deleted on disk, but you have unsaved edits.<br>"
+                "Keep yours (saving will recreate the file) or drop them?"
+            ).format(name=name)
+        elif theirs is None:
+            message = self.tr(
+                "{name} changed on disk into something the editor cannot show ({problem}).<br>"
+                "Keep yours (saving will replace the disk version) or cancel and look at it first?"
+            ).format(name=name, problem=html.escape(problem or self.tr("unreadable")))
+        else:
+            overlap = (
+                (
+                    self.tr("Both sides changed the same lines: {0} place will be marked for you to resolve.")
+                    if conflicts == 1
+                    else self.tr(
+                        "Both sides changed the same lines: {0} places will be marked for you to resolve."
+                    )
+                ).format(conflicts)
+                if conflicts
+                else self.tr("The changes do not overlap: merging keeps both.")
+            )
+            message = self.tr(
+                "{name} changed on disk, but you have unsaved edits.<br>"
+                "Merge the disk changes into yours, reload the disk version (your edits are "
+                "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
+            ).format(name=name, overlap=overlap)
+        label = QLabel(message)
+        label.setObjectName("conflictMessage")
+        label.setTextFormat(Qt.TextFormat.RichText)
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self._diff = QPlainTextEdit()
+        self._diff.setObjectName("conflictDiff")
+        self._diff.setReadOnly(True)
+        self._diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        diff = difflib.unified_diff(
+            (theirs or "").splitlines(),
+            mine.splitlines(),
+            fromfile=self.tr("{0} (disk)").format(rel),
+            tofile=self.tr("{0} (yours)").format(rel),
+            lineterm="",
+        )
+        self._diff.setPlainText("\n".join(diff) or self.tr("(no differences)"))
+        self._diff.setVisible(False)
+        layout.addWidget(self._diff)
+        buttons = QDialogButtonBox()
+        self.merge_button = QPushButton(self.tr("Merge"))
+        self.merge_button.setObjectName("conflictMerge")
+        self.reload_button = QPushButton(self.tr("Drop mine") if deleted else self.tr("Reload from disk"))
+        self.reload_button.setObjectName("conflictReload")
+        self.keep_button = QPushButton(self.tr("Keep mine"))
+        self.keep_button.setObjectName("conflictKeepMine")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setObjectName("conflictCancel")
+        self.compare_button = QPushButton(self.tr("Compare"))
+        self.compare_button.setObjectName("conflictCompare")
+        self.compare_button.setCheckable(True)
+        can_merge = theirs is not None and not deleted
+        if can_merge:
+            buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        if theirs is not None or deleted:
+            buttons.addButton(self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole)
+        buttons.addButton(self.keep_button, QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
+        if theirs is not None:
+            buttons.addButton(self.compare_button, QDialogButtonBox.ButtonRole.ActionRole)
+        layout.addWidget(buttons)
+        self.merge_button.clicked.connect(self._on_merge_button_clicked)
+        self.reload_button.clicked.connect(self._on_reload_button_clicked)
+        self.keep_button.clicked.connect(self._on_keep_button_clicked)
+        self.cancel_button.clicked.connect(self.reject)
+        self.compare_button.toggled.connect(self._on_compare_button_toggled)
+        self.finished.connect(self._on_self_finished)
+        # The safe choice is the default: merging loses nothing; for a deleted note,
+        # keeping the edits; for an unreadable one, looking before overwriting.
+        default = self.merge_button if can_merge else self.keep_button if deleted else self.cancel_button
+        default.setDefault(True)
+        default.setFocus()
+
+    @property
+    def default_button(self) -> QPushButton | None:
+        for button in self.findChildren(QPushButton):
+            if button.isDefault():
+                return button
+        return None
+
+    @Slot()
+    def _on_merge_button_clicked(self) -> None:
+        self._choice = "merge"
+        self.accept()
+
+    @Slot()
+    def _on_reload_button_clicked(self) -> None:
+        self._choice = "reload"
+        self.accept()
+
+    @Slot()
+    def _on_keep_button_clicked(self) -> None:
+        self._choice = "keep"
+        self.accept()
+
+    @Slot(bool)
+    def _on_compare_button_toggled(self, on: bool) -> None:
+        self._diff.setVisible(on)
+        self.resize(max(self.width(), 640), 480 if on else self.sizeHint().height())
+
+    @Slot(int)
+    def _on_self_finished(self, _result: int) -> None:
+        self.chosen.emit(self._choice)
+
+
+class ConflictHunks(QObject):
+    """The conflict hunks of the note shown in ``text_edit``: found again shortly after
+    each change (typing, pasting and Ctrl+Z bring markers and take them away),
+    highlighted, counted on the bar, and the actions (previous / next, take mine /
+    theirs / both) enabled only while there are any, so their keys are free otherwise.
+    The actions are ``owner``'s (the editor's), on the bar, in the editor's context
+    menu and (through ``actions``) the window's Edit menu.
+
+    Signals:
+        changed(int): the number of hunks changed (0 once all are resolved).
+        selections_changed(): ``selections`` (the hunks' highlight) changed.
+    """
+
+    changed = Signal(int)
+    selections_changed = Signal()
+
+    SCAN_MS = 150
+
+    def __init__(
+        self,
+        owner: QWidget,
+        text_edit: QPlainTextEdit,
+        *,
+        has_note: Callable[[], bool],
+        show_edit: Callable[[], None],
+    ) -> None:
+        super().__init__(owner)
+        self._owner = owner
+        self._edit = text_edit
+        self._has_note = has_note
+        self._show_edit = show_edit
+        self.hunks: list[ConflictHunk] = []  # the shown note's, by block number
+        self.selections: list[QTextEdit.ExtraSelection] = []
+
+        def make(text: str, key: str, slot: Callable[[], object], name: str) -> QAction:
+            action = QAction(text, owner)
+            action.setObjectName(name)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            action.setToolTip(
+                f"{text} ({QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)})"
+            )
+            action.setEnabled(False)
+            action.triggered.connect(lambda _checked=False: slot())
+            owner.addAction(action)
+            return action
+
+        self.previous_conflict_action = make(
+            self.tr("Previous conflict"), "Shift+F7", lambda: self.go_to(-1), "previousConflict"
+        )
+        self.next_conflict_action = make(
+            self.tr("Next conflict"), "F7", lambda: self.go_to(1), "nextConflict"
+        )
+        self.take_mine_action = make(self.tr("Take mine"), "Alt+1", lambda: self.resolve("mine"), "takeMine")
+        self.take_theirs_action = make(
+            self.tr("Take theirs"), "Alt+2", lambda: self.resolve("theirs"), "takeTheirs"
+        )
+        self.take_both_action = make(self.tr("Take both"), "Alt+3", lambda: self.resolve("both"), "takeBoth")
+        self.take_mine_action.setToolTip(self.tr("Keep your lines of this conflict, drop the disk's (Alt+1)"))
+        self.take_theirs_action.setToolTip(
+            self.tr("Keep the disk's lines of this conflict, drop yours (Alt+2)")
+        )
+        self.take_both_action.setToolTip(self.tr("Keep both: your lines, then the disk's (Alt+3)"))
+        self.bar = ConflictBar(
+            previous=self.previous_conflict_action,
+            next_=self.next_conflict_action,
+            mine=self.take_mine_action,
+            theirs=self.take_theirs_action,
+            both=self.take_both_action,
+        )
+        self._timer = QTimer(self)
+        self._timer.setObjectName("conflict-scan-timer")
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(self.SCAN_MS)
+        self._timer.timeout.connect(self.refresh)
+        text_edit.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        text_edit.customContextMenuRequested.connect(self._on_text_edit_context_menu_requested)
+        text_edit.cursorPositionChanged.connect(self._on_text_edit_cursor_position_changed)
+
+    @property
+    def actions(self) -> list[QAction]:
+        return [
+            self.previous_conflict_action,
+            self.next_conflict_action,
+            self.take_mine_action,
+            self.take_theirs_action,
+            self.take_both_action,
+        ]
+
+    def schedule(self) -> None:
+        """Look again shortly (the text changed; the look is a substring search while
+        there are none)."""
+        self._timer.start()
+
+    @Slot()
+    def refresh(self, *, jump: bool = False) -> None:
+        """Find the shown note's hunks again: highlight them, show the bar and enable
+        the actions while there are any; clear all that once none is left. ``jump``:
+        put the cursor on the first one."""
+        self._timer.stop()
+        hunks: list[ConflictHunk] = []
+        if self._has_note():
+            document = self._edit.document()
+            if self.hunks or MINE_MARKER in document.toRawText():
+                lines = []
+                block = document.begin()
+                while block.isValid():
+                    lines.append(block.text())
+                    block = block.next()
+                hunks = conflict_hunks(lines)
+        changed = hunks != self.hunks
+        self.hunks = hunks
+        if hunks or changed:
+            self.selections = hunk_selections(self._edit.document(), hunks, self._owner.palette())
+            self.selections_changed.emit()
+        for action in self.actions:
+            action.setEnabled(bool(hunks))
+        self._show_state()
+        if jump and hunks:
+            self.go_to_hunk(hunks[0])
+        if changed:
+            self.changed.emit(len(hunks))
+
+    def current(self) -> ConflictHunk | None:
+        """The hunk the cursor is in, else the next one after it (wrapping)."""
+        if not self.hunks:
+            return None
+        line = self._edit.textCursor().blockNumber()
+        inside = next((h for h in self.hunks if h.contains(line)), None)
+        return inside or next((h for h in self.hunks if h.start > line), self.hunks[0])
+
+    def go_to(self, step: int) -> bool:
+        """Put the cursor on the next (``step`` > 0) or previous hunk, wrapping."""
+        self.refresh()
+        if not self.hunks:
+            return False
+        line = self._edit.textCursor().blockNumber()
+        if step > 0:
+            hunk = next((h for h in self.hunks if h.start > line), self.hunks[0])
+        else:
+            hunk = next((h for h in reversed(self.hunks) if h.end < line), self.hunks[-1])
+        self.go_to_hunk(hunk)
+        return True
+
+    def go_to_hunk(self, hunk: ConflictHunk) -> None:
+        block = self._edit.document().findBlockByNumber(hunk.start)
+        if block.isValid():
+            self._show_edit()
+            self._edit.setTextCursor(QTextCursor(block))
+            self._edit.centerCursor()
+
+    def resolve(self, take: str, hunk: ConflictHunk | None = None) -> bool:
+        """Replace a hunk, markers and all, by ``"mine"``, ``"theirs"`` or ``"both"``
+        sides' lines, as one undo step (Ctrl+Z brings the hunk back).
+
+        ``hunk``: the one the cursor is in (or the next) when not given. Only the
+        hunk's lines change; every other line keeps its exact bytes at the save.
+        """
+        self.refresh()
+        hunk = hunk or self.current()
+        if hunk is None or hunk not in self.hunks:
+            return False
+        document = self._edit.document()
+        lines = [document.findBlockByNumber(n).text() for n in range(hunk.start, hunk.end + 1)]
+        kept = resolve_hunk(lines, ConflictHunk(0, hunk.middle - hunk.start, hunk.end - hunk.start), take)
+        first = document.findBlockByNumber(hunk.start)
+        last = document.findBlockByNumber(hunk.end)
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        if kept:
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.insertText("\n".join(kept))
+        elif last.next().isValid():  # nothing kept: the lines go, with one separator
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.next().position(), QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        else:
+            previous = first.previous()
+            start = previous.position() + previous.length() - 1 if previous.isValid() else 0
+            cursor.setPosition(start)
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+            cursor.removeSelectedText()
+        cursor.endEditBlock()
+        at = document.findBlockByNumber(min(hunk.start, document.blockCount() - 1))
+        self._edit.setTextCursor(QTextCursor(at))
+        self.refresh()
+        return True
+
+    def _show_state(self) -> None:
+        line = self._edit.textCursor().blockNumber()
+        current = next((i for i, h in enumerate(self.hunks) if h.contains(line)), None)
+        self.bar.show_state(current, len(self.hunks))
+
+    @Slot()
+    def _on_text_edit_cursor_position_changed(self) -> None:
+        if self.hunks:
+            self._show_state()
+
+    @Slot(QPoint)
+    def _on_text_edit_context_menu_requested(self, pos: QPoint) -> None:
+        """Qt's own menu; on a hunk, the take actions first (acting on it)."""
+        edit = self._edit
+        menu = edit.createStandardContextMenu(pos)
+        line = edit.cursorForPosition(pos).blockNumber()
+        if any(h.contains(line) for h in self.hunks):
+            if not edit.textCursor().hasSelection():
+                edit.setTextCursor(edit.cursorForPosition(pos))
+            takes = [self.take_mine_action, self.take_theirs_action, self.take_both_action]
+            if menu.actions():
+                first = menu.actions()[0]
+                menu.insertActions(first, takes)
+                menu.insertSeparator(first)
+            else:
+                menu.addActions(takes)
+        menu.exec(edit.viewport().mapToGlobal(pos))
+        menu.deleteLater()

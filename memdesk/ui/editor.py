@@ -12,29 +12,29 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import html
+import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
-from markdown_it import MarkdownIt
-from PySide6.QtCore import QEvent, QObject, QPoint, QRegularExpression, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import (
+    QEvent,
+    QObject,
+    QPoint,
+    Qt,
+    QTimer,
+    QUrl,  # noqa: F401  (tests and benchmarks reach it as editor.QUrl)
+    Signal,
+    Slot,
+)
 from PySide6.QtGui import (
     QAction,
-    QColor,
-    QFont,
     QFontDatabase,
-    QKeySequence,
-    QSyntaxHighlighter,
-    QTextCharFormat,
     QTextCursor,
     QTextDocument,
     QTextFormat,
 )
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QMessageBox,
@@ -43,7 +43,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QTabWidget,
-    QTextBrowser,
     QTextEdit,
     QToolTip,
     QVBoxLayout,
@@ -54,142 +53,13 @@ from memdesk.core import errors
 from memdesk.core.agent import annotate
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
-from memdesk.qt import messages
+from memdesk.qt import jobs, messages, note_ops
 from memdesk.ui import code_editor, conflicts, markdown_view, theme
 from memdesk.ui import errors as ui_errors
+from memdesk.ui.conflicts import ConflictDialog
+from memdesk.ui.markdown_view import MarkdownHighlighter, SafePreview
 
 log = logging.getLogger(__name__)
-
-
-def _fmt(
-    color: str, *, bold: bool = False, italic: bool = False, mono: bool = False, background: str | None = None
-) -> QTextCharFormat:
-    fmt = QTextCharFormat()
-    fmt.setForeground(QColor(color))
-    if bold:
-        fmt.setFontWeight(QFont.Weight.Bold)
-    if italic:
-        fmt.setFontItalic(True)
-    if mono:
-        fmt.setFontFixedPitch(True)
-    if background:
-        fmt.setBackground(QColor(background))
-    return fmt
-
-
-# Markdown colours for light and dark bases (each readable on its own kind of base).
-_LIGHT_COLORS = {
-    "heading": "#1f4e8c",
-    "list": "#a0522d",
-    "quote": "#5f6b7a",
-    "code": "#8b1a5a",
-    "code_bg": "#f3eef2",
-    "link": "#0b6e4f",
-    "fence_bg": "#f6f3f5",
-    "annotation": "#6a3fb5",
-    "annotation_bg": "#efe8fb",
-    "annotation_ignored": "#8a8594",
-}
-_DARK_COLORS = {
-    "heading": "#7fb2f0",
-    "list": "#e0a070",
-    "quote": "#a3adba",
-    "code": "#f0a0c8",
-    "code_bg": "#3a2f36",
-    "link": "#6fd3a8",
-    "fence_bg": "#2f2a2e",
-    "annotation": "#c9b3f5",
-    "annotation_bg": "#342c44",
-    "annotation_ignored": "#8f8a99",
-}
-
-
-class MarkdownHighlighter(QSyntaxHighlighter):
-    """Headings, emphasis, code, links, lists and quotes; fenced code spans blocks.
-
-    Colours come in a light and a dark set, picked from the palette's base colour.
-    An annotation the agent will not honour in this note (``rel``: importance in a daily
-    note, a project comment without a name) is struck through in grey; the editor's
-    tooltip says why.
-    """
-
-    _IN_FENCE = 1
-
-    def __init__(self, document: QTextDocument, *, dark: bool = False, rel: str = "") -> None:
-        super().__init__(document)
-        self.dark = dark
-        self.rel = rel
-        c = _DARK_COLORS if dark else _LIGHT_COLORS
-        strong = QTextCharFormat()
-        strong.setFontWeight(QFont.Weight.Bold)
-        em = QTextCharFormat()
-        em.setFontItalic(True)
-        self._rules: list[tuple[QRegularExpression, QTextCharFormat]] = [
-            (QRegularExpression(r"^#{1,6}\s.*$"), _fmt(c["heading"], bold=True)),
-            (QRegularExpression(r"^\s*([-*+]|\d+[.)])\s"), _fmt(c["list"], bold=True)),
-            (QRegularExpression(r"^\s*>.*$"), _fmt(c["quote"], italic=True)),
-            (QRegularExpression(r"\*\*[^*]+\*\*|__[^_]+__"), strong),
-            (QRegularExpression(r"(?<![*\w])\*[^*\s][^*]*\*(?!\*)|(?<![_\w])_[^_\s][^_]*_(?!_)"), em),
-            (QRegularExpression(r"`[^`]+`"), _fmt(c["code"], mono=True, background=c["code_bg"])),
-            (QRegularExpression(r"!?\[[^\]]*\]\([^)]*\)"), _fmt(c["link"])),
-            # OpenClaw's recall annotations (<!-- importance: 7 -->, project, trigger).
-            (
-                QRegularExpression(
-                    r"<!--\s*(?:trigger|importance|project)\s*:.*?-->",
-                    QRegularExpression.PatternOption.CaseInsensitiveOption,
-                ),
-                _fmt(c["annotation"], bold=True, background=c["annotation_bg"]),
-            ),
-        ]
-        self._fence = _fmt(c["code"], mono=True, background=c["fence_bg"])
-        self._ignored = _fmt(c["annotation_ignored"], italic=True, background=c["annotation_bg"])
-        self._ignored.setFontStrikeOut(True)
-
-    def highlightBlock(self, text: str) -> None:  # Qt override
-        is_fence_line = text.lstrip().startswith(("```", "~~~"))
-        in_fence = self.previousBlockState() == self._IN_FENCE
-        if in_fence or is_fence_line:
-            self.setFormat(0, len(text), self._fence)
-            # A fence line inside a fence closes it; anywhere else it opens one.
-            self.setCurrentBlockState(-1 if in_fence and is_fence_line else self._IN_FENCE)
-            return
-        self.setCurrentBlockState(-1)
-        for pattern, fmt in self._rules:
-            matches = pattern.globalMatch(text)
-            while matches.hasNext():
-                match = matches.next()
-                self.setFormat(match.capturedStart(), match.capturedLength(), fmt)
-        for start, end, kind, value in annotate.annotation_spans(text):
-            if annotate.ignored_annotation(self.rel, text, kind, value) is not None:
-                self.setFormat(start, end - start, self._ignored)
-
-    def set_rel(self, rel: str) -> None:
-        """The note was renamed: what it honours may have changed with its name."""
-        self.rel = rel
-        self.rehighlight()
-
-
-class SafePreview(QTextBrowser):
-    """Rendered Markdown that never fetches anything: no images at all, links not followed.
-
-    ``loadResource`` returning nothing is not enough: QTextDocument then reads
-    ``file:`` and relative image URLs from disk itself (a note could show any image
-    on the machine). So the renderer (``markdown_view``) emits no ``<img>`` at all
-    (an image shows as its alt text), and raw HTML is off.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("preview")
-        self.setOpenLinks(False)
-        self.setOpenExternalLinks(False)
-
-    def loadResource(self, kind: int, url: QUrl | str) -> Any:  # Qt override
-        return None  # remote resources and style sheets stay unloaded, whatever their scheme
-
-    def show_markdown(self, md: MarkdownIt, text: str) -> None:
-        self.document().setDefaultStyleSheet(markdown_view.style_sheet(self.palette()))
-        self.setHtml(md.render(text))
 
 
 @dataclasses.dataclass(eq=False)
@@ -230,152 +100,6 @@ class Buffer:
         self.deleted_on_disk = False
 
 
-class ConflictDialog(QDialog):
-    """Merge / reload / keep mine / compare for a note changed on disk under unsaved edits.
-
-    Merge (the default) combines both: changes on one side only are taken, and
-    overlapping ones are put between conflict markers for the user to resolve, so
-    nothing written on disk (an agent's new line) is dropped unseen.
-
-    Signals:
-        chosen(str): ``"merge"``, ``"reload"``, ``"keep"`` or ``"cancel"`` (closing the
-            dialog changes nothing; the next save asks again).
-    """
-
-    chosen = Signal(str)
-
-    def __init__(
-        self,
-        parent: QWidget | None,
-        *,
-        rel: str,
-        mine: str,
-        theirs: str | None,
-        deleted: bool = False,
-        problem: str | None = None,
-        conflicts: int | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.setObjectName("conflictDialog")
-        title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
-        self.setWindowTitle(title.format(rel))
-        # Wide enough for the whole title (the window manager cuts it, not wraps it).
-        self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
-        self._choice = "cancel"
-        name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
-        layout = QVBoxLayout(self)
-        if deleted:
-            message = self.tr(
-                "{name} was deleted on disk, but you have unsaved edits.<br>"
-                "Keep yours (saving will recreate the file) or drop them?"
-            ).format(name=name)
-        elif theirs is None:
-            message = self.tr(
-                "{name} changed on disk into something the editor cannot show ({problem}).<br>"
-                "Keep yours (saving will replace the disk version) or cancel and look at it first?"
-            ).format(name=name, problem=html.escape(problem or self.tr("unreadable")))
-        else:
-            overlap = (
-                (
-                    self.tr("Both sides changed the same lines: {0} place will be marked for you to resolve.")
-                    if conflicts == 1
-                    else self.tr(
-                        "Both sides changed the same lines: {0} places will be marked for you to resolve."
-                    )
-                ).format(conflicts)
-                if conflicts
-                else self.tr("The changes do not overlap: merging keeps both.")
-            )
-            message = self.tr(
-                "{name} changed on disk, but you have unsaved edits.<br>"
-                "Merge the disk changes into yours, reload the disk version (your edits are "
-                "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
-            ).format(name=name, overlap=overlap)
-        label = QLabel(message)
-        label.setObjectName("conflictMessage")
-        label.setTextFormat(Qt.TextFormat.RichText)
-        label.setWordWrap(True)
-        layout.addWidget(label)
-        self._diff = QPlainTextEdit()
-        self._diff.setObjectName("conflictDiff")
-        self._diff.setReadOnly(True)
-        self._diff.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        diff = difflib.unified_diff(
-            (theirs or "").splitlines(),
-            mine.splitlines(),
-            fromfile=self.tr("{0} (disk)").format(rel),
-            tofile=self.tr("{0} (yours)").format(rel),
-            lineterm="",
-        )
-        self._diff.setPlainText("\n".join(diff) or self.tr("(no differences)"))
-        self._diff.setVisible(False)
-        layout.addWidget(self._diff)
-        buttons = QDialogButtonBox()
-        self.merge_button = QPushButton(self.tr("Merge"))
-        self.merge_button.setObjectName("conflictMerge")
-        self.reload_button = QPushButton(self.tr("Drop mine") if deleted else self.tr("Reload from disk"))
-        self.reload_button.setObjectName("conflictReload")
-        self.keep_button = QPushButton(self.tr("Keep mine"))
-        self.keep_button.setObjectName("conflictKeepMine")
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setObjectName("conflictCancel")
-        self.compare_button = QPushButton(self.tr("Compare"))
-        self.compare_button.setObjectName("conflictCompare")
-        self.compare_button.setCheckable(True)
-        can_merge = theirs is not None and not deleted
-        if can_merge:
-            buttons.addButton(self.merge_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        if theirs is not None or deleted:
-            buttons.addButton(self.reload_button, QDialogButtonBox.ButtonRole.DestructiveRole)
-        buttons.addButton(self.keep_button, QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
-        if theirs is not None:
-            buttons.addButton(self.compare_button, QDialogButtonBox.ButtonRole.ActionRole)
-        layout.addWidget(buttons)
-        self.merge_button.clicked.connect(self._on_merge_button_clicked)
-        self.reload_button.clicked.connect(self._on_reload_button_clicked)
-        self.keep_button.clicked.connect(self._on_keep_button_clicked)
-        self.cancel_button.clicked.connect(self.reject)
-        self.compare_button.toggled.connect(self._on_compare_button_toggled)
-        self.finished.connect(self._on_self_finished)
-        # The safe choice is the default: merging loses nothing; for a deleted note,
-        # keeping the edits; for an unreadable one, looking before overwriting.
-        default = self.merge_button if can_merge else self.keep_button if deleted else self.cancel_button
-        default.setDefault(True)
-        default.setFocus()
-
-    @property
-    def default_button(self) -> QPushButton | None:
-        for button in self.findChildren(QPushButton):
-            if button.isDefault():
-                return button
-        return None
-
-    @Slot()
-    def _on_merge_button_clicked(self) -> None:
-        self._choice = "merge"
-        self.accept()
-
-    @Slot()
-    def _on_reload_button_clicked(self) -> None:
-        self._choice = "reload"
-        self.accept()
-
-    @Slot()
-    def _on_keep_button_clicked(self) -> None:
-        self._choice = "keep"
-        self.accept()
-
-    @Slot(bool)
-    def _on_compare_button_toggled(self, on: bool) -> None:
-        self._diff.setVisible(on)
-        self.resize(max(self.width(), 640), 480 if on else self.sizeHint().height())
-
-    @Slot(int)
-    def _on_self_finished(self, _result: int) -> None:
-        self.chosen.emit(self._choice)
-
-
 class NoteEditor(QWidget):
     """Edit and preview tabs over the current buffer; keeps every open buffer.
 
@@ -403,8 +127,14 @@ class NoteEditor(QWidget):
     readonly_asked = Signal(str)
     conflicts_changed = Signal(int)
 
-    def __init__(self, workspace: Path, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, workspace: Path, parent: QWidget | None = None, *, ops: note_ops.NoteOps | None = None
+    ) -> None:
         super().__init__(parent)
+        # The window's queue of note writes when given (its renames wait for our saves).
+        self._ops = ops if ops is not None else note_ops.NoteOps(self)
+        self._saving: set[str] = set()  # notes being written now
+        self._changed_while_saving: set[str] = set()  # the watcher saw them meanwhile
         self._root = Path(workspace)
         self._buffers: dict[str, Buffer] = {}
         self._current: Buffer | None = None
@@ -414,9 +144,7 @@ class NoteEditor(QWidget):
         self._hit_lines: tuple[int, int] | None = None  # the opened hit's lines, until cleared
         self._matched: tuple[int, ...] = ()
         self.readonly_box: QMessageBox | None = None
-        self._hunks: list[notetext.ConflictHunk] = []  # the shown note's, by block number
         self._hit_selections: list[QTextEdit.ExtraSelection] = []
-        self._conflict_selections: list[QTextEdit.ExtraSelection] = []
 
         self.title = QLabel(self.tr("No note open"))
         self.title.setObjectName("editorTitle")
@@ -429,7 +157,7 @@ class NoteEditor(QWidget):
         self.save_button.setObjectName("saveButton")
         self.save_button.setToolTip(self.tr("Save atomically (Ctrl+S)"))
         self.save_button.setEnabled(False)
-        self.save_button.clicked.connect(self.save)
+        self.save_button.clicked.connect(self.start_save)
 
         self.text_edit = code_editor.CodeEditor()
         self.text_edit.setObjectName("editor")
@@ -442,17 +170,21 @@ class NoteEditor(QWidget):
         self.text_edit.viewport().installEventFilter(self)
         self.find_bar = code_editor.FindBar(self.text_edit)
         self.preview = SafePreview()
-        self._make_conflict_actions()
-        self.conflict_bar = conflicts.ConflictBar(
-            previous=self.previous_conflict_action,
-            next_=self.next_conflict_action,
-            mine=self.take_mine_action,
-            theirs=self.take_theirs_action,
-            both=self.take_both_action,
+        # The conflict hunks a Merge left: found, highlighted, counted on the bar, resolved.
+        self.hunks = conflicts.ConflictHunks(
+            self,
+            self.text_edit,
+            has_note=lambda: self._current is not None,
+            show_edit=lambda: self.tabs.setCurrentWidget(self._edit_page),
         )
-        self.text_edit.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.text_edit.customContextMenuRequested.connect(self._on_text_edit_context_menu_requested)
-        self.text_edit.cursorPositionChanged.connect(self._on_text_edit_cursor_position_changed)
+        self.hunks.changed.connect(self.conflicts_changed)
+        self.hunks.selections_changed.connect(self._apply_selections)
+        self.conflict_bar = self.hunks.bar
+        self.previous_conflict_action = self.hunks.previous_conflict_action
+        self.next_conflict_action = self.hunks.next_conflict_action
+        self.take_mine_action = self.hunks.take_mine_action
+        self.take_theirs_action = self.hunks.take_theirs_action
+        self.take_both_action = self.hunks.take_both_action
 
         edit_page = QWidget()
         edit_layout = QVBoxLayout(edit_page)
@@ -484,63 +216,10 @@ class NoteEditor(QWidget):
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(300)
         self._preview_timer.timeout.connect(self._render_preview)
-        # Markers come and go by typing, pasting and Ctrl+Z too: look again shortly
-        # after each change (the look is a substring search while there are none).
-        self._conflict_timer = QTimer(self)
-        self._conflict_timer.setObjectName("conflict-scan-timer")
-        self._conflict_timer.setSingleShot(True)
-        self._conflict_timer.setInterval(150)
-        self._conflict_timer.timeout.connect(self._refresh_conflicts)
-
-    def _make_conflict_actions(self) -> None:
-        """Previous / next conflict and take mine / theirs / both: on the bar, in the
-        editor's context menu and (through ``conflict_actions``) the window's Edit menu.
-        Enabled only while the shown note has conflict hunks, so their keys are free
-        otherwise."""
-
-        def make(text: str, key: str, slot: Any, name: str) -> QAction:
-            action = QAction(text, self)
-            action.setObjectName(name)
-            action.setShortcut(QKeySequence(key))
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            action.setToolTip(
-                f"{text} ({QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)})"
-            )
-            action.setEnabled(False)
-            action.triggered.connect(lambda _checked=False: slot())
-            self.addAction(action)
-            return action
-
-        self.previous_conflict_action = make(
-            self.tr("Previous conflict"), "Shift+F7", lambda: self.go_to_conflict(-1), "previousConflict"
-        )
-        self.next_conflict_action = make(
-            self.tr("Next conflict"), "F7", lambda: self.go_to_conflict(1), "nextConflict"
-        )
-        self.take_mine_action = make(
-            self.tr("Take mine"), "Alt+1", lambda: self.resolve_conflict("mine"), "takeMine"
-        )
-        self.take_theirs_action = make(
-            self.tr("Take theirs"), "Alt+2", lambda: self.resolve_conflict("theirs"), "takeTheirs"
-        )
-        self.take_both_action = make(
-            self.tr("Take both"), "Alt+3", lambda: self.resolve_conflict("both"), "takeBoth"
-        )
-        self.take_mine_action.setToolTip(self.tr("Keep your lines of this conflict, drop the disk's (Alt+1)"))
-        self.take_theirs_action.setToolTip(
-            self.tr("Keep the disk's lines of this conflict, drop yours (Alt+2)")
-        )
-        self.take_both_action.setToolTip(self.tr("Keep both: your lines, then the disk's (Alt+3)"))
 
     @property
     def conflict_actions(self) -> list[QAction]:
-        return [
-            self.previous_conflict_action,
-            self.next_conflict_action,
-            self.take_mine_action,
-            self.take_theirs_action,
-            self.take_both_action,
-        ]
+        return self.hunks.actions
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
@@ -557,7 +236,7 @@ class NoteEditor(QWidget):
             if self._current is not None and self._hit_lines is not None:
                 self.show_lines(*self._hit_lines, matched=self._matched)
             self.conflict_bar.refresh_palette()
-            self._refresh_conflicts()
+            self.hunks.refresh()
 
     def highlighter_for(self, rel: str) -> MarkdownHighlighter | None:
         return self._highlighters.get(rel)
@@ -646,7 +325,7 @@ class NoteEditor(QWidget):
             self.show_lines(*lines, matched=matched)
         else:
             self.clear_hit_marks()
-        self._refresh_conflicts()
+        self.hunks.refresh()
         return True
 
     @property
@@ -707,7 +386,7 @@ class NoteEditor(QWidget):
 
     def _apply_selections(self) -> None:
         # A hit's lines and the conflict hunks can show at once (a hit inside a hunk).
-        self.text_edit.setExtraSelections(self._hit_selections + self._conflict_selections)
+        self.text_edit.setExtraSelections(self._hit_selections + self.hunks.selections)
 
     def open_find(self) -> None:
         self.tabs.setCurrentWidget(self._edit_page)
@@ -751,15 +430,27 @@ class NoteEditor(QWidget):
             self.current_changed.emit(new)
 
     # saving --------------------------------------------------------------------------
+    # Each save is a ``note_ops`` operation: ``workspace.save_note`` (write, fsync, swap,
+    # fsync the folder) runs off the GUI thread, so a slow disk never freezes the window;
+    # the outcome is handled here when it comes back. ``save``/``save_buffer``/``save_all``
+    # wait for it (the event loop runs meanwhile); ``start_save`` (Ctrl+S, the Save
+    # button) does not.
     @Slot()
     def save(self) -> bool:
         """Save the current buffer; True when written (or nothing to do)."""
         return self._current is None or self.save_buffer(self._current)
 
+    @Slot()
+    def start_save(self) -> None:
+        """Save the current buffer without waiting for the write (Ctrl+S)."""
+        if self._current is not None:
+            self.submit_save(self._current)
+
     def save_buffer(
         self, buffer: Buffer, *, overwrite_readonly: bool = False, allow_conflicts: bool = False
     ) -> bool:
-        """Write ``buffer`` unless that would overwrite a disk version it has not seen.
+        """Write ``buffer`` unless that would overwrite a disk version it has not seen,
+        and wait for the write; True when written.
 
         Changes made on disk since the buffer was loaded are merged in when they do
         not overlap the user's (an agent appending a line); otherwise the conflict
@@ -767,46 +458,108 @@ class NoteEditor(QWidget):
         Conflict markers a Merge left unresolved are never written without asking
         (``allow_conflicts``: the user already said yes).
         """
+        ticket = self.submit_save(
+            buffer, overwrite_readonly=overwrite_readonly, allow_conflicts=allow_conflicts
+        )
+        return ticket is not None and self._ops.wait(ticket) is True
+
+    def submit_save(
+        self, buffer: Buffer, *, overwrite_readonly: bool = False, allow_conflicts: bool = False
+    ) -> note_ops.Ticket | None:
+        """Queue the save of ``buffer`` (see ``save_buffer``); None when it was not
+        queued (a conflict dialog is open for it, or the user kept unresolved markers)."""
         if buffer.rel in self._dialogs:
             self._dialogs[buffer.rel].raise_()
-            return False
+            return None
         if not allow_conflicts and not self._confirm_unresolved(buffer):
-            return False
-        try:
-            saved = workspace_mod.save_note(
+            return None
+        sent: list[tuple[str, bytes]] = []  # the text the write started from, and its bytes
+
+        def prepare() -> Callable[[], workspace_mod.Saved] | None:
+            # At its turn in the queue: what an earlier save left is the base now.
+            if self._buffers.get(buffer.rel) is not buffer or buffer.rel in self._dialogs:
+                return None  # closed meanwhile, or a conflict asks about it already
+            sent.append((buffer.text(), buffer.data()))
+            self._saving.add(buffer.rel)
+            return functools.partial(
+                workspace_mod.save_note,
                 buffer.path,
-                buffer.data(),
+                sent[0][1],
                 expected=buffer.base_digest,
                 base=buffer.base,
                 overwrite_readonly=overwrite_readonly,
                 root=self._root,  # never through a folder that became a symlink out
             )
-        except errors.NoteChanged as exc:
-            self._ask_conflict(buffer, exc.disk, saving=True)  # never overwrite what we did not see
+
+        def done(outcome: jobs.JobOutcome[object]) -> bool:
+            return self._on_saved(buffer, sent[0] if sent else None, outcome)
+
+        return self._ops.submit(self.tr("Saving {0}…").format(buffer.rel), prepare, done)
+
+    def _on_saved(
+        self, buffer: Buffer, sent: tuple[str, bytes] | None, outcome: jobs.JobOutcome[object]
+    ) -> bool:
+        """A save's outcome, on the GUI thread: adopt what is on disk now, or ask."""
+        self._saving.discard(buffer.rel)
+        changed_meanwhile = buffer.rel in self._changed_while_saving
+        self._changed_while_saving.discard(buffer.rel)
+        if sent is None:
+            if buffer.rel in self._dialogs:
+                self._dialogs[buffer.rel].raise_()
             return False
-        except errors.NoteReadOnly as exc:
-            self._ask_readonly(buffer, exc)
+        exc = outcome.error
+        if exc is not None:
+            if isinstance(exc, errors.NoteChanged):
+                if self._buffers.get(buffer.rel) is buffer:
+                    self._ask_conflict(buffer, exc.disk, saving=True)  # never overwrite what we did not see
+            elif isinstance(exc, errors.NoteReadOnly):
+                self._ask_readonly(buffer, exc)
+            elif isinstance(exc, OSError):
+                ui_errors.show_error(self, errors.MemdeskError(f"Cannot save {buffer.rel}: {exc}"))
+            else:  # PathNotAllowed (a folder became a symlink out), or a bug
+                ui_errors.show_error(self, exc)
             return False
-        except errors.PathNotAllowed as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        except OSError as exc:
-            ui_errors.show_error(self, errors.MemdeskError(f"Cannot save {buffer.rel}: {exc}"))
-            return False
-        buffer.adopt(saved.data, workspace_mod.sha256(saved.data))
-        if saved.merged:
-            self._patch_text(buffer, buffer.note.editable)
-        buffer.document.setModified(False)
+        saved = outcome.value
+        assert isinstance(saved, workspace_mod.Saved)
+        if self._buffers.get(buffer.rel) is not buffer:
+            self.saved.emit(buffer.rel)  # written; the buffer was closed meanwhile
+            return True
+        text, data = sent
+        untouched = buffer.text() == text
+        if untouched:
+            buffer.adopt(saved.data, workspace_mod.sha256(saved.data))
+            if saved.merged:
+                self._patch_text(buffer, buffer.note.editable)
+            buffer.document.setModified(False)
+        else:
+            # Typed into while it was written: those edits are unsaved, and their base
+            # is what was sent. If the save merged a disk change in, the disk differs
+            # from that base, and it is merged into the buffer like any other change.
+            buffer.adopt(data, workspace_mod.sha256(data))
+            changed_meanwhile = changed_meanwhile or saved.merged
         self._update_title()
         self.saved.emit(buffer.rel)
-        if saved.merged:
+        if saved.merged and untouched:
             self.merged.emit(buffer.rel, 0)
+        if changed_meanwhile:
+            self.on_files_changed([buffer.rel])  # the watcher's word, held while we wrote
         return True
 
     def save_all(self) -> bool:
-        # Save every buffer even after one fails, then report whether all were saved.
-        saved = [self.save_buffer(b) for b in self.dirty_buffers()]
-        return all(saved)
+        """Save every unsaved buffer and wait; True when all were written."""
+        tickets = self.start_save_all()
+        # Each is waited for even after one fails; they are written one after another.
+        results = [t is not None and self._ops.wait(t) is True for t in tickets]
+        return all(results)
+
+    def start_save_all(self) -> list[note_ops.Ticket | None]:
+        """Queue the save of every unsaved buffer (None where one was not queued)."""
+        return [self.submit_save(b) for b in self.dirty_buffers()]
+
+    @property
+    def saving(self) -> bool:
+        """True while a save (or another note write) is queued or running."""
+        return self._ops.pending > 0
 
     def discard_all(self) -> None:
         for buffer in self.dirty_buffers():
@@ -829,7 +582,7 @@ class NoteEditor(QWidget):
             self.readonly_box = None
             if box.clickedButton() is save:
                 # Unresolved conflicts were asked about before the write met the mode.
-                self.save_buffer(buffer, overwrite_readonly=True, allow_conflicts=True)
+                self.submit_save(buffer, overwrite_readonly=True, allow_conflicts=True)
             box.deleteLater()
 
         box.finished.connect(on_finished)
@@ -876,143 +629,23 @@ class NoteEditor(QWidget):
         if not confirmed:
             if buffer is not self._current:
                 self.open_note(buffer.rel)
-            self._refresh_conflicts()
-            if self._hunks:
-                self._go_to_hunk(self._hunks[0])
+            self.hunks.refresh(jump=True)
         return confirmed
 
     # conflict hunks ------------------------------------------------------------------
     @property
     def conflict_hunks(self) -> list[notetext.ConflictHunk]:
         """The shown note's conflict hunks (0-based block numbers)."""
-        return list(self._hunks)
-
-    def _current_hunk(self) -> notetext.ConflictHunk | None:
-        """The hunk the cursor is in, else the next one after it (wrapping)."""
-        if not self._hunks:
-            return None
-        line = self.text_edit.textCursor().blockNumber()
-        inside = next((h for h in self._hunks if h.contains(line)), None)
-        return inside or next((h for h in self._hunks if h.start > line), self._hunks[0])
+        return list(self.hunks.hunks)
 
     def go_to_conflict(self, step: int) -> bool:
         """Put the cursor on the next (``step`` > 0) or previous conflict, wrapping."""
-        self._refresh_conflicts()
-        if not self._hunks:
-            return False
-        line = self.text_edit.textCursor().blockNumber()
-        if step > 0:
-            hunk = next((h for h in self._hunks if h.start > line), self._hunks[0])
-        else:
-            hunk = next((h for h in reversed(self._hunks) if h.end < line), self._hunks[-1])
-        self._go_to_hunk(hunk)
-        return True
-
-    def _go_to_hunk(self, hunk: notetext.ConflictHunk) -> None:
-        block = self.text_edit.document().findBlockByNumber(hunk.start)
-        if block.isValid():
-            self.tabs.setCurrentWidget(self._edit_page)
-            self.text_edit.setTextCursor(QTextCursor(block))
-            self.text_edit.centerCursor()
+        return self.hunks.go_to(step)
 
     def resolve_conflict(self, take: str, hunk: notetext.ConflictHunk | None = None) -> bool:
-        """Replace a conflict hunk, markers and all, by ``"mine"``, ``"theirs"`` or
-        ``"both"`` sides' lines, as one undo step (Ctrl+Z brings the hunk back).
-
-        ``hunk``: the one the cursor is in (or the next) when not given. Only the
-        hunk's lines change; every other line keeps its exact bytes at the save.
-        """
-        self._refresh_conflicts()
-        hunk = hunk or self._current_hunk()
-        if hunk is None or hunk not in self._hunks:
-            return False
-        document = self.text_edit.document()
-        lines = [document.findBlockByNumber(n).text() for n in range(hunk.start, hunk.end + 1)]
-        kept = notetext.resolve_hunk(
-            lines, notetext.ConflictHunk(0, hunk.middle - hunk.start, hunk.end - hunk.start), take
-        )
-        first = document.findBlockByNumber(hunk.start)
-        last = document.findBlockByNumber(hunk.end)
-        cursor = QTextCursor(document)
-        cursor.beginEditBlock()
-        if kept:
-            cursor.setPosition(first.position())
-            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-            cursor.insertText("\n".join(kept))
-        elif last.next().isValid():  # nothing kept: the lines go, with one separator
-            cursor.setPosition(first.position())
-            cursor.setPosition(last.next().position(), QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-        else:
-            previous = first.previous()
-            start = previous.position() + previous.length() - 1 if previous.isValid() else 0
-            cursor.setPosition(start)
-            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-        cursor.endEditBlock()
-        at = document.findBlockByNumber(min(hunk.start, document.blockCount() - 1))
-        self.text_edit.setTextCursor(QTextCursor(at))
-        self._refresh_conflicts()
-        return True
-
-    @Slot()
-    def _refresh_conflicts(self, *, jump: bool = False) -> None:
-        """Find the shown note's conflict hunks again: highlight them, show the bar and
-        enable its actions while there are any; clear all that once none is left."""
-        self._conflict_timer.stop()
-        buffer = self._current
-        hunks: list[notetext.ConflictHunk] = []
-        if buffer is not None:
-            document = buffer.document
-            if self._hunks or notetext.MINE_MARKER in document.toRawText():
-                lines = []
-                block = document.begin()
-                while block.isValid():
-                    lines.append(block.text())
-                    block = block.next()
-                hunks = notetext.conflict_hunks(lines)
-        changed = hunks != self._hunks
-        self._hunks = hunks
-        if hunks or changed:
-            self._conflict_selections = conflicts.hunk_selections(
-                self.text_edit.document(), hunks, self.palette()
-            )
-            self._apply_selections()
-        for action in self.conflict_actions:
-            action.setEnabled(bool(hunks))
-        self._show_conflict_state()
-        if jump and hunks:
-            self._go_to_hunk(hunks[0])
-        if changed:
-            self.conflicts_changed.emit(len(hunks))
-
-    def _show_conflict_state(self) -> None:
-        line = self.text_edit.textCursor().blockNumber()
-        current = next((i for i, h in enumerate(self._hunks) if h.contains(line)), None)
-        self.conflict_bar.show_state(current, len(self._hunks))
-
-    @Slot()
-    def _on_text_edit_cursor_position_changed(self) -> None:
-        if self._hunks:
-            self._show_conflict_state()
-
-    @Slot(QPoint)
-    def _on_text_edit_context_menu_requested(self, pos: QPoint) -> None:
-        """Qt's own menu; on a conflict hunk, the take actions first (acting on it)."""
-        menu = self.text_edit.createStandardContextMenu(pos)
-        line = self.text_edit.cursorForPosition(pos).blockNumber()
-        if any(h.contains(line) for h in self._hunks):
-            if not self.text_edit.textCursor().hasSelection():
-                self.text_edit.setTextCursor(self.text_edit.cursorForPosition(pos))
-            takes = [self.take_mine_action, self.take_theirs_action, self.take_both_action]
-            if menu.actions():
-                first = menu.actions()[0]
-                menu.insertActions(first, takes)
-                menu.insertSeparator(first)
-            else:
-                menu.addActions(takes)
-        menu.exec(self.text_edit.viewport().mapToGlobal(pos))
-        menu.deleteLater()
+        """Replace a conflict hunk by ``"mine"``, ``"theirs"`` or ``"both"`` sides'
+        lines, as one undo step (see ``conflicts.ConflictHunks.resolve``)."""
+        return self.hunks.resolve(take, hunk)
 
     # disk changes --------------------------------------------------------------------
     def on_files_changed(self, rels: list[str]) -> None:
@@ -1025,6 +658,10 @@ class NoteEditor(QWidget):
         for rel in rels:
             buffer = self._buffers.get(rel)
             if buffer is None or rel in self._dialogs:
+                continue
+            if rel in self._saving:
+                # Our own write may be what changed it; looked at once the save is back.
+                self._changed_while_saving.add(rel)
                 continue
             disk = workspace_mod.disk_state(buffer.path)
             if not self._changed_behind(buffer, disk):
@@ -1161,7 +798,7 @@ class NoteEditor(QWidget):
                 self._patch_text(buffer, notetext.NoteText.parse(merge.text).editable)
                 buffer.document.setModified(True)
                 if buffer is self._current:
-                    self._refresh_conflicts(jump=bool(merge.conflicts))
+                    self.hunks.refresh(jump=bool(merge.conflicts))
                 self.merged.emit(buffer.rel, merge.conflicts)
             elif choice == "reload":
                 if not disk.exists:
@@ -1183,7 +820,7 @@ class NoteEditor(QWidget):
             if choice == "keep" and saving:
                 # The user asked to save and chose their version: save it now, not at
                 # a second Ctrl+S (markers, if any, were asked about before the write).
-                self.save_buffer(buffer, allow_conflicts=True)
+                self.submit_save(buffer, allow_conflicts=True)
 
         dialog.chosen.connect(on_chosen)
         dialog.setWindowModality(Qt.WindowModality.WindowModal)
@@ -1210,7 +847,7 @@ class NoteEditor(QWidget):
 
     @Slot()
     def _on_document_contents_changed(self) -> None:
-        self._conflict_timer.start()
+        self.hunks.schedule()
         if self.tabs.currentWidget() is self.preview:
             self._preview_timer.start()
 

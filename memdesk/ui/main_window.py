@@ -2,91 +2,68 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import itertools
 import logging
-import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import (
-    QAction,
-    QActionGroup,
     QCloseEvent,
     QDesktopServices,
     QGuiApplication,
     QKeyEvent,
-    QKeySequence,
     QShowEvent,
 )
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
-    QFrame,
-    QHBoxLayout,
     QInputDialog,
-    QLabel,
     QLineEdit,
     QMainWindow,
-    QMenu,
     QMessageBox,
     QPushButton,
-    QScrollArea,
-    QSplitter,
-    QStackedWidget,
     QStyle,
-    QToolButton,
-    QVBoxLayout,
     QWidget,
 )
 
-from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
 from memdesk.core.eval import tuned as eval_tuned
 from memdesk.core.index import notes, notetext
-from memdesk.core.index import trash as trash_mod
 from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
 from memdesk.qt import messages as qt_messages
+from memdesk.qt import note_ops as note_ops_mod
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
-from memdesk.qt import translations, workers
-from memdesk.qt.translations import QT_TRANSLATE_NOOP
+from memdesk.qt import workers
 from memdesk.ui import agent_dock as agent_dock_mod
-from memdesk.ui import code_editor, fitted_label, theme
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
 from memdesk.ui import help as help_mod
+from memdesk.ui import menus as menus_mod
+from memdesk.ui import model_banner as model_banner_mod
+from memdesk.ui import note_actions as note_actions_mod
+from memdesk.ui import panes as panes_mod
 from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
 from memdesk.ui import retranslate as retranslate_mod
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import skipped as skipped_mod
+from memdesk.ui import status_bar as status_bar_mod
+from memdesk.ui import theme
 from memdesk.ui import tuning_panel as tuning_mod
 from memdesk.ui import workspace_tree as tree_mod
 
 log = logging.getLogger(__name__)
 
-MODE_LABELS = {  # translated where shown
-    "hybrid": QT_TRANSLATE_NOOP("MainWindow", "Hybrid"),
-    "fts": QT_TRANSLATE_NOOP("MainWindow", "FTS-only"),
-    "vector": QT_TRANSLATE_NOOP("MainWindow", "Vector-only"),
-}
-MODE_REASON_EMS = 24  # room for the reason beside the mode, in widths of "M"
-UNDO_DELETE_MS = 30_000  # how long the status bar offers to undo a move to the trash
 DEFAULT_SIZE = (1280, 800)
 TUNING_SAVE_MS = 400  # a slider drag writes the workspace's tuned.json once, when it stops
-RESULT_ROWS = 8  # whole result rows the window's first layout shows, at 1280x800 too
-MIN_NOTE_HEIGHT = 160  # the note and explanation row, when the results take the rest
-MIN_CENTER_WIDTH = 480  # what the results keep when the tree comes back
-CENTER_CHROME = 40  # the results' vertical scroll bar, frames and margins beside the columns
 SessionFactory = Callable[[Path], session_mod.Session]
 
 
@@ -146,13 +123,14 @@ class MainWindow(QMainWindow):
         self.tree_filter.setPlaceholderText(self.tr("Filter notes"))
         self.tree_filter.setClearButtonEnabled(True)
         self.empty_state = empty_mod.EmptyWorkspace()
-        self._trashed: tuple[str, trash_mod.Trashed] | None = None  # the last note sent to the trash
-        self._undo_timer = QTimer(self)
-        self._undo_timer.setObjectName("undo-delete-timer")
-        self._undo_timer.setSingleShot(True)
-        self._undo_timer.setInterval(UNDO_DELETE_MS)
         self.search_panel = search_mod.SearchPanel()
-        self.note_editor = editor_mod.NoteEditor(session.workspace)
+        # Every write to a note (the editor's saves, create, rename, trash, restore) goes
+        # through this one queue, off the GUI thread and in the order asked.
+        self.note_ops = note_ops_mod.NoteOps(self)
+        self.note_editor = editor_mod.NoteEditor(session.workspace, ops=self.note_ops)
+        self.note_actions = note_actions_mod.NoteActions(
+            self, self.note_editor, self.note_ops, lambda: self.session, log_file=log_file
+        )
         # Search settings belong to the workspace (beside its golden set): tuned on one
         # workspace's labels, they never follow the user into another workspace.
         self._workspace_tuning = eval_tuned.WorkspaceTuning()
@@ -179,78 +157,55 @@ class MainWindow(QMainWindow):
         self.results_table = self.search_panel.table
         self.editor = self.note_editor.text_edit
 
-        self.model_banner = self._make_model_banner()
+        self.model_banner = model_banner_mod.ModelBanner()
         self.model_banner.setVisible(offer_model_build and build_default_model is not None)
+        self.banner_label = self.model_banner.label
+        self.build_model_button = self.model_banner.build_button
 
-        # The score explanation sits beside the note, not under the results: stacked,
-        # table, explanation and editor left four rows and a cut explanation at 1280x800.
-        lower = QSplitter(Qt.Orientation.Horizontal)
-        lower.setObjectName("noteSplitter")
-        lower.addWidget(self.note_editor)
-        lower.addWidget(self.search_panel.detail)
-        lower.setStretchFactor(0, 1)
-        lower.setStretchFactor(1, 1)
-        lower.setSizes([450, 450])
-        self.note_splitter = lower
-        center = QSplitter(Qt.Orientation.Vertical)
-        center.setObjectName("centerSplitter")
-        center.addWidget(self.search_panel)
-        center.addWidget(lower)
-        center.setCollapsible(0, False)
-        # The results keep the height _share_height gives them; the note row takes what
-        # the window gains or loses later (maximising, a wrapped summary's guess).
-        center.setStretchFactor(0, 0)
-        center.setStretchFactor(1, 1)
-        right_body = QWidget()
-        right_layout = QVBoxLayout(right_body)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.addWidget(self.tuning)
-        right_layout.addWidget(self.quality)
-        right_layout.addStretch(1)
-        # Scrolls rather than forcing a window taller than a small or scaled screen.
-        right = QScrollArea()
-        right.setObjectName("rightPane")
-        right.setWidget(right_body)
-        right.setWidgetResizable(True)
-        right.setFrameShape(QFrame.Shape.NoFrame)
-        right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        # Room for the vertical scroll bar too: it appears when auto-tune's result makes
-        # the column taller than the window, and took its width from the values' column.
-        self._right_pane = right
-        self._fit_right_pane()
-        tree_page = QWidget()
-        self._tree_page = tree_page
-        tree_layout = QVBoxLayout(tree_page)
-        tree_layout.setContentsMargins(0, 4, 0, 0)
-        tree_layout.setSpacing(2)
-        tree_layout.addWidget(self.tree_filter)
-        tree_layout.addWidget(self.tree, 1)
-        self.left = QStackedWidget()
-        self.left.setObjectName("leftPane")
-        self.left.addWidget(tree_page)
-        self.left.addWidget(self.empty_state)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.setObjectName("mainSplitter")
-        self.splitter.addWidget(self.left)
-        self.splitter.addWidget(center)
-        self.splitter.addWidget(right)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([180, 830, 270])
-        self._folded_tree = 0  # the tree's width while folded away for the agent dock
-        self.center_splitter = center
-
-        body = QWidget()
-        body_layout = QVBoxLayout(body)
-        body_layout.setContentsMargins(0, 0, 0, 0)
-        body_layout.setSpacing(0)
-        body_layout.addWidget(self.model_banner)
-        body_layout.addWidget(self.splitter, 1)
-        self.setCentralWidget(body)
+        self.panes = panes_mod.Panes(
+            banner=self.model_banner,
+            tree_filter=self.tree_filter,
+            tree=self.tree,
+            empty_state=self.empty_state,
+            search_panel=self.search_panel,
+            note_editor=self.note_editor,
+            right_widgets=[self.tuning, self.quality],
+        )
+        self.setCentralWidget(self.panes)
+        # The panes by the names tests and automation use.
+        self.splitter = self.panes.splitter
+        self.center_splitter = self.panes.center_splitter
+        self.note_splitter = self.panes.note_splitter
+        self.left = self.panes.left
+        self._tree_page = self.panes.tree_page
+        self._right_pane = self.panes.right_pane
         # Tab still goes from the results to their explanation, now laid out after the note.
         QWidget.setTabOrder(self.search_panel.table, self.search_panel.detail)
 
         self._make_status_bar()
-        self._make_actions()
+        self.menus = menus_mod.WindowMenus(self)
+        # The actions and menus by the names the window, tests and automation use.
+        self.undo_delete_action = self.menus.undo_delete_action
+        self.recent_menu = self.menus.recent_menu
+        self.theme_actions = self.menus.theme_actions
+        for name in (
+            "open_action",
+            "quick_open_action",
+            "today_action",
+            "save_action",
+            "trash_action",
+            "find_action",
+            "zoom_in_action",
+            "zoom_out_action",
+            "language_menu",
+            "theme_menu",
+            "focus_search_action",
+            "agent_menu",
+            "shortcuts_action",
+            "open_log_action",
+            "about_action",
+        ):
+            setattr(self, name, getattr(self.menus, name))
         self.search_panel.set_scope(session.scope)
         self._wire_static()
         self._attach(session)
@@ -284,224 +239,37 @@ class MainWindow(QMainWindow):
                 return True
         return super().eventFilter(obj, event)
 
-    def _make_model_banner(self) -> QFrame:
-        banner = QFrame()
-        banner.setObjectName("modelBanner")
-        self._style_banner(banner)
-        layout = QHBoxLayout(banner)
-        layout.setContentsMargins(8, 4, 8, 4)
-        self.banner_label = QLabel(
-            self.tr(
-                "No embedding model yet: searching by keywords only (FTS). Build the default model "
-                "(runs offline in the background) to switch to hybrid search."
-            )
-        )
-        self.banner_label.setWordWrap(True)
-        self.build_model_button = QPushButton(self.tr("Build default model"))
-        self.build_model_button.setObjectName("buildModelButton")
-        self.build_model_button.clicked.connect(self.start_model_build)
-        dismiss = QPushButton(self.tr("Not now"))
-        dismiss.setObjectName("dismissBannerButton")
-        dismiss.clicked.connect(lambda: banner.setVisible(False))
-        layout.addWidget(self.banner_label, 1)
-        layout.addWidget(self.build_model_button)
-        layout.addWidget(dismiss)
-        return banner
-
-    def _style_banner(self, banner: QFrame) -> None:
-        palette = self.palette()
-        banner.setStyleSheet(
-            f"#modelBanner {{ background: {theme.banner_background(palette).name()};"
-            f" border-bottom: 1px solid {theme.muted_text(palette).name()}; }}"
-        )
-
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "model_banner"):
-            self._style_banner(self.model_banner)
+            self.model_banner.restyle()
 
     def _make_status_bar(self) -> None:
-        bar = self.statusBar()
-        self.mode_label = QLabel()
-        self.mode_label.setObjectName("modeLabel")
-        self.model_label = QLabel()
-        self.model_label.setObjectName("modelLabel")
-        self.counts_label = QLabel()
-        self.counts_label.setObjectName("countsLabel")
-        # "N skipped": notes the index could not take; a click lists each with its reason.
-        self.skipped_button = QToolButton()
-        self.skipped_button.setObjectName("skippedButton")
-        self.skipped_button.setAutoRaise(True)
-        self.skipped_button.setToolTip(self.tr("Paths not in the index, and why: click for the list"))
-        self.skipped_button.setVisible(False)
-        self.skipped_button.clicked.connect(self.show_skipped)
-        self.skipped_dialog: skipped_mod.SkippedDialog | None = None
-        self._skipped_rows: list[skipped_mod.Row] = []
-        # What the index is doing now; shortened by whole parts, never mid-word.
-        self.freshness_label = fitted_label.FittedLabel()
-        self.freshness_label.setObjectName("freshnessLabel")
-        self._eta = _EtaEstimate()
-        # The index's own mode (from the last snapshot) and whether a sync is embedding
-        # now: meanwhile searches run keyword-only, so the label must not say "Hybrid".
-        self._index_mode: tuple[str, str | None] = ("fts", None)
-        self._embedding_notes = False
-        self.progress = fitted_label.TextProgressBar()
-        self.progress.setObjectName("indexProgress")
-        self.progress.setTextVisible(True)
-        self.progress.setVisible(False)
-        self.undo_button = QPushButton(self.tr("Undo"))
-        self.undo_button.setObjectName("undoDeleteButton")
-        self.undo_button.setVisible(False)
-        self.undo_button.clicked.connect(self.undo_delete)
-        self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.cancel_button.setObjectName("cancelIndexButton")
-        self.cancel_button.setVisible(False)
-        self.cancel_button.clicked.connect(self._on_cancel_button_clicked)
-        for widget in (self.mode_label, self.model_label, self.counts_label, self.skipped_button):
-            bar.addWidget(widget)
-        bar.addWidget(self.freshness_label, 1)
-        bar.messageChanged.connect(self._show_skipped_button)
-        bar.addPermanentWidget(self.undo_button)
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
-
-    def _make_actions(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self.open_action = self._action(
-            file_menu, self.tr("&Open workspace…"), self._on_open_action, QKeySequence.StandardKey.Open
-        )
-        self.recent_menu = file_menu.addMenu(self.tr("Recent workspaces"))
-        self.recent_menu.aboutToShow.connect(self._on_recent_menu_about_to_show)
-        self.quick_open_action = self._action(
-            file_menu, self.tr("Open &note by name…"), self.quick_open, QKeySequence("Ctrl+P")
-        )
-        file_menu.addSeparator()
-        self.today_action = self._action(
-            file_menu, self.tr("&Today's note"), self.open_today_note, QKeySequence("Ctrl+N")
-        )
-        self._action(
-            file_menu,
-            self.tr("New &topic note…"),
-            lambda: self._on_tree_new_note("memory"),
-            QKeySequence("Ctrl+Shift+N"),
-        )
-        self.save_action = self._action(
-            file_menu, self.tr("&Save"), self.note_editor.save, QKeySequence.StandardKey.Save
-        )
-        self.trash_action = self._action(file_menu, self.tr("Move note to tras&h"), self._on_trash_action)
-        file_menu.addSeparator()
-        self._action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
-
-        edit_menu = self.menuBar().addMenu(self.tr("&Edit"))
-        # Text widgets take their own standard keys first (ShortcutOverride); the menu
-        # entries act on whichever text widget has focus.
-        for text, name, key in (
-            (self.tr("&Undo"), "undo", QKeySequence.StandardKey.Undo),
-            (self.tr("&Redo"), "redo", QKeySequence.StandardKey.Redo),
-            (self.tr("Cu&t"), "cut", QKeySequence.StandardKey.Cut),
-            (self.tr("&Copy"), "copy", QKeySequence.StandardKey.Copy),
-            (self.tr("&Paste"), "paste", QKeySequence.StandardKey.Paste),
-            (self.tr("Select &all"), "selectAll", QKeySequence.StandardKey.SelectAll),
+        self.status = status_bar_mod.StatusBar(self)
+        self.setStatusBar(self.status)
+        # The status line's parts, by the names tests and automation use.
+        for name in (
+            "mode_label",
+            "model_label",
+            "counts_label",
+            "skipped_button",
+            "freshness_label",
+            "progress",
+            "undo_button",
+            "cancel_button",
         ):
-            self._action(edit_menu, text, functools.partial(self._edit_focused, name), key)
-        edit_menu.addSeparator()
-        self.undo_delete_action = self._action(edit_menu, self.tr("Undo move to trash"), self.undo_delete)
-        self.undo_delete_action.setEnabled(False)
-        edit_menu.addSeparator()
-        self.find_action = self._action(
-            edit_menu, self.tr("&Find in note…"), self.note_editor.open_find, QKeySequence.StandardKey.Find
-        )
-        self._action(
-            edit_menu,
-            self.tr("Find &next"),
-            self.note_editor.find_bar.find_next,
-            QKeySequence.StandardKey.FindNext,
-        )
-        self._action(
-            edit_menu,
-            self.tr("Find pre&vious"),
-            self.note_editor.find_bar.find_previous,
-            QKeySequence.StandardKey.FindPrevious,
-        )
-        # Resolving what a Merge marked (enabled while the note has conflict hunks);
-        # listed here, and so in Help > Keyboard shortcuts, as well as on the bar.
-        edit_menu.addSeparator()
-        edit_menu.addActions(self.note_editor.conflict_actions)
-        self.addActions(self.note_editor.conflict_actions)
+            setattr(self, name, getattr(self.status, name))
 
-        view_menu = self.menuBar().addMenu(self.tr("&View"))
-        self.zoom_in_action = self._action(
-            view_menu, self.tr("Zoom &in"), lambda: self.zoom(1), QKeySequence("Ctrl+=")
-        )
-        self.zoom_in_action.setShortcuts(list(code_editor.zoom_keys()))
-        self.zoom_out_action = self._action(
-            view_menu, self.tr("Zoom &out"), lambda: self.zoom(-1), QKeySequence("Ctrl+-")
-        )
-        self._action(view_menu, self.tr("&Reset zoom"), self.reset_zoom, QKeySequence("Ctrl+0"))
-        view_menu.addSeparator()
-        self._action(
-            view_menu, self.tr("&Filter notes"), self.focus_tree_filter, QKeySequence("Ctrl+Shift+F")
-        )
-        self._action(view_menu, self.tr("&Preview"), self._toggle_preview, QKeySequence("Ctrl+Shift+P"))
-        view_menu.addSeparator()
-        self.language_menu = view_menu.addMenu(self.tr("&Language"))
-        self.language_menu.setObjectName("languageMenu")
-        chosen = self.prefs.language()
-        group = QActionGroup(self)
-        for code, name in translations.LANGUAGES.items():
-            action = self.language_menu.addAction(name or self.tr("System default"))
-            action.setCheckable(True)
-            action.setChecked(code == chosen)
-            action.triggered.connect(lambda _checked=False, c=code: self._on_language_chosen(c))
-            group.addAction(action)
-        self.theme_menu = view_menu.addMenu(self.tr("&Theme"))
-        self.theme_menu.setObjectName("themeMenu")
-        chosen_theme = self.prefs.theme()
-        themes = QActionGroup(self)
-        self.theme_actions: dict[str, QAction] = {}
-        for code, name in (
-            ("system", self.tr("Follow the system")),
-            ("light", self.tr("Light")),
-            ("dark", self.tr("Dark")),
-        ):
-            action = self.theme_menu.addAction(name)
-            action.setCheckable(True)
-            action.setChecked(code == chosen_theme)
-            action.triggered.connect(lambda _checked=False, c=code: self.set_theme(c))
-            themes.addAction(action)
-            self.theme_actions[code] = action
+    @property
+    def skipped_dialog(self) -> skipped_mod.SkippedDialog | None:
+        return self.status.skipped_dialog
 
-        index_menu = self.menuBar().addMenu(self.tr("&Index"))
-        self._action(
-            index_menu, self.tr("&Sync now"), lambda: self.session.request_sync(), QKeySequence("F5")
-        )
-        self._action(index_menu, self.tr("&Rebuild index"), lambda: self.session.request_sync(rebuild=True))
-        self._action(index_menu, self.tr("&Cancel indexing"), lambda: self.session.cancel_sync())
-        index_menu.addSeparator()
-        self._action(index_menu, self.tr("Choose &embedding model (GGUF)…"), self._on_choose_model_action)
-        self._action(index_menu, self.tr("Build &default model"), self.start_model_build)
-        self._action(index_menu, self.tr("Use &no model (FTS-only)"), lambda: self._switch_model("none"))
+    def show_skipped(self) -> skipped_mod.SkippedDialog:
+        """The list of skipped paths with their reasons (kept up to date while open)."""
+        return self.status.show_skipped()
 
-        search_menu = self.menuBar().addMenu(self.tr("&Search"))
-        self.focus_search_action = self._action(
-            search_menu, self.tr("&Find in memory"), self.focus_search, QKeySequence("Ctrl+K")
-        )
-
-        self.agent_menu = self.menuBar().addMenu(self.tr("&Agent"))
-        self.agent_dock.populate_menu(self.agent_menu, self)
-        self.agent_dock.set_tuned_provider(lambda: self.tuning.settings)
-        self.agent_dock.set_editor(self.note_editor)
-
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        self.shortcuts_action = self._action(
-            help_menu,
-            self.tr("&Keyboard shortcuts"),
-            self.show_shortcuts,
-            QKeySequence.StandardKey.HelpContents,
-        )
-        self.open_log_action = self._action(help_menu, self.tr("Open &log"), self.open_log)
-        help_menu.addSeparator()
-        self.about_action = self._action(help_menu, self.tr("&About memdesk"), self.show_about)
+    def show_mode(self, mode: str, reason: str | None) -> None:
+        self.status.show_mode(mode, reason)
 
     def _on_language_chosen(self, code: str) -> None:
         self.set_language(code)
@@ -514,7 +282,7 @@ class MainWindow(QMainWindow):
             retranslate_mod.switch_language(app, code)
         # What is composed from live state says it again in the new language: the status
         # line, the results' summary line and the selected hit's explanation.
-        self._show_index_mode()
+        self.status.show_index_mode()
         self._show_tuned()
         self.session.request_snapshot()
         results = self.session.results
@@ -522,7 +290,7 @@ class MainWindow(QMainWindow):
             self._on_session_results_changed(results)
         self.search_panel.refresh_detail()
         # After the widgets' own LanguageChange events (posted), which resize labels.
-        QTimer.singleShot(0, self._fit_right_pane)
+        QTimer.singleShot(0, self.panes.fit_right_pane)
 
     def set_theme(self, code: str) -> None:
         """Light, dark or the system's colours, now and at the next start."""
@@ -532,36 +300,24 @@ class MainWindow(QMainWindow):
         self.prefs.set_theme(code)
         self.theme_actions[code].setChecked(True)
 
-    def _action(
-        self,
-        menu: QMenu,
-        text: str,
-        slot: Callable[[], object],
-        shortcut: QKeySequence | QKeySequence.StandardKey | None = None,
-    ) -> QAction:
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(shortcut)
-            # Window-wide, so Ctrl+K works while typing in the editor too.
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)
-        self.addAction(action)
-        return action
-
     def _wire_static(self) -> None:
         self.tree_filter.textChanged.connect(self.tree.set_filter)
         self.tree_filter.installEventFilter(self)
         self.empty_state.create_memory_requested.connect(self._on_empty_create_memory)
         self.empty_state.create_today_requested.connect(self.open_today_note)
         self.empty_state.open_folder_requested.connect(self._on_open_action)
-        self._undo_timer.timeout.connect(self._on_undo_timer_timeout)
+        self.status.undo_requested.connect(self.undo_delete)
+        self.status.cancel_requested.connect(self._on_status_cancel_requested)
+        self.note_ops.busy_changed.connect(self.status.show_write)
+        self.model_banner.build_requested.connect(self.start_model_build)
         self.note_editor.text_edit.zoom_changed.connect(lambda size: self.prefs.set_zoom("editor", size))
         self.search_panel.zoom_changed.connect(lambda size: self.prefs.set_zoom("results", size))
         self.tree.note_activated.connect(self._on_tree_note_activated)
         self.tree.new_note_requested.connect(self._on_tree_new_note)
         self.tree.rename_requested.connect(self._on_tree_rename_requested)
         self.tree.delete_requested.connect(self._on_tree_delete_requested)
+        self.note_actions.trashed_changed.connect(self._on_note_actions_trashed_changed)
+        self.note_actions.message.connect(self.statusBar().showMessage)
         self.search_panel.query_changed.connect(self._on_search_panel_query_changed)
         self.search_panel.scope_changed.connect(self._on_search_panel_scope_changed)
         self.search_panel.hit_activated.connect(self._on_search_panel_hit_activated)
@@ -573,7 +329,7 @@ class MainWindow(QMainWindow):
         self.agent_dock.open_workspace_requested.connect(self.open_workspace)
         self.agent_dock.visibilityChanged.connect(self._on_agent_dock_visibility_changed)
         self.agent_dock.open_note_requested.connect(self._on_agent_dock_open_note_requested)
-        self.agent_dock.message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self.agent_dock.message.connect(lambda text: self.status.showMessage(text, 10_000))
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
         self.note_editor.merged.connect(self._on_editor_merged)
@@ -587,21 +343,15 @@ class MainWindow(QMainWindow):
         self.agent_dock.set_workspace(session.workspace)
         session.results_changed.connect(self._on_session_results_changed)
         session.search_failed.connect(self._on_session_search_failed)
-        session.sync_started.connect(self._on_session_sync_started)
-        session.sync_progress.connect(self._on_session_sync_progress)
+        self.status.attach(session)
         session.model_loading_changed.connect(self._on_session_model_loading_changed)
         session.sync_failed.connect(self._on_session_sync_failed)
-        session.sync_finished.connect(self._on_session_sync_finished)
-        session.idle_changed.connect(self._on_session_idle_changed)
         session.snapshot_changed.connect(self._on_session_snapshot_changed)
         session.files_changed.connect(self.note_editor.on_files_changed)
-        session.model_build_progress.connect(self._on_session_model_build_progress)
+        session.model_build_progress.connect(self.model_banner.show_build_progress)
         session.model_build_finished.connect(self._on_session_model_build_finished)
         session.model_build_failed.connect(self._on_session_model_build_failed)
         self.setWindowTitle(f"memdesk — {session.workspace}")
-        self._index_mode = (session.engine.mode, None)
-        self._embedding_notes = False
-        self._show_index_mode()
         self._attach_lab(session)
         session.request_snapshot()
 
@@ -635,50 +385,23 @@ class MainWindow(QMainWindow):
         if splitter_state is not None:
             self.splitter.restoreState(splitter_state)
         else:
-            self._share_width(width)
+            self.panes.share_width(width)
         self._share_height(height)
         for key, widget in (("editor", self.note_editor.text_edit), ("results", self.search_panel)):
             size = self.prefs.zoom(key)
             if size is not None:
                 widget.set_point_size(size)
 
-    def _fit_right_pane(self) -> None:
-        """The Ranking column is as wide as its widest row, plus room for the vertical
-        scroll bar (it appears when auto-tune's result makes the column taller than the
-        window, and took its width from the values' column). Again after a language
-        change: the labels' widths change with their language."""
-        right = self._right_pane
-        body = right.widget()
-        assert body is not None  # set in __init__
-        extent = right.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, right)
-        need = body.sizeHint().width() + extent
-        grow = need - right.width()
-        right.setMinimumWidth(need)
-        if grow > 0 and right.isVisible():
-            # The splitter keeps the pane's old width until told: take the room from the
-            # results column, which scrolls sideways where it must.
-            sizes = self.splitter.sizes()
-            self.splitter.setSizes([sizes[0], max(0, sizes[1] - grow), sizes[2] + grow])
-
-    def _share_width(self, width: int) -> None:
-        right = self._right_pane.minimumWidth()
-        left = max(150, width * 14 // 100)
-        self.splitter.setSizes([left, max(300, width - left - right), right])
-
     def _share_height(self, height: int) -> None:
-        """The results get the height of ``RESULT_ROWS`` rows at least (more in a tall
-        window); the note and the explanation share the rest."""
         chrome = self.menuBar().sizeHint().height() + self.statusBar().sizeHint().height()
-        room = max(0, height - chrome - self.center_splitter.handleWidth())
-        results = max(self.search_panel.results_height(RESULT_ROWS), room * 11 // 20)
-        self.center_splitter.setSizes([results, max(MIN_NOTE_HEIGHT, room - results)])
+        self.panes.share_height(height - chrome)
 
     def set_window_size(self, width: int, height: int) -> None:
         """A fixed size (screenshots): no fitting to the screen, panes shared anew."""
         self._fitted = True
         self._fixed_size = True  # a fit already scheduled by the first show leaves it too
         self.resize(width, height)
-        self._share_width(width)
+        self.panes.share_width(width)
         self._share_height(height)
 
     @Slot(bool)
@@ -689,26 +412,17 @@ class MainWindow(QMainWindow):
 
         Runs after the dock's own sizing (connected later), from the window's width: the
         splitter has not been laid out beside the dock yet."""
-        sizes = self.splitter.sizes()
         if not visible or self.agent_dock.isFloating():
-            if self._folded_tree and sizes[0] == 0:
-                tree = min(self._folded_tree, max(0, sizes[1] - MIN_CENTER_WIDTH))
-                self.splitter.setSizes([tree, sizes[1] - tree, sizes[2]])
-            self._folded_tree = 0
+            self.panes.give_back_tree()
             return
-        panel = self.search_panel
-        need = panel.fixed_columns_width() + panel.snippet_min_width() + CENTER_CHROME
         separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
-        spare = self.width() - separator - 2 * self.splitter.handleWidth() - sizes[2] - need
-        tree = sizes[0]
-        wanted = max(self.agent_dock.minimumSizeHint().width(), agent_dock_mod.DOCK_WIDTH)
-        if spare >= tree + wanted:
-            return
-        if tree > 0:
-            self._folded_tree = tree
-            self.splitter.setSizes([0, sizes[0] + sizes[1], sizes[2]])
-        dock = max(self.agent_dock.minimumSizeHint().width(), min(wanted, spare))
-        self.resizeDocks([self.agent_dock], [dock], Qt.Orientation.Horizontal)
+        least = self.agent_dock.minimumSizeHint().width()
+        wanted = max(least, agent_dock_mod.DOCK_WIDTH)
+        spare = self.panes.make_room_for_dock(
+            window_width=self.width(), separator=separator, dock_wanted=wanted
+        )
+        if spare is not None:
+            self.resizeDocks([self.agent_dock], [max(least, min(wanted, spare))], Qt.Orientation.Horizontal)
 
     @Slot()
     def _on_first_frame_painted(self) -> None:
@@ -781,7 +495,7 @@ class MainWindow(QMainWindow):
         method = getattr(widget, name, None)
         if callable(method):
             method()
-        elif name == "undo" and self._trashed is not None:
+        elif name == "undo" and self.note_actions.trashed is not None:
             self.undo_delete()
 
     def show_shortcuts(self) -> help_mod.ShortcutsDialog:
@@ -838,93 +552,31 @@ class MainWindow(QMainWindow):
 
     def open_today_note(self) -> None:
         """Ctrl+N: open ``memory/YYYY-MM-DD.md``, creating it if it does not exist yet."""
-        try:
-            rel, created = notes.open_daily_note(self.session.workspace, dt.date.today())
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return
-        if created:
-            self.session.request_sync([rel])
-            self.session.request_snapshot()
-        self.open_note(rel)
-        self.note_editor.text_edit.moveCursor(self.note_editor.text_edit.textCursor().MoveOperation.End)
-        self.note_editor.text_edit.setFocus()
+        self.note_actions.open_today()
 
+    # Each waits for its write, the event loop running meanwhile (see note_actions).
     def create_note(self, rel: str, text: str) -> bool:
-        try:
-            notes.create_note(self.session.workspace, rel, text)
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        self.session.request_sync([rel])
-        self.session.request_snapshot()
-        return True
+        return self.note_actions.create_note(rel, text)
 
     def rename_note(self, old: str, new: str) -> bool:
-        try:
-            notes.rename_note(self.session.workspace, old, new, self.session.engine.extra_paths)
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        self.note_editor.rename_buffer(old, new)
-        self.session.request_sync([old, new])
-        return True
+        return self.note_actions.rename_note(old, new)
 
     def delete_note(self, rel: str) -> bool:
         """Move ``rel`` to the system trash; Undo (status bar, Edit menu) brings it back."""
-        try:
-            trashed = notes.delete_note(self.session.workspace, rel, self.session.engine.extra_paths)
-        except errors.MemdeskError as exc:
-            ui_errors.show_error(self, exc)
-            return False
-        self.note_editor.close_note(rel)
-        self.session.request_sync([rel])
-        self._trashed = (rel, trashed)
-        self.undo_button.setVisible(True)
-        self.undo_delete_action.setEnabled(True)
-        self.undo_delete_action.setText(self.tr("Undo move to trash of {0}").format(rel))
-        self.statusBar().showMessage(self.tr("Moved {0} to the trash").format(rel), UNDO_DELETE_MS)
-        self._undo_timer.start()
-        return True
+        return self.note_actions.delete_note(rel)
 
     def undo_delete(self) -> bool:
         """Move the note last sent to the trash back from the trash, where it was."""
-        if self._trashed is None:
-            return False
-        rel, trashed = self._trashed
-        if os.path.lexists(trashed.path):
-            ui_errors.show_error(
-                self,
-                errors.MemdeskError(
-                    self.tr("{0} exists again; the trashed copy stays in the trash").format(rel)
-                ),
-            )
-            self._end_undo()
-            return False
-        try:
-            trash_mod.restore(trashed)
-        except (OSError, errors.MemdeskError) as exc:
-            ui_errors.show_error(
-                self, errors.MemdeskError(self.tr("Cannot restore {0}: {1}").format(rel, exc))
-            )
-            return False
-        self._end_undo()
-        self.session.request_sync([rel])
-        self.session.request_snapshot()
-        self.statusBar().showMessage(self.tr("Restored {0}").format(rel), 5000)
-        self.open_note(rel)
-        return True
+        return self.note_actions.undo_delete()
 
-    def _end_undo(self) -> None:
-        self._trashed = None
-        self._undo_timer.stop()
-        self.undo_button.setVisible(False)
-        self.undo_delete_action.setEnabled(False)
-        self.undo_delete_action.setText(self.tr("Undo move to trash"))
-
-    @Slot()
-    def _on_undo_timer_timeout(self) -> None:
-        self.undo_button.setVisible(False)  # the Edit menu entry stays until the next delete
+    @Slot(str)
+    def _on_note_actions_trashed_changed(self, rel: str) -> None:
+        self.status.offer_undo(bool(rel))
+        self.undo_delete_action.setEnabled(bool(rel))
+        if rel:
+            self.undo_delete_action.setText(self.tr("Undo move to trash of {0}").format(rel))
+        else:
+            self.undo_delete_action.setText(self.tr("Undo move to trash"))
 
     @Slot()
     def _on_trash_action(self) -> None:
@@ -934,15 +586,12 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_empty_create_memory(self) -> None:
-        if self.create_note("MEMORY.md", "# Memory\n\n"):
-            self.open_note("MEMORY.md")
+        self.note_ops.wait(self.note_actions.start_create("MEMORY.md", "# Memory\n\n", then_open=True))
 
     def start_model_build(self) -> None:
         if self._build_default_model is None or self.session.is_building_model:
             return
-        self.build_model_button.setEnabled(False)
-        self.banner_label.setText(self.tr("Building the default embedding model in the background…"))
-        self.model_banner.setVisible(True)
+        self.model_banner.show_building()
         self.session.build_model(self._build_default_model)
 
     def confirm_unsaved(self, names: list[str]) -> str:
@@ -1015,36 +664,16 @@ class MainWindow(QMainWindow):
         name, ok = QInputDialog.getText(
             self, self.tr("New topic note"), self.tr("Name of the note in {0}/:").format(folder)
         )
-        stem = notes.safe_name(name) if ok else ""
-        if not stem:
-            return
-        rel = notes.new_note_path(self.session.workspace, folder, name)  # named as its neighbours
-        if self.create_note(rel, f"# {notes.heading(name)}\n\n"):
-            self.open_note(rel)
+        if ok and notes.safe_name(name):
+            self.note_actions.new_titled(folder, name)  # named as its neighbours
 
     @Slot(str)
     def _on_tree_rename_requested(self, rel: str) -> None:
-        folder, _, name = rel.rpartition("/")
-        new_name, ok = QInputDialog.getText(self, self.tr("Rename note"), self.tr("New name:"), text=name)
-        stem = notes.safe_name(new_name) if ok else ""
-        if stem and f"{stem}.md" != name:
-            self.rename_note(rel, f"{folder}/{stem}.md" if folder else f"{stem}.md")
+        self.note_actions.ask_rename(rel)
 
     @Slot(str)
     def _on_tree_delete_requested(self, rel: str) -> None:
-        # No question first: the note goes to the system trash and Undo brings it back.
-        buffer = self.note_editor.buffer(rel)
-        if buffer is not None and buffer.modified:
-            answer = QMessageBox.question(
-                self,
-                self.tr("Move to trash"),
-                self.tr("{0} has unsaved edits. Move it to the trash and drop them?").format(rel),
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                QMessageBox.StandardButton.Cancel,
-            )
-            if answer != QMessageBox.StandardButton.Yes:
-                return
-        self.delete_note(rel)
+        self.note_actions.ask_delete(rel)  # asks first only when it has unsaved edits
 
     # slots: search and tuning --------------------------------------------------------
     @Slot(str)
@@ -1190,7 +819,7 @@ class MainWindow(QMainWindow):
         if not results.query.strip():
             summary = ""
         else:
-            mode = MODE_LABELS.get(pool.mode, pool.mode) if pool else "—"
+            mode = status_bar_mod.mode_name(pool.mode) if pool else "—"
             how = (
                 self.tr("re-ranked in memory")
                 if results.reranked
@@ -1198,7 +827,7 @@ class MainWindow(QMainWindow):
             )
             size = len(pool.candidates) if pool else 0
             summary = self.tr("{0} hits from {1} candidates · {2} · {3} profile · {4}").format(
-                len(results.hits), size, self.tr(mode), results.settings.profile, how
+                len(results.hits), size, mode, results.settings.profile, how
             )
             if pool is not None and pool.notice:
                 summary += " · " + qt_messages.text(pool.notice)
@@ -1236,197 +865,43 @@ class MainWindow(QMainWindow):
         if not isinstance(exc, errors.MemdeskError):
             ui_errors.show_error(self, exc, log_file=self._log_file)
 
-    @Slot()
-    def _on_session_sync_started(self) -> None:
-        self.progress.setRange(0, 0)  # busy until the first file reports a total
-        self.progress.set_text(self.tr("Indexing…"))
-        self.progress.setVisible(True)
-        self.cancel_button.setVisible(True)
-        self._eta.reset()
-        self.freshness_label.set_full_text(self.tr("Indexing…"))
-
-    @Slot(object)
-    def _on_session_sync_progress(self, progress: engine_mod.SyncProgress) -> None:
-        embedding = progress.phase == "embed" and progress.embedded < progress.to_embed
-        if embedding != self._embedding_notes:
-            self._embedding_notes = embedding
-            self._show_index_mode()
-        if progress.phase == "embed" and progress.to_embed > 0:
-            self.progress.setRange(0, progress.to_embed)
-            self.progress.setValue(progress.embedded)
-            self.progress.set_text(
-                self.tr("{0} / {1} chunks").format(f"{progress.embedded:,}", f"{progress.to_embed:,}")
-            )
-            parts = [
-                self.tr("Embedding {0} / {1} chunks").format(
-                    f"{progress.embedded:,}", f"{progress.to_embed:,}"
-                ),
-                self.tr("keyword search ready"),
-            ]
-            left = self._eta.seconds_left(progress.embedded, progress.to_embed)
-            if left is not None:
-                parts.append(self._eta_text(left))
-            self.freshness_label.set_full_text(" · ".join(parts))
-        elif progress.phase == "keyword":
-            self.freshness_label.set_full_text(
-                " · ".join([self.tr("Keyword search ready"), self.tr("embedding next")])
-            )
-        elif progress.files_total > 0:
-            self.progress.setRange(0, progress.files_total)
-            self.progress.setValue(progress.files_done)
-            self.progress.set_text(
-                self.tr("{0} / {1} files").format(f"{progress.files_done:,}", f"{progress.files_total:,}")
-            )
-            self.freshness_label.set_full_text(
-                self.tr("Indexing {0} / {1} files · {2} chunks").format(
-                    f"{progress.files_done:,}", f"{progress.files_total:,}", f"{progress.chunks_done:,}"
-                )
-            )
-
-    def _eta_text(self, seconds: float) -> str:
-        if seconds >= 90:
-            return self.tr("about {0} min left").format(round(seconds / 60))
-        if seconds >= 10:
-            return self.tr("about {0} s left").format(int(round(seconds / 10) * 10))
-        return self.tr("a few seconds left")
-
     @Slot(bool)
     def _on_session_model_loading_changed(self, loading: bool) -> None:
-        if loading and not self.session.is_syncing:
-            self.freshness_label.set_full_text(
-                " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
-            )
-        elif not loading and not self.session.is_syncing:
-            self.session.request_snapshot()
-
-    @Slot(object)
-    def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
-        if report.repaired:
-            self.statusBar().showMessage(
-                self.tr("The index was damaged ({0}); rebuilt it from the notes").format(report.repaired),
-                30_000,
-            )
+        if not loading and not self.session.is_syncing:
+            self.session.request_snapshot()  # the status line says the index's mode again
 
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:
         if isinstance(exc, errors.Cancelled):
-            self.statusBar().showMessage(self.tr("Indexing cancelled"), 5000)
+            self.status.show_sync_cancelled()
         else:
             ui_errors.show_error(self, exc, title=self.tr("Indexing failed"), log_file=self._log_file)
-
-    @Slot(bool)
-    def _on_session_idle_changed(self, idle: bool) -> None:
-        self.progress.setVisible(not idle)
-        self.cancel_button.setVisible(not idle)
-        if idle and self._embedding_notes:  # a cancelled or failed sync ends its embedding too
-            self._embedding_notes = False
-            self._show_index_mode()
 
     @Slot(object)
     def _on_session_snapshot_changed(self, snapshot: workers.WorkspaceSnapshot) -> None:
         if snapshot.error is not None:
-            self.freshness_label.set_full_text(self.tr("status unavailable: {0}").format(snapshot.error))
-            return
+            return  # the status line says why
         self.tree.set_files(snapshot.files, snapshot.states)
         empty = not snapshot.files
         if empty:
             self.empty_state.set_workspace(self.session.workspace.name or str(self.session.workspace))
         self.left.setCurrentWidget(self.empty_state if empty else self._tree_page)
         status = snapshot.status
-        if status is None:
-            return
-        reason = status.fallback_reason
-        self._index_mode = (status.mode, reason or None)  # translated where shown (also after a switch)
-        self._show_index_mode()
-        model = status.embedder.get("model") if status.embedder else None
-        self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
-        self.model_label.setToolTip(
-            str(status.embedder or "") or qt_messages.text(status.fallback_reason or "")
-        )
-        self.counts_label.setText(
-            self.tr("{0} files · {1} chunks").format(f"{status.files:,}", f"{status.chunks:,}")
-        )
-        self._set_skipped(skipped_mod.rows_of(status.failures, status.skipped))
-        if self.session.is_syncing:
-            return  # the sync's own progress line is showing what happens
-        if self.session.is_loading_model:
-            fresh = " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
-        elif status.dirty_files:
-            fresh = self.tr("{0} file(s) not indexed yet").format(len(status.dirty_files))
-        else:
-            when = status.last_sync.astimezone().strftime("%H:%M:%S") if status.last_sync else ""
-            fresh = self.tr("index up to date ({0})").format(when) if when else self.tr("index up to date")
-        self.freshness_label.set_full_text(fresh)
-        if status.mode == "hybrid":
+        if status is not None and status.mode == "hybrid" and not self.session.is_syncing:
             self.model_banner.setVisible(False)
-
-    def _show_index_mode(self) -> None:
-        mode, reason = self._index_mode
-        # The index has vectors, but until the model is loaded, and while a sync holds
-        # the embedder, searches are keyword-only (the summary line says so too).
-        if mode == "hybrid" and self.session.is_loading_model:
-            self.show_mode("fts", self.tr("loading the embedding model"))
-        elif mode == "hybrid" and self._embedding_notes:
-            self.show_mode("fts", self.tr("embedding notes"))
-        else:
-            self.show_mode(mode, qt_messages.text(reason) if reason else None)
-
-    def show_mode(self, mode: str, reason: str | None) -> None:
-        """The search mode, and why it is not hybrid, shortened by whole words (the
-        tooltip has the whole reason)."""
-        name = self.tr(MODE_LABELS.get(mode, mode))
-        self.mode_label.setToolTip(reason or self.tr("keyword and vector search combined"))
-        if not reason:
-            self.mode_label.setText(name)
-            return
-        metrics = self.mode_label.fontMetrics()
-        room = MODE_REASON_EMS * metrics.horizontalAdvance("M")
-        shown = fitted_label.fit_text(reason, room, metrics) or fitted_label.ELLIPSIS
-        self.mode_label.setText(f"{name} ({shown})")
-
-    def _set_skipped(self, rows: list[skipped_mod.Row]) -> None:
-        self._skipped_rows = rows
-        self.skipped_button.setText(self.tr("{0} skipped").format(len(rows)))
-        self._show_skipped_button()
-        if self.skipped_dialog is not None:
-            self.skipped_dialog.set_rows(rows)
-
-    @Slot()
-    def _show_skipped_button(self) -> None:
-        # The status bar hides its widgets under a message ("changes made on disk were
-        # merged"); showing the button then drew it over the message's first words.
-        # It comes back when the message goes (messageChanged to "").
-        self.skipped_button.setVisible(bool(self._skipped_rows) and not self.statusBar().currentMessage())
-
-    def show_skipped(self) -> skipped_mod.SkippedDialog:
-        """The list of skipped paths with their reasons (kept up to date while open)."""
-        if self.skipped_dialog is None:
-            self.skipped_dialog = skipped_mod.SkippedDialog(self)
-        self.skipped_dialog.set_rows(self._skipped_rows)
-        self.skipped_dialog.open()
-        return self.skipped_dialog
-
-    @Slot(str)
-    def _on_session_model_build_progress(self, message: str) -> None:
-        self.banner_label.setText(
-            self.tr("Building the default embedding model: {0}").format(qt_messages.text(message))
-        )
 
     @Slot(object)
     def _on_session_model_build_finished(self, path: object) -> None:
-        self.banner_label.setText(
-            self.tr("Model ready ({0}); embedding the notes…").format(Path(str(path)).name)
-        )
+        self.model_banner.show_build_finished(path)
         self.prefs.set_model_choice(None)
 
     @Slot(object)
     def _on_session_model_build_failed(self, exc: BaseException) -> None:
-        self.build_model_button.setEnabled(True)
-        self.banner_label.setText(self.tr("The model could not be built; still searching by keywords."))
+        self.model_banner.show_build_failed()
         ui_errors.show_error(self, exc, title=self.tr("Model build failed"), log_file=self._log_file)
 
     @Slot()
-    def _on_cancel_button_clicked(self) -> None:
+    def _on_status_cancel_requested(self) -> None:
         self.session.cancel_sync()
 
     @Slot()
@@ -1457,16 +932,35 @@ class MainWindow(QMainWindow):
 
     # quitting ------------------------------------------------------------------------
     def _settle_unsaved(self) -> bool:
+        """Before quitting or switching workspaces: the note writes already asked for
+        land first (a Ctrl+S just before the quit), then the question about what is
+        still unsaved; Save all waits for its saves. True when nothing unsaved is left.
+
+        The waits run the event loop: the window keeps painting, and the quit happens
+        once the writes are done, never before (and never loses one)."""
+        self._wait_for_note_writes()
         dirty = self.note_editor.dirty_buffers()
         if not dirty:
             return True
         choice = self.confirm_unsaved([b.rel for b in dirty])
         if choice == "save":
-            return self.note_editor.save_all()
-        if choice == "discard":
+            if not self.note_editor.save_all():
+                return False
+        elif choice == "discard":
             self.note_editor.discard_all()
-            return True
-        return False
+        else:
+            return False
+        self._wait_for_note_writes()
+        # Typed into a note while its save was written: asked about again, not dropped.
+        return not self.note_editor.dirty_buffers() or self._settle_unsaved()
+
+    def _wait_for_note_writes(self) -> None:
+        if not self.note_ops.pending:
+            return
+        bar = self.statusBar()
+        bar.showMessage(self.tr("Waiting for the notes being written…"))
+        self.note_ops.wait_idle()
+        bar.clearMessage()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if not self._closing_confirmed and not self._settle_unsaved():
@@ -1490,25 +984,3 @@ class UnsavedBox(QMessageBox):
     save_button: QPushButton
     discard_button: QPushButton
     cancel_button: QPushButton
-
-
-class _EtaEstimate:
-    """Time left of the embedding phase from its rate so far (None until it is steady)."""
-
-    MIN_SECONDS = 3.0  # a rate over less than this jumps around too much to show
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
-        self._start: tuple[float, int] | None = None
-
-    def seconds_left(self, done: int, total: int) -> float | None:
-        now = time.monotonic()
-        if self._start is None or done < self._start[1]:
-            self._start = (now, done)
-            return None
-        elapsed, progressed = now - self._start[0], done - self._start[1]
-        if elapsed < self.MIN_SECONDS or progressed <= 0:
-            return None
-        return (total - done) * elapsed / progressed

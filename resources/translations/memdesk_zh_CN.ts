@@ -583,6 +583,41 @@
     </message>
 </context>
 <context>
+    <name>ConflictHunks</name>
+    <message>
+        <source>Keep both: your lines, then the disk&apos;s (Alt+3)</source>
+        <translation>两者都保留：先是你的行，再是磁盘上的（Alt+3）</translation>
+    </message>
+    <message>
+        <source>Keep the disk&apos;s lines of this conflict, drop yours (Alt+2)</source>
+        <translation>保留此冲突中磁盘上的行，丢弃你的（Alt+2）</translation>
+    </message>
+    <message>
+        <source>Keep your lines of this conflict, drop the disk&apos;s (Alt+1)</source>
+        <translation>保留此冲突中你的行，丢弃磁盘上的（Alt+1）</translation>
+    </message>
+    <message>
+        <source>Next conflict</source>
+        <translation>下一个冲突</translation>
+    </message>
+    <message>
+        <source>Previous conflict</source>
+        <translation>上一个冲突</translation>
+    </message>
+    <message>
+        <source>Take both</source>
+        <translation>两者都保留</translation>
+    </message>
+    <message>
+        <source>Take mine</source>
+        <translation>采用我的</translation>
+    </message>
+    <message>
+        <source>Take theirs</source>
+        <translation>采用磁盘的</translation>
+    </message>
+</context>
+<context>
     <name>EmptyWorkspace</name>
     <message>
         <source>Create MEMORY.md</source>
@@ -1423,6 +1458,100 @@
         <source>Search settings now belong to each workspace: the ones memdesk kept for all workspaces are not applied here</source>
         <translation>搜索设置现在属于各个工作区：memdesk 以前为所有工作区共用的设置不会应用到这里</translation>
     </message>
+    <message>
+        <source>Waiting for the notes being written…</source>
+        <translation>正在等待笔记写入完成…</translation>
+    </message>
+</context>
+<context>
+    <name>ModelBanner</name>
+    <message>
+        <source>Build default model</source>
+        <translation>构建默认模型</translation>
+    </message>
+    <message>
+        <source>Building the default embedding model in the background…</source>
+        <translation>正在后台构建默认嵌入模型…</translation>
+    </message>
+    <message>
+        <source>Building the default embedding model: {0}</source>
+        <translation>正在构建默认嵌入模型：{0}</translation>
+    </message>
+    <message>
+        <source>Model ready ({0}); embedding the notes…</source>
+        <translation>模型已就绪（{0}），正在嵌入笔记…</translation>
+    </message>
+    <message>
+        <source>No embedding model yet: searching by keywords only (FTS). Build the default model (runs offline in the background) to switch to hybrid search.</source>
+        <translation>还没有嵌入模型：目前仅按关键词（全文检索）搜索。构建默认模型（在后台离线运行）即可切换到混合检索。</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>暂不</translation>
+    </message>
+    <message>
+        <source>The model could not be built; still searching by keywords.</source>
+        <translation>无法构建模型；仍按关键词搜索。</translation>
+    </message>
+</context>
+<context>
+    <name>NoteActions</name>
+    <message>
+        <source>Cannot restore {0}: {1}</source>
+        <translation>无法恢复 {0}：{1}</translation>
+    </message>
+    <message>
+        <source>Creating a note in {0}/…</source>
+        <translation>正在 {0}/ 中创建笔记…</translation>
+    </message>
+    <message>
+        <source>Creating {0}…</source>
+        <translation>正在创建 {0}…</translation>
+    </message>
+    <message>
+        <source>Move to trash</source>
+        <translation>移到回收站</translation>
+    </message>
+    <message>
+        <source>Moved {0} to the trash</source>
+        <translation>已将 {0} 移到回收站</translation>
+    </message>
+    <message>
+        <source>Moving {0} to the trash…</source>
+        <translation>正在将 {0} 移到回收站…</translation>
+    </message>
+    <message>
+        <source>New name:</source>
+        <translation>新名称：</translation>
+    </message>
+    <message>
+        <source>Opening today&apos;s note…</source>
+        <translation>正在打开今天的笔记…</translation>
+    </message>
+    <message>
+        <source>Rename note</source>
+        <translation>重命名笔记</translation>
+    </message>
+    <message>
+        <source>Renaming {0}…</source>
+        <translation>正在重命名 {0}…</translation>
+    </message>
+    <message>
+        <source>Restored {0}</source>
+        <translation>已恢复 {0}</translation>
+    </message>
+    <message>
+        <source>Restoring {0}…</source>
+        <translation>正在恢复 {0}…</translation>
+    </message>
+    <message>
+        <source>{0} exists again; the trashed copy stays in the trash</source>
+        <translation>{0} 已重新存在；回收站中的副本保留在回收站</translation>
+    </message>
+    <message>
+        <source>{0} has unsaved edits. Move it to the trash and drop them?</source>
+        <translation>{0} 有未保存的修改。要将它移到回收站并放弃这些修改吗？</translation>
+    </message>
 </context>
 <context>
     <name>NoteEditor</name>
@@ -1515,6 +1644,10 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Resolve each one with Take mine, Take theirs or Take both above the editor.</source>
         <translation>请用编辑器上方的“采用我的”“采用磁盘的”或“两者都保留”逐一解决。</translation>
+    </message>
+    <message>
+        <source>Saving {0}…</source>
+        <translation>正在保存 {0}…</translation>
     </message>
 </context>
 <context>
@@ -1911,6 +2044,133 @@ Save over it anyway? It stays read-only afterwards.</source>
     </message>
 </context>
 <context>
+    <name>StatusBar</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Embedding {0} / {1} chunks</source>
+        <translation>正在嵌入 {0} / {1} 个片段</translation>
+    </message>
+    <message>
+        <source>FTS-only</source>
+        <translation>仅全文检索</translation>
+    </message>
+    <message>
+        <source>Hybrid</source>
+        <translation>混合检索</translation>
+    </message>
+    <message>
+        <source>Indexing cancelled</source>
+        <translation>索引已取消</translation>
+    </message>
+    <message>
+        <source>Indexing {0} / {1} files · {2} chunks</source>
+        <translation>正在索引 {0} / {1} 个文件 · {2} 个片段</translation>
+    </message>
+    <message>
+        <source>Indexing…</source>
+        <translation>正在索引…</translation>
+    </message>
+    <message>
+        <source>Keyword search ready</source>
+        <translation>关键词搜索已就绪</translation>
+    </message>
+    <message>
+        <source>Loading the embedding model</source>
+        <translation>正在加载嵌入模型</translation>
+    </message>
+    <message>
+        <source>Paths not in the index, and why: click for the list</source>
+        <translation>未编入索引的路径及原因：点击查看列表</translation>
+    </message>
+    <message>
+        <source>The index was damaged ({0}); rebuilt it from the notes</source>
+        <translation>索引已损坏（{0}）；已根据笔记重建</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Vector-only</source>
+        <translation>仅向量检索</translation>
+    </message>
+    <message>
+        <source>a few seconds left</source>
+        <translation>还剩几秒</translation>
+    </message>
+    <message>
+        <source>about {0} min left</source>
+        <translation>约剩 {0} 分钟</translation>
+    </message>
+    <message>
+        <source>about {0} s left</source>
+        <translation>约剩 {0} 秒</translation>
+    </message>
+    <message>
+        <source>embedding next</source>
+        <translation>接下来进行嵌入</translation>
+    </message>
+    <message>
+        <source>embedding notes</source>
+        <translation>正在嵌入笔记</translation>
+    </message>
+    <message>
+        <source>index up to date</source>
+        <translation>索引已是最新</translation>
+    </message>
+    <message>
+        <source>index up to date ({0})</source>
+        <translation>索引已是最新（{0}）</translation>
+    </message>
+    <message>
+        <source>keyword and vector search combined</source>
+        <translation>关键词搜索与向量搜索结合</translation>
+    </message>
+    <message>
+        <source>keyword search ready</source>
+        <translation>关键词搜索已就绪</translation>
+    </message>
+    <message>
+        <source>loading the embedding model</source>
+        <translation>正在加载嵌入模型</translation>
+    </message>
+    <message>
+        <source>model: none</source>
+        <translation>模型：无</translation>
+    </message>
+    <message>
+        <source>model: {0}</source>
+        <translation>模型：{0}</translation>
+    </message>
+    <message>
+        <source>status unavailable: {0}</source>
+        <translation>状态不可用：{0}</translation>
+    </message>
+    <message>
+        <source>{0} / {1} chunks</source>
+        <translation>{0} / {1} 个片段</translation>
+    </message>
+    <message>
+        <source>{0} / {1} files</source>
+        <translation>{0} / {1} 个文件</translation>
+    </message>
+    <message>
+        <source>{0} file(s) not indexed yet</source>
+        <translation>{0} 个文件尚未编入索引</translation>
+    </message>
+    <message>
+        <source>{0} files · {1} chunks</source>
+        <translation>{0} 个文件 · {1} 个片段</translation>
+    </message>
+    <message>
+        <source>{0} skipped</source>
+        <translation>已跳过 {0} 个</translation>
+    </message>
+</context>
+<context>
     <name>TuningPanel</name>
     <message>
         <source>OpenClaw 2026.9 always applies this; its config cannot turn it off</source>
@@ -1975,6 +2235,193 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Saved in this workspace&apos;s .memdesk/tuned.json</source>
         <translation>保存在此工作区的 .memdesk/tuned.json 中</translation>
+    </message>
+</context>
+<context>
+    <name>WindowMenus</name>
+    <message>
+        <source>&amp;About memdesk</source>
+        <translation>关于 memdesk(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Agent</source>
+        <translation>智能体(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel indexing</source>
+        <translation>取消索引(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter notes</source>
+        <translation>筛选笔记(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Find in memory</source>
+        <translation>在记忆中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Find in note…</source>
+        <translation>在笔记中查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Index</source>
+        <translation>索引(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言 / Language(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Open workspace…</source>
+        <translation>打开工作区(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Preview</source>
+        <translation>预览(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Rebuild index</source>
+        <translation>重建索引(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Search</source>
+        <translation>搜索(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Sync now</source>
+        <translation>立即同步(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Today&apos;s note</source>
+        <translation>今天的笔记(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Build &amp;default model</source>
+        <translation>构建默认模型(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Choose &amp;embedding model (GGUF)…</source>
+        <translation>选择嵌入模型（GGUF）(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Find &amp;next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Find pre&amp;vious</source>
+        <translation>查找上一个(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Move note to tras&amp;h</source>
+        <translation>将笔记移到回收站(&amp;H)</translation>
+    </message>
+    <message>
+        <source>New &amp;topic note…</source>
+        <translation>新建主题笔记(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;log</source>
+        <translation>打开日志(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open &amp;note by name…</source>
+        <translation>按名称打开笔记(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Recent workspaces</source>
+        <translation>最近的工作区</translation>
+    </message>
+    <message>
+        <source>Select &amp;all</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Undo move to trash</source>
+        <translation>撤销移到回收站</translation>
+    </message>
+    <message>
+        <source>Use &amp;no model (FTS-only)</source>
+        <translation>不使用模型（仅全文检索）(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
     </message>
 </context>
 <context>

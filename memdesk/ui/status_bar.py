@@ -1,0 +1,336 @@
+"""The window's status line: the search mode and why it is not hybrid, the model, the
+index's counts, the paths skipped, what the index is doing (with an ETA while it
+embeds), the note being written, Undo of a move to the trash, the index progress and
+its Cancel.
+
+It follows the session it is attached to (``attach``): sync start, progress, the
+model load, idle and each workspace snapshot. The window only wires it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QCoreApplication, QTimer, Signal, Slot
+from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QToolButton, QWidget
+
+from memdesk.core import engine as engine_mod
+from memdesk.qt import messages as qt_messages
+from memdesk.qt import session as session_mod
+from memdesk.qt import workers
+from memdesk.qt.translations import QT_TRANSLATE_NOOP
+from memdesk.ui import fitted_label
+from memdesk.ui import skipped as skipped_mod
+
+MODE_LABELS = {  # translated where shown (mode_name)
+    "hybrid": QT_TRANSLATE_NOOP("StatusBar", "Hybrid"),
+    "fts": QT_TRANSLATE_NOOP("StatusBar", "FTS-only"),
+    "vector": QT_TRANSLATE_NOOP("StatusBar", "Vector-only"),
+}
+MODE_REASON_EMS = 24  # room for the reason beside the mode, in widths of "M"
+UNDO_MS = 30_000  # how long the status bar offers to undo a move to the trash
+WRITE_SHOWN_AFTER_MS = 300  # a note write shows only when it takes longer (no flicker)
+
+
+def mode_name(mode: str) -> str:
+    """A search mode ("hybrid", "fts", "vector") as the user reads it."""
+    return QCoreApplication.translate("StatusBar", MODE_LABELS.get(mode, mode))
+
+
+class EtaEstimate:
+    """Time left of the embedding phase from its rate so far (None until it is steady)."""
+
+    MIN_SECONDS = 3.0  # a rate over less than this jumps around too much to show
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self._start: tuple[float, int] | None = None
+
+    def seconds_left(self, done: int, total: int) -> float | None:
+        now = time.monotonic()
+        if self._start is None or done < self._start[1]:
+            self._start = (now, done)
+            return None
+        elapsed, progressed = now - self._start[0], done - self._start[1]
+        if elapsed < self.MIN_SECONDS or progressed <= 0:
+            return None
+        return (total - done) * elapsed / progressed
+
+
+class StatusBar(QStatusBar):
+    """The status line of one window (see the module docstring).
+
+    Signals:
+        cancel_requested(): Cancel beside the index progress was clicked.
+        undo_requested(): Undo of the last move to the trash was clicked.
+    """
+
+    cancel_requested = Signal()
+    undo_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._session: session_mod.Session | None = None
+        self.mode_label = QLabel()
+        self.mode_label.setObjectName("modeLabel")
+        self.model_label = QLabel()
+        self.model_label.setObjectName("modelLabel")
+        self.counts_label = QLabel()
+        self.counts_label.setObjectName("countsLabel")
+        # "N skipped": notes the index could not take; a click lists each with its reason.
+        self.skipped_button = QToolButton()
+        self.skipped_button.setObjectName("skippedButton")
+        self.skipped_button.setAutoRaise(True)
+        self.skipped_button.setToolTip(self.tr("Paths not in the index, and why: click for the list"))
+        self.skipped_button.setVisible(False)
+        self.skipped_button.clicked.connect(self.show_skipped)
+        self.skipped_dialog: skipped_mod.SkippedDialog | None = None
+        self._skipped_rows: list[skipped_mod.Row] = []
+        # What the index is doing now; shortened by whole parts, never mid-word.
+        self.freshness_label = fitted_label.FittedLabel()
+        self.freshness_label.setObjectName("freshnessLabel")
+        self._eta = EtaEstimate()
+        # The index's own mode (from the last snapshot) and whether a sync is embedding
+        # now: meanwhile searches run keyword-only, so the label must not say "Hybrid".
+        self._index_mode: tuple[str, str | None] = ("fts", None)
+        self._embedding_notes = False
+        # The note being written, once the write has taken longer than a blink.
+        self.write_label = QLabel()
+        self.write_label.setObjectName("noteWriteLabel")
+        self.write_label.setVisible(False)
+        self._write_timer = QTimer(self)
+        self._write_timer.setObjectName("note-write-shown-timer")
+        self._write_timer.setSingleShot(True)
+        self._write_timer.setInterval(WRITE_SHOWN_AFTER_MS)
+        self._write_timer.timeout.connect(self._on_write_timer_timeout)
+        self.progress = fitted_label.TextProgressBar()
+        self.progress.setObjectName("indexProgress")
+        self.progress.setTextVisible(True)
+        self.progress.setVisible(False)
+        self.undo_button = QPushButton(self.tr("Undo"))
+        self.undo_button.setObjectName("undoDeleteButton")
+        self.undo_button.setVisible(False)
+        self.undo_button.clicked.connect(self.undo_requested)
+        self._undo_timer = QTimer(self)
+        self._undo_timer.setObjectName("undo-delete-timer")
+        self._undo_timer.setSingleShot(True)
+        self._undo_timer.setInterval(UNDO_MS)
+        # The Edit menu's entry stays until the next delete; the button goes.
+        self._undo_timer.timeout.connect(lambda: self.undo_button.setVisible(False))
+        self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setObjectName("cancelIndexButton")
+        self.cancel_button.setVisible(False)
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        for widget in (self.mode_label, self.model_label, self.counts_label, self.skipped_button):
+            self.addWidget(widget)
+        self.addWidget(self.freshness_label, 1)
+        self.messageChanged.connect(self._show_skipped_button)
+        self.addPermanentWidget(self.write_label)
+        self.addPermanentWidget(self.undo_button)
+        self.addPermanentWidget(self.progress)
+        self.addPermanentWidget(self.cancel_button)
+
+    def attach(self, session: session_mod.Session) -> None:
+        """Follow ``session`` (a newly opened workspace's) from now on."""
+        self._session = session
+        session.sync_started.connect(self._on_session_sync_started)
+        session.sync_progress.connect(self._on_session_sync_progress)
+        session.model_loading_changed.connect(self._on_session_model_loading_changed)
+        session.sync_finished.connect(self._on_session_sync_finished)
+        session.idle_changed.connect(self._on_session_idle_changed)
+        session.snapshot_changed.connect(self._on_session_snapshot_changed)
+        self._index_mode = (session.engine.mode, None)
+        self._embedding_notes = False
+        self.show_index_mode()
+
+    # note writes and Undo --------------------------------------------------------------
+    @Slot(str)
+    def show_write(self, label: str) -> None:
+        """The note write under way ("" when none is): shown once it takes a while."""
+        self.write_label.setText(label)
+        if not label:
+            self._write_timer.stop()
+            self.write_label.setVisible(False)
+        elif not self.write_label.isVisible() and not self._write_timer.isActive():
+            self._write_timer.start()
+
+    @Slot()
+    def _on_write_timer_timeout(self) -> None:
+        self.write_label.setVisible(bool(self.write_label.text()))
+
+    def offer_undo(self, on: bool) -> None:
+        """Show Undo of a move to the trash for ``UNDO_MS`` (or take it away)."""
+        self.undo_button.setVisible(on)
+        if on:
+            self._undo_timer.start()
+        else:
+            self._undo_timer.stop()
+
+    # the index ---------------------------------------------------------------------------
+    @Slot()
+    def _on_session_sync_started(self) -> None:
+        self.progress.setRange(0, 0)  # busy until the first file reports a total
+        self.progress.set_text(self.tr("Indexing…"))
+        self.progress.setVisible(True)
+        self.cancel_button.setVisible(True)
+        self._eta.reset()
+        self.freshness_label.set_full_text(self.tr("Indexing…"))
+
+    @Slot(object)
+    def _on_session_sync_progress(self, progress: engine_mod.SyncProgress) -> None:
+        embedding = progress.phase == "embed" and progress.embedded < progress.to_embed
+        if embedding != self._embedding_notes:
+            self._embedding_notes = embedding
+            self.show_index_mode()
+        if progress.phase == "embed" and progress.to_embed > 0:
+            self.progress.setRange(0, progress.to_embed)
+            self.progress.setValue(progress.embedded)
+            self.progress.set_text(
+                self.tr("{0} / {1} chunks").format(f"{progress.embedded:,}", f"{progress.to_embed:,}")
+            )
+            parts = [
+                self.tr("Embedding {0} / {1} chunks").format(
+                    f"{progress.embedded:,}", f"{progress.to_embed:,}"
+                ),
+                self.tr("keyword search ready"),
+            ]
+            left = self._eta.seconds_left(progress.embedded, progress.to_embed)
+            if left is not None:
+                parts.append(self.eta_text(left))
+            self.freshness_label.set_full_text(" · ".join(parts))
+        elif progress.phase == "keyword":
+            self.freshness_label.set_full_text(
+                " · ".join([self.tr("Keyword search ready"), self.tr("embedding next")])
+            )
+        elif progress.files_total > 0:
+            self.progress.setRange(0, progress.files_total)
+            self.progress.setValue(progress.files_done)
+            self.progress.set_text(
+                self.tr("{0} / {1} files").format(f"{progress.files_done:,}", f"{progress.files_total:,}")
+            )
+            self.freshness_label.set_full_text(
+                self.tr("Indexing {0} / {1} files · {2} chunks").format(
+                    f"{progress.files_done:,}", f"{progress.files_total:,}", f"{progress.chunks_done:,}"
+                )
+            )
+
+    def eta_text(self, seconds: float) -> str:
+        if seconds >= 90:
+            return self.tr("about {0} min left").format(round(seconds / 60))
+        if seconds >= 10:
+            return self.tr("about {0} s left").format(int(round(seconds / 10) * 10))
+        return self.tr("a few seconds left")
+
+    @Slot(bool)
+    def _on_session_model_loading_changed(self, loading: bool) -> None:
+        if loading and not self._syncing():
+            self.freshness_label.set_full_text(
+                " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
+            )
+
+    @Slot(object)
+    def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
+        if report.repaired:
+            self.showMessage(
+                self.tr("The index was damaged ({0}); rebuilt it from the notes").format(report.repaired),
+                30_000,
+            )
+
+    def show_sync_cancelled(self) -> None:
+        self.showMessage(self.tr("Indexing cancelled"), 5000)
+
+    @Slot(bool)
+    def _on_session_idle_changed(self, idle: bool) -> None:
+        self.progress.setVisible(not idle)
+        self.cancel_button.setVisible(not idle)
+        if idle and self._embedding_notes:  # a cancelled or failed sync ends its embedding too
+            self._embedding_notes = False
+            self.show_index_mode()
+
+    @Slot(object)
+    def _on_session_snapshot_changed(self, snapshot: workers.WorkspaceSnapshot) -> None:
+        if snapshot.error is not None:
+            self.freshness_label.set_full_text(self.tr("status unavailable: {0}").format(snapshot.error))
+            return
+        status = snapshot.status
+        if status is None:
+            return
+        reason = status.fallback_reason
+        self._index_mode = (status.mode, reason or None)  # translated where shown (also after a switch)
+        self.show_index_mode()
+        model = status.embedder.get("model") if status.embedder else None
+        self.model_label.setText(self.tr("model: {0}").format(model) if model else self.tr("model: none"))
+        self.model_label.setToolTip(
+            str(status.embedder or "") or qt_messages.text(status.fallback_reason or "")
+        )
+        self.counts_label.setText(
+            self.tr("{0} files · {1} chunks").format(f"{status.files:,}", f"{status.chunks:,}")
+        )
+        self._set_skipped(skipped_mod.rows_of(status.failures, status.skipped))
+        if self._syncing():
+            return  # the sync's own progress line is showing what happens
+        if self._loading_model():
+            fresh = " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
+        elif status.dirty_files:
+            fresh = self.tr("{0} file(s) not indexed yet").format(len(status.dirty_files))
+        else:
+            when = status.last_sync.astimezone().strftime("%H:%M:%S") if status.last_sync else ""
+            fresh = self.tr("index up to date ({0})").format(when) if when else self.tr("index up to date")
+        self.freshness_label.set_full_text(fresh)
+
+    def _syncing(self) -> bool:
+        return self._session is not None and self._session.is_syncing
+
+    def _loading_model(self) -> bool:
+        return self._session is not None and self._session.is_loading_model
+
+    # the search mode -----------------------------------------------------------------------
+    def show_index_mode(self) -> None:
+        """The index's mode, said again (after a language switch too)."""
+        mode, reason = self._index_mode
+        # The index has vectors, but until the model is loaded, and while a sync holds
+        # the embedder, searches are keyword-only (the summary line says so too).
+        if mode == "hybrid" and self._loading_model():
+            self.show_mode("fts", self.tr("loading the embedding model"))
+        elif mode == "hybrid" and self._embedding_notes:
+            self.show_mode("fts", self.tr("embedding notes"))
+        else:
+            self.show_mode(mode, qt_messages.text(reason) if reason else None)
+
+    def show_mode(self, mode: str, reason: str | None) -> None:
+        """The search mode, and why it is not hybrid, shortened by whole words (the
+        tooltip has the whole reason)."""
+        name = mode_name(mode)
+        self.mode_label.setToolTip(reason or self.tr("keyword and vector search combined"))
+        if not reason:
+            self.mode_label.setText(name)
+            return
+        metrics = self.mode_label.fontMetrics()
+        room = MODE_REASON_EMS * metrics.horizontalAdvance("M")
+        shown = fitted_label.fit_text(reason, room, metrics) or fitted_label.ELLIPSIS
+        self.mode_label.setText(f"{name} ({shown})")
+
+    # skipped paths -----------------------------------------------------------------------
+    def _set_skipped(self, rows: list[skipped_mod.Row]) -> None:
+        self._skipped_rows = rows
+        self.skipped_button.setText(self.tr("{0} skipped").format(len(rows)))
+        self._show_skipped_button()
+        if self.skipped_dialog is not None:
+            self.skipped_dialog.set_rows(rows)
+
+    @Slot()
+    def _show_skipped_button(self) -> None:
+        # The status bar hides its widgets under a message ("changes made on disk were
+        # merged"); showing the button then drew it over the message's first words.
+        # It comes back when the message goes (messageChanged to "").
+        self.skipped_button.setVisible(bool(self._skipped_rows) and not self.currentMessage())
+
+    def show_skipped(self) -> skipped_mod.SkippedDialog:
+        """The list of skipped paths with their reasons (kept up to date while open)."""
+        if self.skipped_dialog is None:
+            self.skipped_dialog = skipped_mod.SkippedDialog(self.window())
+        self.skipped_dialog.set_rows(self._skipped_rows)
+        self.skipped_dialog.open()
+        return self.skipped_dialog
