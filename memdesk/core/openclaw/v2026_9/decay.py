@@ -3,41 +3,32 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..decay import calculate_decay_multiplier, calendar_date, normalize_decay_path
 from .constants import DAY_MS, HALF_LIFE_DAYS
 
+_EPOCH = dt.date(1970, 1, 1)
 _DATED_RE = re.compile(r"(?:^|/)memory/(?:[^/]+/)*(\d{4})-(\d{2})-(\d{2})(?:-[^/]+)?\.md$")
 
 
 def dated_path_ms(path: str) -> float | None:
     """UTC midnight of a dated memory path at any depth (``-slug`` names too)."""
-    p = path.replace("\\", "/")
-    if p.startswith("./"):
-        p = p[2:]
-    m = _DATED_RE.search(p)
+    m = _DATED_RE.search(normalize_decay_path(path))
     if not m:
         return None
-    import datetime as dt
-
     y, mo, d = (int(g) for g in m.groups())
-    if y < 100:
-        return None
-    try:
-        date = dt.date(y, mo, d)
-    except ValueError:
-        return None
-    return float((date - dt.date(1970, 1, 1)).days * DAY_MS)
+    date = calendar_date(y, mo, d)
+    return None if date is None else float((date - _EPOCH).days * DAY_MS)
 
 
 def is_evergreen(path: str) -> bool:
-    p = path.replace("\\", "/")
-    if p.startswith("./"):
-        p = p[2:]
+    p = normalize_decay_path(path)
     if p in ("MEMORY.md", "USER.md"):
         return True
     return p.startswith("memory/") and _DATED_RE.search(p) is None
@@ -58,7 +49,7 @@ def decay_multiplier(
         ms = (session_mtimes or {}).get(path)
         if ms is None or not math.isfinite(ms):
             return 1.0
-        return math.exp(-(math.log(2) / half_life_days) * max(0.0, (now_ms - ms) / DAY_MS))
+        return calculate_decay_multiplier((now_ms - ms) / DAY_MS, half_life_days)
     ts = dated_path_ms(path)
     if ts is None:
         if is_evergreen(path) or workspace is None:
@@ -67,5 +58,4 @@ def decay_multiplier(
             ts = os.stat(workspace / path).st_mtime_ns / 1e6
         except OSError:
             return 1.0
-    age = max(0.0, (now_ms - ts) / DAY_MS)
-    return math.exp(-(math.log(2) / half_life_days) * age)
+    return calculate_decay_multiplier((now_ms - ts) / DAY_MS, half_life_days)

@@ -4,30 +4,16 @@ are duplicates only if their texts are equal."""
 from __future__ import annotations
 
 import math
-import re
 
+from .. import mmr as oc_mmr
 from ..text import js_trim
 from .constants import MMR_LAMBDA
 from .results import Result
 
-_CJK_RE = re.compile("[\u3040-\u309f\u30a0-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\u1100-\u11ff]")
-_ASCII_RE = re.compile(r"[a-z0-9_]+")
-
 
 def mmr_tokens(text: str) -> frozenset[str]:
-    """2026.9 ``tokenize``: ASCII words plus CJK unigrams and adjacent bigrams."""
-    lower = js_trim(text).lower()
-    tokens = set(_ASCII_RE.findall(lower))
-    prev: str | None = None
-    for ch in lower:
-        if _CJK_RE.match(ch):
-            if prev is not None:
-                tokens.add(prev + ch)
-            tokens.add(ch)
-            prev = ch
-        else:
-            prev = None
-    return frozenset(tokens)
+    """2026.9 ``tokenize``, unchanged since 2026.4: ASCII words plus CJK unigrams and adjacent bigrams."""
+    return frozenset(oc_mmr.tokenize(text))
 
 
 def mmr_rerank(items: list[Result], lambda_: float = MMR_LAMBDA) -> list[Result]:
