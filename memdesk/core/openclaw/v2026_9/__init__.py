@@ -21,7 +21,7 @@ changed since 2026.4 and where each rule lives. What this module reproduces:
   the project multiplier (1.15 / 0.9 for active projects), MMR (λ 0.7, always on)
   and the result selection that back-fills keyword-only hits under ``minScore``.
 
-The index lives in an SQLite connection (``core/index/sqlite.py``) with the release's
+The index lives in an SQLite connection (``core/base/sqlite.py``) with the release's
 own table names, so ``bm25()`` sees the same rows OpenClaw's does. The trigram
 tokenizer and ``extraPaths`` (via ``Index(files=...)``) are reproduced; sessions and
 multimodal files are not (see the doc).

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 
 from ..ids import FTS_ONLY_MODEL, StoredChunk
 from ..text import hash_text, js_trim

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from memdesk.core import errors
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 
 from .. import keywords as oc_keywords
 from ..hybrid import bm25_rank_to_score
