@@ -23,8 +23,9 @@ changed since 2026.4 and where each rule lives. What this module reproduces:
 
 The index lives in an SQLite connection (``core/base/sqlite.py``) with the release's
 own table names, so ``bm25()`` sees the same rows OpenClaw's does. The trigram
-tokenizer and ``extraPaths`` (via ``Index(files=...)``) are reproduced; sessions and
-multimodal files are not (see the doc).
+tokenizer and ``extraPaths`` (via ``Index(files=...)``) are reproduced, and session
+transcripts (``Index(sessions=...)``, read by ``sessions_2026_9``); multimodal files are
+not (see the doc).
 
 One module per step, named after the release's source files: ``weights`` (cjk-chars),
 ``annotations`` (curated-annotations), ``chunking`` (markdown-chunks), ``files``
@@ -32,13 +33,15 @@ One module per step, named after the release's source files: ``weights`` (cjk-ch
 ``keyword_hits`` and ``order`` (the keyword hit and JS sort semantics), ``searcher``
 (the orchestration), ``decay``, ``boosts`` (importance, projects), ``ranking`` (the
 merge), ``mmr`` and ``results`` (the result type and its selection); ``constants``
-holds the fixed numbers. Steps that did not change since 2026.4 come from the 2026.4
-modules of this package (``text``, ``ids``, ``hybrid.bm25_rank_to_score``, ``keywords``,
-the MMR tokenizer). Import this package, not its modules: its names are the API.
+holds the fixed numbers. Steps whose code did not change since 2026.4 come from the
+2026.4 modules of this package (``text``, ``ids``, ``fts_query.build_fts_query``,
+``hybrid.bm25_rank_to_score``, ``keywords``, ``decay``'s path rules and curve, the MMR
+tokenizer). Import this package, not its modules: its names are the API.
 """
 
 from __future__ import annotations
 
+from ..fts_query import build_fts_query  # unchanged since 2026.4
 from .annotations import (
     Annotation,
     RecallMetadata,
@@ -71,7 +74,7 @@ from .files import list_memory_files
 from .index import SCHEMA, EmbedFn, Index, IndexedChunk, Tokenizer, prepare_file_chunks
 from .keyword_hits import KeywordHit
 from .mmr import mmr_rerank, mmr_tokens
-from .query import build_fts_query, exact_path_matcher, plan_keyword_search, score_fallback_keyword_result
+from .query import exact_path_matcher, plan_keyword_search, score_fallback_keyword_result
 from .ranking import exact_path_tie_score, merge_hybrid, rank_keyword_only, rank_vector_only
 from .results import Result, select, select_hybrid, select_keyword_only
 from .searcher import Searcher

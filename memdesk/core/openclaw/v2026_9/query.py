@@ -7,16 +7,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Sequence
 
+from ..fts_query import build_fts_query, quote_terms
 from ..text import js_trim, utf16_len, word_tokens
 from .index import Tokenizer
-
-
-def build_fts_query(raw: str) -> str | None:
-    tokens = [js_trim(t) for t in word_tokens(raw)]
-    tokens = [t for t in tokens if t]
-    if not tokens:
-        return None
-    return " AND ".join('"' + t.replace('"', "") + '"' for t in tokens)
 
 
 def plan_keyword_search(
@@ -34,8 +27,7 @@ def plan_keyword_search(
     tokens = [t for t in (js_trim(t) for t in raw) if t]
     match_terms = [t for t in tokens if len(t) >= 3]  # Array.from: code points
     subs = [t for t in tokens if len(t) < 3]
-    match = " AND ".join('"' + t.replace('"', "") + '"' for t in match_terms) if match_terms else None
-    return match, subs
+    return quote_terms(match_terms), subs
 
 
 def nfc(s: str) -> str:

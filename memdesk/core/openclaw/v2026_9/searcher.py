@@ -16,6 +16,7 @@ from memdesk.core import errors
 from memdesk.core.base import sqlite
 
 from .. import keywords as oc_keywords
+from ..fts_query import build_fts_query, quote_terms
 from ..hybrid import bm25_rank_to_score
 from ..text import js_trim, truncate_utf16_safe, utf16_len, word_tokens
 from .constants import (
@@ -30,7 +31,6 @@ from .index import Index, IndexedChunk
 from .keyword_hits import KeywordHit, compare_keyword_hits, compare_path_hits
 from .order import js_sorted
 from .query import (
-    build_fts_query,
     contains_ci,
     exact_path_matcher,
     plan_keyword_search,
@@ -157,13 +157,7 @@ class Searcher:
                 tokens = [t for t in (js_trim(t) for t in word_tokens(form, marks=True)) if t]
                 subs = [t for t in tokens if not t.isascii()]
                 if subs:
-                    ascii_terms = [t for t in tokens if t.isascii()]
-                    add(
-                        " AND ".join('"' + t.replace('"', "") + '"' for t in ascii_terms)
-                        if ascii_terms
-                        else None,
-                        subs,
-                    )
+                    add(quote_terms([t for t in tokens if t.isascii()]), subs)
         if not any(m or t for m, t in plans):
             return list(exact.values())
         lexical: dict[str, KeywordHit] = {}
