@@ -39,17 +39,18 @@ def compare_keyword_hits(a: KeywordHit, b: KeywordHit, prefer_exact_body: bool =
     d = b.text_score - a.text_score
     if d:
         return d
-    if a.exact == 0:
-        d = b.path_score - a.path_score
-        if d:
-            return d
-    return js_cmp_str(a.path, b.path) or (a.start_line - b.start_line) or js_cmp_str(a.id, b.id)
+    return _by_path_score_then_place(a, b)
 
 
 def compare_path_hits(a: KeywordHit, b: KeywordHit) -> float:
     d: float = b.exact - a.exact
     if d:
         return d
+    return _by_path_score_then_place(a, b)
+
+
+def _by_path_score_then_place(a: KeywordHit, b: KeywordHit) -> float:
+    """Both orders end alike: a non-exact hit's path score, then path, start line and id."""
     if a.exact == 0:
         d = b.path_score - a.path_score
         if d:
