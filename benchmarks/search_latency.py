@@ -33,11 +33,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from memdesk.core import engine
+from memdesk.core.base import lexical
 from memdesk.core.embed.embedder import EmbedderIdentity
 from memdesk.core.index import indexer
 from memdesk.core.index import store as store_mod
 from memdesk.core.index.store import Store
-from memdesk.core.search import lexical
 from memdesk.core.search.settings import SearchSettings
 
 DIMS = 384

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memdesk.core.base import lexical
 from memdesk.core.embed.embedder import EmbedderIdentity
-from memdesk.core.search import lexical
 
 
 class HashEmbedder:

@@ -8,12 +8,8 @@ translated when the GUI shows it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from memdesk.core.disk_state import DiskState
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
-
-if TYPE_CHECKING:  # the index package imports this module: a runtime import would be circular
-    from memdesk.core.index.workspace import DiskState
 
 
 class MemdeskError(Exception):
@@ -35,7 +31,7 @@ class NoteReadError(MemdeskError):
 class NoteChanged(MemdeskError):
     """A note changed on disk in a way that cannot be merged with the edit being saved.
 
-    ``disk`` is a ``workspace.DiskState``: what is at the path now.
+    ``disk`` is a ``DiskState``: what is at the path now.
     """
 
     def __init__(self, path: object, disk: DiskState) -> None:

@@ -28,7 +28,7 @@ from typing import Any, Literal
 import numpy as np
 
 from memdesk.core import errors
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw.fts_query import escape_like_pattern, plan_keyword_search
 from memdesk.core.openclaw.hybrid import bm25_rank_to_score

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 
 # OpenClaw's own text rules for transcripts (normalizeSessionText, splitLongSessionLine).
 from memdesk.core.openclaw.sessions_2026_9 import normalize_session_text, split_long_line

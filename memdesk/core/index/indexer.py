@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from memdesk.core import errors
+from memdesk.core.base import lexical
 from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
 from memdesk.core.index import windows, workspace
 from memdesk.core.index.store import FileRow, Store
@@ -38,7 +39,6 @@ from memdesk.core.openclaw import chunking as oc_chunking
 from memdesk.core.openclaw import config as oc_config
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, chunk_id_from_hash
-from memdesk.core.search import lexical
 
 log = logging.getLogger(__name__)
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from memdesk.core import errors
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 from memdesk.core.index.store import file_identity, remove_index_files
 
 log = logging.getLogger(__name__)

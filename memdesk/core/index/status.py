@@ -9,10 +9,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from memdesk.core import errors
+from memdesk.core.base.modes import Mode
 from memdesk.core.embed.embedder import Embedder
 from memdesk.core.index import indexer, workspace
 from memdesk.core.index.connections import IndexFiles
-from memdesk.core.search.hits import Mode
 
 
 @dataclasses.dataclass(frozen=True)

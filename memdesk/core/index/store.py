@@ -32,7 +32,7 @@ import apsw
 import numpy as np
 
 from memdesk.core import errors, messages
-from memdesk.core.index.sqlite import (
+from memdesk.core.base.sqlite import (
     BUSY_TIMEOUT_MS,
     ENVIRONMENT_ERRORS,
     environment_error,

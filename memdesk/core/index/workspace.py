@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core import diskio, errors
+from memdesk.core.disk_state import DiskState as DiskState  # re-exported: the editor's name for it
 from memdesk.core.index import notetext
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 
@@ -446,16 +447,6 @@ def write_note_atomic(path: Path, text: str, *, mode: int | None = None) -> None
 
 
 # -- reading and saving notes the editor shows ------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class DiskState:
-    """What is at a note's path now: its digest and, when readable as a note, bytes."""
-
-    exists: bool
-    digest: str | None  # sha256 of the bytes; None when missing or not a regular file
-    data: bytes | None  # None when missing, too large or not a regular file
-    problem: str | None = None  # why ``data`` is None although something is there
-
-
 def disk_state(path: Path) -> DiskState:
     """Never blocks and never loads more than ``MAX_NOTE_BYTES`` (larger files are hashed
     in pieces, so a change to an 11 MB log is still noticed)."""

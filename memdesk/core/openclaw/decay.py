@@ -54,23 +54,28 @@ def normalize_decay_path(path: str) -> str:
     return normalized[2:] if normalized.startswith("./") else normalized
 
 
-def dated_path_date(path: str) -> _dt.date | None:
-    """The date of a strict ``memory/YYYY-MM-DD.md`` path, else None.
+def calendar_date(year: int, month: int, day: int) -> _dt.date | None:
+    """The date a dated path names, else None (both releases validate it this way).
 
     Mirrors JS ``Date.UTC`` validation: the date must round-trip, so Feb 30 is
     rejected, and years 0000-0099 are rejected too because ``Date.UTC`` maps
     them onto 1900-1999.
     """
-    match = _DATED_PATH_RE.search(normalize_decay_path(path))
-    if not match:
-        return None
-    year, month, day = (int(g) for g in match.groups())
     if year < 100:
         return None
     try:
         return _dt.date(year, month, day)
     except ValueError:
         return None
+
+
+def dated_path_date(path: str) -> _dt.date | None:
+    """The date of a strict ``memory/YYYY-MM-DD.md`` path, else None (see :func:`calendar_date`)."""
+    match = _DATED_PATH_RE.search(normalize_decay_path(path))
+    if not match:
+        return None
+    year, month, day = (int(g) for g in match.groups())
+    return calendar_date(year, month, day)
 
 
 def dated_path_timestamp_ms(path: str) -> int | None:

@@ -17,7 +17,8 @@ _SHORT_CJK_RE = re.compile("[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 TRIGRAM_MIN_CHARS = 3
 
 
-def _quote_terms(terms: list[str]) -> str | None:
+def quote_terms(terms: list[str]) -> str | None:
+    """The MATCH expression ANDing ``terms``, each quoted (its own quotes dropped); None for none."""
     if not terms:
         return None
     return " AND ".join('"' + term.replace('"', "") + '"' for term in terms)
@@ -30,7 +31,7 @@ def build_fts_query(raw: str) -> str | None:
     stop-word removal and no prefix matching.
     """
     tokens = [js_trim(t) for t in word_tokens(raw)]
-    return _quote_terms([t for t in tokens if t])
+    return quote_terms([t for t in tokens if t])
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ def plan_keyword_search(query: str, fts_tokenizer: str = "unicode61") -> Keyword
             substring_terms.append(token)
         else:
             match_terms.append(token)
-    return KeywordSearchPlan(_quote_terms(match_terms), tuple(substring_terms))
+    return KeywordSearchPlan(quote_terms(match_terms), tuple(substring_terms))
 
 
 def escape_like_pattern(term: str) -> str:

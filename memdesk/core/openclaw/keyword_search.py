@@ -2,7 +2,7 @@
 
 The SQL is OpenClaw's own, so it lives here with the port; it runs on anything with
 ``execute(sql, params)``: the app's index store (errors mapped to memdesk's), or an
-in-memory apsw database from ``core/index/sqlite.py`` (the parity runner; the stdlib
+in-memory apsw database from ``core/base/sqlite.py`` (the parity runner; the stdlib
 ``sqlite3`` here cannot load extensions, apsw ships FTS5 with the trigram tokenizer).
 ``bm25()`` values are engine-identical to OpenClaw's, so text scores match to float
 precision.
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
-from memdesk.core.index.sqlite import Executes
+from memdesk.core.base.sqlite import Executes
 
 from .decay import apply_temporal_decay
 from .fts_query import escape_like_pattern, plan_keyword_search

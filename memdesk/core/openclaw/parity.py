@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 from memdesk.core.openclaw import ANCHOR_VERSION
 from memdesk.core.openclaw.chunking import (
     MemoryChunk,

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 
 from . import chunking, embed_recipe, profile_common
 from . import keyword_search as oc_kw

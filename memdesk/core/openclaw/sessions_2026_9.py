@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core import errors
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 
 from . import transcript_text
 

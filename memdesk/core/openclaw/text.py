@@ -180,12 +180,14 @@ def is_unicode_punct_or_symbol(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "PS"
 
 
-def word_tokens(text: str) -> list[str]:
-    """All matches of ``/[\\p{L}\\p{N}_]+/gu`` in order (case preserved)."""
+def word_tokens(text: str, *, marks: bool = False) -> list[str]:
+    """All matches of ``/[\\p{L}\\p{N}_]+/gu`` in order (case preserved); with ``marks``,
+    of ``/[\\p{L}\\p{M}\\p{N}_]+/gu`` (2026.9's path and trigram plans keep combining marks)."""
+    classes = "LMN" if marks else "LN"
     tokens: list[str] = []
     buf: list[str] = []
     for ch in text:
-        if ch == "_" or is_unicode_letter_or_number(ch):
+        if ch == "_" or unicodedata.category(ch)[0] in classes:
             buf.append(ch)
         elif buf:
             tokens.append("".join(buf))

@@ -16,9 +16,8 @@ import threading
 from collections.abc import Sequence
 from typing import cast
 
-from memdesk.core.index import sqlite
+from memdesk.core.base import lexical, sqlite
 from memdesk.core.openclaw import text as oc_text
-from memdesk.core.search import lexical
 from memdesk.core.search.hits import CandidatePool
 
 MEMDESK_TOKENIZER = ("porter", "unicode61", "remove_diacritics", "2")

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from typing import Any, Literal
+from typing import Any
 
-Mode = Literal["hybrid", "fts", "vector"]
+# Defined below the index (which reports per mode too); the search's importers keep this name.
+from memdesk.core.base.modes import Mode as Mode
 
 
 @dataclasses.dataclass(frozen=True)

@@ -10,9 +10,9 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
+from memdesk.core.base import lexical
 from memdesk.core.index.store import KeywordSplit, Store
 from memdesk.core.openclaw import text as oc_text
-from memdesk.core.search import lexical
 
 
 @dataclasses.dataclass(frozen=True)

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
+from memdesk.core.base import lexical
 from memdesk.core.openclaw.mmr import MMRStep
-from memdesk.core.search import lexical
 
 
 def jaccard_matrix(token_sets: Sequence[frozenset[str]]) -> np.ndarray:

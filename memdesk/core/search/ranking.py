@@ -35,11 +35,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from memdesk.core.base import lexical
 from memdesk.core.openclaw import decay as oc_decay
 from memdesk.core.openclaw import hybrid as oc_hybrid
 from memdesk.core.openclaw import keyword_search as oc_kw
 from memdesk.core.openclaw import mmr as oc_mmr
-from memdesk.core.search import dates, lexical, mmr_fast, temporal
+from memdesk.core.search import dates, mmr_fast, temporal
 from memdesk.core.search.hits import Candidate, CandidatePool, Hit
 from memdesk.core.search.settings import OPENCLAW_2026_4, OPENCLAW_2026_9, SearchSettings
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from memdesk.core import engine, errors
+from memdesk.core.base import lexical
 from memdesk.core.index import store as store_mod
 from memdesk.core.index.store import Store
-from memdesk.core.search import lexical
 from memdesk.core.search.settings import SearchSettings
 from tests.fakes import HashEmbedder
 

@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from memdesk.core import errors
-from memdesk.core.index import sqlite
+from memdesk.core.base import lexical, sqlite
 from memdesk.core.index.store import SCHEMA_VERSION, Store
-from memdesk.core.search import lexical
 
 DIMS = 16
 TEXTS = [

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from memdesk.core.base import lexical
 from memdesk.core.index.store import Store
-from memdesk.core.search import keyword, lexical
+from memdesk.core.search import keyword
 from memdesk.core.search.keyword import MemdeskOptions
 
 

@@ -7,8 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memdesk.core.base import lexical
 from memdesk.core.openclaw import mmr as oc_mmr
-from memdesk.core.search import lexical, mmr_fast
+from memdesk.core.search import mmr_fast
 
 tokens = st.frozensets(st.sampled_from([*list("abcdefghij"), "鉴权", "方案"]), max_size=6)
 scores = st.one_of(st.floats(0, 1, allow_nan=False), st.sampled_from([0.0, 0.5, 1.0]))

@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from memdesk.core.base import lexical
 from memdesk.core.embed.embedder import EmbedderIdentity
 from memdesk.core.index.store import Store
-from memdesk.core.search import lexical, vector
+from memdesk.core.search import vector
 
 DIMS = 24
 IDENT = EmbedderIdentity(provider="fake", model="test", dims=DIMS)

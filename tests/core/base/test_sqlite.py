@@ -10,7 +10,7 @@ import apsw
 import pytest
 
 from memdesk.core import errors
-from memdesk.core.index import sqlite
+from memdesk.core.base import sqlite
 
 
 def _listing(folder: Path) -> dict[str, tuple[int, bytes]]:

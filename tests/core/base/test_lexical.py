@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memdesk.core.search import lexical
+from memdesk.core.base import lexical
 
 
 def test_cjk_runs_are_indexed_as_unigrams_and_bigrams() -> None:
