@@ -39,11 +39,13 @@ from memdesk.core.index.status import (
     read_status,
 )
 from memdesk.core.messages import of as message_of
-from memdesk.core.openclaw import profile_2026_4, profile_2026_9, profile_common
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import pool, ranking
 from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.keyword import MemdeskOptions
+from memdesk.core.search.profiles import runner_2026_4 as profile_2026_4
+from memdesk.core.search.profiles import runner_2026_9 as profile_2026_9
+from memdesk.core.search.profiles import runner_common as profile_common
 from memdesk.core.search.vector import Scope, VectorLeg
 
 __all__ = [

@@ -12,7 +12,7 @@ every recorded search through memdesk and classifies each result list:
 * ``same_set``: the same (path, lines) set in another order or with other scores;
 * ``differs``: anything else.
 
-``python -m memdesk.core.openclaw.fixture_parity [FIXTURES_DIR]`` prints the match
+``python -m memdesk.core.eval.fixture_parity [FIXTURES_DIR]`` prints the match
 rates per version x workspace x mode (the numbers in the README). Hybrid fixtures
 need the GGUF file the recording used (matched by sha256 in the models dir).
 """
@@ -278,7 +278,7 @@ def recorded_settings(fixture: dict[str, Any], root: Path | None = None) -> Any:
     """The agent settings (tokenizer, extraPaths, chunking) a recording ran with."""
     from memdesk.core.agent import config as agent_config
     from memdesk.core.openclaw import config as oc_config
-    from memdesk.core.openclaw import profile_common
+    from memdesk.core.search.profiles import runner_common as profile_common
 
     config = fixture.get("config") or {}
     if str(fixture["openclaw_version"]).startswith("2026.4"):

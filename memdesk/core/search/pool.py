@@ -22,12 +22,13 @@ from memdesk.core.index import windows, workspace
 from memdesk.core.index.store import Store
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw import keyword_search as oc_kw
-from memdesk.core.openclaw import profile_2026_4, profile_2026_9
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search import dates, keyword, vector
 from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.hits import Candidate, Mode, RankedParts
 from memdesk.core.search.keyword import MemdeskOptions
+from memdesk.core.search.profiles import runner_2026_4 as profile_2026_4
+from memdesk.core.search.profiles import runner_2026_9 as profile_2026_9
 from memdesk.core.search.vector import Scope, Timings, VectorLeg
 
 SNIPPET_UTF16 = 700  # OpenClaw's snippet length

@@ -1,0 +1,1 @@
+"""Ranking profiles: memdesk's own and one per verified OpenClaw release."""
