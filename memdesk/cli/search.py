@@ -9,7 +9,7 @@ from typing import Any
 
 from memdesk.cli import common
 from memdesk.core import errors
-from memdesk.core.search import explain, highlight
+from memdesk.core.search import explain, highlight, profiles
 from memdesk.core.search import settings as settings_mod
 
 
@@ -23,7 +23,7 @@ def _settings_from(args: argparse.Namespace) -> settings_mod.SearchSettings:
 def _warn_unreadable_agent_config(settings: settings_mod.SearchSettings) -> None:
     """An OpenClaw profile reads the agent's openclaw.json; when that cannot be read the
     profile ranks with the release's defaults, and the user is told why in one line."""
-    if settings.profile == "memdesk":
+    if profiles.get(settings.profile).openclaw_layout is None:
         return
     from memdesk.core.agent import config as agent_config
 

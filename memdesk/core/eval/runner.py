@@ -72,7 +72,7 @@ def _percentile(values: Sequence[float], p: float) -> float:
 
 def eval_settings(profile: str, *, mmr: bool) -> SearchSettings:
     """A profile's defaults, asking for 100 results at min score 0, MMR as the mode says."""
-    base = SearchSettings.defaults(profile)  # type: ignore[arg-type]
+    base = SearchSettings.defaults(profile)
     return base.replace(max_results=EVAL_MAX_RESULTS, min_score=0.0, mmr=mmr)
 
 
