@@ -132,7 +132,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("search", help="search the workspace as the agent would")
     p.add_argument("query")
     common.add_common(p)
-    p.add_argument("--profile", choices=settings_mod.PROFILES, default="memdesk")
+    p.add_argument("--profile", choices=settings_mod.PROFILES, default=settings_mod.MEMDESK)
     p.add_argument("--max-results", type=int, dest="max_results")
     p.add_argument("--min-score", type=float, dest="min_score")
     common.add_ranking_flags(p)

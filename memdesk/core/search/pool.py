@@ -128,7 +128,7 @@ def openclaw_pool(
     mode: Mode,
     timings: Timings,
 ) -> list[Candidate]:
-    """OpenClaw 2026.4's legs over its own index of the workspace (``profile_2026_4``):
+    """OpenClaw 2026.4's legs over its own index of the workspace (``profiles/runner_2026_4``):
     its keyword search (the port's SQL) and its vector leg, embedded as node-llama-cpp does."""
     legs.keyword_terms = openclaw_terms(q) if mode != "vector" else ()
 
