@@ -95,7 +95,7 @@ class Preferences:
             self._qs.setValue(key, json.dumps(overrides, sort_keys=True))
         else:
             self._qs.remove(key)
-        if settings.profile == settings_mod.MEMDESK:  # the default profile is not stored
+        if settings.profile == profiles.DEFAULT.name:  # the default profile is not stored
             self._qs.remove("search/profile")
         else:
             self._qs.setValue("search/profile", settings.profile)

@@ -14,6 +14,7 @@ __all__ = [
     "ALL",
     "BY_NAME",
     "CANONICAL",
+    "DEFAULT",
     "MEMDESK",
     "NAMES",
     "FetchRequest",
@@ -26,6 +27,7 @@ __all__ = [
 # In the order the CLI's --profile and the GUI's picker offer them.
 ALL: tuple[RankingProfile, ...] = (memdesk.PROFILE, openclaw_2026_4.PROFILE, openclaw_2026_9.PROFILE)
 MEMDESK = memdesk.PROFILE
+DEFAULT = MEMDESK  # the profile a new workspace (and an unknown saved name) starts with
 BY_NAME: dict[str, RankingProfile] = {
     **{p.name: p for p in ALL},
     **{alias: p for p in ALL for alias in p.aliases},
