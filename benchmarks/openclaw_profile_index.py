@@ -47,8 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     import index_2000
 
     from memdesk.core import engine as engine_mod
-    from memdesk.core.openclaw import profile_common
     from memdesk.core.search import settings as settings_mod
+    from memdesk.core.search.profiles import runner_common as profile_common
 
     tmp = Path(tempfile.mkdtemp(prefix="memdesk-ocprofile-"))
     ws = tmp / "workspace"

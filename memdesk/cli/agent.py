@@ -14,6 +14,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from memdesk.cli import common
 from memdesk.cli.common import emit
 from memdesk.core import diskio, errors, paths
 from memdesk.core.agent import config as agent_config
@@ -23,6 +24,7 @@ from memdesk.core.agent import sessions as agent_sessions
 from memdesk.core.agent import status as agent_status
 from memdesk.core.agent.compare import agent_results, open_query_embedder
 from memdesk.core.agent.index import AgentIndex, AgentIndexError
+from memdesk.core.search import profiles
 from memdesk.core.search import settings as settings_mod
 
 EXIT_FINDINGS = 2
@@ -134,7 +136,7 @@ def cmd_agent_status(args: argparse.Namespace) -> int:
 
 def profile_for(layout: agent_config.Layout) -> settings_mod.Profile:
     """memdesk's ranking profile that reproduces this OpenClaw release (newest alias otherwise)."""
-    return next((p for p in settings_mod.PROFILES if p == f"openclaw-{layout}"), "openclaw")
+    return profiles.for_layout(layout).name
 
 
 def cmd_agent_search(args: argparse.Namespace) -> int:
@@ -280,23 +282,8 @@ def cmd_agent_apply(args: argparse.Namespace) -> int:
         )
     profile = args.profile
     base = settings_mod.SearchSettings.defaults(profile)
-    changes = {
-        k: getattr(args, k)
-        for k in (
-            "max_results",
-            "min_score",
-            "vector_weight",
-            "text_weight",
-            "candidate_multiplier",
-            "half_life_days",
-            "mmr_lambda",
-        )
-        if getattr(args, k) is not None
-    }
-    if args.decay is not None:
-        changes["decay"] = args.decay
-    if args.mmr is not None:
-        changes["mmr"] = args.mmr
+    changes = {k: getattr(args, k) for k in ("max_results", "min_score") if getattr(args, k) is not None}
+    changes |= common.ranking_overrides(args)
     tuned = base.replace(**changes)
     extras = agent_export.Extras(fts_tokenizer=args.tokenizer)
     # A temp copy of the config a killed apply left (secrets and all) goes first.
@@ -385,13 +372,7 @@ def register(sub: Any) -> None:
     q.add_argument("--profile", choices=settings_mod.PROFILES, default=settings_mod.PROFILES[0])
     q.add_argument("--max-results", type=int, dest="max_results")
     q.add_argument("--min-score", type=float, dest="min_score")
-    q.add_argument("--vector-weight", type=float, dest="vector_weight")
-    q.add_argument("--text-weight", type=float, dest="text_weight")
-    q.add_argument("--candidate-multiplier", type=int, dest="candidate_multiplier")
-    q.add_argument("--decay", action=argparse.BooleanOptionalAction, default=None)
-    q.add_argument("--half-life", type=int, dest="half_life_days", metavar="DAYS")
-    q.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None)
-    q.add_argument("--mmr-lambda", type=float, dest="mmr_lambda")
+    common.add_ranking_flags(q, memdesk_additions=False)
     q.add_argument("--tokenizer", choices=("unicode61", "trigram"))
     q.add_argument("--yes", action="store_true", help="write the file (a backup is kept)")
     q.set_defaults(func=cmd_agent_apply)

@@ -15,10 +15,11 @@ from typing import Any
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import ModelSpec, parse_model_spec
 from memdesk.core.index import workspace
-from memdesk.core.search.settings import SearchSettings
+from memdesk.core.search import profiles
+from memdesk.core.search.settings import FIELDS, SearchSettings
 
-# Ranking flags `memdesk search` and `memdesk eval` share: dest -> SearchSettings field.
-RANKING_FIELDS = ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda")
+# The settings with a ranking flag (``Field.flag``): dest -> SearchSettings field.
+RANKING_FIELDS = tuple(f.name for f in FIELDS.values() if f.flag)
 
 
 def add_common(p: argparse.ArgumentParser, *, model: bool = True) -> None:
@@ -131,15 +132,20 @@ def progress_printer(enabled: bool) -> Any:
     return report
 
 
-def add_ranking_flags(p: argparse.ArgumentParser) -> None:
-    """The ranking settings a command can override, as ``memdesk search`` names them."""
-    p.add_argument("--vector-weight", type=float, dest="vector_weight")
-    p.add_argument("--text-weight", type=float, dest="text_weight")
-    p.add_argument("--candidate-multiplier", type=int, dest="candidate_multiplier")
+def add_ranking_flags(p: argparse.ArgumentParser, *, memdesk_additions: bool = True) -> None:
+    """The ranking settings a command can override, as ``memdesk search`` names them.
+
+    ``memdesk_additions=False`` (what OpenClaw's config takes, ``agent apply``): without
+    recency, the date match and ``--now``."""
+    for field in FIELDS.values():
+        if field.flag:
+            p.add_argument(
+                field.flag, type=int if field.integer else float, dest=field.name, metavar=field.metavar
+            )
     p.add_argument("--decay", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--half-life", type=int, dest="half_life_days", metavar="DAYS")
     p.add_argument("--mmr", action=argparse.BooleanOptionalAction, default=None)
-    p.add_argument("--mmr-lambda", type=float, dest="mmr_lambda")
+    if not memdesk_additions:
+        return
     p.add_argument(
         "--recency",
         action=argparse.BooleanOptionalAction,
@@ -169,7 +175,7 @@ def ranking_overrides(args: argparse.Namespace) -> dict[str, Any]:
     match = getattr(args, "date_match", None)
     if match is not None:
         # The boost's size stays the profile's; the flag only switches it.
-        changes["date_boost"] = SearchSettings.defaults("memdesk").date_boost if match else 0.0
+        changes["date_boost"] = SearchSettings.defaults(profiles.MEMDESK.name).date_boost if match else 0.0
     return changes
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from memdesk.cli import common
 from memdesk.core import errors
 from memdesk.core.embed.loader import parse_model_spec
+from memdesk.core.eval import runner as eval_runner
 from memdesk.core.eval.report import format_table
 from memdesk.core.eval.runner import MODES, evaluate_dataset, evaluate_golden, settings_with
 from memdesk.core.search import settings as settings_mod
@@ -18,7 +19,7 @@ from memdesk.core.search import settings as settings_mod
 def run_cli(args: Any) -> int:
     """``memdesk eval``: see the CLI help."""
     # "both" is the comparison docs/quality.md reports: memdesk against OpenClaw 2026.4.
-    profiles = ["memdesk", "openclaw-2026.4"] if args.profile == "both" else [args.profile]
+    profiles = list(eval_runner.EVAL_PROFILES) if args.profile == "both" else [args.profile]
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     for m in modes:
         if m not in MODES:

@@ -9,7 +9,7 @@ from typing import Any
 
 from memdesk.cli import common
 from memdesk.core import errors
-from memdesk.core.search import explain, highlight, near_ties
+from memdesk.core.search import explain, highlight, near_ties, profiles
 from memdesk.core.search import settings as settings_mod
 
 
@@ -23,7 +23,7 @@ def _settings_from(args: argparse.Namespace) -> settings_mod.SearchSettings:
 def _warn_unreadable_agent_config(settings: settings_mod.SearchSettings) -> None:
     """An OpenClaw profile reads the agent's openclaw.json; when that cannot be read the
     profile ranks with the release's defaults, and the user is told why in one line."""
-    if settings.profile == "memdesk":
+    if profiles.get(settings.profile).openclaw_layout is None:
         return
     from memdesk.core.agent import config as agent_config
 
@@ -141,7 +141,7 @@ def register(sub: Any) -> None:
     p = sub.add_parser("search", help="search the workspace as the agent would")
     p.add_argument("query")
     common.add_common(p)
-    p.add_argument("--profile", choices=settings_mod.PROFILES, default="memdesk")
+    p.add_argument("--profile", choices=settings_mod.PROFILES, default=settings_mod.MEMDESK)
     p.add_argument("--max-results", type=int, dest="max_results")
     p.add_argument("--min-score", type=float, dest="min_score")
     common.add_ranking_flags(p)

@@ -21,6 +21,7 @@ import logging
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from memdesk.core import errors, paths
 from memdesk.core.embed import embedder as embedder_mod
@@ -39,11 +40,11 @@ from memdesk.core.index.status import (
     read_status,
 )
 from memdesk.core.messages import of as message_of
-from memdesk.core.openclaw import profile_2026_4, profile_2026_9, profile_common
 from memdesk.core.search import hits as hits_mod
-from memdesk.core.search import pool, ranking
+from memdesk.core.search import pool, profiles, ranking
 from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.keyword import MemdeskOptions
+from memdesk.core.search.profiles import runner_common as profile_common
 from memdesk.core.search.vector import Scope, VectorLeg
 
 __all__ = [
@@ -101,9 +102,9 @@ class Engine:
         self._vectors = VectorLeg()
         self._last_sync: dt.datetime | None = None
         self._chunk_params = chunk_params
-        # The openclaw-2026.4 and -2026.9 profiles' own indexes (built on their first search).
-        self._oc4: profile_2026_4.Runner | None = None
-        self._oc9: profile_2026_9.Runner | None = None
+        # Each OpenClaw profile's own index (``RankingProfile.new_runner``), by profile
+        # name, built on its first search.
+        self._runners: dict[str, Any] = {}
         self._recipe_cache = recipe_cache.RecipeCache(recipe_cache.path_for(self.db_path))
         self._embedding = False  # a sync is in its embedding phase
         self._index.writer()
@@ -129,8 +130,22 @@ class Engine:
     def pin_agent_settings(self, settings: profile_common.AgentSettings) -> None:
         """The OpenClaw profiles use these agent settings instead of reading this
         machine's ``openclaw.json`` (replays of recordings, tests)."""
-        self._oc4 = profile_2026_4.Runner(self.workspace, settings, cache=self._recipe_cache)
-        self._oc9 = profile_2026_9.Runner(self.workspace, settings, cache=self._recipe_cache)
+        self._runners = {
+            p.name: runner
+            for p in profiles.ALL
+            if (runner := p.new_runner(self.workspace, settings, self._recipe_cache)) is not None
+        }
+
+    def _runner(self, profile: profiles.RankingProfile) -> Any:
+        """``profile``'s own index of this workspace (None: the profile uses the main index)."""
+        if profile.name not in self._runners:
+            self._runners[profile.name] = profile.new_runner(self.workspace, None, self._recipe_cache)
+        return self._runners[profile.name]
+
+    @property
+    def _oc4(self) -> Any:
+        """The openclaw-2026.4 profile's runner, once built (tests look into it)."""
+        return self._runners.get(settings_mod.OPENCLAW_2026_4)
 
     def corrupt_copy(self) -> Path | None:
         """The newest damaged index moved aside, if any."""
@@ -276,20 +291,21 @@ class Engine:
                     generation=self._index.generation,
                     on_embedder_failed=self._embedder_failed,
                 )
-                if settings.profile == settings_mod.OPENCLAW_2026_4:
-                    if self._oc4 is None:
-                        self._oc4 = profile_2026_4.Runner(self.workspace, cache=self._recipe_cache)
-                    cands = pool.openclaw_pool(
-                        legs, self._oc4, self.embed_lock, q, limit, scope, mode, timings
+                profile = profiles.get(settings.profile)
+                cands = profile.fetch(
+                    profiles.FetchRequest(
+                        legs=legs,
+                        query=q,
+                        limit=limit,
+                        scope=scope,
+                        mode=mode,
+                        timings=timings,
+                        embed_lock=self.embed_lock,
+                        now=now,
+                        options=self.memdesk_options,
+                        runner=self._runner(profile),
                     )
-                elif settings.profile == settings_mod.OPENCLAW_2026_9:
-                    if self._oc9 is None:
-                        self._oc9 = profile_2026_9.Runner(self.workspace, cache=self._recipe_cache)
-                    cands = pool.openclaw_2026_9_pool(
-                        legs, self._oc9, self.embed_lock, q, scope, mode, timings, now
-                    )
-                else:
-                    cands = pool.memdesk_pool(legs, q, limit, scope, mode, timings, self.memdesk_options)
+                )
             except errors.IndexCorrupt as exc:
                 # Never an empty answer that looks like "no matches": say so, and let the
                 # next sync rebuild the index.

@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from memdesk.core import engine as engine_mod
+from memdesk.core.search import profiles
 from memdesk.core.search import settings as settings_mod
 
 log = logging.getLogger(__name__)
@@ -63,30 +64,29 @@ class Preferences:
         if profile is None:
             profile = self.current_profile()
         if profile not in settings_mod.PROFILES:
-            profile = "memdesk"
+            profile = settings_mod.MEMDESK
         canonical = settings_mod.canonical_profile(profile)
         raw = self._qs.value(f"search/tuned/{canonical}", "")
-        if not raw and canonical == settings_mod.OPENCLAW_2026_4:
-            # Saved before profiles were versioned, "openclaw" was OpenClaw 2026.4.
-            raw = self._qs.value("search/tuned/openclaw", "")
+        for old_name in profiles.get(canonical).legacy_names:  # saved by an older memdesk
+            raw = raw or self._qs.value(f"search/tuned/{old_name}", "")
         if not raw:
             legacy = self._read_json("search/overrides")  # before profiles kept their own
-            raw = json.dumps(legacy) if legacy.get("profile", "memdesk") == canonical else ""
+            raw = json.dumps(legacy) if legacy.get("profile", settings_mod.MEMDESK) == canonical else ""
         data = self._read_json_text(raw)
         return settings_mod.SearchSettings.from_overrides(data | {"profile": canonical})
 
     def current_profile(self) -> str:
         profile = str(self._qs.value("search/profile", ""))
         if profile not in settings_mod.PROFILES:
-            profile = str(self._read_json("search/overrides").get("profile", "memdesk"))
-        return profile if profile in settings_mod.PROFILES else "memdesk"
+            profile = str(self._read_json("search/overrides").get("profile", settings_mod.MEMDESK))
+        return profile if profile in settings_mod.PROFILES else settings_mod.MEMDESK
 
     def set_search_settings(self, settings: settings_mod.SearchSettings) -> None:
         overrides = settings.overrides()
         overrides.pop("profile", None)
         legacy = self._read_json("search/overrides")
         if legacy:  # move the old single entry to its profile's key
-            old = str(legacy.pop("profile", "memdesk"))
+            old = str(legacy.pop("profile", settings_mod.MEMDESK))
             if old in settings_mod.PROFILES and not self._qs.value(f"search/tuned/{old}", ""):
                 self._qs.setValue(f"search/tuned/{old}", json.dumps(legacy, sort_keys=True))
             self._qs.remove("search/overrides")
@@ -95,7 +95,7 @@ class Preferences:
             self._qs.setValue(key, json.dumps(overrides, sort_keys=True))
         else:
             self._qs.remove(key)
-        if settings.profile == "memdesk":
+        if settings.profile == profiles.DEFAULT.name:  # the default profile is not stored
             self._qs.remove("search/profile")
         else:
             self._qs.setValue("search/profile", settings.profile)

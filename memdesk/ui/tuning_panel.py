@@ -19,31 +19,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from memdesk.core.search import profiles
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt.translations import QT_TRANSLATE_NOOP
 
-# objectNames tests and automation rely on, keyed by settings field.
-SLIDER_NAMES = {
-    "vector_weight": "vectorWeightSlider",
-    "text_weight": "textWeightSlider",
-    "min_score": "minScoreSlider",
-    "max_results": "maxResultsSlider",
-    "candidate_multiplier": "candidateMultiplierSlider",
-    "recency_weight": "recencyWeightSlider",
-    "half_life_days": "halfLifeSlider",
-    "mmr_lambda": "mmrLambdaSlider",
-}
-
-
-# Constants in OpenClaw 2026.9 (its config kept only maxResults and minScore): the
-# openclaw-2026.9 profile cannot take another value, so their controls are disabled.
-FIXED_IN_2026_9 = {
-    "vector_weight": "0.7",
-    "text_weight": "0.3",
-    "candidate_multiplier": "4",
-    "half_life_days": "30",
-    "mmr_lambda": "0.7",
-}
+# objectNames tests and automation rely on, keyed by settings field (``Field.slider``).
+SLIDER_NAMES = {f.name: f.slider for f in settings_mod.FIELDS.values() if f.slider}
 
 LOG_FIELDS = frozenset({"half_life_days"})  # spans three decades: a linear slider is unusable
 LOG_STEPS = 1000
@@ -313,9 +294,10 @@ class TuningPanel(QWidget):
                     self.spins[name].setValue(int(value))
             self.decay_check.setChecked(settings.decay)
             self.recency_check.setChecked(settings.recency)
+            profile = profiles.get(settings.profile)
             # Recency exists in the memdesk profile only; the half-life shapes both.
-            self.recency_check.setEnabled(settings.profile == "memdesk")
-            recency = settings.recency and settings.profile == "memdesk"
+            self.recency_check.setEnabled(profile.accepts("recency"))
+            recency = settings.recency and profile.accepts("recency")
             self.sliders["recency_weight"].setEnabled(recency)
             self._labels["recency_weight"].setEnabled(recency)
             timed = settings.decay or recency
@@ -323,20 +305,22 @@ class TuningPanel(QWidget):
             self.sliders["half_life_days"].setEnabled(timed)
             self.spins["half_life_days"].setEnabled(timed)
             self.sliders["mmr_lambda"].setEnabled(settings.mmr)
-            fixed = settings_mod.canonical_profile(settings.profile) == settings_mod.OPENCLAW_2026_9
             # 2026.9: decay and MMR are always on, the other values constants.
-            self.decay_check.setEnabled(not fixed)
-            self.mmr_check.setEnabled(not fixed)
             always_on = self.tr("OpenClaw 2026.9 always applies this; its config cannot turn it off")
-            self.decay_check.setToolTip(always_on if fixed else self._decay_tip)
-            self.mmr_check.setToolTip(always_on if fixed else self._mmr_tip)
-            for name, value in FIXED_IN_2026_9.items():
+            for check, switch, own_tip in (
+                (self.decay_check, "decay", self._decay_tip),
+                (self.mmr_check, "mmr", self._mmr_tip),
+            ):
+                check.setEnabled(switch not in profile.always_on)
+                check.setToolTip(always_on if switch in profile.always_on else own_tip)
+            for name in profiles.fixed_fields():
                 description = _field_text(settings_mod.FIELDS[name].description)
+                fixed = name in profile.fixed
                 tip = (
                     self.tr(
                         "OpenClaw 2026.9 fixes this at {0}: its config has no key for it, so the "
                         "openclaw-2026.9 profile cannot take another value"
-                    ).format(value)
+                    ).format(f"{profile.fixed[name]:g}")
                     if fixed
                     else description
                 )

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.core.embed import model_digest
-from memdesk.core.openclaw import fixture_parity as fp
+from memdesk.core.eval import fixture_parity as fp
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "tests" / "fixtures" / "openclaw"

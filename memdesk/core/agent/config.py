@@ -45,17 +45,18 @@ MAX_INCLUDE_DEPTH = 10
 # otherwise read it billions of times (no cycle, so the cycle check does not stop it).
 MAX_INCLUDES = 100
 
-# 2026.9 fixed these; the config no longer has keys for them.
+# 2026.9 fixed these at 2026.4's defaults (decay and MMR on); the config no longer
+# has keys for them.
 FIXED_2026_9 = {
-    "vector_weight": 0.7,
-    "text_weight": 0.3,
-    "candidate_multiplier": 4,
+    "vector_weight": oc4_config.DEFAULT_VECTOR_WEIGHT,
+    "text_weight": oc4_config.DEFAULT_TEXT_WEIGHT,
+    "candidate_multiplier": oc4_config.DEFAULT_CANDIDATE_MULTIPLIER,
     "mmr": True,
-    "mmr_lambda": 0.7,
+    "mmr_lambda": oc4_config.DEFAULT_MMR_LAMBDA,
     "decay": True,
-    "half_life_days": 30,
-    "chunk_tokens": 400,
-    "chunk_overlap": 80,
+    "half_life_days": oc4_config.DEFAULT_HALF_LIFE_DAYS,
+    "chunk_tokens": oc4_config.DEFAULT_CHUNK_TOKENS,
+    "chunk_overlap": oc4_config.DEFAULT_CHUNK_OVERLAP,
 }
 
 

@@ -21,6 +21,7 @@ from memdesk.core.eval.datasets import import_corpus, load_beir
 from memdesk.core.eval.golden import load_golden, score_hits
 from memdesk.core.eval.metrics import Scores, score_ranking, scores_json
 from memdesk.core.search import ranking
+from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.hits import Hit, Mode
 from memdesk.core.search.settings import SearchSettings
 
@@ -33,6 +34,9 @@ MODES: dict[str, tuple[Mode, bool]] = {  # name -> (engine mode, MMR on)
     "hybrid+mmr": ("hybrid", True),
 }
 EVAL_MAX_RESULTS = 100
+# What an evaluation compares by default: memdesk against the OpenClaw release its
+# published figures were measured with.
+EVAL_PROFILES = (settings_mod.MEMDESK, settings_mod.OPENCLAW_2026_4)
 
 
 SettingsFor = Callable[[str, bool], SearchSettings]  # (profile, MMR on) -> settings
@@ -72,7 +76,7 @@ def _percentile(values: Sequence[float], p: float) -> float:
 
 def eval_settings(profile: str, *, mmr: bool) -> SearchSettings:
     """A profile's defaults, asking for 100 results at min score 0, MMR as the mode says."""
-    base = SearchSettings.defaults(profile)  # type: ignore[arg-type]
+    base = SearchSettings.defaults(profile)
     return base.replace(max_results=EVAL_MAX_RESULTS, min_score=0.0, mmr=mmr)
 
 
@@ -207,7 +211,7 @@ def evaluate_dataset(
     folder: Path,
     *,
     split: str = "dev",
-    profiles: Sequence[str] = ("memdesk", "openclaw-2026.4"),
+    profiles: Sequence[str] = EVAL_PROFILES,
     modes: Sequence[str] = tuple(MODES),
     model: Any = "auto",
     limit: int | None = None,
@@ -257,7 +261,7 @@ def evaluate_golden(
     root: Path,
     golden_file: Path,
     *,
-    profiles: Sequence[str] = ("memdesk", "openclaw-2026.4"),
+    profiles: Sequence[str] = EVAL_PROFILES,
     modes: Sequence[str] = tuple(MODES),
     model: Any = "auto",
     progress: Callable[[str], None] | None = None,

@@ -11,6 +11,7 @@ from typing import Any
 from memdesk.core import errors
 from memdesk.core.eval.golden import GoldenQuery, score_golden, score_golden_queries
 from memdesk.core.eval.metrics import Scores
+from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.hits import CandidatePool
 from memdesk.core.search.settings import SearchSettings
 
@@ -68,7 +69,7 @@ class SettingChange:
 WEIGHTS = tuple(round(0.1 * i, 2) for i in range(11))
 MMR_LAMBDAS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 HALF_LIVES = (7, 14, 30, 60, 90, 180, 365)
-TUNED_FIELDS = ("vector_weight", "text_weight", "half_life_days", "mmr_lambda")
+TUNED_FIELDS = tuple(f.name for f in settings_mod.FIELDS.values() if f.tuned)
 
 
 def tune_grid(settings: SearchSettings) -> list[SearchSettings]:

@@ -57,7 +57,7 @@ class WorkspaceTuning:
 
     def current(self) -> settings_mod.SearchSettings:
         """The settings of the profile last used here (memdesk's defaults for a new workspace)."""
-        profile = self.profile if self.profile in settings_mod.PROFILES else "memdesk"
+        profile = self.profile if self.profile in settings_mod.PROFILES else settings_mod.MEMDESK
         return self.settings(str(profile))
 
     def tuned_queries(self, profile: str) -> int | None:

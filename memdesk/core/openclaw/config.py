@@ -50,6 +50,14 @@ def clamp_int(value: float, lo: int, hi: int) -> float:
     return _js_max(lo, _js_min(hi, floored))
 
 
+def normalize_weights(vw: float, tw: float) -> tuple[float, float]:
+    """The hybrid weights divided by their sum; a sum of 0 (or NaN) gives the defaults."""
+    total = vw + tw
+    if total > 0:
+        return vw / total, tw / total
+    return DEFAULT_VECTOR_WEIGHT, DEFAULT_TEXT_WEIGHT
+
+
 def _get(tree: Mapping[str, Any] | None, *keys: str) -> Any:
     node: Any = tree
     for key in keys:
@@ -128,9 +136,7 @@ def resolve_memory_search_config(
     min_score = clamp_number(pick(DEFAULT_MIN_SCORE, "query", "minScore"), 0, 1)
     vw = clamp_number(pick(DEFAULT_VECTOR_WEIGHT, "query", "hybrid", "vectorWeight"), 0, 1)
     tw = clamp_number(pick(DEFAULT_TEXT_WEIGHT, "query", "hybrid", "textWeight"), 0, 1)
-    total = vw + tw
-    vector_weight = vw / total if total > 0 else DEFAULT_VECTOR_WEIGHT
-    text_weight = tw / total if total > 0 else DEFAULT_TEXT_WEIGHT
+    vector_weight, text_weight = normalize_weights(vw, tw)
     multiplier = clamp_int(
         pick(DEFAULT_CANDIDATE_MULTIPLIER, "query", "hybrid", "candidateMultiplier"), 1, 20
     )

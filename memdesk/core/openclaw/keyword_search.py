@@ -16,6 +16,7 @@ from typing import Protocol, TypeVar
 
 from memdesk.core.base.sqlite import Executes
 
+from .config import DEFAULT_HALF_LIFE_DAYS
 from .decay import apply_temporal_decay
 from .fts_query import escape_like_pattern, plan_keyword_search
 from .hybrid import bm25_rank_to_score
@@ -194,7 +195,7 @@ def search_fts_only(
     fts_tokenizer: str = "unicode61",
     sources: Sequence[str] | None = None,
     decay_enabled: bool = False,
-    half_life_days: float = 30,
+    half_life_days: float = DEFAULT_HALF_LIFE_DAYS,
     now_ms: float | None = None,
     workspace_dir: str | None = None,
 ) -> list[KeywordRow]:

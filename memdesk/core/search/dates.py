@@ -55,28 +55,42 @@ def _mtime_date(workspace: Path, rel: str) -> dt.date | None:
 
 
 def decay_date(rel: str, *, profile: str, workspace: Path, source: str = "memory") -> dt.date | None:
-    """The date decay counts from, or None for an evergreen note.
+    """The date decay counts from under ``profile``, or None for an evergreen note.
 
-    Both profiles: root ``MEMORY.md``/``memory.md`` and undated ``memory/`` notes are
-    evergreen; files from extra paths decay from their modification time.
+    Every profile: root ``MEMORY.md``/``memory.md`` and undated ``memory/`` notes are
+    evergreen; files from extra paths decay from their modification time. Each
+    profile's rule is one of the functions below (``RankingProfile.decay_date``).
     """
-    if profile == "openclaw-2026.9":
-        # 2026.9: dated at any depth under memory/, "-slug" names too; USER.md evergreen.
-        from memdesk.core.openclaw import v2026_9
+    # The registry imports the profiles, which date notes with the functions below.
+    from memdesk.core.search import profiles
 
-        ms = v2026_9.dated_path_ms(rel)
-        if ms is not None:
-            return dt.date(1970, 1, 1) + dt.timedelta(days=int(ms // 86_400_000))
-        if source == "memory" and v2026_9.is_evergreen(rel):
-            return None
-        return _mtime_date(workspace, rel)
-    if profile == "openclaw-2026.4":
-        date = oc_decay.dated_path_date(rel)
-        if date is not None:
-            return date
-        if oc_decay.is_evergreen_memory_path(rel, source):
-            return None
-        return _mtime_date(workspace, rel)
+    return profiles.get(profile).decay_date(rel, workspace, source)
+
+
+def openclaw_2026_9_decay_date(rel: str, workspace: Path, source: str) -> dt.date | None:
+    """2026.9: dated at any depth under memory/, "-slug" names too; USER.md evergreen."""
+    from memdesk.core.openclaw import v2026_9
+
+    ms = v2026_9.dated_path_ms(rel)
+    if ms is not None:
+        return dt.date(1970, 1, 1) + dt.timedelta(days=int(ms // 86_400_000))
+    if source == "memory" and v2026_9.is_evergreen(rel):
+        return None
+    return _mtime_date(workspace, rel)
+
+
+def openclaw_2026_4_decay_date(rel: str, workspace: Path, source: str) -> dt.date | None:
+    """2026.4: ``memory/YYYY-MM-DD.md`` dated; its evergreen memory paths never decay."""
+    date = oc_decay.dated_path_date(rel)
+    if date is not None:
+        return date
+    if oc_decay.is_evergreen_memory_path(rel, source):
+        return None
+    return _mtime_date(workspace, rel)
+
+
+def memdesk_decay_date(rel: str, workspace: Path, source: str) -> dt.date | None:
+    """memdesk: dated notes by their name (``memdesk_path_date``), the rest as OpenClaw."""
     date = memdesk_path_date(rel)
     if date is not None:
         return date

@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Literal
 
-from memdesk.core.search import highlight, ranking
+from memdesk.core.search import highlight, profiles, ranking
 from memdesk.core.search.hits import CandidatePool, Hit
 from memdesk.core.search.settings import SearchSettings
 
@@ -152,7 +152,7 @@ def explain(
         recency=hit.recency,
         recency_weight=settings.recency_weight,
         recency_not_asked=(
-            settings.profile == "memdesk"
+            profiles.get(settings.profile).accepts("recency")
             and settings.recency
             and settings.recency_weight > 0
             and not any(h.recency > 0 for h in (*hits, hit))

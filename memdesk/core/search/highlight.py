@@ -18,6 +18,7 @@ from typing import cast
 
 from memdesk.core.base import lexical, sqlite
 from memdesk.core.openclaw import text as oc_text
+from memdesk.core.search import profiles
 from memdesk.core.search.hits import CandidatePool
 
 MEMDESK_TOKENIZER = ("porter", "unicode61", "remove_diacritics", "2")
@@ -37,7 +38,7 @@ class KeywordTerms:
     @classmethod
     def for_query(cls, query: str, profile: str = "memdesk") -> KeywordTerms:
         """The terms ``profile``'s keyword leg builds from ``query``."""
-        if profile.startswith("openclaw"):
+        if _openclaw_words(profile):
             return cls(tuple(t for t in (w.strip() for w in oc_text.word_tokens(query)) if t), profile)
         return cls(tuple(lexical.query_terms(query)), profile)
 
@@ -47,6 +48,11 @@ class KeywordTerms:
         return cls(pool.query_terms, pool.profile)
 
 
+def _openclaw_words(profile: str) -> bool:
+    """Whether ``profile``'s keyword leg is OpenClaw's (unicode61 words, no CJK bigrams)."""
+    return profiles.get(profile).openclaw_layout is not None
+
+
 def _tokenizer(profile: str) -> sqlite.Tokenizer:
     cache: dict[str, sqlite.Tokenizer] | None = getattr(_local, "tokenizers", None)
     if cache is None:
@@ -54,7 +60,7 @@ def _tokenizer(profile: str) -> sqlite.Tokenizer:
         _local.conn = sqlite.memory()
         cache = _local.tokenizers = {}
     if profile not in cache:
-        name, *args = MEMDESK_TOKENIZER if not profile.startswith("openclaw") else OPENCLAW_TOKENIZER
+        name, *args = MEMDESK_TOKENIZER if not _openclaw_words(profile) else OPENCLAW_TOKENIZER
         cache[profile] = sqlite.fts5_tokenizer(_local.conn, name, args)
     return cache[profile]
 
@@ -96,7 +102,7 @@ def match_spans(text: str, terms: KeywordTerms) -> list[tuple[int, int]]:
     if not terms.terms or not text:
         return []
     profile = terms.profile
-    cjk_grams = {t for t in terms.terms if not profile.startswith("openclaw") and lexical.is_cjk(t[0])}
+    cjk_grams = {t for t in terms.terms if not _openclaw_words(profile) and lexical.is_cjk(t[0])}
     words = [t for t in terms.terms if t not in cjk_grams]
     wanted: set[str] = set()
     for word in words:
@@ -107,7 +113,7 @@ def match_spans(text: str, terms: KeywordTerms) -> list[tuple[int, int]]:
         # blank them the same way before tokenizing (same length, offsets unchanged).
         source = (
             lexical._CJK_RUN.sub(lambda m: " " * len(m.group()), text)
-            if not profile.startswith("openclaw") and not text.isascii()
+            if not _openclaw_words(profile) and not text.isascii()
             else text
         )
         spans += [(s, e) for s, e, token in _tokens(source, profile) if token in wanted]

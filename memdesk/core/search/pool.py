@@ -12,7 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,17 +22,19 @@ from memdesk.core.index import windows, workspace
 from memdesk.core.index.store import Store
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.openclaw import keyword_search as oc_kw
-from memdesk.core.openclaw import profile_2026_4, profile_2026_9
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search import dates, keyword, vector
-from memdesk.core.search import settings as settings_mod
 from memdesk.core.search.hits import Candidate, Mode, RankedParts
 from memdesk.core.search.keyword import MemdeskOptions
+from memdesk.core.search.profiles import runner_2026_4 as profile_2026_4
+from memdesk.core.search.profiles import runner_2026_9 as profile_2026_9
 from memdesk.core.search.vector import Scope, Timings, VectorLeg
+
+if TYPE_CHECKING:
+    from memdesk.core.search.profiles.base import RankingProfile
 
 SNIPPET_UTF16 = 700  # OpenClaw's snippet length
 MAX_QUERY_CHARS = 10_000  # longer queries are cut: nobody types more, and FTS work stays bounded
-OC4 = settings_mod.OPENCLAW_2026_4
 ChunkRow = tuple[Any, ...]  # (id, path, source, start_line, end_line, text[, stored MMR tokens])
 
 
@@ -72,7 +74,7 @@ class Legs:
         )
 
     def candidate(
-        self, row: ChunkRow, profile: str, vector_score: float | None, text: float | None
+        self, row: ChunkRow, profile: RankingProfile, vector_score: float | None, text: float | None
     ) -> Candidate:
         cid, path, source, start, end, body = row[:6]
         body_s = str(body)
@@ -86,7 +88,7 @@ class Legs:
             snippet=oc_text.truncate_utf16_safe(body_s, SNIPPET_UTF16),
             vector_score=vector_score,
             text_score=text,
-            date=dates.decay_date(str(path), profile=profile, workspace=self.workspace, source=str(source)),
+            date=profile.decay_date(str(path), self.workspace, str(source)),
             mmr_tokens=row[6] if len(row) > 6 else None,
         )
 
@@ -116,6 +118,7 @@ def reindex_fails_notice(version: str, failure: Any) -> str:
 
 
 def openclaw_pool(
+    profile: RankingProfile,
     legs: Legs,
     runner: profile_2026_4.Runner,
     embed_lock: threading.RLock,
@@ -125,7 +128,7 @@ def openclaw_pool(
     mode: Mode,
     timings: Timings,
 ) -> list[Candidate]:
-    """OpenClaw 2026.4's legs over its own index of the workspace (``profile_2026_4``):
+    """OpenClaw 2026.4's legs over its own index of the workspace (``profiles/runner_2026_4``):
     its keyword search (the port's SQL) and its vector leg, embedded as node-llama-cpp does."""
     legs.keyword_terms = openclaw_terms(q) if mode != "vector" else ()
 
@@ -142,7 +145,7 @@ def openclaw_pool(
         index = runner.index(None, legs.store, embed_lock)
     timings["index_ms"] = (time.perf_counter() - t0) * 1000
     if runner.failure is not None:
-        legs.notice = reindex_fails_notice("2026.4", runner.failure)
+        legs.notice = reindex_fails_notice(profile.openclaw_layout or "", runner.failure)
         return []
     # Fetch a little more when filtering by scope afterwards, so the pool stays full.
     extra = 0 if scope == "all" else len(index.chunks)
@@ -152,7 +155,7 @@ def openclaw_pool(
         rows = oc_kw.fts_only_candidates(conn, q, limit + extra, fts_tokenizer=index.tokenizer)
         timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
         # The whole union: OpenClaw sorts all per-keyword hits before cutting.
-        return [legs.candidate(_keyword_row(r), OC4, None, r.score) for r in rows if in_scope(r.path)]
+        return [legs.candidate(_keyword_row(r), profile, None, r.score) for r in rows if in_scope(r.path)]
     t0 = time.perf_counter()
     kw_rows = (
         []
@@ -182,18 +185,19 @@ def openclaw_pool(
     order: list[str] = []
     for chunk, sim in vec_hits:
         row = (chunk.id, chunk.path, chunk.source, chunk.start_line, chunk.end_line, chunk.text)
-        by_id[chunk.id] = legs.candidate(row, OC4, sim, None)
+        by_id[chunk.id] = legs.candidate(row, profile, sim, None)
         order.append(chunk.id)
     for r in kw_rows:
         if r.id in by_id:
             by_id[r.id] = dataclasses.replace(by_id[r.id], text_score=r.text_score)
         else:
-            by_id[r.id] = legs.candidate(_keyword_row(r), OC4, None, r.text_score)
+            by_id[r.id] = legs.candidate(_keyword_row(r), profile, None, r.text_score)
             order.append(r.id)
     return [by_id[i] for i in order]
 
 
 def openclaw_2026_9_pool(
+    profile: RankingProfile,
     legs: Legs,
     runner: profile_2026_9.Runner,
     embed_lock: threading.RLock,
@@ -215,7 +219,7 @@ def openclaw_2026_9_pool(
     base = legs.embedder if mode != "fts" else None
     searcher = runner.searcher(base, legs.store, embed_lock)
     if runner.failure is not None:
-        legs.notice = reindex_fails_notice("2026.9", runner.failure)
+        legs.notice = reindex_fails_notice(profile.openclaw_layout or "", runner.failure)
         return []
     qvec = runner.query_vector(q, embed_lock) if base is not None else None
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
@@ -243,9 +247,7 @@ def openclaw_2026_9_pool(
                 snippet=r.snippet,
                 vector_score=r.vector_score if kind != "fts" else None,
                 text_score=r.text_score if r.keyword_hit else None,
-                date=dates.decay_date(
-                    r.path, profile=settings_mod.OPENCLAW_2026_9, workspace=legs.workspace, source=r.source
-                ),
+                date=profile.decay_date(r.path, legs.workspace, r.source),
                 importance=r.importance,
                 project_key=r.project_key,
                 ranked=RankedParts(
@@ -265,7 +267,14 @@ def openclaw_2026_9_pool(
 
 
 def memdesk_pool(
-    legs: Legs, q: str, limit: int, scope: Scope, mode: Mode, timings: Timings, opts: MemdeskOptions
+    profile: RankingProfile,
+    legs: Legs,
+    q: str,
+    limit: int,
+    scope: Scope,
+    mode: Mode,
+    timings: Timings,
+    opts: MemdeskOptions,
 ) -> list[Candidate]:
     """Both legs over memdesk's segmented keyword index; see ``MemdeskOptions``.
 
@@ -315,7 +324,7 @@ def memdesk_pool(
             continue
         text_score = keyword.normalise(kw_scores.get(rid, 0.0), best, opts) if expr is not None else None
         vector_score = vec_scores.get(rid) if qvec is not None else None
-        cand = legs.candidate(rows[rid], "memdesk", vector_score, text_score)
+        cand = legs.candidate(rows[rid], profile, vector_score, text_score)
         if vector_score is None and qvec is not None and opts.complete_vector:
             # The completion found no vector: the chunk is not embedded yet.
             cand = dataclasses.replace(cand, keyword_only=True)

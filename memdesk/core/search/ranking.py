@@ -22,6 +22,9 @@ two bounded additions OpenClaw does not have:
 
 ``openclaw-2026.9`` pools arrive ranked by that release's own pipeline
 (``memdesk.core.openclaw.v2026_9``): only its result selection runs here.
+
+Which of these a pool gets is its profile's choice (``profiles/``): ``rank`` asks the
+profile, which calls the pipeline below that fits it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import datetime as dt
 import functools
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,7 +46,9 @@ from memdesk.core.openclaw import keyword_search as oc_kw
 from memdesk.core.openclaw import mmr as oc_mmr
 from memdesk.core.search import dates, mmr_fast, temporal
 from memdesk.core.search.hits import Candidate, CandidatePool, Hit
-from memdesk.core.search.settings import OPENCLAW_2026_4, OPENCLAW_2026_9, SearchSettings
+
+if TYPE_CHECKING:
+    from memdesk.core.search.settings import SearchSettings
 
 # memdesk makes only the MMR picks that can be shown, comparing only the items they
 # depend on (``mmr_fast.mmr_select_lazy``); False: the full selection over the whole
@@ -75,15 +81,9 @@ def pool_satisfies(pool: CandidatePool, settings: SearchSettings) -> bool:
     return pool.profile == settings.profile and settings.candidate_pool_size <= fetched
 
 
-def _tokens(cand: Candidate, profile: str) -> frozenset[str]:
-    if profile == OPENCLAW_2026_4:
-        # OpenClaw runs MMR on the (≤700 UTF-16 unit) snippet with its ASCII+CJK tokenizer.
-        return _oc_tokens(cand.snippet)
-    return lexical.mmr_tokens(cand.text)
-
-
 @functools.lru_cache(maxsize=8192)
 def _oc_tokens(text: str) -> frozenset[str]:
+    """OpenClaw's MMR tokens (its ASCII+CJK tokenizer, run on the ≤700 UTF-16 unit snippet)."""
     return frozenset(oc_mmr.tokenize(text))
 
 
@@ -127,36 +127,33 @@ def _select(
 
 
 def _apply_decay(
-    items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool
+    items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool, additions: bool
 ) -> None:
-    memdesk = pool.profile == "memdesk"
     current = (
-        memdesk
+        additions
         and settings.recency
         and settings.recency_weight > 0
         and temporal.asks_current_state(pool.query, now.date())
     )
-    windows = temporal.date_windows(pool.query, now.date()) if memdesk and settings.date_boost > 0 else []
+    windows = temporal.date_windows(pool.query, now.date()) if additions and settings.date_boost > 0 else []
     after = dt.timedelta(days=DATE_MATCH_AFTER_DAYS)
     for item in items:
         date = item.cand.date
-        if settings.decay and date is not None:
-            age = dates.age_days(date, now)
-            item.decay = oc_decay.calculate_decay_multiplier(age, settings.half_life_days)
-        else:
-            item.decay = 1.0
-        item.recency = 0.0
-        if current:
-            # Same curve as decay (evergreen notes never age), but added and bounded.
-            fresh = (
-                1.0
-                if date is None
-                else 0.5 ** (max(0.0, dates.age_days(date, now)) / settings.half_life_days)
-            )
-            item.recency = settings.recency_weight * fresh
+        item.decay = _freshness(date, now, settings.half_life_days) if settings.decay else 1.0
+        # Recency: the same curve (evergreen notes never age), but added and bounded.
+        item.recency = (
+            settings.recency_weight * _freshness(date, now, settings.half_life_days) if current else 0.0
+        )
         in_window = date is not None and any(first <= date <= last + after for first, last in windows)
         item.date_boost = settings.date_boost if in_window else 0.0
         item.score = item.merged * item.decay + item.recency + item.date_boost
+
+
+def _freshness(date: dt.date | None, now: dt.datetime, half_life_days: float) -> float:
+    """The decay curve, 1 for an evergreen note (no date): OpenClaw's multiplier."""
+    if date is None:
+        return 1.0
+    return oc_decay.calculate_decay_multiplier(dates.age_days(date, now), half_life_days)
 
 
 def _apply_same_note_penalty(items: list[_Scored], penalty: float) -> None:
@@ -179,37 +176,41 @@ def _apply_same_note_penalty(items: list[_Scored], penalty: float) -> None:
 
 
 def _decay_and_sort(
-    items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool
+    items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool, additions: bool
 ) -> None:
-    """Apply decay, recency and the same-note penalty, stable-sort by final score and
-    record each pre-MMR rank."""
-    _apply_decay(items, settings, now, pool)
+    """Apply decay (and with memdesk's ``additions``, recency and the same-note penalty),
+    stable-sort by final score and record each pre-MMR rank."""
+    _apply_decay(items, settings, now, pool, additions)
     penalty = min(1.0, max(0.0, settings.same_note_penalty))
-    if pool.profile == "memdesk" and penalty > 0:
+    if additions and penalty > 0:
         _apply_same_note_penalty(items, penalty)
     items.sort(key=lambda i: -i.score)
     for pos, item in enumerate(items, 1):
         item.pre_mmr_rank = pos
 
 
-def _apply_mmr(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
+def _apply_mmr(
+    items: list[_Scored], settings: SearchSettings, profile: str, additions: bool
+) -> list[_Scored]:
     if not settings.mmr or len(items) <= 1:
         return items
-    if profile == "memdesk":
+    if additions:
         # memdesk diversifies the head of the ranking only: an item below
         # 3 x max_results cannot climb into the shown results on diversity alone
         # at any sensible lambda, and the window keeps slider moves cheap.
         window = max(20, 3 * settings.max_results)
         if len(items) > window:
-            head = _apply_mmr_all(items[:window], settings, profile)
+            head = _apply_mmr_all(items[:window], settings, profile, additions)
             tail = items[window:]
             for pos, item in enumerate(tail, len(head) + 1):
                 item.mmr_rank = pos
             return head + tail
-    return _apply_mmr_all(items, settings, profile)
+    return _apply_mmr_all(items, settings, profile, additions)
 
 
-def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str) -> list[_Scored]:
+def _apply_mmr_all(
+    items: list[_Scored], settings: SearchSettings, profile: str, additions: bool
+) -> list[_Scored]:
     lam = oc_mmr.clamp_lambda(settings.mmr_lambda)
     if math.isnan(lam):
         lam = 0.7
@@ -219,7 +220,7 @@ def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str)
             item.mmr_rank = pos
         return items
     scores = [i.score for i in items]
-    lazy = LAZY_MMR and profile == "memdesk" and all(math.isfinite(s) for s in scores)
+    lazy = LAZY_MMR and additions and all(math.isfinite(s) for s in scores)
     if lazy:
         # Only the picks that can be shown: the hits are the first max_results items
         # clearing min_score, so at most that many picks plus the items below it.
@@ -233,7 +234,7 @@ def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str)
             profile,
             [i.cand.chunk_id for i in items],
             scores,
-            [_tokens(i.cand, profile) for i in items],
+            [lexical.mmr_tokens(i.cand.text) for i in items],
             lam,
         )
     ordered: list[_Scored] = []
@@ -252,19 +253,29 @@ def _apply_mmr_all(items: list[_Scored], settings: SearchSettings, profile: str)
     return ordered
 
 
+def _hit(rank: int, c: Candidate, **scores: Any) -> Hit:
+    """A hit: the candidate's chunk and leg scores, with ``scores`` (what the ranking made)."""
+    return Hit(
+        rank=rank,
+        chunk_id=c.chunk_id,
+        path=c.path,
+        source=c.source,
+        start_line=c.start_line,
+        end_line=c.end_line,
+        snippet=c.snippet,
+        text=c.text,
+        vector_score=c.vector_score,
+        text_score=c.text_score,
+        date=c.date,
+        **scores,
+    )
+
+
 def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
     return [
-        Hit(
-            rank=pos,
-            chunk_id=i.cand.chunk_id,
-            path=i.cand.path,
-            source=i.cand.source,
-            start_line=i.cand.start_line,
-            end_line=i.cand.end_line,
-            snippet=i.cand.snippet,
-            text=i.cand.text,
-            vector_score=i.cand.vector_score,
-            text_score=i.cand.text_score,
+        _hit(
+            pos,
+            i.cand,
             merged_score=i.merged,
             decay=i.decay,
             recency=i.recency,
@@ -273,7 +284,6 @@ def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
             score=i.score,
             pre_mmr_rank=i.pre_mmr_rank,
             mmr_rank=i.mmr_rank,
-            date=i.cand.date,
             mmr_penalty=i.mmr_penalty,
             mmr_against=i.mmr_against,
         )
@@ -281,7 +291,7 @@ def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
     ]
 
 
-def _select_self_ranked(pool: CandidatePool, settings: SearchSettings) -> list[Hit]:
+def select_self_ranked(pool: CandidatePool, settings: SearchSettings) -> list[Hit]:
     """OpenClaw 2026.9's selection over its already ranked candidates.
 
     Hits scoring ``>= minScore``; in hybrid mode back-filled with keyword-only hits
@@ -320,23 +330,14 @@ def _select_self_ranked(pool: CandidatePool, settings: SearchSettings) -> list[H
         r = c.ranked
         assert r is not None
         hits.append(
-            Hit(
-                rank=pos,
-                chunk_id=c.chunk_id,
-                path=c.path,
-                source=c.source,
-                start_line=c.start_line,
-                end_line=c.end_line,
-                snippet=c.snippet,
-                text=c.text,
-                vector_score=c.vector_score,
-                text_score=c.text_score,
+            _hit(
+                pos,
+                c,
                 merged_score=r.merged,
                 decay=r.decay,
                 score=r.score,
                 pre_mmr_rank=r.pre_mmr_rank,
                 mmr_rank=r.mmr_rank,
-                date=c.date,
                 importance=c.importance,
                 importance_multiplier=r.importance_multiplier,
                 project_key=c.project_key,
@@ -354,44 +355,42 @@ def rank(
 
     When recency moved anything, each hit also carries its rank without recency.
     """
+    # The registry imports the profiles, which rank with this module's pipelines.
+    from memdesk.core.search import profiles
+
+    profile = profiles.get(pool.profile)
     settings = settings.clamped()
     clock = dates.as_utc_datetime(now)
-    hits = _rank(pool, settings, clock)
+    hits = profile.rank(pool, settings, clock)
     if not any(h.recency > 0 for h in hits):
         return hits
-    plain = {h.chunk_id: h.rank for h in _rank(pool, settings.replace(recency=False), clock)}
+    plain = {h.chunk_id: h.rank for h in profile.rank(pool, settings.replace(recency=False), clock)}
     return [dataclasses.replace(h, rank_without_recency=plain.get(h.chunk_id)) for h in hits]
 
 
-def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> list[Hit]:
+def rank_pipeline(
+    pool: CandidatePool, settings: SearchSettings, clock: dt.datetime, *, additions: bool
+) -> list[Hit]:
+    """Merge → decay (→ memdesk's ``additions``: recency, date match, same-note penalty)
+    → sort → MMR → cut: the memdesk profile's ranking."""
     vw, tw = settings.normalized_weights
     profile = pool.profile
     cands = pool.candidates
-    if profile == OPENCLAW_2026_9:
-        return _select_self_ranked(pool, settings)
-    if profile == OPENCLAW_2026_4 and pool.mode != "vector":
-        return _rank_openclaw_2026_4(pool, settings, clock)
 
     if pool.mode == "vector":
-        # No keyword leg (no FTS): OpenClaw returns cosine hits as they are, with
-        # neither decay nor MMR; memdesk keeps decay and MMR on the cosine score.
+        # No keyword leg (no FTS): memdesk keeps decay and MMR on the cosine score.
         items = [_Scored(c, c.vector_score or 0.0) for c in cands]
         items.sort(key=lambda i: -i.merged)
-        if profile == OPENCLAW_2026_4:
-            for pos, item in enumerate(items, 1):
-                item.score, item.pre_mmr_rank = item.merged, pos
-            kept = [i for i in items if i.score >= settings.min_score]
-            return _to_hits(kept[: settings.max_results])
-        _decay_and_sort(items, settings, clock, pool)
-        items = _apply_mmr(items, settings, profile)
+        _decay_and_sort(items, settings, clock, pool, additions)
+        items = _apply_mmr(items, settings, profile, additions)
         kept = [i for i in items if i.score >= settings.min_score]
         return _to_hits(kept[: settings.max_results])
 
     if pool.mode == "fts":
         # Keyword-only: the text score is the whole score.
         items = [_Scored(c, c.text_score or 0.0) for c in cands]
-        _decay_and_sort(items, settings, clock, pool)
-        items = _apply_mmr(items, settings, profile)
+        _decay_and_sort(items, settings, clock, pool, additions)
+        items = _apply_mmr(items, settings, profile, additions)
         kept = [i for i in items if i.score >= settings.min_score]
         return _to_hits(kept[: settings.max_results])
 
@@ -407,8 +406,8 @@ def _rank(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> 
         )
         for c in cands
     ]
-    _decay_and_sort(items, settings, clock, pool)
-    items = _apply_mmr(items, settings, profile)
+    _decay_and_sort(items, settings, clock, pool, additions)
+    items = _apply_mmr(items, settings, profile, additions)
     strict = [i for i in items if i.score >= settings.min_score]
     return _to_hits(strict[: settings.max_results])
 
@@ -420,13 +419,22 @@ def _midnight_ms(date: dt.date) -> float:
     return float((date - _EPOCH).days * oc_decay.DAY_MS)
 
 
-def _rank_openclaw_2026_4(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> list[Hit]:
-    """``openclaw-2026.4``'s keyword-only and hybrid ranking: the port's own functions.
+def rank_openclaw_2026_4(pool: CandidatePool, settings: SearchSettings, clock: dt.datetime) -> list[Hit]:
+    """``openclaw-2026.4``'s ranking: the port's own functions.
 
     A candidate decays from its ``date`` (UTC midnight, as OpenClaw dates a
     ``memory/YYYY-MM-DD.md`` note); the vectorised MMR and cached token sets
     replace their reference twins (same selections, same token sets).
     """
+    if pool.mode == "vector":
+        # No keyword leg (no FTS): OpenClaw returns cosine hits as they are, with
+        # neither decay nor MMR.
+        items = [_Scored(c, c.vector_score or 0.0) for c in pool.candidates]
+        items.sort(key=lambda i: -i.merged)
+        for pos, item in enumerate(items, 1):
+            item.score, item.pre_mmr_rank = item.merged, pos
+        shown = [i for i in items if i.score >= settings.min_score]
+        return _to_hits(shown[: settings.max_results])
     vw, tw = settings.normalized_weights
     cands = {c.chunk_id: c for c in pool.candidates}
     stamps = {c.path: (_midnight_ms(c.date) if c.date is not None else None) for c in pool.candidates}
@@ -490,7 +498,7 @@ def _rank_openclaw_2026_4(pool: CandidatePool, settings: SearchSettings, clock: 
         options,
         timestamp_resolver=timestamp,
         tokens=_oc_tokens,
-        select=functools.partial(_select, OPENCLAW_2026_4),
+        select=functools.partial(_select, pool.profile),
     )
     # OpenClaw's "relaxed" pass for keyword hits the vector leg missed lives in
     # hybrid_select (dead code upstream since the bm25 fix, kept for parity).
@@ -501,29 +509,18 @@ def _rank_openclaw_2026_4(pool: CandidatePool, settings: SearchSettings, clock: 
 
 
 def _ranked_to_hits(ranked: Sequence[oc_hybrid.RankedHit], cands: dict[str, Candidate]) -> list[Hit]:
-    out = []
-    for pos, r in enumerate(ranked, 1):
-        c = cands[r.id]
-        out.append(
-            Hit(
-                rank=pos,
-                chunk_id=r.id,
-                path=r.path,
-                source=r.source,
-                start_line=r.start_line,
-                end_line=r.end_line,
-                snippet=r.snippet,
-                text=c.text,
-                vector_score=c.vector_score,
-                text_score=c.text_score,
-                merged_score=r.merged,
-                decay=r.decay,
-                score=r.score,
-                pre_mmr_rank=r.pre_mmr_rank,
-                mmr_rank=r.mmr_rank,
-                date=c.date,
-                mmr_penalty=r.mmr_penalty,
-                mmr_against=r.mmr_against,
-            )
+    # A ranked hit's chunk, lines and snippet are its candidate's (the port copies them).
+    return [
+        _hit(
+            pos,
+            cands[r.id],
+            merged_score=r.merged,
+            decay=r.decay,
+            score=r.score,
+            pre_mmr_rank=r.pre_mmr_rank,
+            mmr_rank=r.mmr_rank,
+            mmr_penalty=r.mmr_penalty,
+            mmr_against=r.mmr_against,
         )
-    return out
+        for pos, r in enumerate(ranked, 1)
+    ]

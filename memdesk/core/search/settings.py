@@ -1,7 +1,8 @@
-"""Typed search settings: defaults per ranking profile, bounds and descriptions.
+"""Typed search settings: bounds and descriptions, defaults from the ranking profile.
 
 The GUI's sliders take their ranges from ``FIELDS``; the CLI flags and the saved
 user settings go through ``SearchSettings.clamped`` so every path obeys the same bounds.
+A profile's values and what it accepts are the profile's (``profiles/``).
 """
 
 from __future__ import annotations
@@ -9,37 +10,40 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 from memdesk.core.openclaw import config as oc_config
+from memdesk.core.search import profiles
 
-Profile = Literal["memdesk", "openclaw-2026.4", "openclaw-2026.9", "openclaw"]
-OPENCLAW_2026_4: Profile = "openclaw-2026.4"  # OpenClaw v2026.4.12
-OPENCLAW_2026_9: Profile = "openclaw-2026.9"  # OpenClaw v2026.9.6
-OPENCLAW_LATEST: Profile = OPENCLAW_2026_9
+Profile = str  # a name in the profile registry (``profiles.NAMES``)
+MEMDESK: Profile = profiles.MEMDESK.name
+OPENCLAW_2026_4: Profile = profiles.openclaw_2026_4.PROFILE.name  # OpenClaw v2026.4.12
+OPENCLAW_2026_9: Profile = profiles.openclaw_2026_9.PROFILE.name  # OpenClaw v2026.9.6
 # "openclaw" names the newest verified OpenClaw release.
-PROFILE_ALIASES: dict[str, Profile] = {"openclaw": OPENCLAW_LATEST}
-# What the CLI's --profile and the GUI's picker offer (the alias last).
-PROFILES: tuple[Profile, ...] = ("memdesk", OPENCLAW_2026_4, OPENCLAW_2026_9, "openclaw")
+PROFILE_ALIASES: dict[str, Profile] = {a: p.name for p in profiles.ALL for a in p.aliases}
+# What the CLI's --profile and the GUI's picker offer (the aliases last).
+PROFILES: tuple[Profile, ...] = profiles.NAMES
 # The distinct profiles (no aliases): what per-profile state is kept for.
-CANONICAL_PROFILES: tuple[Profile, ...] = ("memdesk", OPENCLAW_2026_4, OPENCLAW_2026_9)
+CANONICAL_PROFILES: tuple[Profile, ...] = profiles.CANONICAL
 
 
 def canonical_profile(profile: str) -> Profile:
     """The profile an alias names (``openclaw`` -> the newest OpenClaw profile)."""
-    resolved = PROFILE_ALIASES.get(profile, profile)
-    if resolved not in PROFILES:
-        raise ValueError(f"unknown ranking profile {profile!r} ({', '.join(PROFILES)})")
-    return resolved
+    return profiles.get(profile).name
 
 
 def is_openclaw(profile: str) -> bool:
-    return canonical_profile(profile).startswith("openclaw-")
+    return profiles.get(profile).openclaw_layout is not None
 
 
 @dataclasses.dataclass(frozen=True)
 class Field:
-    """Bounds and help text of one tunable setting."""
+    """Bounds and help text of one tunable setting, and where it can be set.
+
+    ``FIELDS`` is the one list of tunable settings: the tuning panel's sliders (in
+    this order), the CLI's ranking flags and the auto-tune's search space are the
+    fields that name a ``slider``, a ``flag`` or say ``tuned``.
+    """
 
     name: str
     label: str
@@ -48,6 +52,10 @@ class Field:
     step: float
     description: str
     integer: bool = False
+    slider: str | None = None  # the tuning panel slider's objectName (tests and automation use it)
+    flag: str | None = None  # the ranking flag of `memdesk search`/`eval`/`agent apply`
+    metavar: str | None = None  # the flag's value name in --help
+    tuned: bool = False  # searched by the auto-tune (``eval/tune.py``)
 
 
 FIELDS: dict[str, Field] = {
@@ -60,10 +68,40 @@ FIELDS: dict[str, Field] = {
             1.0,
             0.05,
             "Weight of the cosine similarity of the query and chunk embeddings.",
+            slider="vectorWeightSlider",
+            flag="--vector-weight",
+            tuned=True,
         ),
-        Field("text_weight", "Text weight", 0.0, 1.0, 0.05, "Weight of the keyword (BM25) score."),
-        Field("min_score", "Min score", 0.0, 1.0, 0.01, "Hits whose final score is below this are dropped."),
-        Field("max_results", "Max results", 1, 100, 1, "How many hits to return.", integer=True),
+        Field(
+            "text_weight",
+            "Text weight",
+            0.0,
+            1.0,
+            0.05,
+            "Weight of the keyword (BM25) score.",
+            slider="textWeightSlider",
+            flag="--text-weight",
+            tuned=True,
+        ),
+        Field(
+            "min_score",
+            "Min score",
+            0.0,
+            1.0,
+            0.01,
+            "Hits whose final score is below this are dropped.",
+            slider="minScoreSlider",
+        ),
+        Field(
+            "max_results",
+            "Max results",
+            1,
+            100,
+            1,
+            "How many hits to return.",
+            integer=True,
+            slider="maxResultsSlider",
+        ),
         Field(
             "candidate_multiplier",
             "Candidate multiplier",
@@ -72,6 +110,18 @@ FIELDS: dict[str, Field] = {
             1,
             "Each leg fetches max_results x this many candidates (at most 200).",
             integer=True,
+            slider="candidateMultiplierSlider",
+            flag="--candidate-multiplier",
+        ),
+        Field(
+            "recency_weight",
+            "Recency weight",
+            0.0,
+            0.5,
+            0.01,
+            "Most a note can gain for being recent when the query asks for the current state "
+            "(memdesk profile; an older note that matches better by more than this keeps its place).",
+            slider="recencyWeightSlider",
         ),
         Field(
             "half_life_days",
@@ -82,15 +132,10 @@ FIELDS: dict[str, Field] = {
             "Age at which a dated note's score is halved by temporal decay, "
             "and its recency bonus halved by recency.",
             integer=True,
-        ),
-        Field(
-            "recency_weight",
-            "Recency weight",
-            0.0,
-            0.5,
-            0.01,
-            "Most a note can gain for being recent when the query asks for the current state "
-            "(memdesk profile; an older note that matches better by more than this keeps its place).",
+            slider="halfLifeSlider",
+            flag="--half-life",
+            metavar="DAYS",
+            tuned=True,
         ),
         Field(
             "date_boost",
@@ -108,6 +153,9 @@ FIELDS: dict[str, Field] = {
             1.0,
             0.05,
             "1 = pure relevance, 0 = pure diversity, in maximal marginal relevance.",
+            slider="mmrLambdaSlider",
+            flag="--mmr-lambda",
+            tuned=True,
         ),
     )
 }
@@ -117,7 +165,7 @@ FIELDS: dict[str, Field] = {
 class SearchSettings:
     """Everything that shapes a ranking; hashable so cached results can key on it."""
 
-    profile: Profile = "memdesk"
+    profile: Profile = MEMDESK
     # 0.75/0.25 (was 0.6/0.4): on agent memory (LoCoMo dev, the example golden set) the
     # vector leg, scored by its best passage window, is the sharper of the two; XQuAD
     # moves within 0.003 (docs/quality.md, rows "weights 0.6/0.4").
@@ -156,34 +204,12 @@ class SearchSettings:
         object.__setattr__(self, "profile", canonical_profile(self.profile))
 
     @classmethod
-    def defaults(cls, profile: Profile = "memdesk") -> SearchSettings:
-        """Defaults of a profile: OpenClaw profiles carry that release's defaults.
-
-        In 2026.9 only ``maxResults``/``minScore`` are configurable; the rest are the
-        release's constants (decay and MMR always on), kept here so the GUI shows them.
-        """
-        profile = canonical_profile(profile)
-        if profile in (OPENCLAW_2026_4, OPENCLAW_2026_9):
-            v2026_4 = cls(
-                profile=OPENCLAW_2026_4,
-                vector_weight=oc_config.DEFAULT_VECTOR_WEIGHT,
-                text_weight=oc_config.DEFAULT_TEXT_WEIGHT,
-                min_score=oc_config.DEFAULT_MIN_SCORE,
-                max_results=oc_config.DEFAULT_MAX_RESULTS,
-                candidate_multiplier=oc_config.DEFAULT_CANDIDATE_MULTIPLIER,
-                decay=False,
-                half_life_days=oc_config.DEFAULT_HALF_LIFE_DAYS,
-                mmr=False,
-                mmr_lambda=oc_config.DEFAULT_MMR_LAMBDA,
-                recency=False,
-                date_boost=0.0,
-                same_note_penalty=0.0,
-            )
-            if profile == OPENCLAW_2026_4:
-                return v2026_4
-            # 2026.9 keeps 2026.4's numbers and turns decay and MMR on for good.
-            return dataclasses.replace(v2026_4, profile=OPENCLAW_2026_9, decay=True, mmr=True)
-        return cls()
+    def defaults(cls, profile: Profile = MEMDESK) -> SearchSettings:
+        """Defaults of a profile (``RankingProfile.defaults`` over these fields' own,
+        which are memdesk's): OpenClaw profiles carry that release's defaults, and a
+        release's constants too (2026.9), so the GUI shows them."""
+        p = profiles.get(profile)
+        return cls(profile=p.name, **p.defaults)
 
     @classmethod
     def from_overrides(cls, data: Mapping[str, Any]) -> SearchSettings:
@@ -193,8 +219,8 @@ class SearchSettings:
         keys and None values are ignored; values of the wrong type give the profile's
         defaults. The one way settings are built from a dict of changes.
         """
-        profile = str(data.get("profile") or "memdesk")
-        base = cls.defaults(canonical_profile(profile) if profile in PROFILES else "memdesk")
+        profile = str(data.get("profile") or MEMDESK)
+        base = cls.defaults(profile if profile in profiles.BY_NAME else MEMDESK)
         names = {f.name for f in dataclasses.fields(cls)}
         known = {k: v for k, v in data.items() if k != "profile" and v is not None and k in names}
         try:
@@ -225,12 +251,10 @@ class SearchSettings:
     def normalized_weights(self) -> tuple[float, float]:
         """(vector, text) weights summing to 1; both 0 falls back to the profile default."""
         vw, tw = max(0.0, self.vector_weight), max(0.0, self.text_weight)
-        total = vw + tw
-        if total <= 0:
+        if vw + tw <= 0:
             d = SearchSettings.defaults(self.profile)
             vw, tw = d.vector_weight, d.text_weight
-            total = vw + tw
-        return vw / total, tw / total
+        return oc_config.normalize_weights(vw, tw)
 
     @property
     def candidate_pool_size(self) -> int:

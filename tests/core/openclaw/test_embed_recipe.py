@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memdesk.core.openclaw import embed_recipe, fixture_parity
+from memdesk.core.embed import openclaw_recipe as embed_recipe
+from memdesk.core.eval import fixture_parity
 
 pytestmark = pytest.mark.model
 

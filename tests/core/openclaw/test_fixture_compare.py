@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memdesk.core.openclaw import fixture_parity as fp
+from memdesk.core.eval import fixture_parity as fp
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "openclaw"
 TOL = fp.EMBEDDING_SCORE_TOLERANCE

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from memdesk.core.openclaw import fixture_parity as fp
+from memdesk.core.eval import fixture_parity as fp
 
 REPO = Path(__file__).resolve().parents[3]
 ROOT = REPO / "tests" / "fixtures" / "openclaw"

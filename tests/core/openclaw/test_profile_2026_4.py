@@ -15,8 +15,10 @@ import pytest
 
 from memdesk.core import engine as engine_mod
 from memdesk.core.embed import gguf_embedder
-from memdesk.core.openclaw import chunking, profile_2026_4, profile_common
+from memdesk.core.openclaw import chunking
 from memdesk.core.search import settings as settings_mod
+from memdesk.core.search.profiles import runner_2026_4 as profile_2026_4
+from memdesk.core.search.profiles import runner_common as profile_common
 
 REPO = Path(__file__).resolve().parents[3]
 GENERATED = REPO / "tests" / "fixtures" / "openclaw" / "workspaces" / "generated"

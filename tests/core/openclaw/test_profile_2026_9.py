@@ -60,7 +60,7 @@ def test_runner_takes_tokenizer_and_extra_paths_from_the_agents_config(tmp_path:
     import shutil
     import threading
 
-    from memdesk.core.openclaw import profile_2026_9
+    from memdesk.core.search.profiles import runner_2026_9 as profile_2026_9
 
     ws = tmp_path / "extras"
     shutil.copytree(REPO / "tests" / "fixtures" / "openclaw" / "workspaces" / "extras", ws)

@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 from memdesk.core import engine as engine_mod
-from memdesk.core.openclaw import profile_common
 from memdesk.core.search import settings as settings_mod
+from memdesk.core.search.profiles import runner_common as profile_common
 
 OC9 = settings_mod.SearchSettings.defaults(settings_mod.OPENCLAW_2026_9)
 

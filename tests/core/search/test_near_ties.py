@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.core import engine
-from memdesk.core.openclaw import fixture_parity
+from memdesk.core.eval import fixture_parity
 from memdesk.core.search import near_ties
 from memdesk.core.search import settings as settings_mod
 

@@ -12,7 +12,7 @@ every recorded search through memdesk and classifies each result list:
 * ``same_set``: the same (path, lines) set in another order or with other scores;
 * ``differs``: anything else.
 
-``python -m memdesk.core.openclaw.fixture_parity [FIXTURES_DIR]`` prints the match
+``python -m memdesk.core.eval.fixture_parity [FIXTURES_DIR]`` prints the match
 rates per version x workspace x mode (the numbers in the README). Hybrid fixtures
 need the GGUF file the recording used (matched by sha256 in the models dir).
 """
@@ -31,24 +31,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memdesk.core.search import near_ties
+
 # Keyword-only scores are FTS5's bm25 through the same arithmetic in Node and Python:
 # no model, no SIMD kernel, the same digits on every CPU. Only float round-off is allowed.
 KEYWORD_SCORE_TOLERANCE = 1e-6
-# Every score that comes from an embedding (a cosine, its hybrid merge, the same after
-# decay or importance) depends on the CPU: llama-cpp-python compiles llama.cpp with
-# GGML_NATIVE, and node-llama-cpp's prebuilt picks its kernels at run time, so a machine
-# with AVX-512 runs other float kernels than one with AVX2 only. Measured on an AMD EPYC
-# with AVX-512 (avx512_bf16, avx512_vnni) against the fixtures, which were recorded on
-# AVX2 kernels (the same llama.cpp built with AVX2 and without AVX-512 reproduces every
-# recorded score within 6.2e-7): hybrid scores moved by up to 1.44e-4 (MiniLM; e5 5.1e-5),
-# cosines between two stored chunks by up to 1.97e-4. The tolerance is about twice that.
-# OpenClaw's own scores move by about 1e-4 between two reindexes (issue 22), so shifts of
-# this size are noise to the agent as well; a formula error (a weight, a decay, a missing
-# boost) moves a score by 1e-3 or more and still fails, as do a different hit and an order
-# that is not a near-tie. What it can no longer tell apart is a kernel choice of the same
-# size, e.g. flash attention's F16 accumulation (2.2e-4): only the recording's own
-# kernels could (see tests/fixtures/openclaw/README.md).
-EMBEDDING_SCORE_TOLERANCE = 3e-4
+# Every score that comes from an embedding depends on the CPU and on OpenClaw's own
+# jitter: the measured tolerance is stated once, with the near-tie marks the app shows.
+EMBEDDING_SCORE_TOLERANCE = near_ties.AGENT_JITTER
 
 
 @dataclasses.dataclass(frozen=True)
@@ -278,7 +268,7 @@ def recorded_settings(fixture: dict[str, Any], root: Path | None = None) -> Any:
     """The agent settings (tokenizer, extraPaths, chunking) a recording ran with."""
     from memdesk.core.agent import config as agent_config
     from memdesk.core.openclaw import config as oc_config
-    from memdesk.core.openclaw import profile_common
+    from memdesk.core.search.profiles import runner_common as profile_common
 
     config = fixture.get("config") or {}
     if str(fixture["openclaw_version"]).startswith("2026.4"):

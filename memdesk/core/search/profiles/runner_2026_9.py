@@ -27,9 +27,12 @@ from typing import Any
 
 import numpy as np
 
-from . import embed_recipe, profile_common, v2026_9
-from .ids import FTS_ONLY_MODEL
-from .profile_common import AgentSettings
+from memdesk.core.embed import openclaw_recipe as embed_recipe
+from memdesk.core.openclaw import v2026_9
+from memdesk.core.openclaw.ids import FTS_ONLY_MODEL
+
+from . import runner_common as profile_common
+from .runner_common import AgentSettings
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +60,7 @@ def session_entries(settings: AgentSettings) -> list[Any]:
     active sessions from its database, then retained archives (``sessions_2026_9``)."""
     if settings.sessions is None:
         return []
-    from . import sessions_2026_9
+    from memdesk.core.openclaw import sessions_2026_9
 
     agent_id, db, folder = settings.sessions
     return [*sessions_2026_9.active_entries(db, agent_id), *sessions_2026_9.archive_entries(folder, agent_id)]

@@ -35,12 +35,14 @@ from typing import Any
 import numpy as np
 
 from memdesk.core.base import sqlite
+from memdesk.core.embed import openclaw_recipe as embed_recipe
+from memdesk.core.openclaw import chunking
+from memdesk.core.openclaw import keyword_search as oc_kw
+from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, StoredChunk, chunk_id_from_hash
+from memdesk.core.openclaw.text import is_well_formed, to_well_formed
 
-from . import chunking, embed_recipe, profile_common
-from . import keyword_search as oc_kw
-from .ids import FTS_ONLY_MODEL, StoredChunk, chunk_id_from_hash
-from .profile_common import AgentSettings
-from .text import is_well_formed, to_well_formed
+from . import runner_common as profile_common
+from .runner_common import AgentSettings
 
 log = logging.getLogger(__name__)
 

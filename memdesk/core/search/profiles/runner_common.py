@@ -23,9 +23,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import embed_recipe
-from .config import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_TOKENS
-from .text import hash_text
+from memdesk.core.embed import openclaw_recipe as embed_recipe
+from memdesk.core.openclaw.config import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_TOKENS
+from memdesk.core.openclaw.text import hash_text
 
 log = logging.getLogger(__name__)
 
