@@ -42,6 +42,17 @@ try {
   const loadConfig = await load("loadConfig");
   cfg = loadConfig();
 }
+// 2026.9: embedding providers such as `local` are plugins (@openclaw/llama-cpp-provider):
+// load the plugin registry for the memory scope first, as the CLI does before `memory
+// search`; without it the manager silently runs keyword-only. 2026.4 has no such module.
+const registry = fs
+  .readdirSync(distDir)
+  .filter((n) => /^plugin-registry-.*\.mjs$/.test(n))
+  .find((n) => fs.readFileSync(path.join(distDir, n), "utf8").includes("export { ensurePluginRegistryLoaded }"));
+if (registry) {
+  const { ensurePluginRegistryLoaded } = await import(pathToFileURL(path.join(distDir, registry)).href);
+  ensurePluginRegistryLoaded({ scope: "memory", config: cfg });
+}
 const got = await getMemorySearchManager({ cfg, agentId: "main", purpose: "cli", inspectSources: true });
 const manager = got?.manager ?? got;
 if (!manager || typeof manager.search !== "function") {

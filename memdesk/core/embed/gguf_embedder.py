@@ -161,9 +161,10 @@ class GgufEmbedder:
         # queries, so a search never queues behind a batch of chunks being indexed.
         self._documents: _Context | None = None
         self._queries: _Context | None = None
-        # A third, created on first use of ``encode_reference``: one sequence, no flash
-        # attention, the way OpenClaw's embedders run the same weights.
-        self._reference: _Context | None = None
+        # Created on first use of ``encode_reference``: one sequence per call, the way
+        # OpenClaw's embedders run the same weights; one context per flash-attention
+        # setting (2026.4's node-llama-cpp runs it off, 2026.9's llama-server on).
+        self._references: dict[bool, _Context] = {}
         self._head: list[int] = []
         self._tail: list[int] = []
 
@@ -527,16 +528,16 @@ class GgufEmbedder:
             return
         llama_runtime.release_pages(address, size)
 
-    def encode_reference(self, tokens: Sequence[int]) -> np.ndarray:
-        """The pooled (un-normalised) vector of one token sequence, computed as
-        node-llama-cpp 3.x and llama.cpp's own defaults do: one sequence per encode
-        call in a context of the model's trained size, flash attention off.
+    def encode_reference(self, tokens: Sequence[int], *, flash_attention: bool = False) -> np.ndarray:
+        """The pooled (un-normalised) vector of one token sequence, computed alone: one
+        sequence per encode call in a context of the model's trained size.
 
-        The fast path (``embed_*``) packs sequences and uses flash attention, whose
-        CPU kernel accumulates in F16: measured on MiniLM against vectors
-        node-llama-cpp stored, cosines move by ~1.5e-4; with this context they agree
-        to ~1e-8 (float32 rounding). Parity with an agent's scores needs the latter.
-        Raises ``ValueError`` for an empty sequence or one longer than the context.
+        ``flash_attention=False`` is node-llama-cpp 3.x (OpenClaw 2026.4): measured on
+        MiniLM against vectors it stored, cosines agree to ~1e-8 (float32 rounding),
+        while the fast path (``embed_*``: packed sequences, flash attention, whose CPU
+        kernel accumulates in F16) moves them by ~1.5e-4. ``True`` is llama-server's
+        default on a CPU (``--flash-attn auto``: on), which OpenClaw 2026.9 embeds
+        through. Raises ``ValueError`` for an empty sequence or one longer than the context.
         """
         seq = [int(t) for t in tokens]
         if not seq or len(seq) > self._n_ctx:
@@ -545,9 +546,10 @@ class GgufEmbedder:
         with self._load_lock:
             if self._model is None:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
-            if self._reference is None:
-                self._reference = self._new_context(self._model, self._n_ctx, 1, flash_attention=False)
-            context = self._reference
+            context = self._references.get(flash_attention)
+            if context is None:
+                context = self._new_context(self._model, self._n_ctx, 1, flash_attention=flash_attention)
+                self._references[flash_attention] = context
         with context.lock:
             if context.ctx is None:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
@@ -557,8 +559,11 @@ class GgufEmbedder:
     def close(self) -> None:
         """Free the llama.cpp model and context now rather than at garbage collection."""
         with self._load_lock:
-            contexts = [c for c in (self._queries, self._documents, self._reference) if c is not None]
-            self._queries = self._documents = self._reference = None
+            contexts = [
+                c for c in (self._queries, self._documents, *self._references.values()) if c is not None
+            ]
+            self._queries = self._documents = None
+            self._references = {}
             for context in contexts:
                 self._free_context(context)
             if self._model is not None:

@@ -5,8 +5,15 @@ never does, so its vectors differ and a profile that predicts the agent must emb
 the way the agent does. Measured against the real releases (tests/fixtures/openclaw):
 
 * **2026.9** sends the bare chunk/query text to an OpenAI-compatible
-  ``/v1/embeddings`` server (its ``local`` provider is a managed llama-server), which
-  adds the model's own special tokens: ``special_tokens="model"``.
+  ``/v1/embeddings`` server (its ``local`` provider is the ``@openclaw/llama-cpp-provider``
+  plugin's managed llama-server), which adds the model's own special tokens:
+  ``special_tokens="model"``. That server runs flash attention ``auto``, which is on
+  for a CPU, so the recipe computes with it on (``flash_attention=True``), one
+  sequence at a time: what the server computes for an input it embeds alone. It also
+  packs the inputs of one request into shared batches over 4 slots, and which inputs
+  share a batch depends on timing, so some of the agent's vectors differ from the
+  alone ones (and between two reindexes of its own) by up to ~1e-4: that is the
+  agent's own jitter, measured in docs/openclaw-versions.md, not a recipe to copy.
 * **2026.4** embeds through node-llama-cpp 3.18.1 (``LlamaEmbeddingContext``): it
   tokenizes without specials, then prepends BOS only for WordPiece vocabularies
   (BERT ``[CLS]``) or when the vocabulary asks for it (never for SentencePiece
@@ -48,10 +55,12 @@ class OpenClawRecipe:
     special_tokens: SpecialTokens
     query_prefix: str = ""
     document_prefix: str = ""
-    # How the vectors are computed: "reference" = one sequence per call, no flash
-    # attention (``GgufEmbedder.encode_reference``). Part of the key, so vectors from
-    # another computation never come back from a cache.
+    # How the vectors are computed: one sequence per call (``GgufEmbedder.encode_reference``),
+    # flash attention off ("reference", node-llama-cpp) or on ("reference-fa", llama-server
+    # on a CPU). Part of the key, so vectors from another computation never come back
+    # from a cache.
     compute: str = "reference"
+    flash_attention: bool = False
 
     def key(self) -> str:
         return hashlib.sha256(json.dumps(dataclasses.asdict(self), sort_keys=True).encode()).hexdigest()
@@ -59,7 +68,7 @@ class OpenClawRecipe:
 
 RECIPES = {
     "2026.4": OpenClawRecipe("openclaw-2026.4", "node-llama-cpp"),
-    "2026.9": OpenClawRecipe("openclaw-2026.9", "model"),
+    "2026.9": OpenClawRecipe("openclaw-2026.9", "model", compute="reference-fa", flash_attention=True),
 }
 
 
@@ -142,11 +151,13 @@ class RecipeEmbedder:
         for i, seq in enumerate(seqs):
             if not seq:
                 continue
-            # One sequence per encode, flash attention off (``encode_reference``): how
-            # node-llama-cpp and the recorded llama.cpp server compute; memdesk's packed,
-            # flash-attention path moves cosines by 2.5e-4 to 3.2e-4, as much as another
-            # CPU's kernels do (the replay's 3e-4 tolerance, tests/fixtures/openclaw/README.md).
-            v = np.asarray(self.base.encode_reference(seq), dtype=np.float64)
+            # One sequence per encode, flash attention as the agent's runtime sets it
+            # (``encode_reference``): memdesk's packed path moves cosines by 2.5e-4 to
+            # 3.2e-4, as much as another CPU's kernels do (tests/fixtures/openclaw/README.md).
+            v = np.asarray(
+                self.base.encode_reference(seq, flash_attention=self.recipe.flash_attention),
+                dtype=np.float64,
+            )
             n = np.linalg.norm(v)
             out[i] = (v / n if n >= 1e-10 else v).astype(np.float32)
         return out

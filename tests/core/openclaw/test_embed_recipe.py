@@ -77,3 +77,59 @@ def test_recipe_vectors_are_the_ones_node_llama_cpp_stored(minilm_path: Path) ->
     for text, ref in zip(texts[:3], stored[:3], strict=True):
         without_sep = emb.base.encode_reference(emb.tokens(text)[:-1])
         assert fixture_parity.cosine(without_sep, ref) < fixture_parity.VECTOR_COSINE_FLOOR, text[:40]
+
+
+def _this_cpu_kernels() -> str:
+    """The kernel class tools/record_openclaw.py writes into ``recorded_on.kernels``."""
+    flags: set[str] = set()
+    with open("/proc/cpuinfo", encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("flags"):
+                flags = set(line.split(":", 1)[1].split())
+                break
+    if "avx512f" in flags:
+        return "x86-64 AVX-512"
+    return "x86-64 AVX2, no AVX-512" if "avx2" in flags else "x86-64 without AVX2"
+
+
+def test_2026_9_recipe_gives_the_vectors_the_real_server_computed(minilm_path: Path) -> None:
+    """OpenClaw 2026.9.6 embeds through its llama.cpp plugin's managed llama-server, which
+    runs flash attention ("auto": on for a CPU) and packs the inputs of one request into
+    shared batches over 4 slots. Its index keeps every chunk's vector. The 2026.9 recipe
+    (flash attention on, each sequence alone) reproduces the vectors the server computed
+    for an input alone, to float rounding, on the kernels they were recorded on; with
+    flash attention off (the stand-in's computation) none of them. The others, packed
+    with other inputs, are the agent's own jitter: held to the replay's tolerance."""
+    import dataclasses
+    import json
+
+    import apsw
+
+    from memdesk.core.embed import gguf_embedder
+
+    root = Path(__file__).resolve().parents[2] / "fixtures/openclaw/2026.9.6"
+    fixture = json.loads((root / "generated-minilm.json").read_text(encoding="utf-8"))
+    assert fixture["embedder"].startswith("local -> @openclaw/llama-cpp-provider")
+    conn = apsw.Connection(str(root / "agent-index" / "generated-minilm-openclaw-agent.sqlite"))
+    rows = list(conn.execute("SELECT text, embedding FROM memory_index_chunks ORDER BY id"))
+    conn.close()
+    texts = [text for text, _ in rows]
+    stored = np.array([np.frombuffer(blob, dtype=np.float64) for _, blob in rows])
+    recipe = embed_recipe.recipe_for("2026.9.6")
+    base = gguf_embedder.GgufEmbedder(minilm_path)
+    got = embed_recipe.RecipeEmbedder(base, recipe).embed_documents(texts).astype(np.float64)
+    off = embed_recipe.RecipeEmbedder(
+        base, dataclasses.replace(recipe, compute="reference", flash_attention=False)
+    ).embed_documents(texts)
+    for text, vec, ref in zip(texts, got, stored, strict=True):
+        assert fixture_parity.cosine(vec, ref) >= fixture_parity.VECTOR_COSINE_FLOOR, text[:40]
+    # No bound on the cosines between two chunks here: the agent's own vectors are a mix
+    # of alone and packed computations, and move between two of its reindexes.
+    if fixture["recorded_on"]["kernels"] != _this_cpu_kernels():
+        pytest.skip("recorded on another CPU class: its last digits are that CPU's kernels'")
+    exact_on = int(np.sum(np.max(np.abs(got - stored), axis=1) <= 1e-6))
+    exact_off = int(np.sum(np.max(np.abs(off - stored), axis=1) <= 1e-6))
+    assert exact_off == 0
+    # Which inputs the server embeds alone depends on timing: 20 of 66 in this recording
+    # (to 1.5e-8), while two of OpenClaw's own reindexes agreed on 10 to 31 of 66 vectors.
+    assert exact_on * 5 >= len(texts), (exact_on, len(texts))

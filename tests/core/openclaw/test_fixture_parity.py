@@ -5,8 +5,8 @@ this test needs no npm or Node. Every recorded search must match (``fp.mismatche
 except the ones listed in ``KNOWN``, each with the reason; a listed search that starts
 matching fails too, so the list stays true. Keyword-only fixtures match exactly (paths,
 lines, order, scores within 1e-6: no model, the same digits on every CPU). Hybrid
-fixtures (the openclaw recipes embed one sequence per call without flash attention, as
-the agents do) have the same paths and lines with scores within
+fixtures (the openclaw recipes embed one sequence per call, flash attention as each
+release's runtime sets it: off for 2026.4, on for 2026.9's llama-server) have the same paths and lines with scores within
 ``fp.EMBEDDING_SCORE_TOLERANCE``, and only hits that close to each other may swap:
 llama.cpp's float kernels depend on the CPU it is built for (the recording's kernel
 class is each hybrid fixture's ``recorded_on``). They need the GGUF build they
