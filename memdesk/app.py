@@ -20,7 +20,7 @@ from memdesk.core import engine as engine_mod
 from memdesk.core import errors, paths
 from memdesk.core.embed.loader import parse_model_spec
 from memdesk.core.eval import tuned as eval_tuned
-from memdesk.qt import assets, compat, logs, translations
+from memdesk.qt import assets, collector, compat, logs, translations
 from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.ui import main_window as window_mod
@@ -69,6 +69,7 @@ def build_window(
     ``data_dir`` holds preferences and the index (default: ``paths.data_dir()``).
     """
     compat.apply_refcount_workaround()
+    collector.install()
     app = QApplication.instance()
     if isinstance(app, QApplication):
         ui_theme.install_indicator_style(app)
