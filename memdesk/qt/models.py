@@ -305,11 +305,14 @@ class ResultsModel(QAbstractTableModel):
             return False
         if not same_rows:
             self.beginResetModel()
-        self._hits = hits
         self._near_ties = near
-        if terms != self._terms:
-            self._terms = terms
+        # A row's marks are found in its hit's text: new terms, or a hit whose text
+        # changed in place (its note edited on disk, the same chunk in the same row),
+        # need them found again.
+        if terms != self._terms or hits != self._hits:
             self._spans = {}
+        self._terms = terms
+        self._hits = hits
         self._excerpts = {}
         self._relevant = relevant
         self._claims = eval_golden.assign_labels(self._hits, self._relevant)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from PySide6.QtCore import Qt
@@ -52,6 +53,21 @@ def test_results_columns_are_data() -> None:
     final = model.index(0, models.column_index("final"))
     assert final.data(models.ScoreRole) == 0.36
     assert model.index(0, 0).data(models.ScoreRole) is None
+
+
+def test_a_hit_whose_text_changed_in_place_gets_its_marks_anew() -> None:
+    """A note edited on disk is searched again: the same chunk in the same row (no reset,
+    so the selection stays) with a new text. Its match marks are found in the new text,
+    not kept from the old one, where they would mark the wrong words."""
+    model = models.ResultsModel()
+    before = dataclasses.replace(_hit(1), text="deploy day is Thursday")
+    model.set_hits([before], ["deploy"])
+    snippet = model.index(0, models.column_index("snippet"))
+    assert snippet.data(models.SpansRole) == [(0, 6)]
+    after = dataclasses.replace(before, text="Edited at the desk. deploy day is Thursday")
+    assert model.set_hits([after], ["deploy"]) is False  # same rows: no reset
+    text = snippet.data(Qt.ItemDataRole.DisplayRole)
+    assert [text[a:b] for a, b in snippet.data(models.SpansRole)] == ["deploy"]
 
 
 def test_tree_model_passes_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
