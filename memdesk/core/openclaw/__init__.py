@@ -19,9 +19,9 @@ profiles are built from these pieces, and ``memdesk.parity`` and the fixture rep
 
 The port imports no other core package: only the floor below it (``core/base``'s
 SQLite door, ``errors``), as an import-linter contract in ``pyproject.toml`` checks.
-(``profile_*``, ``embed_recipe`` and ``fixture_parity`` are memdesk's own runners of
-the port, not part of it; they move out, issue 24.) No Qt here either: this is part of
-``memdesk.core``.
+memdesk's own runners of the port live with the profiles (``core/search/profiles``),
+its embedding recipes in ``core/embed/openclaw_recipe``, the fixture replays in
+``core/eval/fixture_parity``. No Qt here either: this is part of ``memdesk.core``.
 """
 
 from __future__ import annotations
