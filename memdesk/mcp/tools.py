@@ -75,6 +75,9 @@ class MemoryTools:
         self._engine_lock = threading.Lock()
         self._sync_lock = threading.Lock()
         self._sync_thread: threading.Thread | None = None
+        # Asked for while a sync ran: that sync may have listed the notes before the
+        # change (an append's new daily note), so it runs once more when it ends.
+        self._sync_again = False
         self._first_sync_done = threading.Event()
         self._last_sync_end = 0.0
         self._sync_error: str | None = None
@@ -141,7 +144,9 @@ class MemoryTools:
         """Bring the index up to date in the background (no-op while one runs)."""
         with self._sync_lock:
             if self._sync_thread is not None and self._sync_thread.is_alive():
+                self._sync_again = True
                 return
+            self._sync_again = False
             self._changed.clear()  # what changed before this point, this sync sees
             self._sync_thread = threading.Thread(target=self._sync, name="memdesk-mcp-sync", daemon=True)
             self._sync_thread.start()
@@ -150,17 +155,23 @@ class MemoryTools:
         def progress(step: Any) -> None:
             self._progress = {"files_done": step.files_done, "files_total": step.files_total}
 
-        try:
-            report = self.engine().sync(progress=progress)
-            if report.repaired:
-                log.warning("the index was damaged (%s); rebuilt it from the notes", report.repaired)
-            self._sync_error = None
-        except Exception as exc:  # a failed sync must not take the server down
-            log.exception("index sync failed")
-            self._sync_error = str(exc)
-        finally:
-            self._last_sync_end = time.monotonic()
-            self._first_sync_done.set()
+        while True:
+            try:
+                report = self.engine().sync(progress=progress)
+                if report.repaired:
+                    log.warning("the index was damaged (%s); rebuilt it from the notes", report.repaired)
+                self._sync_error = None
+            except Exception as exc:  # a failed sync must not take the server down
+                log.exception("index sync failed")
+                self._sync_error = str(exc)
+            finally:
+                self._last_sync_end = time.monotonic()
+                self._first_sync_done.set()
+            with self._sync_lock:
+                if not self._sync_again:
+                    return
+                self._sync_again = False
+                self._changed.clear()
 
     @property
     def syncing(self) -> bool:
