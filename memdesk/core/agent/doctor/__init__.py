@@ -41,10 +41,10 @@ from memdesk.core.openclaw import chunking, v2026_9
 from memdesk.core.openclaw import decay as decay4
 from memdesk.core.openclaw.ids import FTS_ONLY_MODEL, js_json_stringify
 
-from . import annotate
-from .config import Agent, AgentSearch, Layout, OpenClawSetup, get, not_found_message, resolve_user_path
-from .index import AgentIndex, AgentIndexError
-from .sources import SourceListing, content_hash, list_agent_files
+from .. import annotate
+from ..config import Agent, AgentSearch, Layout, OpenClawSetup, get, not_found_message, resolve_user_path
+from ..index import AgentIndex, AgentIndexError
+from ..sources import SourceListing, content_hash, list_agent_files
 
 Severity = Literal["error", "warning", "info"]
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
