@@ -3,43 +3,16 @@ snippets, and a detail pane that explains the selected hit's score."""
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
-from PySide6.QtCore import (
-    QAbstractItemModel,
-    QEvent,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QRect,
-    QRectF,
-    QSize,
-    Qt,
-    Signal,
-    Slot,
-)
-from PySide6.QtGui import (
-    QAbstractTextDocumentLayout,
-    QColor,
-    QFontMetrics,
-    QKeyEvent,
-    QMouseEvent,
-    QPainter,
-    QPalette,
-    QTextDocument,
-)
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QApplication,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QTextBrowser,
     QVBoxLayout,
@@ -53,217 +26,7 @@ from memdesk.core.search import near_ties as near_ties_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import models
 from memdesk.ui import explain as explain_mod
-from memdesk.ui import item_paint, theme
-
-AnyIndex = QModelIndex | QPersistentModelIndex
-SNIPPET_MIN_CHARS = 40  # below this the snippet column scrolls sideways instead of shrinking
-
-
-class ScoreBarDelegate(QStyledItemDelegate):
-    """Draws a score in [0, 1] as a small horizontal bar behind its number."""
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        # The style draws background and selection; we draw bar and number.
-        _opt, text = item_paint.draw_item_background(self, painter, option, index)
-        painter.save()
-        value = index.data(models.ScoreRole)
-        if isinstance(value, (int, float)):
-            rect = option.rect.adjusted(3, 5, -3, -5)
-            width = max(0.0, min(1.0, float(value))) * rect.width()
-            painter.fillRect(
-                QRectF(rect.left(), rect.top(), width, rect.height()), theme.score_bar(option.palette)
-            )
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        painter.setPen(
-            option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        )
-        painter.drawText(
-            option.rect.adjusted(4, 0, -4, 0),
-            int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
-            text,
-        )
-        painter.restore()
-
-
-class CheckDelegate(QStyledItemDelegate):
-    """A centred check box alone (the cell's text is for screen readers); a click anywhere
-    in the narrow cell toggles it, and so do Space and Select."""
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        state = index.data(Qt.ItemDataRole.CheckStateRole)
-        opt.features &= ~QStyleOptionViewItem.ViewItemFeature.HasCheckIndicator
-        style = opt.widget.style() if opt.widget else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
-        box = QStyleOptionViewItem(opt)
-        size = style.pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth, None, opt.widget)
-        box.rect = QRect(0, 0, size, size)
-        box.rect.moveCenter(option.rect.center())
-        box.state = box.state & ~(
-            QStyle.StateFlag.State_On | QStyle.StateFlag.State_Off | QStyle.StateFlag.State_NoChange
-        )
-        box.state |= {
-            Qt.CheckState.Checked: QStyle.StateFlag.State_On,
-            Qt.CheckState.PartiallyChecked: QStyle.StateFlag.State_NoChange,
-        }.get(
-            Qt.CheckState(state) if state is not None else Qt.CheckState.Unchecked, QStyle.StateFlag.State_Off
-        )
-        # Fusion's own box all but vanishes on a dark base: theme.IndicatorStyle draws it
-        # from the palette.
-        style.drawPrimitive(QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck, box, painter, opt.widget)
-
-    def editorEvent(
-        self,
-        event: QEvent,
-        model: QAbstractItemModel,  # Qt override
-        option: QStyleOptionViewItem,
-        index: AnyIndex,
-    ) -> bool:
-        if not index.flags() & Qt.ItemFlag.ItemIsUserCheckable:
-            return False
-        kind = event.type()
-        if kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
-            return isinstance(event, QMouseEvent) and event.button() == Qt.MouseButton.LeftButton
-        if kind == QEvent.Type.MouseButtonRelease:
-            if not (
-                isinstance(event, QMouseEvent)
-                and event.button() == Qt.MouseButton.LeftButton
-                and option.rect.contains(event.position().toPoint())
-            ):
-                return False
-        elif kind == QEvent.Type.KeyPress:
-            if not (isinstance(event, QKeyEvent) and event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Select)):
-                return False
-        else:
-            return False
-        state = index.data(Qt.ItemDataRole.CheckStateRole)
-        checked = state is not None and Qt.CheckState(state) == Qt.CheckState.Checked
-        new = Qt.CheckState.Unchecked if checked else Qt.CheckState.Checked
-        return model.setData(index, new, Qt.ItemDataRole.CheckStateRole)
-
-
-def spans_html(
-    text: str, spans: Sequence[tuple[int, int]], *, background: QColor, foreground: QColor | None = None
-) -> str:
-    """``text`` escaped, each matched ``(start, end)`` range on a highlight background."""
-    style = f"background-color:{background.name()};font-weight:600"
-    if foreground is not None:
-        style += f";color:{foreground.name()}"
-    out: list[str] = []
-    pos = 0
-    for start, end in sorted(spans):
-        if start < pos or end <= start:
-            continue
-        out.append(html.escape(text[pos:start]))
-        out.append(f'<span style="{style}">{html.escape(text[start:end])}</span>')
-        pos = end
-    out.append(html.escape(text[pos:]))
-    return "".join(out)
-
-
-def elide_location(text: str, width: int, metrics: QFontMetrics) -> str:
-    """``folder/name.md:5-9`` to fit ``width``: the folders go first, then the name's start."""
-    if metrics.horizontalAdvance(text) <= width:
-        return text
-    _folder, slash, name = text.rpartition("/")
-    if slash:
-        short = f"…/{name}"
-        if metrics.horizontalAdvance(short) <= width:
-            return short
-        text = name
-    return metrics.elidedText(text, Qt.TextElideMode.ElideLeft, width)
-
-
-class LocationDelegate(QStyledItemDelegate):
-    """File and lines with the folders elided first, so a narrow column keeps the name
-    (the full path is in the tooltip)."""
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        opt, text = item_paint.draw_item_background(self, painter, option, index)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        rect = option.rect.adjusted(4, 0, -4, 0)
-        painter.save()
-        # Annotation badges (importance / project, with the multiplier applied) at the
-        # right; the location is elided into what is left.
-        badges = index.data(models.BadgesRole) or []
-        metrics = opt.fontMetrics
-        right = rect.right()
-        pill_h = metrics.height()
-        top = rect.center().y() - pill_h // 2
-        for badge in reversed(badges):
-            width = metrics.horizontalAdvance(badge) + 8
-            if right - width < rect.left() + rect.width() // 3:
-                break  # no room: the tooltip still lists them
-            pill = QRectF(right - width, top, width, pill_h)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(theme.match_background(option.palette))
-            painter.drawRoundedRect(pill, 4, 4)
-            painter.setPen(theme.match_foreground(option.palette))
-            painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), badge)
-            right -= width + 4
-        rect.setRight(right)
-        painter.setPen(
-            option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        )
-        painter.drawText(
-            rect,
-            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-            elide_location(text, rect.width(), metrics),
-        )
-        painter.restore()
-
-
-class SnippetDelegate(QStyledItemDelegate):
-    """The excerpt around a hit's matches, wrapped to the row's lines, matches marked."""
-
-    def __init__(self, model: models.ResultsModel, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._model = model
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
-        opt, text = item_paint.draw_item_background(self, painter, option, index)
-        palette = option.palette
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        doc = QTextDocument()
-        doc.setDefaultFont(opt.font)
-        doc.setDocumentMargin(2)
-        rect = option.rect.adjusted(2, 2, -2, -2)
-        doc.setTextWidth(rect.width())
-        spans = index.data(models.SpansRole) or []
-        doc.setHtml(
-            spans_html(
-                text,
-                spans,
-                background=theme.match_background(palette),
-                foreground=theme.match_foreground(palette),
-            )
-        )
-        painter.save()
-        # Whole lines only: clip below the last laid-out line that fits the row.
-        bottom = 0.0
-        doc.size()  # lays the document out, so its lines have positions
-        layout = doc.firstBlock().layout()
-        for i in range(layout.lineCount() if layout is not None else 0):
-            line = layout.lineAt(i)
-            line_bottom = layout.position().y() + line.y() + line.height()
-            if line_bottom > rect.height() and bottom > 0:
-                break
-            bottom = line_bottom
-        painter.setClipRect(QRectF(rect.left(), rect.top(), rect.width(), bottom or rect.height()))
-        painter.translate(rect.left(), rect.top())
-        context = QAbstractTextDocumentLayout.PaintContext()
-        context.palette.setColor(
-            QPalette.ColorRole.Text,
-            palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text),
-        )
-        doc.documentLayout().draw(painter, context)
-        painter.restore()
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
-        hint = super().sizeHint(option, index)
-        return QSize(min(hint.width(), 600), hint.height())
+from memdesk.ui import result_columns, result_delegates
 
 
 def _most_overlapping(hits: Sequence[hits_mod.Hit], wanted: hits_mod.Hit) -> int:
@@ -351,10 +114,10 @@ class SearchPanel(QWidget):
         # never left the table: Tab goes on to the explanation and the editor instead.
         self.table.setTabKeyNavigation(False)
         self.table.verticalHeader().setVisible(False)
-        self._bar_delegate = ScoreBarDelegate(self.table)
-        self._snippet_delegate = SnippetDelegate(self.model, self.table)
-        self._check_delegate = CheckDelegate(self.table)
-        self._location_delegate = LocationDelegate(self.table)
+        self._bar_delegate = result_delegates.ScoreBarDelegate(self.table)
+        self._snippet_delegate = result_delegates.SnippetDelegate(self.model, self.table)
+        self._check_delegate = result_delegates.CheckDelegate(self.table)
+        self._location_delegate = result_delegates.LocationDelegate(self.table)
         for i, column in enumerate(models.COLUMNS):
             if column.kind == "score":
                 self.table.setItemDelegateForColumn(i, self._bar_delegate)
@@ -409,72 +172,17 @@ class SearchPanel(QWidget):
 
     # layout --------------------------------------------------------------------------
     def _layout_columns(self) -> None:
-        """Numbers fit their header and values; the location gets room for a file name
-        and lines; the snippet takes the rest, on two lines per row."""
-        header = self.table.horizontalHeader()
-        metrics = self.table.fontMetrics()
-        header_metrics = header.fontMetrics()
-        pad = 12  # cell margins plus the header's separator
-        for i, column in enumerate(models.COLUMNS):
-            if column.kind == "snippet":
-                continue
-            if column.key == "location":
-                width = metrics.horizontalAdvance("2026-06-08.md:120-140") + pad
-            elif column.kind == "check":
-                width = max(26, header_metrics.horizontalAdvance(column.header) + pad)
-            else:
-                sample = "0.000" if column.kind == "score" else "100"
-                width = (
-                    max(
-                        metrics.horizontalAdvance(sample),
-                        header_metrics.horizontalAdvance(self.model.headerData(i, Qt.Orientation.Horizontal)),
-                    )
-                    + pad
-                )
-            header.setSectionResizeMode(i, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(i, width)
-        # Two lines of snippet, measured with the fallback fonts CJK text and emoji use
-        # (taller than the table font's own line spacing).
-        probe = QTextDocument()
-        probe.setDefaultFont(self.table.font())
-        probe.setDocumentMargin(0)
-        probe.setHtml("<b>Ag</b> 鉴权 ✅")
-        probe.size()
-        layout = probe.firstBlock().layout()
-        line = (
-            layout.lineAt(0).height() if layout is not None and layout.lineCount() else metrics.lineSpacing()
-        )
-        self.table.verticalHeader().setDefaultSectionSize(
-            max(metrics.lineSpacing() * 2, round(line * 2)) + 10
-        )
-        self.model.excerpt_chars = 320
-        self._fit_snippet()
+        result_columns.layout_columns(self.table, self.model)
 
     def snippet_min_width(self) -> int:
-        # Latin letters: a CJK font's average width is a wide character's.
-        return self.table.fontMetrics().horizontalAdvance("x" * SNIPPET_MIN_CHARS)
+        return result_columns.snippet_min_width(self.table)
 
     def fixed_columns_width(self) -> int:
         """The shown columns' width before the snippet."""
-        header = self.table.horizontalHeader()
-        snippet = models.column_index("snippet")
-        return sum(
-            header.sectionSize(i)
-            for i in range(header.count())
-            if i != snippet and not header.isSectionHidden(i)
-        )
+        return result_columns.fixed_columns_width(self.table)
 
     def _fit_snippet(self) -> None:
-        """The snippet fills the row, but never narrower than ``snippet_min_width``: in a
-        narrow pane the table scrolls sideways rather than squeezing it out of sight."""
-        header = self.table.horizontalHeader()
-        snippet = models.column_index("snippet")
-        least = self.snippet_min_width()
-        stretch = self.table.viewport().width() - self.fixed_columns_width() >= least
-        if header.stretchLastSection() != stretch:
-            header.setStretchLastSection(stretch)
-        if not stretch and header.sectionSize(snippet) != least:
-            header.resizeSection(snippet, least)
+        result_columns.fit_snippet(self.table)
 
     def results_height(self, rows: int) -> int:
         """The panel's height at which the table shows ``rows`` whole rows (the summary
@@ -502,34 +210,6 @@ class SearchPanel(QWidget):
             + rows * row
             + spare
         )
-
-    def _hide_constant_columns(
-        self, hits: Sequence[hits_mod.Hit], settings: settings_mod.SearchSettings
-    ) -> None:
-        """Columns that say nothing for these settings give their width to the snippet:
-        Decay while decay is off (every row 1.000), the two MMR ranks while MMR is
-        off (Pre-MMR would repeat # and MMR be —). The explanation pane still names
-        both, and the columns return when the sliders switch them on."""
-        decay_off = not settings.decay and all(h.decay == 1.0 for h in hits)
-        mmr_off = all(h.mmr_rank is None for h in hits) and not settings.mmr
-        for key, hidden in (("decay", decay_off), ("pre_mmr", mmr_off), ("mmr", mmr_off)):
-            self.table.setColumnHidden(models.column_index(key), hidden)
-        self._fit_snippet()
-
-    def _fit_location_badges(self) -> None:
-        """Widen the location column so a file name still shows beside its badges."""
-        column = models.column_index("location")
-        metrics = self.table.fontMetrics()
-        widest = 0
-        for row in range(self.model.rowCount()):
-            badges = self.model.index(row, column).data(models.BadgesRole) or []
-            widest = max(widest, sum(metrics.horizontalAdvance(b) + 12 for b in badges))
-        if widest:
-            needed = metrics.horizontalAdvance("2026-06-08.md:120-140") + 12 + widest
-            header = self.table.horizontalHeader()
-            if header.sectionSize(column) < needed:
-                header.resizeSection(column, needed)
-                self._fit_snippet()
 
     def point_size(self) -> float:
         return self.table.font().pointSizeF()
@@ -621,8 +301,8 @@ class SearchPanel(QWidget):
         reset = self.model.set_hits(
             hits, terms, relevant, near_ties=near_ties_mod.near_ties(hits, settings.profile)
         )
-        self._hide_constant_columns(hits, settings)
-        self._fit_location_badges()
+        result_columns.hide_constant_columns(self.table, hits, settings)
+        result_columns.fit_location_badges(self.table, self.model)
         self.summary.setText(summary)
         if not reset and not new_query:
             # The same rows: the view kept its selection and scroll. The explanation is

@@ -18,7 +18,7 @@ from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search.settings import SearchSettings
 from memdesk.qt import models
-from memdesk.ui import search_panel
+from memdesk.ui import result_delegates, search_panel
 from tests.ui.conftest import search
 
 
@@ -105,7 +105,9 @@ def test_paths_elide_with_tooltip_and_headers_fit(qtbot, fts_window) -> None:  #
     """Folders elide before the file name; every header's text fits its column."""
     metrics = QFontMetrics(fts_window.results_table.font())
     text = "memory/decisions/deploy-cadence.md:1-20"
-    short = search_panel.elide_location(text, metrics.horizontalAdvance("deploy-cadence.md:1-20…/"), metrics)
+    short = result_delegates.elide_location(
+        text, metrics.horizontalAdvance("deploy-cadence.md:1-20…/"), metrics
+    )
     assert short == "…/deploy-cadence.md:1-20"
     results = search(qtbot, fts_window, "deploy cadence")
     model = fts_window.search_panel.model
