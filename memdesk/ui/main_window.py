@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import functools
-import itertools
-import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QRect, Qt, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QCloseEvent,
-    QDesktopServices,
-    QGuiApplication,
     QKeyEvent,
     QShowEvent,
 )
@@ -22,17 +18,12 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLineEdit,
     QMainWindow,
-    QMessageBox,
-    QPushButton,
-    QStyle,
     QWidget,
 )
 
-from memdesk.core import errors, paths
+from memdesk.core import errors
 from memdesk.core.embed.loader import parse_model_spec
-from memdesk.core.eval import tuned as eval_tuned
 from memdesk.core.index import notes, notetext
-from memdesk.core.search import highlight
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import golden as golden_mod
@@ -45,6 +36,7 @@ from memdesk.ui import agent_dock as agent_dock_mod
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
+from memdesk.ui import first_paint as first_paint_mod
 from memdesk.ui import help as help_mod
 from memdesk.ui import menus as menus_mod
 from memdesk.ui import model_banner as model_banner_mod
@@ -52,35 +44,19 @@ from memdesk.ui import note_actions as note_actions_mod
 from memdesk.ui import panes as panes_mod
 from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
+from memdesk.ui import results_view as results_view_mod
 from memdesk.ui import retranslate as retranslate_mod
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import skipped as skipped_mod
 from memdesk.ui import status_bar as status_bar_mod
 from memdesk.ui import theme
-from memdesk.ui import tuning_panel as tuning_mod
+from memdesk.ui import tuned_settings as tuned_mod
+from memdesk.ui import unsaved as unsaved_mod
+from memdesk.ui import window_fit as window_fit_mod
+from memdesk.ui import window_help as window_help_mod
 from memdesk.ui import workspace_tree as tree_mod
 
-log = logging.getLogger(__name__)
-
-DEFAULT_SIZE = (1280, 800)
-TUNING_SAVE_MS = 400  # a slider drag writes the workspace's tuned.json once, when it stops
 SessionFactory = Callable[[Path], session_mod.Session]
-
-
-class FirstPaint(QObject):
-    """Calls ``then`` once ``window`` has painted its first frame (after that paint
-    pass), then stops looking at the window's events."""
-
-    def __init__(self, window: QWidget, then: Callable[[], None]) -> None:
-        super().__init__(window)
-        self._then = then
-        window.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
-        if event.type() == QEvent.Type.Paint:
-            watched.removeEventFilter(self)
-            QTimer.singleShot(0, self, self._then)  # dropped if the window goes first
-        return False
 
 
 class MainWindow(QMainWindow):
@@ -110,12 +86,10 @@ class MainWindow(QMainWindow):
         self._build_default_model = build_default_model
         self._log_file = log_file
         self._closing_confirmed = False
-        self._fitted = False
-        self._fixed_size = False
         # Background work of a held session waits for the first frame (see
         # Session.release_background); a session attached later starts at once.
         self._first_frame_painted = False
-        FirstPaint(self, self._on_first_frame_painted)
+        first_paint_mod.FirstPaint(self, self._on_first_frame_painted)
 
         self.tree = tree_mod.WorkspaceTree()
         self.tree_filter = QLineEdit()
@@ -131,26 +105,16 @@ class MainWindow(QMainWindow):
         self.note_actions = note_actions_mod.NoteActions(
             self, self.note_editor, self.note_ops, lambda: self.session, log_file=log_file
         )
-        # Search settings belong to the workspace (beside its golden set): tuned on one
-        # workspace's labels, they never follow the user into another workspace.
-        self._workspace_tuning = eval_tuned.WorkspaceTuning()
-        self._tuning_writable = True
-        self._tuning_problem: str | None = None
-        self._applying_tuned: int | None = None  # the labelled queries of an auto-tune being applied
-        self._tuning_save_timer = QTimer(self)
-        self._tuning_save_timer.setObjectName("tuning-save-timer")
-        self._tuning_save_timer.setSingleShot(True)
-        self._tuning_save_timer.setInterval(TUNING_SAVE_MS)
-        self._load_workspace_tuning(session.workspace)
-        self.tuning = tuning_mod.TuningPanel(session.settings)
-        for profile in settings_mod.CANONICAL_PROFILES:  # each profile comes back with its own values
-            if profile != session.settings.profile:
-                self.tuning.remember_profile(self._workspace_tuning.settings(profile))
+        # Search settings belong to the workspace (see tuned_settings).
+        self.tuned_settings = tuned_mod.TunedSettings(session.workspace, self)
+        self.tuning = self.tuned_settings.make_panel(session.settings)
         self.quality = quality_mod.QualityPanel()
         self.agent_dock = agent_dock_mod.AgentDock(self)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.agent_dock)
         self.lab: golden_mod.TuningLab | None = None
-        self._shown_query = ""  # the query whose hits the table shows (labels go to it)
+        self.results_view = results_view_mod.ResultsView(
+            self.search_panel, self.note_editor, self.agent_dock, lambda: self.lab, self
+        )
 
         # Convenience handles for tests and automation (stable objectNames).
         self.search_input = self.search_panel.search_input
@@ -172,6 +136,7 @@ class MainWindow(QMainWindow):
             right_widgets=[self.tuning, self.quality],
         )
         self.setCentralWidget(self.panes)
+        self.fit = window_fit_mod.WindowFit(self, self.panes)
         # The panes by the names tests and automation use.
         self.splitter = self.panes.splitter
         self.center_splitter = self.panes.center_splitter
@@ -209,8 +174,8 @@ class MainWindow(QMainWindow):
         self.search_panel.set_scope(session.scope)
         self._wire_static()
         self._attach(session)
-        self._show_tuned()
-        if prefs.has_global_search_settings() and not self._workspace_tuning.profiles:
+        self.tuned_settings.show()
+        if prefs.has_global_search_settings() and not self.tuned_settings.tuning.profiles:
             # Said once per start, not silently dropped: the old values were shared by all workspaces.
             self.statusBar().showMessage(
                 self.tr(
@@ -283,7 +248,7 @@ class MainWindow(QMainWindow):
         # What is composed from live state says it again in the new language: the status
         # line, the results' summary line and the selected hit's explanation.
         self.status.show_index_mode()
-        self._show_tuned()
+        self.tuned_settings.show()
         self.session.request_snapshot()
         results = self.session.results
         if results is not None and results.query == self.search_input.text():
@@ -324,7 +289,7 @@ class MainWindow(QMainWindow):
         self.search_panel.search_requested.connect(self._on_search_panel_search_requested)
         self.search_panel.relevance_toggled.connect(self._on_search_panel_relevance_toggled)
         self.tuning.settings_changed.connect(self._on_tuning_settings_changed)
-        self._tuning_save_timer.timeout.connect(self._save_workspace_tuning)
+        self.tuned_settings.message.connect(self.statusBar().showMessage)
         self.tuning.apply_requested.connect(self.agent_dock.apply_to_openclaw)
         self.agent_dock.open_workspace_requested.connect(self.open_workspace)
         self.agent_dock.visibilityChanged.connect(self._on_agent_dock_visibility_changed)
@@ -362,67 +327,23 @@ class MainWindow(QMainWindow):
         lab.failed.connect(self._on_lab_failed)
         self.lab = lab
         self.quality.set_lab(lab)
-        self._shown_query = ""
+        self.results_view.shown_query = ""
 
     def _restore_view(self) -> None:
         """Saved geometry and zoom; a first window fits the screen's available area."""
-        available = self._available_geometry()
-        width, height = DEFAULT_SIZE
-        if available is not None:
-            # Leave room for the window manager's frame and title bar.
-            title = self.style().pixelMetric(QStyle.PixelMetric.PM_TitleBarHeight) + 12
-            width = min(width, available.width() - 8)
-            height = min(height, available.height() - title)
-        self.resize(width, height)
-        geometry = self.prefs.geometry("geometry")
-        if geometry is not None:
-            self.restoreGeometry(geometry)
-            if available is not None and (
-                self.width() > available.width() or self.height() > available.height()
-            ):
-                self.resize(min(self.width(), available.width()), min(self.height(), available.height()))
-        splitter_state = self.prefs.geometry("splitter")
-        if splitter_state is not None:
-            self.splitter.restoreState(splitter_state)
-        else:
-            self.panes.share_width(width)
-        self._share_height(height)
+        self.fit.restore(self.prefs)
         for key, widget in (("editor", self.note_editor.text_edit), ("results", self.search_panel)):
             size = self.prefs.zoom(key)
             if size is not None:
                 widget.set_point_size(size)
 
-    def _share_height(self, height: int) -> None:
-        chrome = self.menuBar().sizeHint().height() + self.statusBar().sizeHint().height()
-        self.panes.share_height(height - chrome)
-
     def set_window_size(self, width: int, height: int) -> None:
         """A fixed size (screenshots): no fitting to the screen, panes shared anew."""
-        self._fitted = True
-        self._fixed_size = True  # a fit already scheduled by the first show leaves it too
-        self.resize(width, height)
-        self.panes.share_width(width)
-        self._share_height(height)
+        self.fit.set_size(width, height)
 
     @Slot(bool)
     def _on_agent_dock_visibility_changed(self, visible: bool) -> None:
-        """Beside the agent dock the results keep their columns and a readable snippet:
-        the tree folds away first (Ctrl+P and its splitter handle still reach the notes;
-        it comes back when the dock closes), then the dock narrows to what is left.
-
-        Runs after the dock's own sizing (connected later), from the window's width: the
-        splitter has not been laid out beside the dock yet."""
-        if not visible or self.agent_dock.isFloating():
-            self.panes.give_back_tree()
-            return
-        separator = self.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, self)
-        least = self.agent_dock.minimumSizeHint().width()
-        wanted = max(least, agent_dock_mod.DOCK_WIDTH)
-        spare = self.panes.make_room_for_dock(
-            window_width=self.width(), separator=separator, dock_wanted=wanted
-        )
-        if spare is not None:
-            self.resizeDocks([self.agent_dock], [max(least, min(wanted, spare))], Qt.Orientation.Horizontal)
+        self.fit.dock_shown(self.agent_dock, visible)  # the tree folds away beside the dock
 
     @Slot()
     def _on_first_frame_painted(self) -> None:
@@ -431,30 +352,11 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)
-        if not self._fitted:
-            self._fitted = True
-            QTimer.singleShot(250, self.fit_to_screen)  # once the frame is known
+        self.fit.shown()
 
     def fit_to_screen(self) -> None:
         """Keep the whole window, frame and title bar included, on the available screen."""
-        available = self._available_geometry()
-        if available is None or self.isMaximized() or self.isFullScreen() or self._fixed_size:
-            return
-        frame = self.frameGeometry()
-        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
-        width = min(self.width(), available.width() - extra_w)
-        height = min(self.height(), available.height() - extra_h)
-        if (width, height) != (self.width(), self.height()):
-            self.resize(width, height)
-        frame = self.frameGeometry()
-        x = min(max(frame.x(), available.x()), available.right() - frame.width() + 1)
-        y = min(max(frame.y(), available.y()), available.bottom() - frame.height() + 1)
-        if (x, y) != (frame.x(), frame.y()):
-            self.move(x, y)
-
-    def _available_geometry(self) -> QRect | None:
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        return screen.availableGeometry() if screen is not None else None
+        self.fit.fit_to_screen()
 
     # public actions ------------------------------------------------------------------
     def quick_open(self) -> quick_open_mod.QuickOpen:
@@ -499,47 +401,17 @@ class MainWindow(QMainWindow):
             self.undo_delete()
 
     def show_shortcuts(self) -> help_mod.ShortcutsDialog:
-        dialog = help_mod.ShortcutsDialog(self.actions(), self)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
-        return dialog
+        return window_help_mod.show_shortcuts(self)
 
     def about_text(self) -> str:
-        status = self.session.snapshot.status if self.session.snapshot else None
-        embedder = status.embedder if status is not None else None
-        model = (
-            str(embedder.get("model"))
-            if embedder and embedder.get("model")
-            else self.tr("none (keyword search only)")
-        )
-        try:
-            from importlib import metadata
-
-            version = metadata.version("memdesk")
-        except Exception:  # not installed as a distribution (a source checkout)
-            version = "?"
-        db = getattr(self.session.engine, "db_path", None)
-        return help_mod.about_html(
-            version=version,
-            model=model,
-            index_path=str(db) if db else "?",
-            data_dir=str(self._log_file.parent.parent if self._log_file else paths.data_dir()),
-            log_file=str(self._log_file or ""),
-        )
+        return window_help_mod.about_text(self.session, self._log_file)
 
     def show_about(self) -> help_mod.AboutDialog:
-        dialog = help_mod.AboutDialog(self.about_text(), self)
-        dialog.finished.connect(dialog.deleteLater)
-        dialog.open()
-        return dialog
+        return window_help_mod.show_about(self.about_text(), self)
 
     def open_log(self) -> bool:
         """Open the log file in the desktop's viewer (it is created if missing)."""
-        if self._log_file is None:
-            return False
-        self._log_file.parent.mkdir(parents=True, exist_ok=True)
-        self._log_file.touch(exist_ok=True)
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._log_file)))
+        return window_help_mod.open_log(self._log_file)
 
     def focus_search(self) -> None:
         self.search_input.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -596,34 +468,11 @@ class MainWindow(QMainWindow):
 
     def confirm_unsaved(self, names: list[str]) -> str:
         """Ask what to do with the unsaved ``names``: "save", "discard" or "cancel"."""
-        box = self.unsaved_box(names)
-        box.exec()
-        clicked = box.clickedButton()
-        box.deleteLater()
-        # By the button objects: buttons() lists them by role and platform layout, not
-        # in the order they were added (Discard came after Cancel there, and acted as it).
-        if clicked is box.save_button:
-            return "save"
-        if clicked is box.discard_button:
-            return "discard"
-        return "cancel"
+        return unsaved_mod.ask(self.unsaved_box(names))
 
-    def unsaved_box(self, names: list[str]) -> UnsavedBox:
+    def unsaved_box(self, names: list[str]) -> unsaved_mod.UnsavedBox:
         """The quit/switch question naming every unsaved note (Save all is the default)."""
-        shown = names[:12] + ([self.tr("… and {0} more").format(len(names) - 12)] if len(names) > 12 else [])
-        box = UnsavedBox(
-            QMessageBox.Icon.Warning,
-            self.tr("Unsaved notes"),
-            self.tr("These notes have unsaved edits:") + "\n\n" + "\n".join(f"  • {name}" for name in shown),
-            parent=self,
-        )
-        box.setObjectName("unsavedDialog")
-        box.save_button = box.addButton(self.tr("Save all"), QMessageBox.ButtonRole.AcceptRole)
-        box.discard_button = box.addButton(self.tr("Discard changes"), QMessageBox.ButtonRole.DestructiveRole)
-        box.cancel_button = box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(box.save_button)
-        box.setEscapeButton(box.cancel_button)
-        return box
+        return unsaved_mod.unsaved_box(names, self)
 
     def open_workspace(self, path: Path) -> None:
         if self._open_session is None:
@@ -635,7 +484,7 @@ class MainWindow(QMainWindow):
         except errors.MemdeskError as exc:
             ui_errors.show_error(self, exc)
             return
-        self._flush_workspace_tuning()  # the old workspace's last slider move
+        self.tuned_settings.flush()  # the old workspace's last slider move
         old = self.session
         old_lab = self.lab
         if old_lab is not None:
@@ -646,7 +495,7 @@ class MainWindow(QMainWindow):
             old_lab.setParent(None)  # freed with its last reference, after the reader stopped
         self.note_editor.reset(session.workspace)
         self.search_panel.model.set_hits(())
-        self._use_workspace_tuning(session)
+        self.tuned_settings.use(session)
         self._attach(session)
         self.prefs.remember_workspace(session.workspace)
         session.request_sync()
@@ -691,86 +540,30 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_search_panel_hit_activated(self, hit: hits_mod.Hit) -> None:
-        model = self.search_panel.model
-        row = next((i for i, h in enumerate(model.hits) if h is hit), -1)
-        text = hit.text
-        start = hit.start_line
-        matched = tuple(sorted({start + text.count("\n", 0, s) for s, _e in model.match_spans(row)}))
-        self.open_note(hit.path, lines=(start, hit.end_line), matched=matched)
+        lines, matched = self.results_view.hit_lines(hit)
+        self.open_note(hit.path, lines=lines, matched=matched)
         self.tree.select_note(hit.path)
 
     @Slot(object)
     def _on_tuning_settings_changed(self, settings: settings_mod.SearchSettings) -> None:
         self.session.set_settings(settings)
-        queries, self._applying_tuned = self._applying_tuned, None
-        tuning = self._workspace_tuning.with_settings(settings, tuned_queries=queries)
-        if tuning != self._workspace_tuning:
-            self._workspace_tuning = tuning
-            self._tuning_save_timer.start()
-        self._show_tuned()
+        self.tuned_settings.record(settings)
         if self.lab is not None:
             self.lab.set_settings(settings)
 
-    # the workspace's own settings (.memdesk/tuned.json) ----------------------------
-    def _load_workspace_tuning(self, workspace: Path) -> None:
-        try:
-            self._workspace_tuning = eval_tuned.load_tuning(workspace)
-            self._tuning_writable, self._tuning_problem = True, None
-        except errors.MemdeskError as exc:
-            # Defaults for now; the unreadable file is left as it is, never overwritten.
-            self._workspace_tuning = eval_tuned.WorkspaceTuning()
-            self._tuning_writable, self._tuning_problem = False, qt_messages.text(exc)
-            log.warning("%s", exc)
-
-    def _show_tuned(self) -> None:
-        if self._tuning_problem is not None:
-            self.tuning.show_tuned(None, problem=self._tuning_problem)
-        else:
-            self.tuning.show_tuned(self._workspace_tuning.tuned_queries(self.tuning.settings.profile))
-
-    @Slot()
-    def _save_workspace_tuning(self) -> None:
-        self._tuning_save_timer.stop()
-        if not self._tuning_writable:
-            return
-        try:
-            eval_tuned.save_tuning(self.session.workspace, self._workspace_tuning)
-        except (errors.MemdeskError, OSError) as exc:
-            self.statusBar().showMessage(
-                self.tr("Cannot save this workspace's search settings: {0}").format(qt_messages.text(exc)),
-                10_000,
-            )
-
-    def _flush_workspace_tuning(self) -> None:
-        if self._tuning_save_timer.isActive():
-            self._save_workspace_tuning()
-
-    def _use_workspace_tuning(self, session: session_mod.Session) -> None:
-        """Show (and search with) the settings ``session``'s workspace keeps."""
-        self._load_workspace_tuning(session.workspace)
-        current = self._workspace_tuning.current()
-        self.tuning.load_profiles(
-            [self._workspace_tuning.settings(p) for p in settings_mod.CANONICAL_PROFILES], current
-        )
-        if session.settings != current:
-            session.set_settings(current)
-        self._show_tuned()
-
     @Slot(object, bool)
     def _on_search_panel_relevance_toggled(self, hit: hits_mod.Hit, on: bool) -> None:
-        if self.lab is not None and self._shown_query.strip():
-            self.lab.set_relevant(self._shown_query, hit, on)
+        self.results_view.set_relevant(hit, on)
 
     @Slot(object)
     def _on_quality_apply_requested(self, settings: settings_mod.SearchSettings) -> None:
-        self._applying_tuned = self.quality.applied_queries or None
+        self.tuned_settings.expect_applied(self.quality.applied_queries or None)
         self.tuning.set_settings(settings)  # emits settings_changed
         self.statusBar().showMessage(self.tr("Applied the auto-tuned settings"), 5000)
 
     @Slot()
     def _on_lab_golden_changed(self) -> None:
-        if self.lab is not None:
-            self.search_panel.model.set_relevant(self.lab.relevant_for(self._shown_query))
+        self.results_view.golden_changed()
 
     @Slot(object)
     def _on_lab_failed(self, exc: BaseException) -> None:
@@ -810,54 +603,7 @@ class MainWindow(QMainWindow):
     # slots: session ------------------------------------------------------------------
     @Slot(object)
     def _on_session_results_changed(self, results: session_mod.Results) -> None:
-        if results.query != self.search_input.text():
-            return  # a response to text the box no longer holds
-        pool = results.pool
-        self.agent_dock.set_query(results.query)  # the agent's own index answers beside this
-        if results.query.strip() != self._shown_query.strip():
-            self.note_editor.clear_hit_marks()  # the old query's highlight would mislead
-        if not results.query.strip():
-            summary = ""
-        else:
-            mode = status_bar_mod.mode_name(pool.mode) if pool else "—"
-            how = (
-                self.tr("re-ranked in memory")
-                if results.reranked
-                else self.tr("{0} ms").format(f"{results.seconds * 1000:.0f}")
-            )
-            size = len(pool.candidates) if pool else 0
-            summary = self.tr("{0} hits from {1} candidates · {2} · {3} profile · {4}").format(
-                len(results.hits), size, mode, results.settings.profile, how
-            )
-            if pool is not None and pool.notice:
-                summary += " · " + qt_messages.text(pool.notice)
-            if pool is not None and pool.model_loading:
-                summary += " · " + self.tr("keyword-only while the model loads")
-            if pool is not None and pool.embedder_busy:
-                summary += " · " + self.tr("keyword-only while notes are being embedded")
-            not_embedded = sum(1 for c in pool.candidates if c.keyword_only) if pool else 0
-            if not_embedded:
-                summary += " · " + self.tr("{0} not embedded yet, scored by keywords").format(not_embedded)
-            scores = [h.score for h in results.hits]
-            if results.settings.mmr and any(a < b for a, b in itertools.pairwise(scores)):
-                summary += " · " + self.tr("in MMR order (diversity): Final need not descend")
-        self._shown_query = results.query
-        relevant = self.lab.relevant_for(results.query) if self.lab is not None else ()
-        terms = (
-            highlight.KeywordTerms.of_pool(pool)
-            if pool
-            else highlight.KeywordTerms((), results.settings.profile)
-        )
-        self.search_panel.show_results(
-            results.hits,
-            terms=terms,
-            settings=results.settings,
-            summary=summary,
-            mode=pool.mode if pool else "hybrid",
-            relevant=relevant,
-            pool=pool,
-            query=results.query,
-        )
+        self.results_view.show(results)
 
     @Slot(object)
     def _on_session_search_failed(self, exc: BaseException) -> None:
@@ -932,42 +678,18 @@ class MainWindow(QMainWindow):
 
     # quitting ------------------------------------------------------------------------
     def _settle_unsaved(self) -> bool:
-        """Before quitting or switching workspaces: the note writes already asked for
-        land first (a Ctrl+S just before the quit), then the question about what is
-        still unsaved; Save all waits for its saves. True when nothing unsaved is left.
-
-        The waits run the event loop: the window keeps painting, and the quit happens
-        once the writes are done, never before (and never loses one)."""
-        self._wait_for_note_writes()
-        dirty = self.note_editor.dirty_buffers()
-        if not dirty:
-            return True
-        choice = self.confirm_unsaved([b.rel for b in dirty])
-        if choice == "save":
-            if not self.note_editor.save_all():
-                return False
-        elif choice == "discard":
-            self.note_editor.discard_all()
-        else:
-            return False
-        self._wait_for_note_writes()
-        # Typed into a note while its save was written: asked about again, not dropped.
-        return not self.note_editor.dirty_buffers() or self._settle_unsaved()
-
-    def _wait_for_note_writes(self) -> None:
-        if not self.note_ops.pending:
-            return
-        bar = self.statusBar()
-        bar.showMessage(self.tr("Waiting for the notes being written…"))
-        self.note_ops.wait_idle()
-        bar.clearMessage()
+        """Before quitting or switching workspaces (see unsaved.settle): True when
+        nothing unsaved is left. Asks through ``confirm_unsaved`` (tests replace it)."""
+        return unsaved_mod.settle(
+            self.note_editor, self.note_ops, lambda names: self.confirm_unsaved(names), self.statusBar()
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:  # Qt override
         if not self._closing_confirmed and not self._settle_unsaved():
             event.ignore()
             return
         self._closing_confirmed = True
-        self._flush_workspace_tuning()
+        self.tuned_settings.flush()
         self.prefs.set_geometry("geometry", self.saveGeometry())
         self.prefs.set_geometry("splitter", self.splitter.saveState())
         self.prefs.sync()
@@ -976,11 +698,3 @@ class MainWindow(QMainWindow):
         self.agent_dock.close_dock()
         self.session.close()
         event.accept()
-
-
-class UnsavedBox(QMessageBox):
-    """The unsaved-notes question, holding its three buttons by what they do."""
-
-    save_button: QPushButton
-    discard_button: QPushButton
-    cancel_button: QPushButton

@@ -1,0 +1,50 @@
+"""The line above the results: how many hits from how many candidates, in which mode and
+profile, how long it took, and why some scores may look odd (keyword-only, MMR order)."""
+
+from __future__ import annotations
+
+import itertools
+
+from PySide6.QtCore import QCoreApplication
+
+from memdesk.qt import messages as qt_messages
+from memdesk.qt import session as session_mod
+from memdesk.ui import status_bar as status_bar_mod
+
+
+def summary_line(results: session_mod.Results) -> str:
+    """The summary for ``results`` in the current language ("" for an empty query).
+
+    Its strings keep the window's translation context ("MainWindow"), where they were."""
+    if not results.query.strip():
+        return ""
+    pool = results.pool
+    mode = status_bar_mod.mode_name(pool.mode) if pool else "—"
+    how = (
+        QCoreApplication.translate("MainWindow", "re-ranked in memory")
+        if results.reranked
+        else QCoreApplication.translate("MainWindow", "{0} ms").format(f"{results.seconds * 1000:.0f}")
+    )
+    size = len(pool.candidates) if pool else 0
+    summary = QCoreApplication.translate(
+        "MainWindow", "{0} hits from {1} candidates · {2} · {3} profile · {4}"
+    ).format(len(results.hits), size, mode, results.settings.profile, how)
+    if pool is not None and pool.notice:
+        summary += " · " + qt_messages.text(pool.notice)
+    if pool is not None and pool.model_loading:
+        summary += " · " + QCoreApplication.translate("MainWindow", "keyword-only while the model loads")
+    if pool is not None and pool.embedder_busy:
+        summary += " · " + QCoreApplication.translate(
+            "MainWindow", "keyword-only while notes are being embedded"
+        )
+    not_embedded = sum(1 for c in pool.candidates if c.keyword_only) if pool else 0
+    if not_embedded:
+        summary += " · " + QCoreApplication.translate(
+            "MainWindow", "{0} not embedded yet, scored by keywords"
+        ).format(not_embedded)
+    scores = [h.score for h in results.hits]
+    if results.settings.mmr and any(a < b for a, b in itertools.pairwise(scores)):
+        summary += " · " + QCoreApplication.translate(
+            "MainWindow", "in MMR order (diversity): Final need not descend"
+        )
+    return summary
