@@ -518,10 +518,6 @@
 <context>
     <name>ConflictDialog</name>
     <message>
-        <source>{0} changed on disk</source>
-        <translation>{0} 已在磁盘上被修改</translation>
-    </message>
-    <message>
         <source>{0} was deleted on disk, but you have unsaved edits.&lt;br&gt;Keep yours (saving will recreate the file) or drop them?</source>
         <translation>{0} 已在磁盘上被删除，但你有未保存的编辑。&lt;br&gt;保留你的版本（保存时会重新创建该文件），还是丢弃它们？</translation>
     </message>
@@ -530,56 +526,12 @@
         <translation>{0} 在磁盘上被改成了编辑器无法显示的内容（{1}）。&lt;br&gt;保留你的版本（保存时会替换磁盘上的版本），还是取消并先查看一下？</translation>
     </message>
     <message>
-        <source>unreadable</source>
-        <translation>无法读取</translation>
-    </message>
-    <message>
         <source>Both sides changed the same lines: {0} place(s) will be marked for you to resolve.</source>
         <translation>双方修改了相同的行：将标出 {0} 处冲突，供你解决。</translation>
     </message>
     <message>
-        <source>The changes do not overlap: merging keeps both.</source>
-        <translation>修改互不重叠：合并会保留双方的修改。</translation>
-    </message>
-    <message>
         <source>{0} changed on disk, but you have unsaved edits.&lt;br&gt;Merge the disk changes into yours, reload the disk version (your edits are dropped) or keep yours (saving overwrites the disk version)?&lt;br&gt;{1}</source>
         <translation>{0} 已在磁盘上被修改，但你有未保存的编辑。&lt;br&gt;把磁盘上的修改合并到你的版本、从磁盘重新加载（你的编辑将被丢弃），还是保留你的版本（保存时覆盖磁盘上的版本）？&lt;br&gt;{1}</translation>
-    </message>
-    <message>
-        <source>{0} (disk)</source>
-        <translation>{0}（磁盘）</translation>
-    </message>
-    <message>
-        <source>{0} (yours)</source>
-        <translation>{0}（你的）</translation>
-    </message>
-    <message>
-        <source>(no differences)</source>
-        <translation>（没有差异）</translation>
-    </message>
-    <message>
-        <source>Merge</source>
-        <translation>合并</translation>
-    </message>
-    <message>
-        <source>Drop mine</source>
-        <translation>丢弃我的</translation>
-    </message>
-    <message>
-        <source>Reload from disk</source>
-        <translation>从磁盘重新加载</translation>
-    </message>
-    <message>
-        <source>Keep mine</source>
-        <translation>保留我的</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Compare</source>
-        <translation>比较</translation>
     </message>
 </context>
 <context>
@@ -2442,10 +2394,6 @@ Save over it anyway? It stays read-only afterwards.</source>
 <context>
     <name>core</name>
     <message>
-        <source>importance {0}</source>
-        <translation>重要度 {0}</translation>
-    </message>
-    <message>
         <source>{path} looks dated, but your agent treats it as evergreen: it never ages, so it competes with today&apos;s notes at full weight</source>
         <translation>{path} 看起来带有日期，但智能体把它当作常青笔记：它不会随时间衰减，因此会以全部权重与今天的笔记竞争</translation>
     </message>
@@ -2948,6 +2896,8 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>OpenClaw 2026.9 reads importance only as a whole number from 1 to 10; it ignores this one</source>
         <translation>OpenClaw 2026.9 只读取 1 到 10 的整数作为重要度；这一个会被忽略</translation>
+    </message>
+    <message>
         <source>importance {0}</source>
         <translation>重要度 {0}</translation>
     </message>

@@ -46,6 +46,25 @@ def test_every_string_is_translated_with_its_placeholders() -> None:
     assert problems == []
 
 
+def test_each_message_is_one_string_once() -> None:
+    """One source and one translation per message, and no string twice in its context:
+    lrelease keeps only the first of a pair, and a message with two sources (a merge
+    that joined two halves) silently loses one of them."""
+    problems = []
+    seen: set[tuple[str, str]] = set()
+    for context in ET.parse(TS).getroot().iter("context"):
+        name = context.findtext("name", "")
+        for message in context.iter("message"):
+            sources = [s.text or "" for s in message.findall("source")]
+            if len(sources) != 1 or len(message.findall("translation")) != 1:
+                problems.append(f"{name}: a message with sources {sources}")
+                continue
+            if (name, sources[0]) in seen:
+                problems.append(f"{name}: {sources[0]!r} twice")
+            seen.add((name, sources[0]))
+    assert problems == []
+
+
 def test_ts_covers_every_string_in_the_code(tmp_path: Path) -> None:
     """lupdate over the sources finds no string the .ts lacks: new UI text needs a translation."""
     fresh = tmp_path / "fresh.ts"
