@@ -37,7 +37,7 @@ from memdesk.core.history.version import (
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = "v.id, n.path, v.at, v.source, v.size, b.digest, v.reason"
+_COLUMNS = "v.id, n.path, v.at, v.source, v.size, b.digest, v.reason, v.added, v.removed"
 _FROM = "versions v JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.blob"
 _GIT_NOTES_CACHED = 8
 
@@ -64,7 +64,7 @@ def _repairing(method: Callable[Concatenate[History, P], R]) -> Callable[Concate
 
 
 def _version(row: Any) -> Version:
-    vid, note, at, source, size, digest, reason = row
+    vid, note, at, source, size, digest, reason, added, removed = row
     return Version(
         id=str(vid),
         note=str(note),
@@ -73,6 +73,8 @@ def _version(row: Any) -> Version:
         size=int(size),
         digest=None if digest is None else bytes(digest).hex(),
         reason=None if reason is None else messages.loads(str(reason)),
+        added=None if added is None else int(added),
+        removed=None if removed is None else int(removed),
     )
 
 
@@ -164,12 +166,18 @@ class History:
             sha = None if data is None else codec.digest(data)
             if last is not None and self._same(last, source, sha, reason, size):
                 return None
-            blob = None
+            blob, added, removed = None, None, None
+            previous = None if last is None or last[2] is None else int(last[2])
+            before = None if previous is None else self._blobs.read(previous)
             if data is not None and reason is None:
-                blob = self._blobs.put(data, sha or codec.digest(data), None if last is None else last[2])
+                blob = self._blobs.put(data, sha or codec.digest(data), previous, before)
+                added, removed = codec.line_changes(before, data)
+            elif source == DELETED and before is not None:
+                added, removed = codec.line_changes(before, b"")
             sqlite.rows(
                 self._conn,
-                "INSERT INTO versions(note, at, source, size, blob, sha, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO versions(note, at, source, size, blob, sha, reason, added, removed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     note_id,
                     when,
@@ -178,6 +186,8 @@ class History:
                     blob,
                     sha if blob is None else None,
                     None if reason is None else messages.dumps(reason),
+                    added,
+                    removed,
                 ),
                 where=self.path,
             )
@@ -373,29 +383,38 @@ class History:
     def _drop_unused_blobs(self) -> None:
         """Delete content no version refers to; a delta built on it is re-encoded on
         that content's own base first, so every other content stays readable."""
-        unused = [
+        bases: dict[int, int | None] = {}
+        children: dict[int, list[int]] = {}
+        for blob_id, base_id in sqlite.rows(self._conn, "SELECT id, base FROM blobs", where=self.path):
+            bases[int(blob_id)] = None if base_id is None else int(base_id)
+            if base_id is not None:
+                children.setdefault(int(base_id), []).append(int(blob_id))
+        used = {
             int(r[0])
-            for r in sqlite.rows(
-                self._conn,
-                "SELECT id FROM blobs WHERE id NOT IN (SELECT blob FROM versions WHERE blob IS NOT NULL) ORDER BY id",
-                where=self.path,
-            )
-        ]
-        for blob in unused:
-            below = sqlite.rows(self._conn, "SELECT base FROM blobs WHERE id = ?", (blob,), where=self.path)
-            base = None if below[0][0] is None else int(below[0][0])
+            for r in sqlite.rows(self._conn, "SELECT DISTINCT blob FROM versions WHERE blob IS NOT NULL")
+        }
+        # Oldest first: a base is older than what is built on it, so by the time a blob
+        # is dropped, its own base is one that stays.
+        for blob in sorted(set(bases) - used):
+            base = bases[blob]
             base_data = None if base is None else self._blobs.read(base)
-            for (child,) in sqlite.rows(self._conn, "SELECT id FROM blobs WHERE base = ?", (blob,)):
-                data = self._blobs.read(int(child))
+            for child in children.pop(blob, []):
+                data = self._blobs.read(child)
                 if data is None:
                     continue
-                sqlite.rows(
-                    self._conn,
-                    "UPDATE blobs SET data = ?, base = ? WHERE id = ?",
-                    (codec.compress(data, base_data), base if base_data is not None else None, int(child)),
-                    where=self.path,
-                )
+                frame = codec.compress(data, base_data)
+                if base_data is None:
+                    sql = "UPDATE blobs SET data = ?, base = NULL, depth = 0, chain = 0, keyframe = ? WHERE id = ?"
+                    params: tuple[object, ...] = (frame, len(frame), child)
+                    bases[child] = None
+                else:
+                    sql = "UPDATE blobs SET data = ?, base = ?, depth = max(depth - 1, 1) WHERE id = ?"
+                    params = (frame, base, child)
+                    bases[child] = base
+                    children.setdefault(int(base or 0), []).append(child)
+                sqlite.rows(self._conn, sql, params, where=self.path)
             sqlite.rows(self._conn, "DELETE FROM blobs WHERE id = ?", (blob,), where=self.path)
+            self._blobs.cache.drop(blob)
 
     # -- git --------------------------------------------------------------------------------
     def _git_versions(self, note: str) -> list[Version]:
