@@ -14,7 +14,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
@@ -379,6 +379,17 @@ class History:
                 )
             self._drop_unused_blobs()
         return len(drop)
+
+    def prune_if_due(self, now: datetime | None = None, every: timedelta = timedelta(days=1)) -> int:
+        """``prune`` at most once per ``every`` (a sync calls it; most days it does nothing)."""
+        current = utc(now)
+        last = self._meta("pruned_at")
+        if last is not None and current - from_micros(int(last)) < every:
+            return 0
+        dropped = self.prune(current)
+        with self._lock, self._conn:
+            self._set_meta("pruned_at", str(to_micros(current)))
+        return dropped
 
     def _drop_unused_blobs(self) -> None:
         """Delete content no version refers to; a delta built on it is re-encoded on

@@ -115,11 +115,19 @@ class SyncCaptures:
         self.seconds += time.perf_counter() - start
 
     def baseline(self, root: Path, files: Iterable[Path]) -> None:
-        """The first time this workspace's history is used: each note as it is now."""
+        """The first time this workspace's history is used: each note as it is now.
+        Also applies the retention policy, once a day."""
         history = self.history
-        if history is None or not history.needs_baseline():
+        if history is None:
             return
         start = time.perf_counter()
+        try:
+            history.prune_if_due()  # retention, once a day, on the sync's thread
+        except Exception:
+            log.exception("could not prune the history of %s", root)
+        if not history.needs_baseline():
+            self.seconds += time.perf_counter() - start
+            return
 
         def read_all() -> Iterable[tuple[str, bytes | None, str | None, int]]:
             for path in files:
