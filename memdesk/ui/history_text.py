@@ -11,18 +11,14 @@ from memdesk.core import history as history_mod
 from memdesk.qt import messages as qt_messages
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("History", text)
-
-
 def source_label(source: str) -> str:
     labels = {
-        "memdesk": _tr("memdesk"),
-        "disk": _tr("on disk (agent)"),
-        "mcp": _tr("MCP"),
-        "git": _tr("git commit"),
-        "deleted": _tr("deleted"),
-        "baseline": _tr("first seen"),
+        "memdesk": QCoreApplication.translate("History", "memdesk"),
+        "disk": QCoreApplication.translate("History", "on disk (agent)"),
+        "mcp": QCoreApplication.translate("History", "MCP"),
+        "git": QCoreApplication.translate("History", "git commit"),
+        "deleted": QCoreApplication.translate("History", "deleted"),
+        "baseline": QCoreApplication.translate("History", "first seen"),
     }
     return labels.get(source, source)
 
@@ -34,18 +30,22 @@ def time_label(at: dt.datetime, *, with_date: bool = True) -> str:
 
 def size_label(size: int) -> str:
     if size < 1024:
-        return _tr("{0} B").format(size)
+        return QCoreApplication.translate("History", "{0} B").format(size)
     if size < 1024 * 1024:
-        return _tr("{0} KB").format(f"{size / 1024:.1f}")
-    return _tr("{0} MB").format(f"{size / 1024 / 1024:.1f}")
+        return QCoreApplication.translate("History", "{0} KB").format(f"{size / 1024:.1f}")
+    return QCoreApplication.translate("History", "{0} MB").format(f"{size / 1024 / 1024:.1f}")
 
 
 def content_label(version: history_mod.Version) -> str:
     """ "" when the content is kept; else "no content: <reason>"."""
     if version.digest is not None:
         return ""
-    reason = qt_messages.text(version.reason) if version.reason is not None else _tr("not kept")
-    return _tr("no content: {0}").format(reason)
+    reason = (
+        qt_messages.text(version.reason)
+        if version.reason is not None
+        else QCoreApplication.translate("History", "not kept")
+    )
+    return QCoreApplication.translate("History", "no content: {0}").format(reason)
 
 
 def version_label(version: history_mod.Version) -> str:
