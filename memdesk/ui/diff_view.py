@@ -42,7 +42,8 @@ class DiffView(QPlainTextEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # Notes are long Markdown lines: wrapped, a change reads without scrolling sideways.
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         # Read-only, but the cursor still moves with the keys: it picks the hunk.
         self.setTextInteractionFlags(
@@ -87,7 +88,7 @@ class DiffView(QPlainTextEdit):
             added, removed = len(hunk.new_lines), len(hunk.old_lines)
             rows.append(
                 f"@@ -{hunk.old_start + 1},{removed} +{hunk.new_start + 1},{added} @@"
-                + ("  ✓" if len(starts) - 1 in self._kept else "")
+                + ("   ✓ " + self.tr("reviewed") if len(starts) - 1 in self._kept else "")
             )
             kinds.append("head")
             before = new_lines[max(0, hunk.new_start - CONTEXT) : hunk.new_start]
@@ -116,11 +117,14 @@ class DiffView(QPlainTextEdit):
             "del": _tint(palette, QColor(220, 60, 60), 0.30 if dark else 0.18),
             "add": _tint(palette, QColor(40, 170, 70), 0.30 if dark else 0.18),
             "head": _tint(palette, QColor(90, 120, 200), 0.25 if dark else 0.14),
+            "current": _tint(palette, QColor(90, 120, 200), 0.55 if dark else 0.40),
         }
+        current = self._starts[self._current] if 0 <= self._current < len(self._starts) else -1
         selections = []
         document = self.document()
         for number, kind in enumerate(self._kinds):
-            color = colors.get(kind)
+            # The hunk the actions act on: its "@@" line stands out.
+            color = colors["current"] if number == current else colors.get(kind)
             if color is None:
                 continue
             selection = QTextEdit.ExtraSelection()
@@ -155,6 +159,7 @@ class DiffView(QPlainTextEdit):
     def _set_current(self, index: int) -> None:
         if index != self._current:
             self._current = index
+            self._paint()
             self.current_hunk_changed.emit(index)
 
     @Slot()

@@ -90,6 +90,9 @@ class HistoryPanel(QDockWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        # The reason a version has no content is cut to the dock's width (tooltip whole).
+        self.timeline.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        header.setMinimumSectionSize(40)
         self.timeline.itemSelectionChanged.connect(self._on_timeline_selection_changed)
 
         self.compare_label = QLabel()
@@ -283,7 +286,7 @@ class HistoryPanel(QDockWidget):
                 source += f" {version.id.removeprefix('git:')[:8]}"
             item = QTreeWidgetItem(
                 [
-                    text_mod.time_label(version.at),
+                    text_mod.time_label(version.at, short=True),
                     source,
                     text_mod.size_label(version.size),
                     text_mod.content_label(version),

@@ -23,9 +23,13 @@ def source_label(source: str) -> str:
     return labels.get(source, source)
 
 
-def time_label(at: dt.datetime, *, with_date: bool = True) -> str:
+def time_label(at: dt.datetime, *, short: bool = False) -> str:
+    """Local time to the second; ``short`` drops the year when it is this year's
+    (the History dock's narrow column; the row's tooltip has it whole)."""
     local = at.astimezone()
-    return local.strftime("%Y-%m-%d %H:%M:%S" if with_date else "%H:%M:%S")
+    if short and local.year == dt.datetime.now().astimezone().year:
+        return local.strftime("%m-%d %H:%M:%S")
+    return local.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def size_label(size: int) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt, QTimer, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Slot
 
 from memdesk.qt import history_data, history_loader, jobs
 from memdesk.qt import session as session_mod
@@ -39,6 +39,12 @@ class HistoryUi(QObject):
         self.changes: changes_mod.ChangesView | None = None
         window.tree.history_requested.connect(self.show_history)
         window.note_editor.current_changed.connect(self._on_editor_current_changed)
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if watched is self._window and event.type() == QEvent.Type.Close and self.changes is not None:
+            self.changes.close()  # its own window: it goes with the main one
+        return super().eventFilter(watched, event)
 
     def _root(self) -> Any:
         return self._window.session.workspace
@@ -95,6 +101,9 @@ class HistoryUi(QObject):
             window.tabifyDockWidget(agent, self.panel)
         self.panel.show()
         self.panel.raise_()
+        if not window.isActiveWindow():  # asked from the Changes window: the panel is here
+            window.raise_()
+            window.activateWindow()
         if rel:
             self.panel.show_note(rel)
         QTimer.singleShot(0, lambda: self.panel.timeline.setFocus(Qt.FocusReason.ShortcutFocusReason))
@@ -111,7 +120,9 @@ class HistoryUi(QObject):
     def show_changes(self) -> changes_mod.ChangesView:
         """The Changes window (created once, listed again each time it is shown)."""
         if self.changes is None:
-            view = changes_mod.ChangesView(self._root, self.restorer, self._window)
+            # A window of its own, not the main window's child: a child stays on top of
+            # the window, and hid the History panel and the note it opens there.
+            view = changes_mod.ChangesView(self._root, self.restorer, None)
             view.seen.connect(self._on_seen)
             view.open_note_requested.connect(self._open_note)
             view.history_requested.connect(self.show_history)
