@@ -1,16 +1,15 @@
 """What the History panel, the Changes view and the tree's badge read from a
 workspace's version store (``core/history``), as plain values, off the GUI thread.
 
-Each function opens the store, reads only what one view shows now (a timeline's
-rows, a period's version list, one diff) and closes it again: a job owns its own
-connection, so nothing here is shared between threads. Diffs are computed when a
-row is selected, never for a whole period at once (2,000 notes x 50 versions
+Each function reads only what one view shows now (a timeline's rows, a period's
+version list, one diff) from the workspace's one store in this process (the one the
+captures write; thread-safe). Diffs are computed when a row is selected, never for a whole period at once (2,000 notes x 50 versions
 must open in under a second).
 
 Restores (a whole version, one hunk undone or redone) are computed here too, on
 the note's text at the moment of the write, and written by ``write_note`` through
 ``workspace.save_note`` (the editor's safe save) in a ``note_ops`` job: a restore
-is a new version, never a rewrite of the store.
+is a new version (the save records it), never a rewrite of the store.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from typing import TypeVar
 from memdesk.core import diskio, errors, paths
 from memdesk.core import history as history_mod
 from memdesk.core.history import diff as diff_mod
+from memdesk.core.history import shared
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 
@@ -51,12 +51,12 @@ MAX_DREAM_BYTES = 512 * 1024
 
 
 def with_history(root: Path, fn: Callable[[history_mod.History], T]) -> T:
-    """``fn(history)`` over ``root``'s store, opened for this call only (its own thread)."""
-    history = history_mod.open_history(root)
-    try:
-        return fn(history)
-    finally:
-        history.close()
+    """``fn(history)`` over ``root``'s store: the one the captures use in this process
+    (thread-safe: one connection, one lock), opened on first use."""
+    history = shared.for_workspace(root)
+    if history is None:
+        raise errors.MemdeskError(f"{root}: the version history cannot be opened (see the log)")
+    return fn(history)
 
 
 def is_agent(version: history_mod.Version) -> bool:
@@ -361,12 +361,5 @@ def write_note(root: Path, note: str, make: Callable[[str], str]) -> workspace_m
     if now is None:
         raise errors.NoteReadError(f"{note}: {problem}")
     data = make(now).encode("utf-8")
-    saved = workspace_mod.save_note(path, data, expected=disk.digest, base=disk.data, root=root)
-    record_save(root, note, saved.data)
-    return saved
-
-
-def record_save(root: Path, note: str, data: bytes) -> None:
-    """The write as a version with source "memdesk" (a no-op when a capture hook of
-    the save recorded it already: the store deduplicates)."""
-    with_history(root, lambda history: history.capture(note, data, source="memdesk"))
+    # With ``root`` the safe save records the bytes as a version, source "memdesk".
+    return workspace_mod.save_note(path, data, expected=disk.digest, base=disk.data, root=root)

@@ -23,6 +23,10 @@ class Loader(QObject):
         super().__init__(parent)
         self._gates: dict[str, jobs.RequestGate] = {}
         self._running: set[jobs.Job[Any]] = set()
+        # A read that ends after its view went (the window closed) is dropped: its
+        # callback would touch deleted widgets. Kept outside ``self``, which is gone then.
+        alive = self._alive = [True]
+        self.destroyed.connect(lambda *_args: alive.__setitem__(0, False))
 
     @property
     def busy(self) -> bool:
@@ -30,16 +34,17 @@ class Loader(QObject):
 
     def load(self, kind: str, fn: Callable[[], object], done: Callable[[jobs.JobOutcome[Any]], None]) -> None:
         gate = self._gates.setdefault(kind, jobs.RequestGate())
+        alive, running = self._alive, self._running
         request = gate.issue()
         job: jobs.Job[object] = jobs.Job(f"memdesk-history-{kind}", lambda _context: fn())
 
         def finished(outcome: jobs.JobOutcome[Any]) -> None:
-            self._running.discard(job)
-            if gate.is_current(request):
+            running.discard(job)
+            if alive[0] and gate.is_current(request):
                 done(outcome)
 
         job.finished.connect(finished)
-        self._running.add(job)  # the Job must outlive this call (see jobs.Job)
+        running.add(job)  # the Job must outlive this call (see jobs.Job)
         job.start()
 
     def wait_idle(self, timeout_ms: int = 10_000) -> None:

@@ -2719,6 +2719,13 @@ Save over it anyway? It stays read-only afterwards.</source>
     </message>
 </context>
 <context>
+    <name>DiffView</name>
+    <message>
+        <source>reviewed</source>
+        <translation>已审阅</translation>
+    </message>
+</context>
+<context>
     <name>core</name>
     <message>
         <source>{path} looks dated, but your agent treats it as evergreen: it never ages, so it competes with today&apos;s notes at full weight</source>

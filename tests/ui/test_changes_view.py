@@ -52,15 +52,24 @@ def _agent_rewrite(root: Path, at: dt.datetime) -> None:
     _capture(root, "MEMORY.md", AFTER, "disk", at)
 
 
-@pytest.fixture
-def scripted(workspace: Path) -> Path:
+def _script(workspace: Path) -> None:
+    """After the window's first sync kept every note as it was (the baseline): memdesk
+    saved MEMORY.md a month ago, a dreaming pass rewrote it 5 minutes ago, the user
+    saved one daily note and an MCP client appended to another."""
     now = _now()
     (workspace / "MEMORY.md").write_text(BEFORE, "utf-8")
     _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(days=30))
     _agent_rewrite(workspace, now - dt.timedelta(minutes=5))
     _capture(workspace, "memory/2026-05-01.md", "the user's edit\n", "memdesk", now - dt.timedelta(minutes=4))
     _capture(workspace, "memory/2026-05-04.md", "an MCP append\n", "mcp", now - dt.timedelta(minutes=3))
-    return workspace
+
+
+@pytest.fixture
+def scripted(make_window, workspace: Path):  # type: ignore[no-untyped-def]
+    """The window over the example workspace, then the scripted history above."""
+    window = make_window(workspace, model=None)
+    _script(workspace)
+    return window
 
 
 def _open(qtbot, window):  # type: ignore[no-untyped-def]
@@ -79,8 +88,8 @@ def _tree(view) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
     return out
 
 
-def test_groups_the_agents_changes_apart_from_the_users(qtbot, make_window, scripted: Path) -> None:  # type: ignore[no-untyped-def]
-    window = make_window(scripted, model=None)
+def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
     view = _open(qtbot, window)
     groups = {(g.side, g.note) for g in view.changes.groups}
     assert groups == {
@@ -104,15 +113,16 @@ def test_groups_the_agents_changes_apart_from_the_users(qtbot, make_window, scri
     assert memory.childCount() == 1 and "on disk (agent)" in memory.child(0).text(0)
 
 
-def test_agent_rewrite_of_memory_shows_its_dream_beside_it(qtbot, make_window, scripted: Path) -> None:  # type: ignore[no-untyped-def]
+def test_agent_rewrite_of_memory_shows_its_dream_beside_it(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
+    root = window.session.workspace
     # An older phase report and an unrelated dream from days ago must not be chosen.
-    reports = scripted / "memory" / ".dreams"
+    reports = root / "memory" / ".dreams"
     reports.mkdir()
     (reports / "old-light.md").write_text("light phase, days ago\n", "utf-8")
     _set_mtime(reports / "old-light.md", _now() - dt.timedelta(days=3))
     (reports / "rem.md").write_text("REM phase, an hour before\n", "utf-8")
     _set_mtime(reports / "rem.md", _now() - dt.timedelta(hours=1))
-    window = make_window(scripted, model=None)
     view = _open(qtbot, window)
     with qtbot.waitSignal(view.detail_shown, timeout=10_000):
         assert view.select_group("agent", "memory/2026-05-04.md")
@@ -127,32 +137,38 @@ def test_agent_rewrite_of_memory_shows_its_dream_beside_it(qtbot, make_window, s
     assert "- - Owner of Ferry: Ana" in shown and "+ - Promoted: uses SQLite" in shown
 
 
-def test_revert_one_hunk_keeps_every_other_byte_as_a_new_version(qtbot, make_window, scripted: Path) -> None:  # type: ignore[no-untyped-def]
-    # The user edits another line after the agent's rewrite: the revert must keep it too.
+def test_revert_one_hunk_keeps_every_other_byte_as_a_new_version(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
+    root = window.session.workspace
+    # The user edits another line after the agent's rewrite and saves: the revert keeps it.
+    assert window.open_note("MEMORY.md")
+    edit = window.editor
+    cursor = edit.document().find("Fridays")
+    edit.setTextCursor(cursor)
+    edit.insertPlainText("Thursdays")
+    assert window.note_editor.save()
     edited = AFTER.replace("Deploys on Fridays", "Deploys on Thursdays")
-    (scripted / "MEMORY.md").write_text(edited, "utf-8")
-    window = make_window(scripted, model=None)
+    assert (root / "MEMORY.md").read_text("utf-8") == edited
     view = _open(qtbot, window)
     with qtbot.waitSignal(view.detail_shown, timeout=10_000):
         view.select_group("agent", "MEMORY.md")
     hunks = view.comparison.hunks
     promoted = next(i for i, h in enumerate(hunks) if any("Promoted" in x for x in h.new_lines))
     view.diff.go_to_hunk(promoted)
-    before = _versions(scripted, "MEMORY.md")
+    before = _versions(root, "MEMORY.md")
     with qtbot.waitSignal(window.history_ui.restorer.restored, timeout=10_000):
         assert view.revert_hunk()
-    assert (scripted / "MEMORY.md").read_text("utf-8") == edited.replace("- Promoted: uses SQLite\n", "")
-    after = _versions(scripted, "MEMORY.md")
+    assert (root / "MEMORY.md").read_text("utf-8") == edited.replace("- Promoted: uses SQLite\n", "")
+    after = _versions(root, "MEMORY.md")
     assert len(after) == len(before) + 1 and after[0].source == "memdesk"
     assert {v.id for v in before} <= {v.id for v in after}
-    # The revert is the user's change now, listed apart from the agent's.
-    qtbot.waitUntil(
-        lambda: ("user", "MEMORY.md") in {(g.side, g.note) for g in view.changes.groups}, timeout=10_000
-    )
+    # The editor's clean buffer shows the reverted note.
+    assert window.note_editor.full_text("MEMORY.md") == (root / "MEMORY.md").read_text("utf-8")
 
 
-def test_keep_marks_hunks_reviewed_and_clears_the_badge(qtbot, make_window, scripted: Path) -> None:  # type: ignore[no-untyped-def]
-    window = make_window(scripted, model=None)
+def test_keep_marks_hunks_reviewed_and_clears_the_badge(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
+    root = window.session.workspace
     window.history_ui.refresh_badge()
     qtbot.waitUntil(lambda: "MEMORY.md" in window.tree.tree_model.unseen, timeout=10_000)
     view = _open(qtbot, window)
@@ -167,12 +183,21 @@ def test_keep_marks_hunks_reviewed_and_clears_the_badge(qtbot, make_window, scri
         assert view.keep_hunk()
     assert view.kept_hunks() == [0, 1]
     assert "MEMORY.md" not in window.tree.tree_model.unseen
-    assert "✓" in view.diff.toPlainText()
+    assert "✓ reviewed" in view.diff.toPlainText()
+    assert "MEMORY.md" not in _unseen(root)
     # The marks outlive the view: listed again, the same hunks are kept.
-    assert len(history_data.load_reviewed(scripted)) == 2
+    assert len(history_data.load_reviewed(root)) == 2
     with qtbot.waitSignal(view.detail_shown, timeout=10_000), qtbot.waitSignal(view.loaded, timeout=10_000):
         view.reload()
     assert view.kept_hunks() == [0, 1]
+
+
+def _unseen(root: Path) -> set[str]:
+    history = history_mod.open_history(root)
+    try:
+        return history.unseen_agent_changes()
+    finally:
+        history.close()
 
 
 def test_period_starts_at_local_midnights() -> None:
