@@ -323,7 +323,7 @@ class ChangesView(QDialog):
         user = sum(len(g.versions) for g in changes.groups if g.side == "user")
         notes = len({g.note for g in changes.groups})
         self.summary.setText(
-            self.tr("{0} changes to {1} notes: {2} by the agent, {3} by you").format(
+            self.tr("Changes: {0} · notes: {1} · by the agent: {2} · by you: {3}").format(
                 agent + user, notes, agent, user
             )
             if agent + user

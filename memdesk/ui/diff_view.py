@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextBlockFormat, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memdesk.core.history import diff as diff_mod
 from memdesk.ui import theme
@@ -110,7 +110,10 @@ class DiffView(QPlainTextEdit):
         self._paint()
         self.go_to_hunk(0)
 
-    def _paint(self) -> None:
+    def _paint(self, only: Sequence[int] | None = None) -> None:
+        """Tint each diff line's block: a block's background fills every screen line of
+        a wrapped line, full width (an extra selection covered only its first line).
+        ``only``: just these hunks' "@@" lines (the current hunk moved)."""
         palette = self.palette()
         dark = theme.is_dark(palette)
         colors = {
@@ -120,19 +123,22 @@ class DiffView(QPlainTextEdit):
             "current": _tint(palette, QColor(90, 120, 200), 0.55 if dark else 0.40),
         }
         current = self._starts[self._current] if 0 <= self._current < len(self._starts) else -1
-        selections = []
         document = self.document()
-        for number, kind in enumerate(self._kinds):
+        numbers = range(document.blockCount()) if only is None else [self._starts[i] for i in only]
+        cursor = QTextCursor(document)
+        cursor.beginEditBlock()
+        for number in numbers:
+            block = document.findBlockByNumber(number)
+            kind = self._kinds[number] if number < len(self._kinds) else "ctx"
             # The hunk the actions act on: its "@@" line stands out.
             color = colors["current"] if number == current else colors.get(kind)
-            if color is None:
-                continue
-            selection = QTextEdit.ExtraSelection()
-            selection.format.setBackground(color)
-            selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
-            selection.cursor = QTextCursor(document.findBlockByNumber(number))
-            selections.append(selection)
-        self.setExtraSelections(selections)
+            fmt = QTextBlockFormat()
+            if color is not None:
+                fmt.setBackground(color)
+            cursor.setPosition(block.position())
+            cursor.setBlockFormat(fmt)
+        cursor.endEditBlock()
+        document.clearUndoRedoStacks()
 
     def hunk_at_block(self, block: int) -> int:
         found = -1
@@ -158,8 +164,9 @@ class DiffView(QPlainTextEdit):
 
     def _set_current(self, index: int) -> None:
         if index != self._current:
+            old = self._current
             self._current = index
-            self._paint()
+            self._paint(only=[i for i in (old, index) if 0 <= i < len(self._starts)])
             self.current_hunk_changed.emit(index)
 
     @Slot()

@@ -112,7 +112,8 @@ class HistoryPanel(QDockWidget):
         self.previous_action = self._action(self._previous_hunk, "Alt+Up")
         self.next_action = self._action(self._next_hunk, "Alt+Down")
         self.revert_action = self._action(self.revert_hunk, "Alt+R")
-        self.restore_action = self._action(self.restore_version, "Alt+V")
+        # Not Alt+V: the menu bar's View takes it.
+        self.restore_action = self._action(self.restore_version, "Alt+T")
         self.previous_button = self._button(self.previous_action, "historyPrevious")
         self.next_button = self._button(self.next_action, "historyNext")
         self.revert_button = self._button(self.revert_action, "historyRevertHunk")
@@ -191,7 +192,7 @@ class HistoryPanel(QDockWidget):
             (
                 self.restore_action,
                 self.tr("Restore this version"),
-                self.tr("Make the whole note this version again (Alt+V); saved as a new version"),
+                self.tr("Make the whole note this version again (Alt+T); saved as a new version"),
             ),
         ):
             action.setText(text)

@@ -59,18 +59,16 @@ class StateDelegate(QStyledItemDelegate):
         painter.setPen(
             option.palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         )
-        unseen = bool(index.data(models.UnseenRole))
-        badge = BADGE_SIZE + 6 if unseen else 0
-        text_rect = rect.adjusted(size + 8, 0, -2 - badge, 0)
+        text_rect = rect.adjusted(size + 8, 0, -2, 0)
         shown = fit_name(text, text_rect.width(), option.fontMetrics)
         painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
-        if unseen:
-            # Right after the name (or at the row's end when the name is cut).
-            used = option.fontMetrics.horizontalAdvance(shown)
-            x = min(text_rect.left() + used + 5, rect.right() - BADGE_SIZE - 3)
-            painter.setPen(Qt.PenStyle.NoPen)
+        if index.data(models.UnseenRole):
+            # On the state dot's upper right, like a notification: it takes no width
+            # from the name (a narrow tree already drops a daily note's year).
+            x, y = rect.left() + 3 + size - 3, rect.center().y() - size // 2 - 3
+            painter.setPen(option.palette.color(QPalette.ColorRole.Base))
             painter.setBrush(UNSEEN_COLOR)
-            painter.drawEllipse(x, rect.center().y() - BADGE_SIZE // 2 + 1, BADGE_SIZE, BADGE_SIZE)
+            painter.drawEllipse(x, y, BADGE_SIZE, BADGE_SIZE)
         painter.restore()
 
 

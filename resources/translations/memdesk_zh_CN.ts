@@ -2490,8 +2490,8 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>无法读取历史：{0}</translation>
     </message>
     <message>
-        <source>{0} changes to {1} notes: {2} by the agent, {3} by you</source>
-        <translation>{1} 篇笔记共 {0} 处变更：智能体 {2} 处，你 {3} 处</translation>
+        <source>Changes: {0} · notes: {1} · by the agent: {2} · by you: {3}</source>
+        <translation>变更：{0} · 笔记：{1} · 智能体：{2} · 你：{3}</translation>
     </message>
     <message>
         <source>No changes in this period</source>
@@ -2648,8 +2648,8 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>恢复这个版本</translation>
     </message>
     <message>
-        <source>Make the whole note this version again (Alt+V); saved as a new version</source>
-        <translation>把整篇笔记恢复为这个版本 (Alt+V)；保存为新版本</translation>
+        <source>Make the whole note this version again (Alt+T); saved as a new version</source>
+        <translation>把整篇笔记恢复为这个版本 (Alt+T)；保存为新版本</translation>
     </message>
     <message>
         <source>Choose a note to see its versions</source>

@@ -100,7 +100,7 @@ def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None
     tree = _tree(view)
     assert tree["The agent's changes (2)"] == ["MEMORY.md (1) ●", "memory/2026-05-04.md (1) ●"]
     assert tree["Your changes (1)"] == ["memory/2026-05-01.md (1)"]
-    assert view.summary.text() == "3 changes to 3 notes: 2 by the agent, 1 by you"
+    assert view.summary.text() == "Changes: 3 · notes: 3 · by the agent: 2 · by you: 1"
     # memdesk's save of MEMORY.md 30 days ago is outside today; since a date 40 days back it shows.
     with qtbot.waitSignal(view.loaded, timeout=10_000):
         view.set_period("since", (_now() - dt.timedelta(days=40)).astimezone().date())
