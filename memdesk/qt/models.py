@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -37,6 +37,7 @@ StateRole = Qt.ItemDataRole.UserRole + 4  # "indexed" | "pending" | "failed" | "
 SpansRole = Qt.ItemDataRole.UserRole + 5  # matched (start, end) ranges of the snippet text
 FolderRole = Qt.ItemDataRole.UserRole + 6  # the real folder of a tree node (new notes go there)
 BadgesRole = Qt.ItemDataRole.UserRole + 7  # [(badge, tooltip)] of a hit's annotations (location column)
+UnseenRole = Qt.ItemDataRole.UserRole + 8  # bool: the agent changed this note since the user last looked
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 
@@ -517,10 +518,29 @@ class WorkspaceTreeModel(QAbstractItemModel):
         self._states: dict[str, tuple[str, str]] = {}
         self._by_path: dict[str, _Node] = {}
         self._filter: tuple[str, ...] = ()
+        self._unseen: frozenset[str] = frozenset()
 
     @property
     def files(self) -> tuple[str, ...]:
         return self._files
+
+    @property
+    def unseen(self) -> frozenset[str]:
+        return self._unseen
+
+    def set_unseen(self, notes: Iterable[str]) -> bool:
+        """The notes the agent changed since the user last looked (the tree's badge);
+        True when that changed. Only the rows whose badge comes or goes are announced."""
+        unseen = frozenset(notes)
+        if unseen == self._unseen:
+            return False
+        changed = unseen ^ self._unseen
+        self._unseen = unseen
+        for rel in changed:
+            index = self.index_of(rel)
+            if index.isValid():
+                self.dataChanged.emit(index, index, [UnseenRole, Qt.ItemDataRole.ToolTipRole])
+        return True
 
     @property
     def filtering(self) -> bool:
@@ -696,6 +716,13 @@ class WorkspaceTreeModel(QAbstractItemModel):
         state, reason = self.state(node.path)
         if role == StateRole:
             return state
+        if role == UnseenRole:
+            return node.path in self._unseen
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{node.path}\n{state}" + (f": {reason}" if reason else "")
+            tip = f"{node.path}\n{state}" + (f": {reason}" if reason else "")
+            if node.path in self._unseen:
+                tip += "\n" + QCoreApplication.translate(
+                    "WorkspaceTreeModel", "Changed by the agent since you last looked"
+                )
+            return tip
         return None

@@ -701,6 +701,23 @@ class NoteEditor(QWidget):
         self.merged.emit(buffer.rel, 0)
         return True
 
+    def put_text(self, rel: str, text: str) -> bool:
+        """Make ``rel``'s open buffer hold ``text`` (a whole note, as it would be saved)
+        as one undo step, unsaved: a restore from History into a note with unsaved
+        edits lands here, so Ctrl+Z gives the edits back and nothing is written yet."""
+        buffer = self._buffers.get(rel)
+        if buffer is None:
+            return False
+        self._patch_text(buffer, notetext.NoteText.parse(text).editable)
+        buffer.document.setModified(True)
+        self._update_title()
+        return True
+
+    def full_text(self, rel: str) -> str | None:
+        """What saving ``rel``'s buffer would write, as text (None: not open)."""
+        buffer = self._buffers.get(rel)
+        return None if buffer is None else buffer.note.rebuild(buffer.text())
+
     def _patch_text(self, buffer: Buffer, text: str) -> None:
         """Turn the buffer's text into ``text`` by editing only the lines that differ,
         as one undo step; Qt moves the view's cursor along with the edits."""

@@ -38,6 +38,7 @@ from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
 from memdesk.ui import first_paint as first_paint_mod
 from memdesk.ui import help as help_mod
+from memdesk.ui import history_ui as history_ui_mod
 from memdesk.ui import menus as menus_mod
 from memdesk.ui import model_banner as model_banner_mod
 from memdesk.ui import note_actions as note_actions_mod
@@ -148,6 +149,8 @@ class MainWindow(QMainWindow):
         QWidget.setTabOrder(self.search_panel.table, self.search_panel.detail)
 
         self._make_status_bar()
+        # The History panel, the Changes view and the tree's badge (issue 23).
+        self.history_ui = history_ui_mod.HistoryUi(self)
         self.menus = menus_mod.WindowMenus(self)
         # The actions and menus by the names the window, tests and automation use.
         self.undo_delete_action = self.menus.undo_delete_action
@@ -165,6 +168,8 @@ class MainWindow(QMainWindow):
             "language_menu",
             "theme_menu",
             "focus_search_action",
+            "history_action",
+            "changes_action",
             "agent_menu",
             "shortcuts_action",
             "open_log_action",
@@ -317,6 +322,7 @@ class MainWindow(QMainWindow):
         session.model_build_finished.connect(self._on_session_model_build_finished)
         session.model_build_failed.connect(self._on_session_model_build_failed)
         self.setWindowTitle(f"memdesk — {session.workspace}")
+        self.history_ui.attach(session)
         self._attach_lab(session)
         session.request_snapshot()
 

@@ -103,6 +103,17 @@ class WindowMenus(QObject):
         self._action(view_menu, self.tr("&Filter notes"), w.focus_tree_filter, QKeySequence("Ctrl+Shift+F"))
         self._action(view_menu, self.tr("&Preview"), w._toggle_preview, QKeySequence("Ctrl+Shift+P"))
         view_menu.addSeparator()
+        # Issue 23: a note's versions, and what changed in memory in a period.
+        self.history_action = self._action(
+            view_menu,
+            self.tr("Note &history"),
+            lambda: w.history_ui.show_history(),
+            QKeySequence("Ctrl+Shift+H"),
+        )
+        self.changes_action = self._action(
+            view_menu, self.tr("&Changes…"), w.history_ui.show_changes, QKeySequence("Ctrl+Shift+C")
+        )
+        view_menu.addSeparator()
         self.language_menu = view_menu.addMenu(self.tr("&Language"))
         self.language_menu.setObjectName("languageMenu")
         chosen = w.prefs.language()

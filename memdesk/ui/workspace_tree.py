@@ -17,6 +17,8 @@ STATE_COLORS = {
     "pending": QColor(210, 153, 34),
     "failed": QColor(207, 34, 46),
 }  # mid tones: they read on light and dark bases
+UNSEEN_COLOR = QColor(47, 129, 247)  # the agent changed it since the user looked (blue, apart from states)
+BADGE_SIZE = 7
 
 
 _DATED_NAME = re.compile(r"^\d{4}-(\d{2}-\d{2}.*)$")
@@ -35,7 +37,9 @@ def fit_name(name: str, width: int, metrics: QFontMetrics) -> str:
 
 
 class StateDelegate(QStyledItemDelegate):
-    """A coloured dot before each file name: green indexed, amber pending, red failed."""
+    """A coloured dot before each file name: green indexed, amber pending, red failed;
+    and a blue badge after it when the agent changed the note since the user last
+    looked (opening the note or its history clears it)."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         state = index.data(models.StateRole)
@@ -58,6 +62,13 @@ class StateDelegate(QStyledItemDelegate):
         text_rect = rect.adjusted(size + 8, 0, -2, 0)
         shown = fit_name(text, text_rect.width(), option.fontMetrics)
         painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
+        if index.data(models.UnseenRole):
+            # On the state dot's upper right, like a notification: it takes no width
+            # from the name (a narrow tree already drops a daily note's year).
+            x, y = rect.left() + 3 + size - 3, rect.center().y() - size // 2 - 3
+            painter.setPen(option.palette.color(QPalette.ColorRole.Base))
+            painter.setBrush(UNSEEN_COLOR)
+            painter.drawEllipse(x, y, BADGE_SIZE, BADGE_SIZE)
         painter.restore()
 
 
@@ -68,12 +79,14 @@ class WorkspaceTree(QTreeView):
         note_activated(str): open this workspace-relative note.
         new_note_requested(str): create a topic note in this folder ("memory" by default).
         rename_requested(str), delete_requested(str): file actions from the context menu.
+        history_requested(str): show this note's versions (History panel).
     """
 
     note_activated = Signal(str)
     new_note_requested = Signal(str)
     rename_requested = Signal(str)
     delete_requested = Signal(str)
+    history_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -152,9 +165,14 @@ class WorkspaceTree(QTreeView):
         menu = QMenu(self)
         menu.addAction(self.tr("New topic note…"), lambda: self.new_note_requested.emit(folder))
         if is_file:
+            menu.addAction(self.tr("History…"), lambda: self.history_requested.emit(path))
             menu.addAction(self.tr("Rename…"), lambda: self.rename_requested.emit(path))
             menu.addAction(self.tr("Move to trash"), lambda: self.delete_requested.emit(path))
         menu.popup(self.viewport().mapToGlobal(pos))
+
+    def set_unseen(self, notes: set[str] | frozenset[str]) -> None:
+        """Badge the notes the agent changed since the user last looked."""
+        self.tree_model.set_unseen(notes)
 
     def current_note(self) -> str:
         index = self.currentIndex()

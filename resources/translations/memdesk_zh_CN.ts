@@ -2375,6 +2375,14 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>Zoom &amp;out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
+    <message>
+        <source>Note &amp;history</source>
+        <translation>笔记历史(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Changes…</source>
+        <translation>变更(&amp;C)…</translation>
+    </message>
 </context>
 <context>
     <name>WorkspaceTree</name>
@@ -2389,6 +2397,332 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Move to trash</source>
         <translation>移到回收站</translation>
+    </message>
+    <message>
+        <source>History…</source>
+        <translation>历史…</translation>
+    </message>
+</context>
+<context>
+    <name>ChangesView</name>
+    <message>
+        <source>Changes to memory</source>
+        <translation>记忆的变更</translation>
+    </message>
+    <message>
+        <source>&amp;Period:</source>
+        <translation>时间段(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>This week</source>
+        <translation>本周</translation>
+    </message>
+    <message>
+        <source>Since a date</source>
+        <translation>自某日起</translation>
+    </message>
+    <message>
+        <source>The first day to list changes from</source>
+        <translation>从哪一天开始列出变更</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>刷新</translation>
+    </message>
+    <message>
+        <source>Previous change</source>
+        <translation>上一处变更</translation>
+    </message>
+    <message>
+        <source>Previous change (Alt+Up)</source>
+        <translation>上一处变更 (Alt+Up)</translation>
+    </message>
+    <message>
+        <source>Next change</source>
+        <translation>下一处变更</translation>
+    </message>
+    <message>
+        <source>Next change (Alt+Down)</source>
+        <translation>下一处变更 (Alt+Down)</translation>
+    </message>
+    <message>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>Keep this change: mark it reviewed (Alt+K)</source>
+        <translation>保留这处变更：标记为已审阅 (Alt+K)</translation>
+    </message>
+    <message>
+        <source>Revert</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Take this change back in the note (Alt+R); saved as a new version, nothing is lost</source>
+        <translation>在笔记中撤销这处变更 (Alt+R)；保存为新版本，不会丢失任何内容</translation>
+    </message>
+    <message>
+        <source>Open note</source>
+        <translation>打开笔记</translation>
+    </message>
+    <message>
+        <source>Open the note in the editor (Alt+O)</source>
+        <translation>在编辑器中打开笔记 (Alt+O)</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Every version of the note (Alt+H)</source>
+        <translation>这篇笔记的所有版本 (Alt+H)</translation>
+    </message>
+    <message>
+        <source>Reading the changes…</source>
+        <translation>正在读取变更…</translation>
+    </message>
+    <message>
+        <source>History cannot be read: {0}</source>
+        <translation>无法读取历史：{0}</translation>
+    </message>
+    <message>
+        <source>Changes: {0} · notes: {1} · by the agent: {2} · by you: {3}</source>
+        <translation>变更：{0} · 笔记：{1} · 智能体：{2} · 你：{3}</translation>
+    </message>
+    <message>
+        <source>No changes in this period</source>
+        <translation>这段时间内没有变更</translation>
+    </message>
+    <message>
+        <source>The agent&apos;s changes</source>
+        <translation>智能体的变更</translation>
+    </message>
+    <message>
+        <source>Your changes</source>
+        <translation>你的变更</translation>
+    </message>
+    <message>
+        <source>{0} ({1})</source>
+        <translation>{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>{0} ({1}){2}</source>
+        <translation>{0}（{1}）{2}</translation>
+    </message>
+    <message>
+        <source>Choose a note or a change on the left</source>
+        <translation>在左侧选择一篇笔记或一处变更</translation>
+    </message>
+    <message>
+        <source>{0} changes, {1} → {2}</source>
+        <translation>{0} 处变更，{1} → {2}</translation>
+    </message>
+    <message>
+        <source>Dreaming output nearest before it: {0} ({1})</source>
+        <translation>在它之前最近的做梦输出：{0}（{1}）</translation>
+    </message>
+    <message>
+        <source>No diff: {0}</source>
+        <translation>无法比较：{0}</translation>
+    </message>
+    <message>
+        <source>No differences</source>
+        <translation>没有差异</translation>
+    </message>
+    <message>
+        <source>Reverting a change in {0}…</source>
+        <translation>正在撤销 {0} 中的一处变更…</translation>
+    </message>
+</context>
+<context>
+    <name>History</name>
+    <message>
+        <source>memdesk</source>
+        <translation>memdesk</translation>
+    </message>
+    <message>
+        <source>on disk (agent)</source>
+        <translation>磁盘上（智能体）</translation>
+    </message>
+    <message>
+        <source>MCP</source>
+        <translation>MCP</translation>
+    </message>
+    <message>
+        <source>git commit</source>
+        <translation>git 提交</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>first seen</source>
+        <translation>首次记录</translation>
+    </message>
+    <message>
+        <source>{0} B</source>
+        <translation>{0} B</translation>
+    </message>
+    <message>
+        <source>{0} KB</source>
+        <translation>{0} KB</translation>
+    </message>
+    <message>
+        <source>{0} MB</source>
+        <translation>{0} MB</translation>
+    </message>
+    <message>
+        <source>not kept</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>no content: {0}</source>
+        <translation>无内容：{0}</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryPanel</name>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <source>&amp;Compare:</source>
+        <translation>比较(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>with the version before it</source>
+        <translation>与前一个版本</translation>
+    </message>
+    <message>
+        <source>with the note now</source>
+        <translation>与笔记的当前内容</translation>
+    </message>
+    <message>
+        <source>Previous change</source>
+        <translation>上一处变更</translation>
+    </message>
+    <message>
+        <source>Previous change (Alt+Up)</source>
+        <translation>上一处变更 (Alt+Up)</translation>
+    </message>
+    <message>
+        <source>Next change</source>
+        <translation>下一处变更</translation>
+    </message>
+    <message>
+        <source>Next change (Alt+Down)</source>
+        <translation>下一处变更 (Alt+Down)</translation>
+    </message>
+    <message>
+        <source>Revert this change</source>
+        <translation>撤销这处变更</translation>
+    </message>
+    <message>
+        <source>Make the note&apos;s lines of this change as on the older side (Alt+R); saved as a new version</source>
+        <translation>把笔记中这处变更的行恢复为较旧一侧的内容 (Alt+R)；保存为新版本</translation>
+    </message>
+    <message>
+        <source>Restore this version</source>
+        <translation>恢复这个版本</translation>
+    </message>
+    <message>
+        <source>Make the whole note this version again (Alt+T); saved as a new version</source>
+        <translation>把整篇笔记恢复为这个版本 (Alt+T)；保存为新版本</translation>
+    </message>
+    <message>
+        <source>Choose a note to see its versions</source>
+        <translation>选择一篇笔记以查看它的版本</translation>
+    </message>
+    <message>
+        <source>History of {0}</source>
+        <translation>{0} 的历史</translation>
+    </message>
+    <message>
+        <source>History cannot be read: {0}</source>
+        <translation>无法读取历史：{0}</translation>
+    </message>
+    <message>
+        <source>No versions of {0} yet</source>
+        <translation>{0} 还没有版本</translation>
+    </message>
+    <message>
+        <source>{0} → {1}</source>
+        <translation>{0} → {1}</translation>
+    </message>
+    <message>
+        <source>{0} → the note now</source>
+        <translation>{0} → 笔记的当前内容</translation>
+    </message>
+    <message>
+        <source>The version before it → {0}</source>
+        <translation>前一个版本 → {0}</translation>
+    </message>
+    <message>
+        <source>No diff: {0}</source>
+        <translation>无法比较：{0}</translation>
+    </message>
+    <message>
+        <source>No differences</source>
+        <translation>没有差异</translation>
+    </message>
+    <message>
+        <source>Reverting a change in {0}…</source>
+        <translation>正在撤销 {0} 中的一处变更…</translation>
+    </message>
+    <message>
+        <source>This version&apos;s content is not kept</source>
+        <translation>这个版本的内容没有保存</translation>
+    </message>
+    <message>
+        <source>Restoring {0}…</source>
+        <translation>正在恢复 {0}…</translation>
+    </message>
+</context>
+<context>
+    <name>Restorer</name>
+    <message>
+        <source>{0} has unsaved edits: the restore is in the editor, unsaved (Ctrl+Z takes it back)</source>
+        <translation>{0} 有未保存的编辑：恢复的内容已放入编辑器，尚未保存（Ctrl+Z 可撤回）</translation>
+    </message>
+    <message>
+        <source>{0} restored: saved as a new version</source>
+        <translation>{0} 已恢复：保存为新版本</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceTreeModel</name>
+    <message>
+        <source>Changed by the agent since you last looked</source>
+        <translation>自你上次查看后被智能体修改过</translation>
+    </message>
+</context>
+<context>
+    <name>DiffView</name>
+    <message>
+        <source>reviewed</source>
+        <translation>已审阅</translation>
     </message>
 </context>
 <context>

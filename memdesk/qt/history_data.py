@@ -1,0 +1,365 @@
+"""What the History panel, the Changes view and the tree's badge read from a
+workspace's version store (``core/history``), as plain values, off the GUI thread.
+
+Each function reads only what one view shows now (a timeline's rows, a period's
+version list, one diff) from the workspace's one store in this process (the one the
+captures write; thread-safe). Diffs are computed when a row is selected, never for a whole period at once (2,000 notes x 50 versions
+must open in under a second).
+
+Restores (a whole version, one hunk undone or redone) are computed here too, on
+the note's text at the moment of the write, and written by ``write_note`` through
+``workspace.save_note`` (the editor's safe save) in a ``note_ops`` job: a restore
+is a new version (the save records it), never a rewrite of the store.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import hashlib
+import json
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from memdesk.core import diskio, errors, paths
+from memdesk.core import history as history_mod
+from memdesk.core.history import diff as diff_mod
+from memdesk.core.history import shared
+from memdesk.core.index import notetext
+from memdesk.core.index import workspace as workspace_mod
+
+T = TypeVar("T")
+
+AGENT_SOURCES = frozenset({"disk", "mcp", "deleted", "git"})
+"""Sources that are not the user working in memdesk (the agent, a dreaming pass, git)."""
+NOT_CHANGES = frozenset({"baseline"})
+"""A note as memdesk first saw it: where its history starts, not a change."""
+
+DREAM_FILES = ("DREAMS.md", "dreams.md")
+"""The dream diary at the workspace's root: OpenClaw writes ``DREAMS.md``; its
+``isMemoryPath`` accepts the lower-case ``dreams.md`` (2026.9), so either is read."""
+DREAMS_FOLDER = "memory/.dreams"
+"""Where a dreaming pass leaves its phase reports (light, REM, deep) as files."""
+DREAM_AFTER = dt.timedelta(minutes=2)
+"""A diary written just after the rewrite it describes still counts as 'before' it:
+the rewrite's time is when memdesk captured it, a moment after the write."""
+DREAM_WINDOW = dt.timedelta(hours=24)
+"""An older dream than this is not the one behind a rewrite."""
+MAX_DREAM_BYTES = 512 * 1024
+
+
+def with_history(root: Path, fn: Callable[[history_mod.History], T]) -> T:
+    """``fn(history)`` over ``root``'s store: the one the captures use in this process
+    (thread-safe: one connection, one lock), opened on first use."""
+    history = shared.for_workspace(root)
+    if history is None:
+        raise errors.MemdeskError(f"{root}: the version history cannot be opened (see the log)")
+    return fn(history)
+
+
+def is_agent(version: history_mod.Version) -> bool:
+    return version.source in AGENT_SOURCES
+
+
+# the History panel -----------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Timeline:
+    note: str
+    versions: tuple[history_mod.Version, ...]  # newest first
+
+
+def load_timeline(root: Path, note: str, *, mark_seen: bool = True) -> Timeline:
+    """``note``'s versions (git commits included), newest first; looking at them is
+    looking at the note, so the agent's changes to it count as seen."""
+
+    def read(history: history_mod.History) -> Timeline:
+        versions = tuple(history.timeline(note))
+        if mark_seen:
+            history.mark_seen(note)
+        return Timeline(note, versions)
+
+    return with_history(root, read)
+
+
+@dataclasses.dataclass(frozen=True)
+class Side:
+    """One side of a diff: a stored version, or the note as it is now (``version`` None)."""
+
+    version: history_mod.Version | None
+    text: str | None  # None: nothing to show (see ``problem``)
+    problem: object = ""  # a core message or plain text (``qt.messages.text`` shows it)
+
+
+@dataclasses.dataclass(frozen=True)
+class Comparison:
+    old: Side
+    new: Side
+    hunks: tuple[diff_mod.Hunk, ...]
+
+    @property
+    def ok(self) -> bool:
+        return self.old.text is not None and self.new.text is not None
+
+
+def _decode(data: bytes | None, why: object) -> tuple[str | None, object]:
+    if data is None:
+        return None, why
+    try:
+        # Exactly the bytes: a BOM or CRLF stays, so a hunk put back keeps every other byte.
+        return data.decode("utf-8"), ""
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+
+
+def _version_side(history: history_mod.History, version: history_mod.Version | None) -> Side:
+    if version is None:
+        return Side(None, "", "")  # before the first version: nothing
+    data = history.content(version)
+    text, problem = _decode(data, version.reason or "content not kept")
+    return Side(version, text, problem)
+
+
+def current_side(root: Path, note: str) -> Side:
+    """The note as it is on disk now ("" when it does not exist)."""
+    disk = workspace_mod.disk_state(root / note)
+    if not disk.exists:
+        return Side(None, "", "")
+    if disk.data is None:
+        return Side(None, None, disk.problem or "unreadable")
+    text, problem = _decode(disk.data, "")
+    return Side(None, text, problem)
+
+
+def compare(
+    root: Path,
+    note: str,
+    old: history_mod.Version | None,
+    new: history_mod.Version | None,
+    *,
+    old_is_previous: bool = False,
+    old_before: history_mod.Version | None = None,
+) -> Comparison:
+    """The diff of ``old`` → ``new`` (``new`` None: the note now). ``old_is_previous``:
+    ``old`` is ignored and the version before ``new`` is used (None before the first);
+    ``old_before``: the version before that one is (a group of changes, as a whole)."""
+
+    def read(history: history_mod.History) -> Comparison:
+        before = old
+        if old_before is not None:
+            before = history.previous(old_before)
+        elif old_is_previous and new is not None:
+            before = history.previous(new)
+        old_side = _version_side(history, before)
+        new_side = _version_side(history, new) if new is not None else current_side(root, note)
+        found: tuple[diff_mod.Hunk, ...] = ()
+        if old_side.text is not None and new_side.text is not None:
+            found = tuple(diff_mod.hunks(old_side.text, new_side.text))
+        return Comparison(old_side, new_side, found)
+
+    return with_history(root, read)
+
+
+# the Changes view ------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class ChangeGroup:
+    """One note's changes in the period by one side ("agent" or "user"), oldest first."""
+
+    side: str
+    note: str
+    versions: tuple[history_mod.Version, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Changes:
+    since: dt.datetime
+    until: dt.datetime | None
+    groups: tuple[ChangeGroup, ...]  # agent's first, then the user's; notes in path order
+    unseen: frozenset[str]
+
+
+def load_changes(root: Path, since: dt.datetime, until: dt.datetime | None = None) -> Changes:
+    """Every version captured in the period, grouped by side and note. Only the
+    versions' rows: their content and diffs are read when one is selected."""
+
+    def read(history: history_mod.History) -> Changes:
+        versions = history.changes(since, until)
+        unseen = frozenset(history.unseen_agent_changes())
+        return Changes(since, until, group_changes(versions), unseen)
+
+    return with_history(root, read)
+
+
+def group_changes(versions: Sequence[history_mod.Version]) -> tuple[ChangeGroup, ...]:
+    by: dict[tuple[str, str], list[history_mod.Version]] = {}
+    for version in versions:
+        if version.source in NOT_CHANGES:
+            continue
+        side = "agent" if is_agent(version) else "user"
+        by.setdefault((side, version.note), []).append(version)
+    order = {"agent": 0, "user": 1}
+    return tuple(
+        ChangeGroup(side, note, tuple(sorted(found, key=lambda v: v.at)))
+        for (side, note), found in sorted(by.items(), key=lambda item: (order[item[0][0]], item[0][1]))
+    )
+
+
+def unseen_agent_changes(root: Path) -> frozenset[str]:
+    return frozenset(with_history(root, lambda history: history.unseen_agent_changes()))
+
+
+def mark_seen(root: Path, note: str) -> None:
+    with_history(root, lambda history: history.mark_seen(note))
+
+
+# dreams ----------------------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Dream:
+    """The dreaming output nearest before a rewrite of ``MEMORY.md`` or ``USER.md``."""
+
+    rel: str
+    at: dt.datetime
+    text: str
+
+
+def rewrites_memory(note: str) -> bool:
+    """Dreaming rewrites these curated files (the dream is shown beside their changes)."""
+    return note in ("MEMORY.md", "USER.md")
+
+
+def dream_files(root: Path) -> list[tuple[str, dt.datetime]]:
+    """The workspace's dream diary and phase reports with their modification times."""
+    found: list[tuple[str, dt.datetime]] = []
+    candidates = [root / name for name in DREAM_FILES]
+    folder = root / DREAMS_FOLDER
+    if folder.is_dir() and not folder.is_symlink():
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+            candidates += [Path(dirpath) / name for name in filenames]
+    seen: set[str] = set()
+    for path in candidates:
+        try:
+            info = path.lstat()
+        except OSError:
+            continue
+        if not path.is_file() or path.is_symlink():
+            continue
+        rel = path.relative_to(root).as_posix()
+        # DREAMS.md and dreams.md are one file on a case-insensitive disk.
+        key = str(path.resolve()).lower() if rel in DREAM_FILES else rel
+        if key in seen:
+            continue
+        seen.add(key)
+        found.append((rel, dt.datetime.fromtimestamp(info.st_mtime, dt.UTC)))
+    return found
+
+
+def find_dream(root: Path, at: dt.datetime) -> Dream | None:
+    """The dream file whose time is nearest before ``at`` (see ``DREAM_AFTER``,
+    ``DREAM_WINDOW``), with its text; None when there is none."""
+    best: tuple[dt.timedelta, str, dt.datetime] | None = None
+    for rel, when in dream_files(root):
+        gap = at - when
+        if -DREAM_AFTER <= gap <= DREAM_WINDOW and (best is None or abs(gap) < best[0]):
+            best = (abs(gap), rel, when)
+    if best is None:
+        return None
+    _gap, rel, when = best
+    try:
+        path = workspace_mod.confined(root, rel)
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_DREAM_BYTES + 1)
+    except (OSError, errors.MemdeskError):
+        return None
+    text = data[:MAX_DREAM_BYTES].decode("utf-8", errors="replace")
+    return Dream(rel, when, text)
+
+
+def load_detail(root: Path, versions: Sequence[history_mod.Version]) -> tuple[Comparison, Dream | None]:
+    """What the Changes view shows for one selected version, or a group of them (oldest
+    first): the diff from the version before the first to the last, and for an agent's
+    rewrite of ``MEMORY.md``/``USER.md`` the dream nearest before it beside it."""
+    first, last = versions[0], versions[-1]
+    comparison = compare(root, last.note, None, last, old_before=first)
+    dream = find_dream(root, last.at) if rewrites_memory(last.note) and is_agent(last) else None
+    return comparison, dream
+
+
+# review marks ----------------------------------------------------------------------------
+def hunk_key(note: str, hunk: diff_mod.Hunk) -> str:
+    """Names a change by what it changed, so a hunk kept in one view is kept in all."""
+    text = "\x00".join([note, *hunk.old_lines, "\x01", *hunk.new_lines])
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def reviewed_path(root: Path) -> Path:
+    """Beside the workspace's version store in memdesk's data dir (never in the workspace)."""
+    store = paths.history_path_for(root)
+    return store.with_name(store.stem + ".reviewed.json")
+
+
+def load_reviewed(root: Path) -> set[str]:
+    try:
+        data = json.loads(reviewed_path(root).read_text("utf-8"))
+    except (OSError, ValueError):
+        return set()  # none yet, or damaged: nothing marked, nothing lost but marks
+    return {str(key) for key in data.get("kept", [])} if isinstance(data, dict) else set()
+
+
+def save_reviewed(root: Path, keys: set[str]) -> None:
+    payload = json.dumps({"kept": sorted(keys)}, indent=0).encode("utf-8")
+    diskio.write_atomic(reviewed_path(root), payload, mode=0o600)
+
+
+# restoring -------------------------------------------------------------------------------
+class RestoreConflict(errors.MemdeskError):
+    """The note changed since the compared version in the very lines a hunk touches."""
+
+
+def whole_version(comparison: Comparison, which: str = "old") -> str:
+    """The text of one side (``"old"`` or ``"new"``) to restore as the note's text."""
+    side = comparison.old if which == "old" else comparison.new
+    if side.text is None:
+        raise errors.MemdeskError(side.problem or "this version's content is not kept")
+    return side.text
+
+
+def undo_hunk(comparison: Comparison, hunk: diff_mod.Hunk, current: str, note: str) -> str:
+    """``current`` (the note's text now) with ``hunk`` of ``comparison`` taken back to
+    its old side, every other byte kept. When the note moved on since the compared
+    version, the hunk's lines are found where they are now (lines added or removed
+    above them moved them); a hunk that only removed lines is merged in three ways.
+    Refused where the hunk's own lines were edited again since."""
+    new = comparison.new.text
+    if new is None:
+        raise errors.MemdeskError(comparison.new.problem or "content not kept")
+    try:
+        if current == new or hunk.new_lines:
+            return diff_mod.revert_hunk(current, hunk)
+    except ValueError as exc:  # HunkMismatch: its lines are not in the note any more
+        raise RestoreConflict(
+            f"{note}: the lines of this change were edited again since; compare with the current text"
+        ) from exc
+    merged = notetext.merge3(new, current, diff_mod.revert_hunk(new, hunk))
+    if merged.conflicts:
+        raise RestoreConflict(
+            f"{note}: the lines around this change were edited again since; compare with the current text"
+        )
+    return merged.text
+
+
+def write_note(root: Path, note: str, make: Callable[[str], str]) -> workspace_mod.Saved:
+    """Write ``make(text now)`` to ``note`` through the safe save (off the GUI thread, in
+    a ``note_ops`` job) and record it as a memdesk version. The text now is read here,
+    at the write, and the save refuses to overwrite a change that lands meanwhile."""
+    path = root / note
+    disk = workspace_mod.disk_state(path)
+    if disk.exists and disk.data is None:
+        raise errors.NoteReadError(f"{note}: {disk.problem}")
+    now, problem = _decode(disk.data, "") if disk.exists else ("", "")
+    if now is None:
+        raise errors.NoteReadError(f"{note}: {problem}")
+    data = make(now).encode("utf-8")
+    # With ``root`` the safe save records the bytes as a version, source "memdesk".
+    return workspace_mod.save_note(path, data, expected=disk.digest, base=disk.data, root=root)

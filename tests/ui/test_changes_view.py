@@ -1,0 +1,213 @@
+"""The Changes view over a real version store: the period's changes grouped by note,
+the agent's apart from the user's, a scripted agent rewrite of MEMORY.md shown with
+its dreaming output beside it, and per hunk keep (reviewed) or revert (a new version,
+every other byte kept)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from pathlib import Path
+
+import pytest
+
+from memdesk.core import history as history_mod
+from memdesk.qt import history_data
+from memdesk.ui import changes_view
+
+BEFORE = "# Memory\n\n- Owner of Ferry: Ana\n- Tea, not coffee\n- Deploys on Fridays\n"
+AFTER = "# Memory\n\n- Owner of Ferry: Bo\n- Tea, not coffee\n- Deploys on Fridays\n- Promoted: uses SQLite\n"
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _capture(root: Path, note: str, text: str, source: str, at: dt.datetime) -> None:
+    history = history_mod.open_history(root)
+    try:
+        history.capture(note, text.encode("utf-8"), source=source, at=at)
+    finally:
+        history.close()
+
+
+def _versions(root: Path, note: str) -> list[history_mod.Version]:
+    history = history_mod.open_history(root)
+    try:
+        return history.timeline(note, git=False)
+    finally:
+        history.close()
+
+
+def _set_mtime(path: Path, when: dt.datetime) -> None:
+    os.utime(path, (when.timestamp(), when.timestamp()))
+
+
+def _agent_rewrite(root: Path, at: dt.datetime) -> None:
+    """What a dreaming pass does, scripted: the diary first, then MEMORY.md rewritten."""
+    dreams = root / "DREAMS.md"
+    dreams.write_text("# Dream diary\n\n## Deep phase\nPromoted 'uses SQLite' (seen 4 times).\n", "utf-8")
+    _set_mtime(dreams, at - dt.timedelta(seconds=40))
+    (root / "MEMORY.md").write_text(AFTER, "utf-8")
+    _capture(root, "MEMORY.md", AFTER, "disk", at)
+
+
+def _script(workspace: Path) -> None:
+    """After the window's first sync kept every note as it was (the baseline): memdesk
+    saved MEMORY.md a month ago, a dreaming pass rewrote it 5 minutes ago, the user
+    saved one daily note and an MCP client appended to another."""
+    now = _now()
+    (workspace / "MEMORY.md").write_text(BEFORE, "utf-8")
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(days=30))
+    _agent_rewrite(workspace, now - dt.timedelta(minutes=5))
+    _capture(workspace, "memory/2026-05-01.md", "the user's edit\n", "memdesk", now - dt.timedelta(minutes=4))
+    _capture(workspace, "memory/2026-05-04.md", "an MCP append\n", "mcp", now - dt.timedelta(minutes=3))
+
+
+@pytest.fixture
+def scripted(make_window, workspace: Path):  # type: ignore[no-untyped-def]
+    """The window over the example workspace, then the scripted history above."""
+    window = make_window(workspace, model=None)
+    _script(workspace)
+    return window
+
+
+def _open(qtbot, window):  # type: ignore[no-untyped-def]
+    """Ctrl+Shift+C's window, once its period (today) is listed (a job: wait for it)."""
+    view = window.history_ui.show_changes()
+    with qtbot.waitSignal(view.loaded, timeout=10_000):
+        pass
+    return view
+
+
+def _tree(view) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    out = {}
+    for top in range(view.tree.topLevelItemCount()):
+        head = view.tree.topLevelItem(top)
+        out[head.text(0)] = [head.child(r).text(0) for r in range(head.childCount())]
+    return out
+
+
+def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
+    view = _open(qtbot, window)
+    groups = {(g.side, g.note) for g in view.changes.groups}
+    assert groups == {
+        ("agent", "MEMORY.md"),
+        ("agent", "memory/2026-05-04.md"),
+        ("user", "memory/2026-05-01.md"),
+    }
+    tree = _tree(view)
+    assert tree["The agent's changes (2)"] == ["MEMORY.md (1) ●", "memory/2026-05-04.md (1) ●"]
+    assert tree["Your changes (1)"] == ["memory/2026-05-01.md (1)"]
+    assert view.summary.text() == "Changes: 3 · notes: 3 · by the agent: 2 · by you: 1"
+    # memdesk's save of MEMORY.md 30 days ago is outside today; since a date 40 days back it shows.
+    with qtbot.waitSignal(view.loaded, timeout=10_000):
+        view.set_period("since", (_now() - dt.timedelta(days=40)).astimezone().date())
+    assert ("user", "MEMORY.md") in {(g.side, g.note) for g in view.changes.groups}
+    # A note's versions become rows only when it is expanded.
+    head = view.tree.topLevelItem(0)
+    memory = head.child(0)
+    assert memory.childCount() == 0
+    memory.setExpanded(True)
+    assert memory.childCount() == 1 and "on disk (agent)" in memory.child(0).text(0)
+
+
+def test_agent_rewrite_of_memory_shows_its_dream_beside_it(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
+    root = window.session.workspace
+    # An older phase report and an unrelated dream from days ago must not be chosen.
+    reports = root / "memory" / ".dreams"
+    reports.mkdir()
+    (reports / "old-light.md").write_text("light phase, days ago\n", "utf-8")
+    _set_mtime(reports / "old-light.md", _now() - dt.timedelta(days=3))
+    (reports / "rem.md").write_text("REM phase, an hour before\n", "utf-8")
+    _set_mtime(reports / "rem.md", _now() - dt.timedelta(hours=1))
+    view = _open(qtbot, window)
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        assert view.select_group("agent", "memory/2026-05-04.md")
+    assert view.dream is None and not view.dream_page.isVisible()  # not a MEMORY.md rewrite
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        assert view.select_group("agent", "MEMORY.md")
+    assert view.dream is not None and view.dream.rel == "DREAMS.md"
+    assert view.dream_page.isVisible()
+    assert "Promoted 'uses SQLite'" in view.dream_text.toPlainText()
+    assert "DREAMS.md" in view.dream_label.text()
+    shown = view.diff.toPlainText()
+    assert "- - Owner of Ferry: Ana" in shown and "+ - Promoted: uses SQLite" in shown
+
+
+def test_revert_one_hunk_keeps_every_other_byte_as_a_new_version(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
+    root = window.session.workspace
+    # The user edits another line after the agent's rewrite and saves: the revert keeps it.
+    assert window.open_note("MEMORY.md")
+    edit = window.editor
+    cursor = edit.document().find("Fridays")
+    edit.setTextCursor(cursor)
+    edit.insertPlainText("Thursdays")
+    assert window.note_editor.save()
+    edited = AFTER.replace("Deploys on Fridays", "Deploys on Thursdays")
+    assert (root / "MEMORY.md").read_text("utf-8") == edited
+    view = _open(qtbot, window)
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        view.select_group("agent", "MEMORY.md")
+    hunks = view.comparison.hunks
+    promoted = next(i for i, h in enumerate(hunks) if any("Promoted" in x for x in h.new_lines))
+    view.diff.go_to_hunk(promoted)
+    before = _versions(root, "MEMORY.md")
+    with qtbot.waitSignal(window.history_ui.restorer.restored, timeout=10_000):
+        assert view.revert_hunk()
+    assert (root / "MEMORY.md").read_text("utf-8") == edited.replace("- Promoted: uses SQLite\n", "")
+    after = _versions(root, "MEMORY.md")
+    assert len(after) == len(before) + 1 and after[0].source == "memdesk"
+    assert {v.id for v in before} <= {v.id for v in after}
+    # The editor's clean buffer shows the reverted note.
+    assert window.note_editor.full_text("MEMORY.md") == (root / "MEMORY.md").read_text("utf-8")
+
+
+def test_keep_marks_hunks_reviewed_and_clears_the_badge(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    window = scripted
+    root = window.session.workspace
+    window.history_ui.refresh_badge()
+    qtbot.waitUntil(lambda: "MEMORY.md" in window.tree.tree_model.unseen, timeout=10_000)
+    view = _open(qtbot, window)
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        view.select_group("agent", "MEMORY.md")
+    count = len(view.comparison.hunks)
+    assert count == 2 and view.kept_hunks() == []
+    assert view.keep_hunk()
+    assert view.kept_hunks() == [0]
+    assert "MEMORY.md" in window.tree.tree_model.unseen  # one of two reviewed: still unseen
+    with qtbot.waitSignal(view.seen, timeout=10_000):
+        assert view.keep_hunk()
+    assert view.kept_hunks() == [0, 1]
+    assert "MEMORY.md" not in window.tree.tree_model.unseen
+    assert "✓ reviewed" in view.diff.toPlainText()
+    assert "MEMORY.md" not in _unseen(root)
+    # The marks outlive the view: listed again, the same hunks are kept.
+    assert len(history_data.load_reviewed(root)) == 2
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000), qtbot.waitSignal(view.loaded, timeout=10_000):
+        view.reload()
+    assert view.kept_hunks() == [0, 1]
+
+
+def _unseen(root: Path) -> set[str]:
+    history = history_mod.open_history(root)
+    try:
+        return history.unseen_agent_changes()
+    finally:
+        history.close()
+
+
+def test_period_starts_at_local_midnights() -> None:
+    now = dt.datetime(2026, 12, 10, 15, 0, tzinfo=dt.UTC)  # a Thursday
+    today = changes_view.period_start("today", now=now)
+    week = changes_view.period_start("week", now=now)
+    since = changes_view.period_start("since", dt.date(2026, 12, 1), now=now)
+    local = now.astimezone()
+    assert today.astimezone().date() == local.date() and today.astimezone().hour == 0
+    assert (
+        week.astimezone().weekday() == 0 and (local.date() - week.astimezone().date()).days == local.weekday()
+    )
+    assert since.astimezone().date() == dt.date(2026, 12, 1)
