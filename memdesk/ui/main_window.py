@@ -33,6 +33,7 @@ from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
 from memdesk.ui import agent_dock as agent_dock_mod
+from memdesk.ui import asof_banner as asof_banner_mod
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
@@ -148,6 +149,7 @@ class MainWindow(QMainWindow):
         QWidget.setTabOrder(self.search_panel.table, self.search_panel.detail)
 
         self._make_status_bar()
+        self.as_of = asof_banner_mod.AsOfView(self)  # Search > Search as of a day…
         self.menus = menus_mod.WindowMenus(self)
         # The actions and menus by the names the window, tests and automation use.
         self.undo_delete_action = self.menus.undo_delete_action
@@ -696,5 +698,6 @@ class MainWindow(QMainWindow):
         if self.lab is not None:
             self.lab.close()
         self.agent_dock.close_dock()
+        self.as_of.close()
         self.session.close()
         event.accept()

@@ -145,10 +145,15 @@ class Snapshot:
         return tuple(out)
 
     def search(
-        self, query: str, settings: settings_mod.SearchSettings, *, scope: engine_mod.Scope = "all"
+        self,
+        query: str,
+        settings: settings_mod.SearchSettings,
+        *,
+        scope: engine_mod.Scope = "all",
+        now: dt.date | dt.datetime | None = None,
     ) -> AsOfResult:
-        """The normal search over the snapshot, its clock at the snapshot's day."""
-        result = self.engine.search(query, settings, scope=scope, now=self.day)
+        """The normal search over the snapshot, its clock at the snapshot's day (or ``now``)."""
+        result = self.engine.search(query, settings, scope=scope, now=now or self.day)
         return AsOfResult(self.day, result, self.mark(result.hits))
 
     def close(self) -> None:
