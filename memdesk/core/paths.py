@@ -61,12 +61,23 @@ def resource_dir() -> Path:
 
 def index_path_for(workspace: Path) -> Path:
     """One database per workspace realpath, named so a person can tell which is which."""
+    folder = data_dir() / "indexes"
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return folder / f"{_workspace_stem(workspace)}.sqlite"
+
+
+def history_path_for(workspace: Path) -> Path:
+    """The version store of one workspace (``core/history``), named like its index."""
+    folder = private_dir(data_dir() / "history")
+    return folder / f"{_workspace_stem(workspace)}.sqlite"
+
+
+def _workspace_stem(workspace: Path) -> str:
+    """The workspace folder's name (readable) and a digest of its realpath (unique)."""
     real = os.path.realpath(workspace)
     digest = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     name = "".join(c if c.isalnum() or c in "-_" else "_" for c in Path(real).name)[:40] or "root"
-    folder = data_dir() / "indexes"
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return folder / f"{name}-{digest}.sqlite"
+    return f"{name}-{digest}"
 
 
 def default_workspace() -> Path:

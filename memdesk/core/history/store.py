@@ -1,0 +1,415 @@
+"""``History``: every version of every note of one workspace, kept in memdesk's data dir.
+
+One SQLite file per workspace (``catalog``): the catalog of versions and their content
+(``blobs``: zstd, deduplicated by sha256, deltas against the version before) in one
+transaction per capture. Thread-safe: one connection, one lock; other processes (the
+CLI, ``memdesk mcp``) open their own and SQLite's WAL and busy timeout order them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import errors, messages, paths
+from memdesk.core.base import sqlite
+from memdesk.core.history import catalog, codec, gitlog
+from memdesk.core.history.blobs import Blobs
+from memdesk.core.history.retention import Retention, to_prune
+from memdesk.core.history.version import (
+    AGENT_SOURCES,
+    BASELINE,
+    CAPTURED_SOURCES,
+    DELETED,
+    GIT,
+    Version,
+    from_micros,
+    to_micros,
+    utc,
+)
+
+log = logging.getLogger(__name__)
+
+_COLUMNS = "v.id, n.path, v.at, v.source, v.size, b.digest, v.reason"
+_FROM = "versions v JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.blob"
+_GIT_NOTES_CACHED = 8
+
+
+def _version(row: Any) -> Version:
+    vid, note, at, source, size, digest, reason = row
+    return Version(
+        id=str(vid),
+        note=str(note),
+        at=from_micros(int(at)),
+        source=str(source),
+        size=int(size),
+        digest=None if digest is None else bytes(digest).hex(),
+        reason=None if reason is None else messages.loads(str(reason)),
+    )
+
+
+class History:
+    """The version store of the workspace at ``root``."""
+
+    def __init__(self, root: Path, path: Path) -> None:
+        self.root = Path(root)
+        self.path = Path(path)
+        self._lock = threading.RLock()
+        self._conn = catalog.open_catalog(self.path)
+        self._blobs = Blobs(self._conn, self.path)
+        # Git versions' contents by note, newest notes last: {note: {version id: bytes}}.
+        self._git: OrderedDict[str, dict[str, bytes | None]] = OrderedDict()
+
+    # -- writing ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Captures inside are one transaction (a sync's many notes: one commit)."""
+        with self._lock:
+            self._conn.execute("SAVEPOINT history_batch")
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK TO history_batch")
+                self._conn.execute("RELEASE history_batch")
+                raise
+            self._conn.execute("RELEASE history_batch")
+
+    def capture(
+        self,
+        note: str,
+        data: bytes | None,
+        *,
+        source: str,
+        at: datetime | None = None,
+        reason: str | None = None,
+        size: int | None = None,
+    ) -> Version | None:
+        """Record ``note``'s content ``data`` as a new version; None when it equals the
+        note's latest version (nothing recorded).
+
+        ``source``: one of ``version.CAPTURED_SOURCES``. ``reason``: the content is not
+        kept (a binary file, one over the size limit), only its size (``size``, or
+        ``len(data)``) and digest. ``data`` None with ``source="deleted"``: the note is gone.
+        """
+        if source not in CAPTURED_SOURCES:
+            raise ValueError(f"unknown history source {source!r}")
+        if source == DELETED:
+            data, reason, size = (
+                None,
+                reason or messages.msg(messages.QT_TRANSLATE_NOOP("core", "deleted")),
+                0,
+            )
+        elif data is None and reason is None:
+            raise ValueError("a version without content needs a reason")
+        when = to_micros(utc(at))
+        with self._lock, self._conn:
+            note_id = self._note_id(note)
+            latest = sqlite.rows(
+                self._conn,
+                "SELECT v.source, v.size, v.blob, v.sha, v.reason, b.digest FROM versions v "
+                "LEFT JOIN blobs b ON b.id = v.blob WHERE v.note = ? ORDER BY v.at DESC, v.id DESC LIMIT 1",
+                (note_id,),
+                where=self.path,
+            )
+            last = latest[0] if latest else None
+            sha = None if data is None else codec.digest(data)
+            if last is not None and self._same(last, source, sha, reason, size):
+                return None
+            blob = None
+            if data is not None and reason is None:
+                blob = self._blobs.put(data, sha or codec.digest(data), None if last is None else last[2])
+            sqlite.rows(
+                self._conn,
+                "INSERT INTO versions(note, at, source, size, blob, sha, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    note_id,
+                    when,
+                    source,
+                    len(data) if data is not None else int(size or 0),
+                    blob,
+                    sha if blob is None else None,
+                    None if reason is None else messages.dumps(reason),
+                ),
+                where=self.path,
+            )
+            row = sqlite.rows(
+                self._conn,
+                f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.id = ?",
+                (self._conn.last_insert_rowid(),),
+            )
+        return _version(row[0])
+
+    @staticmethod
+    def _same(last: Any, source: str, sha: bytes | None, reason: str | None, size: int | None) -> bool:
+        """Whether a capture repeats the note's latest version (so it is not recorded)."""
+        last_source, last_size, _blob, last_sha, last_reason, last_digest = last
+        if source == DELETED or last_source == DELETED:
+            return source == DELETED and last_source == DELETED
+        if sha is not None:
+            known = bytes(last_digest) if last_digest is not None else (bytes(last_sha) if last_sha else None)
+            return known == sha
+        # Content neither read nor kept (a file over the limit): its size and reason.
+        return last_sha is None and last_digest is None and last_size == size and last_reason is not None
+
+    def _note_id(self, note: str) -> int:
+        found = sqlite.rows(self._conn, "SELECT id FROM notes WHERE path = ?", (note,), where=self.path)
+        if found:
+            return int(found[0][0])
+        sqlite.rows(self._conn, "INSERT INTO notes(path) VALUES (?)", (note,), where=self.path)
+        return int(self._conn.last_insert_rowid())
+
+    # -- the baseline ---------------------------------------------------------------------
+    def needs_baseline(self) -> bool:
+        """True until the workspace's notes as first seen were kept (``take_baseline``)."""
+        return self._meta("baseline") is None
+
+    def take_baseline(self, notes: Iterable[tuple[str, bytes | None, str | None, int]]) -> int:
+        """Keep each ``(note, data, reason, size)`` as its first version (source
+        "baseline"), one transaction; returns how many were recorded."""
+        count = 0
+        with self.batch():
+            for note, data, reason, size in notes:
+                if self.capture(note, data, source=BASELINE, reason=reason, size=size) is not None:
+                    count += 1
+            top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
+            self._set_meta("baseline", str(int(top[0][0])))
+        return count
+
+    # -- reading -----------------------------------------------------------------------
+    def timeline(self, note: str, *, git: bool = True) -> list[Version]:
+        """Every version of ``note``, newest first; its commits too when ``git``."""
+        with self._lock:
+            found = [
+                _version(r)
+                for r in sqlite.rows(
+                    self._conn,
+                    f"SELECT {_COLUMNS} FROM {_FROM} WHERE n.path = ? ORDER BY v.at DESC, v.id DESC",
+                    (note,),
+                    where=self.path,
+                )
+            ]
+        if git:
+            found.extend(self._git_versions(note))
+            found.sort(key=lambda v: v.at, reverse=True)
+        return found
+
+    def notes(self) -> list[str]:
+        """Every note the store has a version of, deleted ones included."""
+        with self._lock:
+            return [str(r[0]) for r in sqlite.rows(self._conn, "SELECT path FROM notes ORDER BY path")]
+
+    def content(self, version: Version) -> bytes | None:
+        """The bytes of ``version``; None when not kept (binary, too large, deleted) or
+        no longer readable."""
+        if version.source == GIT:
+            return self._git_content(version)
+        if version.digest is None:
+            return None
+        with self._lock:
+            found = sqlite.rows(
+                self._conn,
+                "SELECT b.id FROM versions v JOIN blobs b ON b.id = v.blob WHERE v.id = ?",
+                (int(version.id),),
+                where=self.path,
+            )
+            if not found:
+                return None
+            data = self._blobs.read(int(found[0][0]))
+        if data is None:
+            log.warning("version %s of %s in %s could not be read back", version.id, version.note, self.path)
+        return data
+
+    def previous(self, version: Version) -> Version | None:
+        """The version of the same note before ``version`` (on its own timeline: a
+        commit's previous is the commit before it)."""
+        if version.source == GIT:
+            older = [v for v in self._git_versions(version.note) if v.at < version.at]
+            return max(older, key=lambda v: v.at, default=None)
+        with self._lock:
+            found = sqlite.rows(
+                self._conn,
+                f"SELECT {_COLUMNS} FROM {_FROM} WHERE n.path = ? AND (v.at < ? OR (v.at = ? AND v.id < ?)) "
+                "ORDER BY v.at DESC, v.id DESC LIMIT 1",
+                (version.note, to_micros(version.at), to_micros(version.at), int(version.id)),
+                where=self.path,
+            )
+        return _version(found[0]) if found else None
+
+    def changes(self, since: datetime, until: datetime | None = None) -> list[Version]:
+        """Every version captured in ``[since, until)``, oldest first (baselines left out)."""
+        end = to_micros(utc(until)) if until is not None else 2**62
+        with self._lock:
+            return [
+                _version(r)
+                for r in sqlite.rows(
+                    self._conn,
+                    f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.at >= ? AND v.at < ? AND v.source != ? "
+                    "ORDER BY v.at, v.id",
+                    (to_micros(utc(since)), end, BASELINE),
+                    where=self.path,
+                )
+            ]
+
+    def at(self, when: datetime) -> dict[str, Version]:
+        """For each note, its version current at ``when`` (notes deleted by then left out)."""
+        with self._lock:
+            rows = sqlite.rows(
+                self._conn,
+                f"SELECT {_COLUMNS} FROM (SELECT *, row_number() OVER "
+                "(PARTITION BY note ORDER BY at DESC, id DESC) AS nth FROM versions WHERE at <= ?) v "
+                "JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.blob WHERE v.nth = 1",
+                (to_micros(utc(when)),),
+                where=self.path,
+            )
+        current = (_version(r) for r in rows)
+        return {v.note: v for v in current if v.source != DELETED}
+
+    # -- the tree's badge ----------------------------------------------------------------
+    def mark_seen(self, note: str) -> None:
+        """The user has looked at ``note`` as it is now."""
+        with self._lock, self._conn:
+            note_id = self._note_id(note)
+            top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
+            sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (int(top[0][0]), note_id))
+
+    def unseen_agent_changes(self) -> set[str]:
+        """Notes changed by anything but memdesk since the user last looked at them
+        (``mark_seen``), or since the baseline for notes never looked at."""
+        with self._lock:
+            start = int(self._meta("baseline") or 0)
+            rows = sqlite.rows(
+                self._conn,
+                "SELECT DISTINCT n.path FROM versions v JOIN notes n ON n.id = v.note "
+                f"WHERE v.id > coalesce(n.seen, ?) AND v.source IN ({','.join('?' * len(AGENT_SOURCES))})",
+                (start, *AGENT_SOURCES),
+                where=self.path,
+            )
+        return {str(r[0]) for r in rows}
+
+    # -- retention -----------------------------------------------------------------------
+    @property
+    def retention(self) -> Retention:
+        return Retention.loads(self._meta("retention"))
+
+    def set_retention(self, policy: Retention) -> None:
+        with self._lock, self._conn:
+            self._set_meta("retention", policy.dumps())
+
+    def prune(self, now: datetime | None = None) -> int:
+        """Drop the versions the retention policy no longer keeps, and content no version
+        needs; returns how many versions were dropped."""
+        policy = self.retention
+        with self._lock, self._conn:
+            rows = sqlite.rows(self._conn, "SELECT id, note, at FROM versions", where=self.path)
+            drop = to_prune(((int(a), int(b), int(c)) for a, b, c in rows), policy, utc(now))
+            for start in range(0, len(drop), 500):
+                part = drop[start : start + 500]
+                sqlite.rows(
+                    self._conn, f"DELETE FROM versions WHERE id IN ({','.join('?' * len(part))})", part
+                )
+            self._drop_unused_blobs()
+        return len(drop)
+
+    def _drop_unused_blobs(self) -> None:
+        """Delete content no version refers to; a delta built on it is re-encoded on
+        that content's own base first, so every other content stays readable."""
+        unused = [
+            int(r[0])
+            for r in sqlite.rows(
+                self._conn,
+                "SELECT id FROM blobs WHERE id NOT IN (SELECT blob FROM versions WHERE blob IS NOT NULL) ORDER BY id",
+                where=self.path,
+            )
+        ]
+        for blob in unused:
+            below = sqlite.rows(self._conn, "SELECT base FROM blobs WHERE id = ?", (blob,), where=self.path)
+            base = None if below[0][0] is None else int(below[0][0])
+            base_data = None if base is None else self._blobs.read(base)
+            for (child,) in sqlite.rows(self._conn, "SELECT id FROM blobs WHERE base = ?", (blob,)):
+                data = self._blobs.read(int(child))
+                if data is None:
+                    continue
+                sqlite.rows(
+                    self._conn,
+                    "UPDATE blobs SET data = ?, base = ? WHERE id = ?",
+                    (codec.compress(data, base_data), base if base_data is not None else None, int(child)),
+                    where=self.path,
+                )
+            sqlite.rows(self._conn, "DELETE FROM blobs WHERE id = ?", (blob,), where=self.path)
+
+    # -- git --------------------------------------------------------------------------------
+    def _git_versions(self, note: str) -> list[Version]:
+        commits = gitlog.note_commits(self.root, note)
+        contents = gitlog.blob_contents(self.root, sorted({c.blob for c in commits if c.blob}))
+        versions: list[Version] = []
+        kept: dict[str, bytes | None] = {}
+        for commit in commits:
+            data = contents.get(commit.blob) if commit.blob else None
+            vid = f"git:{commit.sha}"
+            kept[vid] = data
+            versions.append(
+                Version(
+                    id=vid,
+                    note=note,
+                    at=commit.at,
+                    source=GIT,
+                    size=0 if data is None else len(data),
+                    digest=None if data is None else codec.digest(data).hex(),
+                    reason=None
+                    if data is not None
+                    else messages.msg(messages.QT_TRANSLATE_NOOP("core", "deleted in this commit")),
+                )
+            )
+        with self._lock:
+            self._git[note] = kept
+            self._git.move_to_end(note)
+            while len(self._git) > _GIT_NOTES_CACHED:
+                self._git.popitem(last=False)
+        return versions
+
+    def _git_content(self, version: Version) -> bytes | None:
+        with self._lock:
+            cached = self._git.get(version.note)
+        if cached is None or version.id not in cached:
+            self._git_versions(version.note)
+            with self._lock:
+                cached = self._git.get(version.note, {})
+        return cached.get(version.id)
+
+    # -- meta and lifetime -------------------------------------------------------------------
+    def _meta(self, key: str) -> str | None:
+        with self._lock:
+            found = sqlite.rows(self._conn, "SELECT value FROM meta WHERE key = ?", (key,), where=self.path)
+        return str(found[0][0]) if found else None
+
+    def _set_meta(self, key: str, value: str) -> None:
+        sqlite.rows(
+            self._conn, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value), where=self.path
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            self._blobs.cache.clear()
+            self._conn.close()
+
+    def __enter__(self) -> History:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_history(root: Path) -> History:
+    """The version store of the workspace at ``root`` (in the data dir, never inside the
+    workspace); a damaged store is set aside and a new one started."""
+    try:
+        return History(root, paths.history_path_for(root))
+    except errors.IndexCorrupt as exc:  # damaged in a way only a read showed
+        catalog.set_aside(paths.history_path_for(root), str(exc))
+        return History(root, paths.history_path_for(root))
