@@ -21,7 +21,8 @@ from typing import Any
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
 from memdesk.core.asof import snapshot
-from memdesk.core.asof.snapshot import NoteVersion, VersionStore
+from memdesk.core.asof.snapshot import NoteVersion
+from memdesk.core.history import History
 from memdesk.core.index import indexer, windows, workspace
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
@@ -162,7 +163,7 @@ class Snapshot:
 
 def open_snapshot(
     live: engine_mod.Engine,
-    history: VersionStore,
+    history: History,
     day: dt.date,
     *,
     progress: engine_mod.ProgressFn | None = None,
@@ -174,7 +175,7 @@ def open_snapshot(
     llama.cpp context). Its folder is reused while valid; the least recently used
     folders beyond ``snapshot.MAX_SNAPSHOTS`` are removed.
     """
-    versions = history.at(snapshot.end_of_day(day).astimezone(dt.UTC))
+    versions = snapshot.versions_at(history, snapshot.end_of_day(day))
     built = snapshot.materialize(live.workspace, day, versions, history.content, cancelled=cancelled)
     snapshot.prune(keep=built.folder)
     eng = engine_mod.Engine(

@@ -20,9 +20,12 @@ import os
 import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
-from typing import Any, Protocol
+from typing import Any
 
 from memdesk.core import diskio, errors, paths
+from memdesk.core.history import History, Version
+from memdesk.core.history.version import DELETED, GIT
+from memdesk.core.index import workspace
 
 log = logging.getLogger(__name__)
 
@@ -36,28 +39,38 @@ NOTES = "notes"
 USED = ".used"  # its modification time: when the folder was last opened (LRU)
 
 
-class VersionLike(Protocol):
-    """A version as the history store gives it (``core/history``'s ``Version``)."""
+def versions_at(history: History, when: dt.datetime, *, git: bool | None = None) -> dict[str, Version]:
+    """For each note, its version current at ``when`` (notes deleted by then left out).
 
-    @property
-    def id(self) -> str: ...
-    @property
-    def note(self) -> str: ...
-    @property
-    def at(self) -> dt.datetime: ...
-    @property
-    def source(self) -> str: ...
-    @property
-    def size(self) -> int: ...
-    @property
-    def digest(self) -> str | None: ...
+    ``History.at`` reads the store alone; when the workspace is in a git repository
+    (``git`` None: looked up), each note's commits count too, the newer of the two
+    winning: a note committed, then changed and captured, is its captured version;
+    captured, then committed again (a ``git pull``), its commit.
+    """
+    stored = history.at(when)
+    if git is None:
+        git = in_git_repository(history.root)
+    if not git:
+        return stored
+    limit = when.astimezone(dt.UTC)
+    out: dict[str, Version] = {}
+    notes = set(history.notes()) | set(stored) | _listed(history.root)
+    for note in sorted(notes):
+        current = next((v for v in history.timeline(note, git=True) if v.at <= limit), None)
+        if current is None or current.source == DELETED or (current.source == GIT and current.digest is None):
+            continue  # not yet written, or deleted by then
+        out[note] = current
+    return out
 
 
-class VersionStore(Protocol):
-    """What an as-of search needs of the history store (``History``)."""
+def _listed(root: Path) -> set[str]:
+    return {workspace.rel_path(root, p) for p in workspace.list_memory_files(root)}
 
-    def at(self, when: dt.datetime) -> Mapping[str, Any]: ...
-    def content(self, version: Any) -> bytes | None: ...
+
+def in_git_repository(root: Path) -> bool:
+    """Whether ``root`` lies in a git working tree (a ``.git`` in it or above it)."""
+    folder = Path(os.path.realpath(root))
+    return any((p / ".git").exists() for p in (folder, *folder.parents))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,7 +85,7 @@ class NoteVersion:
     digest: str | None
 
     @classmethod
-    def of(cls, version: VersionLike) -> NoteVersion:
+    def of(cls, version: Version) -> NoteVersion:
         return cls(version.note, version.id, version.at, version.source, version.size, version.digest)
 
     def to_json(self) -> dict[str, Any]:
@@ -129,8 +142,8 @@ def _read_manifest(folder: Path) -> dict[str, str]:
 def materialize(
     workspace: Path,
     day: dt.date,
-    versions: Mapping[str, VersionLike],
-    content: Callable[[VersionLike], bytes | None],
+    versions: Mapping[str, Version],
+    content: Callable[[Version], bytes | None],
     *,
     cancelled: Callable[[], bool] | None = None,
 ) -> Materialized:
