@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDateEdit,
     QDialog,
     QDialogButtonBox,
@@ -104,15 +105,19 @@ class AsOfBanner(QFrame):
         self.setVisible(False)
 
     def restyle(self) -> None:
-        palette = self.palette()
-        self.setStyleSheet(
+        """Its colours from the application's palette (again when the theme changes it;
+        its own palette is the style sheet's)."""
+        palette = QApplication.palette()
+        sheet = (
             f"#asOfBanner {{ background: {theme.banner_background(palette).name()};"
             f" border: 1px solid {theme.muted_text(palette).name()}; border-radius: 3px; }}"
         )
+        if sheet != self.styleSheet():  # setting it sends a palette change of its own
+            self.setStyleSheet(sheet)
 
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange:
+        if event.type() == QEvent.Type.ApplicationPaletteChange:
             self.restyle()
 
     def show_building(self, day: dt.date) -> None:
@@ -308,11 +313,11 @@ class AsOfView(QObject):
             return ""
         day = self.search.day.isoformat() if self.search.day else ""
         head = self.tr("As it was on {0}: {1}").format(day, self._version_text(mark))
-        state = (
-            f"<b>{html.escape(self.tr('Changed since'))}</b>: {html.escape(self._changed_text(mark))}"
-            if mark.changed_since
-            else html.escape(self.tr("Unchanged since: the note reads the same now."))
-        )
+        if mark.changed_since:
+            title = self.tr("Changed since")
+            state = f"<b>{html.escape(title)}</b>: {html.escape(self._changed_text(mark))}"
+        else:
+            state = html.escape(self.tr("Unchanged since: the note reads the same now."))
         return f"<p>{html.escape(head)}<br>{state}</p>"
 
     # keys and workspace ----------------------------------------------------------------------
