@@ -40,6 +40,9 @@ from memdesk.ui import theme
 if TYPE_CHECKING:
     from memdesk.ui.main_window import MainWindow
 
+# The most lines of a changed hit's old text the explanation shows.
+TEXT_LINES = 30
+
 
 class AsOfDialog(QDialog):
     """Which day: a date field with a calendar popup, up to today."""
@@ -306,6 +309,31 @@ class AsOfView(QObject):
         }.get(v.source, v.source)
         return self.tr("version {0} of {1}, {2} ({3})").format(v.id, mark.hit.path, when, how)
 
+    def open_hit(self, hit: hits_mod.Hit) -> bool:
+        """Open a hit of the snapshot whose note differs now; False: open it as usual.
+
+        Its lines are the old version's: the note as it is now opens without them marked
+        (they may hold other text now), and a deleted note is not opened at all (an empty
+        editor of its name would bring it back on save). The explanation shows its text then.
+        """
+        mark = self.mark_of(hit)
+        if mark is None or not mark.changed_since:
+            return False
+        snap = self.search.snapshot
+        window = self._window
+        if (snap is not None and hit.path in snap.differences.gone) or not (
+            window.session.workspace / hit.path
+        ).exists():
+            window.statusBar().showMessage(
+                self.tr("{0} is deleted now: its text as it was is in the explanation").format(hit.path),
+                10_000,
+            )
+            return True
+        window.open_note(hit.path)
+        window.note_editor.clear_hit_marks()
+        window.tree.select_note(hit.path)
+        return True
+
     def _detail_note(self, hit: hits_mod.Hit) -> str:
         """The explanation's first lines for a hit of the snapshot (HTML)."""
         mark = self.mark_of(hit)
@@ -313,12 +341,18 @@ class AsOfView(QObject):
             return ""
         day = self.search.day.isoformat() if self.search.day else ""
         head = self.tr("As it was on {0}: {1}").format(day, self._version_text(mark))
-        if mark.changed_since:
-            title = self.tr("Changed since")
-            state = f"<b>{html.escape(title)}</b>: {html.escape(self._changed_text(mark))}"
-        else:
+        if not mark.changed_since:
             state = html.escape(self.tr("Unchanged since: the note reads the same now."))
-        return f"<p>{html.escape(head)}<br>{state}</p>"
+            return f"<p>{html.escape(head)}<br>{state}</p>"
+        title = self.tr("Changed since")
+        state = f"<b>{html.escape(title)}</b>: {html.escape(self._changed_text(mark))}"
+        lines = hit.text.split("\n")
+        shown = "\n".join(lines[:TEXT_LINES]) + ("\n…" if len(lines) > TEXT_LINES else "")
+        then = self.tr("Lines {0}–{1} as they read then:").format(hit.start_line, hit.end_line)
+        return (
+            f"<p>{html.escape(head)}<br>{state}</p><p>{html.escape(then)}</p>"
+            f"<pre style='white-space: pre-wrap'>{html.escape(shown)}</pre>"
+        )
 
     # keys and workspace ----------------------------------------------------------------------
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override

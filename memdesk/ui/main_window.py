@@ -542,6 +542,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_search_panel_hit_activated(self, hit: hits_mod.Hit) -> None:
+        if self.as_of.open_hit(hit):
+            return  # a hit of a past day whose note differs now
         lines, matched = self.results_view.hit_lines(hit)
         self.open_note(hit.path, lines=lines, matched=matched)
         self.tree.select_note(hit.path)

@@ -533,6 +533,14 @@
         <source>Unchanged since: the note reads the same now.</source>
         <translation>此后未改动：这篇笔记现在的内容相同。</translation>
     </message>
+    <message>
+        <source>{0} is deleted now: its text as it was is in the explanation</source>
+        <translation>{0} 现已被删除：它当时的内容见说明栏</translation>
+    </message>
+    <message>
+        <source>Lines {0}–{1} as they read then:</source>
+        <translation>第 {0}–{1} 行当时的内容：</translation>
+    </message>
 </context>
 <context>
     <name>ConflictDialog</name>

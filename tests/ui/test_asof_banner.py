@@ -67,6 +67,12 @@ def test_as_of_banner_marks_and_esc_back_to_now(qtbot, make_window, tmp_path, mi
     detail = window.search_panel.detail.toPlainText()
     assert "As it was on 2026-11-03: version" in detail and "Changed since" in detail
 
+    assert "as they read then" in detail and "Dana Whitfield" in detail
+    # Opened, the note is shown as it is now, without the old version's lines marked.
+    qtbot.keyClick(window.results_table, Qt.Key.Key_Return)
+    assert window.note_editor.current_rel == scripted.FERRY and window.note_editor.hit_lines is None
+    assert "Marcus" in window.editor.toPlainText()
+
     # A slider move re-ranks the snapshot's hits, not the live ones.
     settings = window.session.settings
     with qtbot.waitSignal(window.as_of.search.results, timeout=30_000):
@@ -82,6 +88,12 @@ def test_as_of_banner_marks_and_esc_back_to_now(qtbot, make_window, tmp_path, mi
         window.search_input.setText("lighthouse migration")
     rows = _rows(model)
     assert scripted.GONE in rows and "changed since" in _badges(model, rows[scripted.GONE])
+
+    # The deleted note is not opened (an empty editor of its name would bring it back on save).
+    window.results_table.selectRow(rows[scripted.GONE])
+    qtbot.keyClick(window.results_table, Qt.Key.Key_Return)
+    assert window.note_editor.current_rel != scripted.GONE
+    assert "lighthouse migration" in window.search_panel.detail.toPlainText()
 
     # Esc in the query box: back to now.
     window.search_input.setFocus()
