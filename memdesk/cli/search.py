@@ -34,6 +34,10 @@ def _warn_unreadable_agent_config(settings: settings_mod.SearchSettings) -> None
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    if args.as_of is not None:
+        from memdesk.cli import search_asof
+
+        return search_asof.cmd_search_as_of(args)
     now = common.parse_now(args.now)
     settings = _settings_from(args)
     _warn_unreadable_agent_config(settings)
@@ -153,4 +157,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--no-sync", action="store_true", help="search without syncing a dirty index")
     p.add_argument("--explain", action="store_true", help="show how each hit's score came about")
+    p.add_argument(
+        "--as-of",
+        metavar="YYYY-MM-DD",
+        dest="as_of",
+        help="search memory as it was at the end of that day (its notes' versions then, from the history)",
+    )
     p.set_defaults(func=cmd_search)

@@ -254,6 +254,9 @@ class ResultsModel(QAbstractTableModel):
         self._spans: dict[int, list[tuple[int, int]]] = {}
         self._near_ties: Mapping[str, tuple[int, ...]] = {}
         self.excerpt_chars = 240
+        # More (badge, tooltip) per hit beside its annotations (a search as of a past day
+        # marks the hits whose note changed since).
+        self.extra_badges: Callable[[hits_mod.Hit], list[tuple[str, str]]] | None = None
 
     @property
     def hits(self) -> tuple[hits_mod.Hit, ...]:
@@ -419,6 +422,10 @@ class ResultsModel(QAbstractTableModel):
             return _tr(column.tooltip)
         return None
 
+    def _badges(self, hit: hits_mod.Hit) -> list[tuple[str, str]]:
+        extra = self.extra_badges(hit) if self.extra_badges is not None else []
+        return [*annotation_badges(hit), *near_tie_badges(self.near_tie(hit)), *extra]
+
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._hits):
             return None
@@ -462,8 +469,7 @@ class ResultsModel(QAbstractTableModel):
                 tip = f"{hit.path}\n" + QCoreApplication.translate("ResultsModel", "lines {0}–{1}").format(
                     hit.start_line, hit.end_line
                 )
-                badges = [*annotation_badges(hit), *near_tie_badges(self.near_tie(hit))]
-                return "\n".join([tip, *(why for _, why in badges)])
+                return "\n".join([tip, *(why for _, why in self._badges(hit))])
             return f"{_tr(column.tooltip)}\n{column.text(hit)}"
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if column.kind in ("number", "score"):
@@ -472,7 +478,7 @@ class ResultsModel(QAbstractTableModel):
         if role == HitRole:
             return hit
         if role == BadgesRole and column.key == "location":
-            return [badge for badge, _ in (*annotation_badges(hit), *near_tie_badges(self.near_tie(hit)))]
+            return [badge for badge, _ in self._badges(hit)]
         if role == ScoreRole:
             return column.score(hit) if column.score else None
         if role == KindRole:

@@ -33,6 +33,7 @@ from memdesk.qt import preferences as prefs_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
 from memdesk.ui import agent_dock as agent_dock_mod
+from memdesk.ui import asof_banner as asof_banner_mod
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import empty_state as empty_mod
 from memdesk.ui import errors as ui_errors
@@ -151,6 +152,7 @@ class MainWindow(QMainWindow):
         self._make_status_bar()
         # The History panel, the Changes view and the tree's badge (issue 23).
         self.history_ui = history_ui_mod.HistoryUi(self)
+        self.as_of = asof_banner_mod.AsOfView(self)  # Search > Search as of a day…
         self.menus = menus_mod.WindowMenus(self)
         # The actions and menus by the names the window, tests and automation use.
         self.undo_delete_action = self.menus.undo_delete_action
@@ -546,6 +548,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_search_panel_hit_activated(self, hit: hits_mod.Hit) -> None:
+        if self.as_of.open_hit(hit):
+            return  # a hit of a past day whose note differs now
         lines, matched = self.results_view.hit_lines(hit)
         self.open_note(hit.path, lines=lines, matched=matched)
         self.tree.select_note(hit.path)
@@ -702,5 +706,6 @@ class MainWindow(QMainWindow):
         if self.lab is not None:
             self.lab.close()
         self.agent_dock.close_dock()
+        self.as_of.close()
         self.session.close()
         event.accept()

@@ -154,6 +154,9 @@ class WindowMenus(QObject):
         self.focus_search_action = self._action(
             search_menu, self.tr("&Find in memory"), w.focus_search, QKeySequence("Ctrl+K")
         )
+        self.as_of_action = self._action(
+            search_menu, self.tr("Search as of a &day…"), w.as_of.choose_day, QKeySequence("Ctrl+Shift+D")
+        )
 
         self.agent_menu = w.menuBar().addMenu(self.tr("&Agent"))
         w.agent_dock.populate_menu(self.agent_menu, w)

@@ -36,10 +36,15 @@ class ResultsView(QObject):
         self._dock = agent_dock
         self._lab = lab
         self.shown_query = ""  # the query whose hits the table shows (labels go to it)
+        # Takes the session's results instead when it returns True (a search as of a past
+        # day answers them from its snapshot: ui/asof_banner.py).
+        self.intercept: Callable[[session_mod.Results], bool] | None = None
 
     def show(self, results: session_mod.Results) -> None:
         if results.query != self._panel.search_input.text():
             return  # a response to text the box no longer holds
+        if self.intercept is not None and self.intercept(results):
+            return
         pool = results.pool
         self._dock.set_query(results.query)  # the agent's own index answers beside this
         if results.query.strip() != self.shown_query.strip():

@@ -3,7 +3,7 @@ snippets, and a detail pane that explains the selected hit's score."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent
@@ -81,6 +81,9 @@ class SearchPanel(QWidget):
         self._wanted_scroll: int | None = None
         self._wanted_detail_scroll: int | None = None  # the same for the explanation
         self._restoring = False
+        # The explanation's first lines for a hit, as HTML (a search as of a past day says
+        # which version the hit came from and whether its note changed since).
+        self.detail_note: Callable[[hits_mod.Hit], str] | None = None
         self.search_input = QLineEdit()
         self.search_input.setObjectName("searchInput")
         self.search_input.setPlaceholderText(self.tr("Search memory as the agent would  (Ctrl+K)"))
@@ -363,8 +366,10 @@ class SearchPanel(QWidget):
         if hit is None:
             self.detail.clear()
         else:
+            note = self.detail_note(hit) if self.detail_note is not None else ""
             self.detail.setHtml(
-                explain_mod.explanation_html(
+                note
+                + explain_mod.explanation_html(
                     hit,
                     self._settings,
                     mode=self._mode,

@@ -426,6 +426,123 @@
     </message>
 </context>
 <context>
+    <name>AsOfBanner</name>
+    <message>
+        <source>Back to now</source>
+        <translation>回到现在</translation>
+    </message>
+    <message>
+        <source>Search memory as it is now again (Esc in the query box)</source>
+        <translation>重新搜索现在的记忆（在查询框中按 Esc）</translation>
+    </message>
+    <message>
+        <source>Reading memory as it was on {0}…</source>
+        <translation>正在读取 {0} 当天的记忆…</translation>
+    </message>
+    <message>
+        <source>Reading memory as it was on {0}: embedding {1}/{2} changed chunks…</source>
+        <translation>正在读取 {0} 当天的记忆：正在嵌入变化的分块 {1}/{2}…</translation>
+    </message>
+    <message>
+        <source>Reading memory as it was on {0}: indexing {1}/{2} notes…</source>
+        <translation>正在读取 {0} 当天的记忆：正在索引笔记 {1}/{2}…</translation>
+    </message>
+    <message>
+        <source>Memory as it was on {0} · the history keeps no version from that day or before</source>
+        <translation>{0} 当天的记忆 · 历史中没有那天或更早的版本</translation>
+    </message>
+    <message>
+        <source>Memory as it was on {0} · {1} notes differ now</source>
+        <translation>{0} 当天的记忆 · {1} 篇笔记与现在不同</translation>
+    </message>
+    <message>
+        <source>Changed since:</source>
+        <translation>此后有改动：</translation>
+    </message>
+    <message>
+        <source>Deleted since:</source>
+        <translation>此后被删除：</translation>
+    </message>
+    <message>
+        <source>New since:</source>
+        <translation>此后新建：</translation>
+    </message>
+    <message>
+        <source>{0} notes as they were on {1}</source>
+        <translation>{1} 当天的 {0} 篇笔记</translation>
+    </message>
+    <message>
+        <source>Could not read memory as it was on {0}: {1}</source>
+        <translation>无法读取 {0} 当天的记忆：{1}</translation>
+    </message>
+</context>
+<context>
+    <name>AsOfDialog</name>
+    <message>
+        <source>Search as of a day</source>
+        <translation>按某一天搜索</translation>
+    </message>
+    <message>
+        <source>Search the notes as they were at the end of this day: each note&apos;s version then, from memdesk&apos;s history of the workspace (and its git commits).</source>
+        <translation>搜索这一天结束时的笔记：每篇笔记当时的版本,取自 memdesk 保存的工作区历史（以及它的 git 提交）。</translation>
+    </message>
+</context>
+<context>
+    <name>AsOfView</name>
+    <message>
+        <source>changed since</source>
+        <translation>此后有改动</translation>
+    </message>
+    <message>
+        <source>{0} was deleted after {1}</source>
+        <translation>{0} 在 {1} 之后被删除</translation>
+    </message>
+    <message>
+        <source>{0} differs now from its version of {1}</source>
+        <translation>{0} 现在与它在 {1} 的版本不同</translation>
+    </message>
+    <message>
+        <source>saved in memdesk</source>
+        <translation>在 memdesk 中保存</translation>
+    </message>
+    <message>
+        <source>changed on disk</source>
+        <translation>在磁盘上被修改</translation>
+    </message>
+    <message>
+        <source>written through MCP</source>
+        <translation>通过 MCP 写入</translation>
+    </message>
+    <message>
+        <source>a git commit</source>
+        <translation>一次 git 提交</translation>
+    </message>
+    <message>
+        <source>version {0} of {1}, {2} ({3})</source>
+        <translation>{1} 的版本 {0},{2}（{3}）</translation>
+    </message>
+    <message>
+        <source>As it was on {0}: {1}</source>
+        <translation>{0} 当天的内容：{1}</translation>
+    </message>
+    <message>
+        <source>Changed since</source>
+        <translation>此后有改动</translation>
+    </message>
+    <message>
+        <source>Unchanged since: the note reads the same now.</source>
+        <translation>此后未改动：这篇笔记现在的内容相同。</translation>
+    </message>
+    <message>
+        <source>{0} is deleted now: its text as it was is in the explanation</source>
+        <translation>{0} 现已被删除：它当时的内容见说明栏</translation>
+    </message>
+    <message>
+        <source>Lines {0}–{1} as they read then:</source>
+        <translation>第 {0}–{1} 行当时的内容：</translation>
+    </message>
+</context>
+<context>
     <name>ConflictDialog</name>
     <message>
         <source>{0} was deleted on disk</source>
@@ -2222,6 +2339,10 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>&amp;Find in memory</source>
         <translation>在记忆中查找(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Search as of a &amp;day…</source>
+        <translation>按某一天搜索(&amp;D)…</translation>
     </message>
     <message>
         <source>&amp;Find in note…</source>

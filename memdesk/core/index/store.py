@@ -907,6 +907,44 @@ class Store:
             with contextlib.suppress(apsw.Error):
                 self.conn.execute("DETACH DATABASE old")
 
+    @maps_errors
+    def copy_embeddings_from(
+        self, other: Path, provider: str, model: str, provider_key: str, hashes: Sequence[str]
+    ) -> int:
+        """Copy the vectors of ``hashes`` (chunk or window text hashes) this index lacks
+        from another index file's embedding cache; how many were copied.
+
+        Unlike ``copy_cache_from`` it takes only what is asked: an index of memory as
+        it was on a past day (``core/asof``) reuses the live index's vectors for its
+        unchanged text without copying the whole cache.
+        """
+        unique = list(dict.fromkeys(hashes))
+        if not unique or not other.exists() or other.resolve() == self.path.resolve():
+            return 0
+        try:
+            self.conn.execute("ATTACH DATABASE ? AS src", (str(other),))
+        except apsw.Error:
+            return 0
+        copied = 0
+        try:
+            with self.conn:
+                for start in range(0, len(unique), 400):
+                    part = unique[start : start + 400]
+                    marks = ",".join("?" * len(part))
+                    self.conn.execute(
+                        "INSERT OR IGNORE INTO embedding_cache SELECT * FROM src.embedding_cache "
+                        f"WHERE provider = ? AND model = ? AND provider_key = ? AND hash IN ({marks})",
+                        (provider, model, provider_key, *part),
+                    )
+                    copied += int(self.conn.changes())
+            return copied
+        except apsw.Error as exc:
+            log.warning("could not reuse the embeddings of %s: %s", other, exc)
+            return 0
+        finally:
+            with contextlib.suppress(apsw.Error):
+                self.conn.execute("DETACH DATABASE src")
+
     # -- keyword first, vectors after --------------------------------------------------
     @maps_errors
     def vectors_pending(self) -> bool:

@@ -1,0 +1,240 @@
+"""Searching memory as it was on a day: the snapshot's own index, the normal engine.
+
+``open_snapshot`` brings the day's folder up to date (``snapshot.materialize``),
+copies into its index the live index's vectors of every chunk and passage window
+whose text the live index already embedded (so only text that differs from
+everything the live index has seen is embedded), syncs it with the normal indexer
+and returns a ``Snapshot``: searches there run with the normal engine and profile,
+at that day's clock, and each hit says which version it came from and whether its
+note differs now.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from memdesk.core import engine as engine_mod
+from memdesk.core import errors
+from memdesk.core.asof import snapshot
+from memdesk.core.asof.snapshot import NoteVersion
+from memdesk.core.history import History
+from memdesk.core.index import indexer, windows, workspace
+from memdesk.core.index.store import Store
+from memdesk.core.openclaw import chunking as oc_chunking
+from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import settings as settings_mod
+
+log = logging.getLogger(__name__)
+
+
+@dataclasses.dataclass(frozen=True)
+class AsOfHit:
+    """A hit of an as-of search: the version its note was on that day, and whether the
+    note's content now differs from it (or the note is gone)."""
+
+    hit: hits_mod.Hit
+    version: NoteVersion
+    changed_since: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """``Hit.to_json`` plus ``as_of`` (the version: id, time, source) and ``changed_since``."""
+        return self.hit.to_json() | {"as_of": self.version.to_json(), "changed_since": self.changed_since}
+
+
+@dataclasses.dataclass(frozen=True)
+class AsOfResult:
+    day: dt.date
+    result: engine_mod.SearchResult
+    hits: tuple[AsOfHit, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Differences:
+    """How the notes of the snapshot and those of the workspace now differ."""
+
+    changed: tuple[str, ...]  # in both, other content now
+    gone: tuple[str, ...]  # in the snapshot, no longer in the workspace
+    new: tuple[str, ...]  # in the workspace now, not in the snapshot
+
+    @property
+    def count(self) -> int:
+        return len(self.changed) + len(self.gone) + len(self.new)
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {"changed": list(self.changed), "gone": list(self.gone), "new": list(self.new)}
+
+
+class Snapshot:
+    """Memory as it was at the end of ``day``, indexed and ready to search."""
+
+    def __init__(
+        self,
+        live: engine_mod.Engine,
+        day: dt.date,
+        built: snapshot.Materialized,
+        engine: engine_mod.Engine,
+        report: engine_mod.SyncReport,
+        reused: int,
+    ) -> None:
+        self.live = live
+        self.day = day
+        self.when = snapshot.end_of_day(day)
+        self.folder = built.folder
+        self.versions = dict(built.versions)
+        self.skipped = dict(built.skipped)
+        self.engine = engine
+        self.report = report
+        self.reused = reused  # vectors copied from the live index (and other snapshots)
+        self.differences = self.compare()
+
+    @property
+    def notes(self) -> int:
+        """How many notes the snapshot indexes (memory files, as in the workspace)."""
+        return len(self._listed())
+
+    def _listed(self) -> set[str]:
+        root = self.engine.workspace
+        return {workspace.rel_path(root, p) for p in workspace.list_memory_files(root)}
+
+    def compare(self) -> Differences:
+        """What differs between the snapshot's notes and the workspace's now (read from disk)."""
+        then = self._listed()
+        root = self.live.workspace
+        now = {
+            workspace.rel_path(root, p): p for p in workspace.list_memory_files(root, self.live.extra_paths)
+        }
+        changed = [n for n in sorted(then) if n in now and self._differs(n, now[n])]
+        gone = sorted(n for n in then if n not in now)
+        new = sorted(n for n in now if n not in then)
+        return Differences(tuple(changed), tuple(gone), tuple(new))
+
+    def _differs(self, note: str, path: Path | None) -> bool:
+        version = self.versions.get(note)
+        if path is None or version is None or version.digest is None:
+            return True
+        try:
+            if path.stat().st_size != version.size:
+                return True
+            return workspace.content_hash(workspace.read_bytes(path)) != version.digest
+        except OSError:
+            return True  # unreadable now: not the version it was
+
+    def changed_since(self, note: str) -> bool:
+        """Whether ``note``'s content now differs from its version in the snapshot."""
+        try:
+            path: Path | None = workspace.resolve_note(self.live.workspace, note, self.live.extra_paths)
+        except errors.MemdeskError:
+            path = None  # gone (or no longer a note)
+        return self._differs(note, path)
+
+    def mark(self, hits: Iterable[hits_mod.Hit]) -> tuple[AsOfHit, ...]:
+        """Each hit with its note's version and whether the note changed since."""
+        changed: dict[str, bool] = {}
+        out = []
+        for hit in hits:
+            version = self.versions.get(hit.path)
+            if version is None:  # cannot be: every indexed note was written from a version
+                continue
+            if hit.path not in changed:
+                changed[hit.path] = self.changed_since(hit.path)
+            out.append(AsOfHit(hit, version, changed[hit.path]))
+        return tuple(out)
+
+    def search(
+        self,
+        query: str,
+        settings: settings_mod.SearchSettings,
+        *,
+        scope: engine_mod.Scope = "all",
+        now: dt.date | dt.datetime | None = None,
+    ) -> AsOfResult:
+        """The normal search over the snapshot, its clock at the snapshot's day (or ``now``)."""
+        result = self.engine.search(query, settings, scope=scope, now=now or self.day)
+        return AsOfResult(self.day, result, self.mark(result.hits))
+
+    def close(self) -> None:
+        self.engine.close()
+
+
+def open_snapshot(
+    live: engine_mod.Engine,
+    history: History,
+    day: dt.date,
+    *,
+    progress: engine_mod.ProgressFn | None = None,
+    cancelled: engine_mod.CancelledFn | None = None,
+) -> Snapshot:
+    """Memory of ``live``'s workspace as it was at the end of ``day``, indexed.
+
+    The snapshot's engine shares the live engine's embedder and its lock (one
+    llama.cpp context). Its folder is reused while valid; the least recently used
+    folders beyond ``snapshot.MAX_SNAPSHOTS`` are removed.
+    """
+    versions = snapshot.versions_at(history, snapshot.end_of_day(day))
+    built = snapshot.materialize(live.workspace, day, versions, history.content, cancelled=cancelled)
+    snapshot.prune(keep=built.folder)
+    eng = engine_mod.Engine(
+        built.notes_dir,
+        embedder=live.embedder,
+        db_path=built.db_path,
+        chunk_params=live._chunk_params,  # the live index's chunking: the same chunk texts
+    )
+    eng.embed_lock = live.embed_lock  # llama.cpp's context is not re-entrant
+    try:
+        reused = reuse_vectors(eng, built.written, sources=[live.db_path, *_other_snapshots(built)])
+        report = eng.sync(progress=progress, cancelled=cancelled)
+        return Snapshot(live, day, built, eng, report, reused)
+    except BaseException:
+        eng.close()
+        raise
+
+
+def _other_snapshots(built: snapshot.Materialized) -> list[Path]:
+    """The indexes of the same workspace's other days: text of that day may be there."""
+    stem = built.folder.name[: -len("YYYY-MM-DD")]
+    return sorted(
+        p / snapshot.INDEX
+        for p in built.folder.parent.glob(stem + "*")
+        if p != built.folder and (p / snapshot.INDEX).is_file()
+    )
+
+
+def reuse_vectors(eng: engine_mod.Engine, written: dict[str, bytes], *, sources: Sequence[Path]) -> int:
+    """Copy into ``eng``'s index the vectors ``sources`` have for the chunks and passage
+    windows of the notes ``written``; the sync then embeds only what none of them had.
+
+    The chunks are cut as the indexer cuts them (same chunker, same parameters), so
+    their text hashes are the embedding cache's keys.
+    """
+    embedder = eng.embedder
+    if embedder is None or not written:
+        return 0
+    params = eng._chunk_params or indexer.chunk_params_for(embedder)
+    hashes: list[str] = []
+    for note, data in written.items():
+        try:
+            text = workspace.decode_note(data, name=note)
+        except errors.MemdeskError:
+            continue  # the indexer skips it too
+        for chunk in oc_chunking.filter_non_empty_chunks(
+            oc_chunking.chunk_markdown(text, params.tokens, params.overlap)
+        ):
+            hashes.append(chunk.hash)
+            hashes.extend(windows.window_hashes(chunk.text))
+    ident = embedder.identity
+    store = Store(eng.db_path)
+    try:
+        copied = 0
+        for source in sources:
+            copied += store.copy_embeddings_from(
+                source, ident.provider, ident.model, ident.provider_key, hashes
+            )
+    finally:
+        store.close()
+    log.info("as-of index: %d vectors reused of %d texts", copied, len(set(hashes)))
+    return copied

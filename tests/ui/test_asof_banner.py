@@ -1,0 +1,117 @@
+"""Search as of a day in the window: the date picker, the banner, the marks, back to now."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from PySide6.QtCore import QDate, Qt
+
+from memdesk.qt import models
+from memdesk.ui import asof_banner
+from tests.core.asof import scripted
+from tests.ui.conftest import search
+
+FERRY_QUERY = "who owns the ferry project"
+
+
+def _window(qtbot, make_window, tmp_path: Path, minilm_path: Path):  # type: ignore[no-untyped-def]
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    scripted.scripted(ws)
+    window = make_window(ws, model=minilm_path)
+    search(qtbot, window, FERRY_QUERY)
+    return window
+
+
+def _choose_day(qtbot, window, day: QDate):  # type: ignore[no-untyped-def]
+    """Search > Search as of a day…, pick ``day``, OK; wait for the snapshot's results."""
+    window.menus.as_of_action.trigger()
+    dialog = window.findChild(asof_banner.AsOfDialog)
+    assert dialog is not None and dialog.isVisible()
+    dialog.date_edit.setDate(day)
+    with qtbot.waitSignal(window.as_of.search.results, timeout=120_000):
+        dialog.accept()
+        # The index is built as a job: the banner says so while the window stays live.
+        assert window.as_of.banner.isVisible()
+        assert "Reading memory as it was on 2026-11-03" in window.as_of.banner.label.text()
+    return window.search_panel.model
+
+
+def _rows(model: models.ResultsModel) -> dict[str, int]:
+    rows: dict[str, int] = {}
+    for i, hit in enumerate(model.hits):
+        rows.setdefault(hit.path, i)
+    return rows
+
+
+def _badges(model: models.ResultsModel, row: int) -> list[str]:
+    return model.index(row, models.column_index("location")).data(models.BadgesRole) or []
+
+
+def test_as_of_banner_marks_and_esc_back_to_now(qtbot, make_window, tmp_path, minilm_path) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, make_window, tmp_path, minilm_path)
+    assert "Marcus" in next(h for h in window.search_panel.model.hits if h.path == scripted.FERRY).text
+    model = _choose_day(qtbot, window, QDate(2026, 11, 3))
+
+    banner = window.as_of.banner
+    assert banner.isVisible()
+    assert banner.label.text() == "Memory as it was on 2026-11-03 · 2 notes differ now"
+    rows = _rows(model)
+    ferry = model.hits[rows[scripted.FERRY]]
+    assert "Dana Whitfield" in ferry.text
+    assert "changed since" in _badges(model, rows[scripted.FERRY])
+    assert "MEMORY.md" in rows and _badges(model, rows["MEMORY.md"]) == []
+    # The explanation says which version, and that the note changed since.
+    window.results_table.selectRow(rows[scripted.FERRY])
+    detail = window.search_panel.detail.toPlainText()
+    assert "As it was on 2026-11-03: version" in detail and "Changed since" in detail
+
+    assert "as they read then" in detail and "Dana Whitfield" in detail
+    # Opened, the note is shown as it is now, without the old version's lines marked.
+    qtbot.keyClick(window.results_table, Qt.Key.Key_Return)
+    assert window.note_editor.current_rel == scripted.FERRY and window.note_editor.hit_lines is None
+    assert "Marcus" in window.editor.toPlainText()
+
+    # A slider move re-ranks the snapshot's hits, not the live ones.
+    settings = window.session.settings
+    with qtbot.waitSignal(window.as_of.search.results, timeout=30_000):
+        window.session.set_settings(dataclasses.replace(settings, vector_weight=0.6, text_weight=0.4))
+    assert "Dana Whitfield" in next(h for h in model.hits if h.path == scripted.FERRY).text
+
+    # A new query is answered from the snapshot too: the note deleted on day 7 is there.
+    with qtbot.waitSignal(
+        window.as_of.search.results,
+        timeout=30_000,
+        check_params_cb=lambda a: a[0].query == "lighthouse migration",
+    ):
+        window.search_input.setText("lighthouse migration")
+    rows = _rows(model)
+    assert scripted.GONE in rows and "changed since" in _badges(model, rows[scripted.GONE])
+
+    # The deleted note is not opened (an empty editor of its name would bring it back on save).
+    window.results_table.selectRow(rows[scripted.GONE])
+    qtbot.keyClick(window.results_table, Qt.Key.Key_Return)
+    assert window.note_editor.current_rel != scripted.GONE
+    assert "lighthouse migration" in window.search_panel.detail.toPlainText()
+
+    # Esc in the query box: back to now.
+    window.search_input.setFocus()
+    qtbot.keyClick(window.search_input, Qt.Key.Key_Escape)
+    assert not banner.isVisible()
+    qtbot.waitUntil(lambda: model.hits and scripted.GONE not in _rows(model), timeout=30_000)
+    assert all(_badges(model, r) == [] for r in range(model.rowCount()))
+
+
+def test_back_to_now_button(qtbot, make_window, tmp_path, minilm_path) -> None:  # type: ignore[no-untyped-def]
+    window = _window(qtbot, make_window, tmp_path, minilm_path)
+    model = _choose_day(qtbot, window, QDate(2026, 11, 3))
+    assert "Dana Whitfield" in next(h for h in model.hits if h.path == scripted.FERRY).text
+    qtbot.mouseClick(window.as_of.banner.back_button, Qt.MouseButton.LeftButton)
+    assert not window.as_of.banner.isVisible() and not window.as_of.active
+    qtbot.waitUntil(
+        lambda: "Marcus" in next((h.text for h in model.hits if h.path == scripted.FERRY), ""), timeout=30_000
+    )
+    # Typing on searches memory as it is now.
+    search(qtbot, window, "lighthouse migration")
+    assert scripted.GONE not in _rows(model)
