@@ -41,6 +41,9 @@ from memdesk.qt import preferences as preferences_mod
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
 
+# Says "opens a popup" (the buttons have no menu, whose indicator would overlap the text).
+_ARROW = " ▾"
+
 
 def _qdate(day: dt.date) -> QDate:
     return QDate(day.year, day.month, day.day)
@@ -72,6 +75,13 @@ class _Popup(QMenu):
         self.addAction(action)
         self._content = content
 
+    @Slot()
+    def open_under(self) -> None:
+        """Open below the button that owns it (a click, or Space on the focused button)."""
+        owner = self.parentWidget()
+        assert owner is not None
+        self.exec(owner.mapToGlobal(owner.rect().bottomLeft()))
+
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)
         self._content.setFocus(Qt.FocusReason.PopupFocusReason)
@@ -91,7 +101,6 @@ class ClockButton(QToolButton):
         super().__init__(parent)
         self.setObjectName("clockButton")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._clock: dt.date | None = None
         self._default: dt.date | None = None
@@ -120,7 +129,7 @@ class ClockButton(QToolButton):
         layout.addWidget(self.follow_button)
         box.setFocusProxy(self.calendar)
         self.popup = _Popup(box, self)
-        self.setMenu(self.popup)
+        self.clicked.connect(self.popup.open_under)
         self.popup.aboutToShow.connect(self._on_popup_about_to_show)
         self.calendar.activated.connect(self._on_calendar_picked)
         self.calendar.clicked.connect(self._on_calendar_picked)
@@ -138,11 +147,12 @@ class ClockButton(QToolButton):
 
     def _refresh(self) -> None:
         if self._clock is None:
-            self.setText(self.tr("as of today"))
+            text = self.tr("as of today")
         elif self._override is not None:
-            self.setText(self.tr("as of {0} (set)").format(self._clock.isoformat()))
+            text = self.tr("as of {0} (set)").format(self._clock.isoformat())
         else:
-            self.setText(self.tr("as of {0}").format(self._clock.isoformat()))
+            text = self.tr("as of {0}").format(self._clock.isoformat())
+        self.setText(text + _ARROW)
         newest = self._default.isoformat() if self._default else self.tr("none")
         self.setToolTip(
             self.tr(
@@ -183,7 +193,6 @@ class FilterButton(QToolButton):
         super().__init__(parent)
         self.setObjectName("filterButton")
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self._filters = filters_mod.NO_FILTER
         self._updating = False
@@ -228,7 +237,7 @@ class FilterButton(QToolButton):
         box.setFocusProxy(self.folder_list)
         box.setMinimumWidth(300)
         self.popup = _Popup(box, self)
-        self.setMenu(self.popup)
+        self.clicked.connect(self.popup.open_under)
 
         self.folder_list.itemChanged.connect(self._on_changed)
         self.since_check.toggled.connect(self.since_edit.setEnabled)
@@ -322,7 +331,7 @@ class FilterButton(QToolButton):
         count = (
             len(self._filters.folders) + (self._filters.since is not None) + (self._filters.until is not None)
         )
-        self.setText(self.tr("Filter · {0}").format(count) if count else self.tr("Filter"))
+        self.setText((self.tr("Filter · {0}").format(count) if count else self.tr("Filter")) + _ARROW)
         parts = [p.rstrip("/") for p in self._filters.folders]
         if self._filters.since or self._filters.until:
             parts.append(f"{self._filters.since or '…'} – {self._filters.until or '…'}")
