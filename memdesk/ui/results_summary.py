@@ -57,7 +57,8 @@ def decay_line(results: session_mod.Results) -> str:
     gap = results.decay_gap
     if gap is None or not gap.hidden or not results.query.strip():
         return ""
-    names = ", ".join(gap.hidden[:3]) + (", …" if len(gap.hidden) > 3 else "")
+    # The notes' names, not their paths: the line stays one or two lines beside the results.
+    names = ", ".join(p.rsplit("/", 1)[-1] for p in gap.hidden[:3]) + (", …" if len(gap.hidden) > 3 else "")
     days, floor = f"{gap.half_life_days:g}", f"{gap.min_score:g}"
     if len(gap.hidden) == 1:
         return QCoreApplication.translate(

@@ -202,7 +202,6 @@ class FilterButton(QToolButton):
         self.folders_label = QLabel(self.tr("Only notes in these folders:"))
         self.folder_list = QListWidget()
         self.folder_list.setObjectName("filterFolders")
-        self.folder_list.setMinimumHeight(120)
         self.since_check = QCheckBox(self.tr("From"))
         self.since_check.setObjectName("filterSinceCheck")
         self.until_check = QCheckBox(self.tr("To"))
@@ -270,6 +269,10 @@ class FilterButton(QToolButton):
                 self.folder_list.addItem(item)
         finally:
             self._updating = False
+        # As tall as its folders (two to eight rows), not a fixed box mostly empty.
+        rows = min(8, max(2, self.folder_list.count()))
+        row = self.folder_list.sizeHintForRow(0) if self.folder_list.count() else self.fontMetrics().height()
+        self.folder_list.setFixedHeight(rows * row + 2 * self.folder_list.frameWidth() + 4)
 
     def set_default_range(self, day: dt.date | None) -> None:
         """Where the date edits start when turned on: the month up to the search clock."""
