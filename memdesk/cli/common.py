@@ -159,7 +159,11 @@ def add_ranking_flags(p: argparse.ArgumentParser, *, memdesk_additions: bool = T
         dest="date_match",
         help="memdesk profile: boost notes dated in a period the query names",
     )
-    p.add_argument("--now", metavar="YYYY-MM-DD", help="fix the clock for temporal decay")
+    p.add_argument(
+        "--now",
+        metavar="YYYY-MM-DD",
+        help="the clock for decay, recency and relative dates (default: the workspace's newest dated note)",
+    )
 
 
 def ranking_overrides(args: argparse.Namespace) -> dict[str, Any]:

@@ -44,6 +44,7 @@ def run_cli(args: Any) -> int:
             progress=progress,
             settings_for=settings_for,
             now=now,
+            clock=args.clock,
         )
     elif args.dataset:
         report = evaluate_dataset(
@@ -56,6 +57,7 @@ def run_cli(args: Any) -> int:
             progress=progress,
             settings_for=settings_for,
             now=now,
+            clock=args.clock,
         )
     else:
         raise errors.EvalError("give --dataset DIR (BEIR layout) or --workspace DIR --golden FILE")
@@ -79,5 +81,12 @@ def register(sub: Any) -> None:
     # The ranking flags of `memdesk search`; --mmr/--no-mmr override every mode's MMR.
     # A golden line's own "now" is that query's clock; --now is the clock of the rest.
     common.add_ranking_flags(p)
+    p.add_argument(
+        "--clock",
+        choices=("query", "workspace", "wall"),
+        default="query",
+        help="the clock of a query without --now: its golden line's own 'now', else the "
+        "workspace's (query); the workspace's, its newest dated note (workspace); today (wall)",
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_cli)

@@ -9,7 +9,8 @@ from typing import Any
 
 from memdesk.cli import common
 from memdesk.core import errors
-from memdesk.core.search import explain, highlight, near_ties, profiles
+from memdesk.core.search import decay_gap, explain, highlight, near_ties, profiles
+from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import settings as settings_mod
 
 
@@ -33,28 +34,49 @@ def _warn_unreadable_agent_config(settings: settings_mod.SearchSettings) -> None
         common.warn(f"{exc}; searching with {settings.profile}'s defaults")
 
 
+def _parse_day(flag: str, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise errors.MemdeskError(f"{flag} {value!r}: expected a date as YYYY-MM-DD") from None
+
+
+def _filter_from(args: argparse.Namespace) -> filters_mod.SearchFilter:
+    return filters_mod.SearchFilter.build(
+        args.folder or (), _parse_day("--since", args.since), _parse_day("--until", args.until)
+    )
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     if args.as_of is not None:
         from memdesk.cli import search_asof
 
         return search_asof.cmd_search_as_of(args)
     now = common.parse_now(args.now)
+    flt = _filter_from(args)
     settings = _settings_from(args)
     _warn_unreadable_agent_config(settings)
     eng = common.open_engine(args)
+    gap: decay_gap.DecayGap | None = None
     try:
         if not args.no_sync:
             common.report_repair(eng.sync())
             common.warn_fallback(eng, args)
+        # --now, else the workspace's own clock (its newest dated note).
+        clock = eng.clock(now)
         t0 = time.perf_counter()
         try:
-            result = eng.search(args.query, settings, scope=args.scope, now=now)
+            result = eng.search(args.query, settings, scope=args.scope, now=clock, filters=flt)
         except errors.IndexCorrupt:
             # Found damaged while searching: rebuild from the notes and answer anyway.
             common.report_repair(eng.sync())
             t0 = time.perf_counter()
-            result = eng.search(args.query, settings, scope=args.scope, now=now)
+            result = eng.search(args.query, settings, scope=args.scope, now=clock, filters=flt)
         total_ms = (time.perf_counter() - t0) * 1000
+        # An agent profile with decay: which notes memdesk finds that the decay hides.
+        gap = eng.decay_gap(result.pool, settings, scope=args.scope, now=clock, filters=flt)
     finally:
         eng.close()
     if result.pool.notice:
@@ -67,15 +89,20 @@ def cmd_search(args: argparse.Namespace) -> int:
         "mode": result.pool.mode,
         "profile": settings.profile,
         "settings": settings.to_json(),
+        # The day recency, decay and relative dates were measured from.
+        "clock": _iso(clock),
+        "filters": flt.to_json() if flt.active else None,
         "timings_ms": timings,
         # near_tie: the ranks this hit is closer to than the agent's own jitter
         # (near_ties.AGENT_JITTER): the agent may order them either way.
         "results": [h.to_json() | {"near_tie": list(ties.get(h.chunk_id, ()))} for h in result.hits],
     }
+    if gap is not None:
+        data["decay_hides"] = gap.to_json()
     explained: dict[str, explain.Explanation] = {}
     if args.explain:
         terms = highlight.KeywordTerms.for_query(args.query, settings.profile)
-        today = now or dt.date.today()
+        today = _day(clock)
         for obj, h in zip(data["results"], result.hits, strict=True):
             e = explain.explain(
                 h, settings, result.pool.mode, hits=result.hits, pool=result.pool, terms=terms, today=today
@@ -96,6 +123,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         lines.append(
             f"≈#N: closer than {near_ties.AGENT_JITTER:g} to hit #N, OpenClaw's own jitter between two "
             "runs: the agent may order the two either way"
+        )
+    if gap is not None and gap.hidden:
+        lines.append(
+            f"The agent's {gap.half_life_days:g}-day decay and minimum score {gap.min_score:g} hide "
+            f"{len(gap.hidden)} older note(s) that memdesk finds for this: " + ", ".join(gap.hidden)
         )
     common.emit(data, args.json, "\n".join(lines) if lines else "No matches.")
     return 0
@@ -137,6 +169,16 @@ def _explain_lines(e: explain.Explanation) -> list[str]:
     return lines
 
 
+def _day(clock: dt.date | dt.datetime | None) -> dt.date:
+    if clock is None:
+        return dt.date.today()
+    return clock.date() if isinstance(clock, dt.datetime) else clock
+
+
+def _iso(clock: dt.date | dt.datetime | None) -> str | None:
+    return None if clock is None else _day(clock).isoformat()
+
+
 def _fmt(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
@@ -155,6 +197,14 @@ def register(sub: Any) -> None:
         default="all",
         help="'shared' searches as in a group chat (no MEMORY.md / memory.md)",
     )
+    p.add_argument(
+        "--folder",
+        action="append",
+        metavar="DIR",
+        help="only notes under this workspace folder (repeat for several), e.g. memory/projects",
+    )
+    p.add_argument("--since", metavar="YYYY-MM-DD", help="only notes dated on or after this day")
+    p.add_argument("--until", metavar="YYYY-MM-DD", help="only notes dated on or before this day")
     p.add_argument("--no-sync", action="store_true", help="search without syncing a dirty index")
     p.add_argument("--explain", action="store_true", help="show how each hit's score came about")
     p.add_argument(

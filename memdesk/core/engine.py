@@ -42,6 +42,9 @@ from memdesk.core.index.status import (
     read_status,
 )
 from memdesk.core.messages import of as message_of
+from memdesk.core.search import clock as clock_mod
+from memdesk.core.search import decay_gap as decay_gap_mod
+from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import pool, profiles, ranking
 from memdesk.core.search import settings as settings_mod
@@ -65,6 +68,10 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+# Rows each leg fetches when a search filter is set (OpenClaw's own cap): the filter
+# drops the rest of the workspace afterwards, so the folder's notes must be in the pool.
+FILTERED_POOL = 200
 
 
 @dataclasses.dataclass(frozen=True)
@@ -112,6 +119,8 @@ class Engine:
         self._recipe_cache = recipe_cache.RecipeCache(recipe_cache.path_for(self.db_path))
         self._embedding = False  # a sync is in its embedding phase
         self._keeps_history = history
+        # The workspace's default clock (``clock.default_clock``), read once per sync.
+        self._default_clock: tuple[dt.date | None] | None = None
         self._index.writer()
 
     @classmethod
@@ -245,8 +254,24 @@ class Engine:
 
         report = sync_mod.retry_while_busy(degrading, cancelled)
         self._last_sync = dt.datetime.now(dt.UTC)
+        self._default_clock = None  # notes came or went: read the newest date again
         self._vectors.invalidate()
         return report
+
+    # -- clock -------------------------------------------------------------------------
+    def default_clock(self) -> dt.date | None:
+        """The workspace's own clock: the day of its newest dated note, else of its
+        newest write (``clock.default_clock``); None for a workspace without notes."""
+        cached = self._default_clock
+        if cached is None:
+            files = workspace.list_memory_files(self.workspace, self.extra_paths)
+            cached = (clock_mod.default_clock(self.workspace, files),)
+            self._default_clock = cached
+        return cached[0]
+
+    def clock(self, now: dt.date | dt.datetime | None = None) -> dt.date | dt.datetime | None:
+        """The clock a search runs at: ``now`` when given, else the workspace's own."""
+        return clock_mod.resolve(now, self.default_clock())
 
     # -- search ------------------------------------------------------------------------
     def search(
@@ -256,9 +281,41 @@ class Engine:
         *,
         scope: Scope = "all",
         now: dt.date | dt.datetime | None = None,
+        filters: filters_mod.SearchFilter = filters_mod.NO_FILTER,
     ) -> SearchResult:
-        found = self.fetch_candidates(query, settings, scope=scope, now=now)
+        """``now`` None: the workspace's clock (``default_clock``)."""
+        now = self.clock(now)
+        found = self.fetch_candidates(query, settings, scope=scope, now=now, filters=filters)
         return SearchResult(pool=found, hits=tuple(ranking.rank(found, settings, now=now)), settings=settings)
+
+    def decay_gap(
+        self,
+        pool: hits_mod.CandidatePool,
+        settings: settings_mod.SearchSettings,
+        *,
+        scope: Scope = "all",
+        now: dt.date | dt.datetime | None = None,
+        filters: filters_mod.SearchFilter = filters_mod.NO_FILTER,
+        wait_for_model: bool = True,
+    ) -> decay_gap_mod.DecayGap | None:
+        """For an agent profile's ``pool`` ranked under ``settings``: the notes memdesk's
+        own profile finds for the same question that the agent's decay hides
+        (``decay_gap.hidden_by_decay``); None for memdesk's profile or no decay."""
+        if profiles.get(settings.profile).openclaw_layout is None or not settings.clamped().decay:
+            return None
+        now = self.clock(now)
+        mine = settings_mod.SearchSettings.defaults(settings_mod.MEMDESK)
+        found = self.fetch_candidates(
+            pool.query,
+            mine,
+            scope=scope,
+            mode=pool.mode,
+            now=now,
+            filters=filters,
+            wait_for_model=wait_for_model,
+        )
+        hits = ranking.rank(found, mine, now=now)
+        return decay_gap_mod.hidden_by_decay(hits, pool, settings, now=now)
 
     def fetch_candidates(
         self,
@@ -269,6 +326,7 @@ class Engine:
         mode: hits_mod.Mode | None = None,
         wait_for_model: bool = True,
         now: dt.date | dt.datetime | None = None,
+        filters: filters_mod.SearchFilter = filters_mod.NO_FILTER,
     ) -> hits_mod.CandidatePool:
         """Run the keyword and vector legs once; ``ranking.rank`` does the rest in memory.
 
@@ -280,11 +338,17 @@ class Engine:
         cores with the indexer's batches (tens of ms to seconds instead of a few), and
         the vectors are still arriving anyway. The GUI runs the query again after the sync.
         ``now`` is the clock of profiles that rank while fetching (openclaw-2026.9
-        applies decay inside its pipeline).
+        applies decay inside its pipeline; None: the workspace's clock).
+        ``filters`` keeps only the candidates of the folders and days it names, before
+        any ranking; with a filter each leg fetches its widest pool, so a folder's
+        notes are not crowded out by the rest of the workspace.
         """
         settings = settings.clamped()
+        now = self.clock(now)
         q = query.strip()[: pool.MAX_QUERY_CHARS]
         limit = settings.candidate_pool_size
+        if filters.active:
+            limit = max(limit, FILTERED_POOL)
         timings: dict[str, float] = {"pool_size": float(limit)}
         mode = self.mode if mode is None or self._embedder is None else mode
         model_loading = not wait_for_model and mode != "fts" and not getattr(self._embedder, "loaded", True)
@@ -331,6 +395,8 @@ class Engine:
                 raise errors.IndexCorrupt(
                     f"the index is damaged ({exc}); it is being rebuilt from the notes"
                 ) from exc
+        if filters.active:
+            cands = filters.apply(cands, self.workspace)
         return hits_mod.CandidatePool(
             query=q,
             mode=mode,

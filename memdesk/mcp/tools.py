@@ -238,10 +238,8 @@ class MemoryTools:
             if not 1 <= max_results <= 100:
                 raise ToolInputError(f"max_results {max_results}: expected 1 to 100")
             wanted = max_results
-        prefix = _folder_prefix(folder)
-        # A folder filter ranks a wider list and keeps the folder's hits, so it still
-        # returns up to ``wanted`` of them.
-        settings = settings.replace(max_results=100 if prefix else wanted)
+        flt = _folder_filter(folder)
+        settings = settings.replace(max_results=wanted)
         eng = self.engine()
         self.start_background()
         if self._changed.is_set() or (
@@ -258,16 +256,15 @@ class MemoryTools:
         indexing = not self._first_sync_done.is_set() or eng.embedder_busy
         mode = "fts" if indexing and eng.mode != "fts" else None
         t0 = time.perf_counter()
+        clock = eng.clock(now)  # as_of, else the workspace's own clock
         try:
-            found = eng.fetch_candidates(query, settings, mode=mode, now=now)
+            found = eng.fetch_candidates(query, settings, mode=mode, now=clock, filters=flt)
         except errors.IndexCorrupt:
             self.wait_for_sync()
             self.start_sync()
             self.wait_for_sync()
-            found = eng.fetch_candidates(query, settings, mode=mode, now=now)
-        hits = list(ranking.rank(found, settings, now=now))
-        if prefix:
-            hits = [h for h in hits if h.path.startswith(prefix)][:wanted]
+            found = eng.fetch_candidates(query, settings, mode=mode, now=clock, filters=flt)
+        hits = list(ranking.rank(found, settings, now=clock))
         total_ms = (time.perf_counter() - t0) * 1000
         notices = [n for n in (found.notice,) if n]
         if mode == "fts":
@@ -278,9 +275,9 @@ class MemoryTools:
             "query": query,
             "mode": found.mode,
             "profile": settings.profile,
-            "settings": settings.replace(max_results=wanted).to_json(),
+            "settings": settings.to_json(),
             "as_of": now.isoformat() if now else None,
-            "folder": prefix or None,
+            "folder": flt.folders[0] if flt.folders else None,
             "indexing": indexing,
             "notices": notices,
             "timings_ms": {"total_ms": round(total_ms, 3)},
@@ -288,7 +285,7 @@ class MemoryTools:
         }
         if explain_hits:
             terms = highlight.KeywordTerms.for_query(query, settings.profile)
-            today = now or dt.date.today()
+            today = clock if isinstance(clock, dt.date) and not isinstance(clock, dt.datetime) else None
             all_hits = tuple(hits)
             for obj, h in zip(data["results"], hits, strict=True):
                 e = explain.explain(
@@ -423,11 +420,11 @@ def _parse_date(value: str | None) -> dt.date | None:
         raise ToolInputError(f"as_of {value!r}: expected a date as YYYY-MM-DD") from None
 
 
-def _folder_prefix(folder: str | None) -> str:
-    if not folder:
-        return ""
-    rel = PurePosixPath(folder.replace("\\", "/").strip("/"))
-    if rel.is_absolute() or ".." in rel.parts:
-        raise ToolInputError(f"folder {folder!r}: a folder inside the workspace, e.g. memory/projects")
-    text = rel.as_posix()
-    return "" if text in ("", ".") else text + "/"
+def _folder_filter(folder: str | None) -> Any:
+    """The search filter for ``folder`` (one definition for app, CLI and MCP: ``core/search/filters``)."""
+    from memdesk.core.search import filters
+
+    try:
+        return filters.SearchFilter.build([folder] if folder else [])
+    except filters.FilterError as exc:
+        raise ToolInputError(str(exc)) from None

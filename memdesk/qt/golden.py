@@ -11,6 +11,7 @@ and fetched again when the index changes or the ranking profile does.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
 from collections.abc import Callable, Mapping, Sequence
 
@@ -111,16 +112,20 @@ def tune_job(
     pools: Mapping[str, hits_mod.CandidatePool],
     golden: Sequence[eval_golden.GoldenQuery],
     settings: settings_mod.SearchSettings,
+    now: dt.date | None = None,
 ) -> Callable[[jobs.JobContext], eval_tune.TuneResult]:
     """A ``jobs.Job`` function running ``eval_tune.auto_tune`` over cached pools (pure CPU,
-    no I/O); it reports ``TuneProgress`` and stops between trials when cancelled."""
+    no I/O); it reports ``TuneProgress`` and stops between trials when cancelled.
+    ``now``: the clock of queries without their own (the session's search clock)."""
     pools, golden = dict(pools), list(golden)
 
     def run(context: jobs.JobContext) -> eval_tune.TuneResult:
         def progress(done: int, total: int) -> None:
             context.report(TuneProgress(done, total), force=done >= total)
 
-        return eval_tune.auto_tune(pools, golden, settings, cancelled=context.cancelled, progress=progress)
+        return eval_tune.auto_tune(
+            pools, golden, settings, now=now, cancelled=context.cancelled, progress=progress
+        )
 
     return run
 
@@ -201,6 +206,7 @@ class TuningLab(QObject):
         self._tune_job: jobs.Job[eval_tune.TuneResult] | None = None
 
         session.sync_finished.connect(self._on_session_sync_finished)
+        session.clock_changed.connect(self._schedule_score)  # the readout follows the search clock
         self.reload()
 
     # state -----------------------------------------------------------------------------
@@ -327,7 +333,9 @@ class TuningLab(QObject):
         golden = self.golden.queries
         usable = {q: p for q, p in self._pools.items() if p.profile == self._settings.profile}
         scored = [g for g in golden if g.query in usable]
-        scores = eval_golden.score_golden(usable, scored, self._settings) if scored else None
+        # Scored at the search clock, as the results beside it are ranked.
+        clock = self._session.clock
+        scores = eval_golden.score_golden(usable, scored, self._settings, now=clock) if scored else None
         self.score_count += 1
         self._readout = Readout(
             scores,
@@ -355,7 +363,9 @@ class TuningLab(QObject):
         golden = [g for g in self.golden.queries if g.query in usable]
         if not golden:
             return False
-        job = jobs.Job("memdesk-auto-tune", tune_job(usable, golden, self._settings), quiet=())
+        job = jobs.Job(
+            "memdesk-auto-tune", tune_job(usable, golden, self._settings, self._session.clock), quiet=()
+        )
         job.progress.connect(self._on_tune_job_progress)
         job.finished.connect(self._on_tune_job_finished)
         self._tune_job = job

@@ -6,6 +6,7 @@ reaches users who never touched that setting.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import os
@@ -144,6 +145,30 @@ class Preferences:
             self._qs.remove("search/scope")
         else:
             self._qs.setValue("search/scope", scope)
+
+    # the search clock, per workspace ----------------------------------------------------
+    # "search/clocks" maps a workspace's resolved path to the day the user set as its
+    # clock (ISO); a workspace without an entry follows its newest dated note.
+    def workspace_clock(self, workspace: Path) -> dt.date | None:
+        """The day set as ``workspace``'s clock, or None (follow its newest dated note)."""
+        value = self._read_json("search/clocks").get(str(Path(workspace).resolve()))
+        try:
+            return dt.date.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            log.warning("ignoring unreadable saved search clock %r", value)
+            return None
+
+    def set_workspace_clock(self, workspace: Path, day: dt.date | None) -> None:
+        clocks = self._read_json("search/clocks")
+        key = str(Path(workspace).resolve())
+        if day is None:
+            clocks.pop(key, None)
+        else:
+            clocks[key] = day.isoformat()
+        if clocks:
+            self._qs.setValue("search/clocks", json.dumps(clocks, sort_keys=True))
+        else:
+            self._qs.remove("search/clocks")
 
     # workspace and model -------------------------------------------------------------
     def last_workspace(self) -> Path | None:

@@ -12,6 +12,7 @@ first sync back until the window has painted its first frame.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import gc
 import logging
 import threading
@@ -23,6 +24,8 @@ from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
+from memdesk.core.search import decay_gap as decay_gap_mod
+from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import ranking
 from memdesk.core.search import settings as settings_mod
@@ -57,6 +60,9 @@ class Results:
     settings: settings_mod.SearchSettings
     reranked: bool
     seconds: float = 0.0
+    clock: dt.date | dt.datetime | None = None  # the day recency and decay counted from
+    # An agent profile: the notes memdesk finds that its decay hides (None: not asked).
+    decay_gap: decay_gap_mod.DecayGap | None = None
 
 
 class Session(QObject):
@@ -93,6 +99,7 @@ class Session(QObject):
     model_build_failed = Signal(object)
     model_loading_changed = Signal(bool)
     keyword_ready = Signal()
+    clock_changed = Signal(object)
 
     # Internal: cross-thread requests to the reader worker (queued connections).
     _search_requested = Signal(object)
@@ -125,6 +132,13 @@ class Session(QObject):
         self._snapshots = jobs.RequestGate()
         self._pool: hits_mod.CandidatePool | None = None
         self._pool_request: workers.SearchRequest | None = None
+        self._pool_clock: dt.date | dt.datetime | None = None  # the clock the pool was fetched at
+        self._memdesk_hits: tuple[hits_mod.Hit, ...] | None = None  # for the decay line
+        # The day the user set (None: follow the workspace's newest dated note) and the
+        # workspace's own clock as the last status read found it.
+        self._clock_override: dt.date | None = None
+        self._default_clock: dt.date | None = None
+        self._filters = filters_mod.NO_FILTER
         self._results: Results | None = None
         self.fetch_count = 0  # searches sent to SQLite/embedder (tests assert re-ranks add none)
         self.snapshot: workers.WorkspaceSnapshot | None = None
@@ -184,6 +198,42 @@ class Session(QObject):
         return self._query
 
     @property
+    def clock(self) -> dt.date | None:
+        """The day searches are measured from: the one the user set, else the
+        workspace's newest dated note (None until the first status read)."""
+        return self._clock_override or self._default_clock
+
+    @property
+    def clock_override(self) -> dt.date | None:
+        return self._clock_override
+
+    @property
+    def default_clock(self) -> dt.date | None:
+        return self._default_clock
+
+    @property
+    def filters(self) -> filters_mod.SearchFilter:
+        return self._filters
+
+    def set_clock(self, day: dt.date | None) -> None:
+        """Measure recency, decay and relative dates from ``day`` (None: follow the
+        workspace's newest dated note); the current query runs again at once."""
+        if day == self._clock_override:
+            return
+        before = self.clock
+        self._clock_override = day
+        if self.clock != before:
+            self.clock_changed.emit(self.clock)
+        # Some profiles decay while fetching (openclaw-2026.9): fetch again, not re-rank.
+        self.refresh_search()
+
+    def set_filters(self, filters: filters_mod.SearchFilter) -> None:
+        """Keep only the folders and days ``filters`` names; the query runs again."""
+        if filters != self._filters:
+            self._filters = filters
+            self.refresh_search()
+
+    @property
     def results(self) -> Results | None:
         return self._results
 
@@ -216,6 +266,8 @@ class Session(QObject):
             and text == self._query == in_flight.query
             and in_flight.settings == self._settings
             and in_flight.scope == self._scope
+            and in_flight.now == self._clock_override
+            and in_flight.filters == self._filters
         ):
             # The same search is already running (Enter pressed again, the same text
             # set again): its answer is the one a new request would give. Asking anew
@@ -247,8 +299,18 @@ class Session(QObject):
             and pool.profile == settings.profile
             and ranking.pool_satisfies(pool, settings)
         ):
-            hits = tuple(ranking.rank(pool, settings))
-            self._publish(Results(self._query, hits, pool, settings, reranked=True))
+            hits = tuple(ranking.rank(pool, settings, now=self._pool_clock))
+            self._publish(
+                Results(
+                    self._query,
+                    hits,
+                    pool,
+                    settings,
+                    reranked=True,
+                    clock=self._pool_clock,
+                    decay_gap=self._gap(pool, settings),
+                )
+            )
         else:
             self.refresh_search()
 
@@ -272,7 +334,9 @@ class Session(QObject):
             self._pool_request = None
             self._publish(Results(query, (), None, self._settings, reranked=False))
             return
-        request = workers.SearchRequest(request_id, query, self._settings, self._scope)
+        request = workers.SearchRequest(
+            request_id, query, self._settings, self._scope, self._clock_override, self._filters
+        )
         self._in_flight = request
         self.fetch_count += 1
         self._search_requested.emit(request)
@@ -296,10 +360,12 @@ class Session(QObject):
             return
         self._pool = response.pool
         self._pool_request = response.request
+        self._pool_clock = response.clock
+        self._memdesk_hits = response.memdesk_hits
         hits = response.hits
         if response.pool is not None and response.request.settings != self._settings:
             # Sliders moved while the query ran: rank the fresh pool with the newest settings.
-            hits = tuple(ranking.rank(response.pool, self._settings))
+            hits = tuple(ranking.rank(response.pool, self._settings, now=response.clock))
         self._publish(
             Results(
                 response.request.query,
@@ -308,8 +374,18 @@ class Session(QObject):
                 self._settings,
                 reranked=False,
                 seconds=response.seconds,
+                clock=response.clock,
+                decay_gap=self._gap(response.pool, self._settings),
             )
         )
+
+    def _gap(
+        self, pool: hits_mod.CandidatePool | None, settings: settings_mod.SearchSettings
+    ) -> decay_gap_mod.DecayGap | None:
+        """The decay line's count for an agent profile's ranking of ``pool``."""
+        if pool is None or self._memdesk_hits is None or pool.profile != settings.profile:
+            return None
+        return decay_gap_mod.hidden_by_decay(self._memdesk_hits, pool, settings, now=self._pool_clock)
 
     def _publish(self, results: Results) -> None:
         self._results = results
@@ -325,6 +401,11 @@ class Session(QObject):
             return
         self.snapshot = snapshot
         self.snapshot_changed.emit(snapshot)
+        if snapshot.error is None and snapshot.default_clock != self._default_clock:
+            before = self.clock
+            self._default_clock = snapshot.default_clock
+            if self.clock != before:
+                self.clock_changed.emit(self.clock)
 
     # background work -----------------------------------------------------------------
     @property

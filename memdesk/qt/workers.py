@@ -10,6 +10,7 @@ widgets; they only emit plain values (core dataclasses, exceptions).
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
 import time
 from collections.abc import Callable
@@ -19,7 +20,9 @@ from PySide6.QtCore import QObject, Signal, Slot
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
 from memdesk.core.index import workspace as workspace_mod
+from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import profiles
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import jobs
 
@@ -64,6 +67,10 @@ class SearchRequest:
     query: str
     settings: settings_mod.SearchSettings
     scope: engine_mod.Scope
+    # The day the search is measured from (None: the workspace's own clock) and the
+    # folders and days it keeps.
+    now: dt.date | None = None
+    filters: filters_mod.SearchFilter = filters_mod.NO_FILTER
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,6 +81,10 @@ class SearchResponse:
     hits: tuple[hits_mod.Hit, ...]
     error: BaseException | None = None
     seconds: float = 0.0
+    # An agent profile with decay: memdesk's own hits for the same question, which
+    # ``decay_gap.hidden_by_decay`` compares with the agent's ranking (empty otherwise).
+    memdesk_hits: tuple[hits_mod.Hit, ...] | None = None
+    clock: dt.date | dt.datetime | None = None  # the day it was measured from
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,6 +96,7 @@ class WorkspaceSnapshot:
     states: dict[str, tuple[str, str]]
     status: engine_mod.IndexStatus | None
     error: BaseException | None = None
+    default_clock: dt.date | None = None  # the workspace's own clock (its newest dated note)
 
 
 class ReaderWorker(QObject):
@@ -116,18 +128,53 @@ class ReaderWorker(QObject):
             return  # the user typed on; answering this would only be thrown away
         started = time.perf_counter()
         try:
+            now = self._engine.clock(request.now)
             pool = self._engine.fetch_candidates(
-                request.query, request.settings, scope=request.scope, wait_for_model=False
+                request.query,
+                request.settings,
+                scope=request.scope,
+                wait_for_model=False,
+                now=now,
+                filters=request.filters,
             )
-            hits = tuple(self._rank(pool, request.settings))
+            hits = tuple(self._rank(pool, request.settings, now=now))
+            memdesk_hits = self._memdesk_hits(request, pool, now)
         except Exception as exc:
             if not isinstance(exc, errors.MemdeskError):
                 log.exception("search failed for %r", request.query)
             self.searched.emit(SearchResponse(request.request_id, request, None, (), exc))
             return
         self.searched.emit(
-            SearchResponse(request.request_id, request, pool, hits, None, time.perf_counter() - started)
+            SearchResponse(
+                request.request_id,
+                request,
+                pool,
+                hits,
+                None,
+                time.perf_counter() - started,
+                memdesk_hits,
+                now,
+            )
         )
+
+    def _memdesk_hits(
+        self, request: SearchRequest, pool: hits_mod.CandidatePool, now: dt.date | dt.datetime | None
+    ) -> tuple[hits_mod.Hit, ...] | None:
+        """memdesk's own hits for an agent profile's question (the decay line compares
+        them with the agent's), or None when the profile is memdesk's."""
+        if profiles.get(request.settings.profile).openclaw_layout is None:
+            return None
+        mine = settings_mod.SearchSettings.defaults(settings_mod.MEMDESK)
+        found = self._engine.fetch_candidates(
+            request.query,
+            mine,
+            scope=request.scope,
+            mode=pool.mode,
+            wait_for_model=False,
+            now=now,
+            filters=request.filters,
+        )
+        return tuple(self._rank(found, mine, now=now))
 
     @Slot(int)
     def snapshot(self, request_id: int) -> None:
@@ -139,8 +186,9 @@ class ReaderWorker(QObject):
             )
             states = self._engine.file_states()
             status = self._engine.status()
+            default_clock = self._engine.default_clock()
         except Exception as exc:
             log.exception("status read failed")
             self.snapshot_ready.emit(WorkspaceSnapshot(request_id, (), {}, None, exc))
             return
-        self.snapshot_ready.emit(WorkspaceSnapshot(request_id, files, states, status))
+        self.snapshot_ready.emit(WorkspaceSnapshot(request_id, files, states, status, None, default_clock))

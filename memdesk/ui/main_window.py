@@ -48,10 +48,10 @@ from memdesk.ui import quality_panel as quality_mod
 from memdesk.ui import quick_open as quick_open_mod
 from memdesk.ui import results_view as results_view_mod
 from memdesk.ui import retranslate as retranslate_mod
+from memdesk.ui import search_filters, theme
 from memdesk.ui import search_panel as search_mod
 from memdesk.ui import skipped as skipped_mod
 from memdesk.ui import status_bar as status_bar_mod
-from memdesk.ui import theme
 from memdesk.ui import tuned_settings as tuned_mod
 from memdesk.ui import unsaved as unsaved_mod
 from memdesk.ui import window_fit as window_fit_mod
@@ -179,6 +179,9 @@ class MainWindow(QMainWindow):
         ):
             setattr(self, name, getattr(self.menus, name))
         self.search_panel.set_scope(session.scope)
+        self.search_clock = search_filters.SearchBarClock(
+            self.search_panel.clock_button, self.search_panel.filter_button, prefs, self
+        )
         self._wire_static()
         self._attach(session)
         self.tuned_settings.show()
@@ -326,6 +329,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"memdesk — {session.workspace}")
         self.history_ui.attach(session)
         self._attach_lab(session)
+        self.search_clock.attach(session)
         session.request_snapshot()
 
     def _attach_lab(self, session: session_mod.Session) -> None:

@@ -48,3 +48,26 @@ def summary_line(results: session_mod.Results) -> str:
             "MainWindow", "in MMR order (diversity): Final need not descend"
         )
     return summary
+
+
+def decay_line(results: session_mod.Results) -> str:
+    """ "Your agent's 30-day decay and minimum score 0.35 hide 9 older notes that
+    memdesk finds for this question" when an agent profile's decay buries notes
+    memdesk's own profile returns ("" otherwise)."""
+    gap = results.decay_gap
+    if gap is None or not gap.hidden or not results.query.strip():
+        return ""
+    # The notes' names, not their paths: the line stays one or two lines beside the results.
+    names = ", ".join(p.rsplit("/", 1)[-1] for p in gap.hidden[:3]) + (", …" if len(gap.hidden) > 3 else "")
+    days, floor = f"{gap.half_life_days:g}", f"{gap.min_score:g}"
+    if len(gap.hidden) == 1:
+        return QCoreApplication.translate(
+            "MainWindow",
+            "Your agent's {0}-day decay and minimum score {1} hide 1 older note that memdesk "
+            "finds for this question: {2}",
+        ).format(days, floor, names)
+    return QCoreApplication.translate(
+        "MainWindow",
+        "Your agent's {0}-day decay and minimum score {1} hide {2} older notes that memdesk "
+        "finds for this question: {3}",
+    ).format(days, floor, len(gap.hidden), names)

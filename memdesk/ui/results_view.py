@@ -5,6 +5,7 @@ note's match marks of an older query are cleared when it changes."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject
@@ -17,6 +18,10 @@ from memdesk.ui import agent_dock as agent_dock_mod
 from memdesk.ui import editor as editor_mod
 from memdesk.ui import results_summary as results_summary_mod
 from memdesk.ui import search_panel as search_mod
+
+
+def _day(clock: dt.date | dt.datetime | None) -> dt.date | None:
+    return clock.date() if isinstance(clock, dt.datetime) else clock
 
 
 class ResultsView(QObject):
@@ -67,6 +72,8 @@ class ResultsView(QObject):
             relevant=relevant,
             pool=pool,
             query=results.query,
+            clock=_day(results.clock),
+            decay_note=results_summary_mod.decay_line(results),
         )
 
     def hit_lines(self, hit: hits_mod.Hit) -> tuple[tuple[int, int], tuple[int, ...]]:

@@ -3,6 +3,7 @@ snippets, and a detail pane that explains the selected hit's score."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt, Signal, Slot
@@ -26,7 +27,7 @@ from memdesk.core.search import near_ties as near_ties_mod
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import models
 from memdesk.ui import explain as explain_mod
-from memdesk.ui import result_columns, result_delegates
+from memdesk.ui import result_columns, result_delegates, search_filters
 
 
 def _most_overlapping(hits: Sequence[hits_mod.Hit], wanted: hits_mod.Hit) -> int:
@@ -99,9 +100,18 @@ class SearchPanel(QWidget):
                 "memory.md)"
             )
         )
+        # The search clock ("as of 2026-11-10") and the folder and date filters.
+        self.clock_button = search_filters.ClockButton()
+        self.filter_button = search_filters.FilterButton()
+        self._clock: dt.date | None = None  # the day the shown hits were ranked at
         self.summary = QLabel("")
         self.summary.setObjectName("searchSummary")
         self.summary.setWordWrap(True)
+        # An agent profile's decay hiding notes memdesk finds: said beside the results.
+        self.decay_note = QLabel("")
+        self.decay_note.setObjectName("decayNote")
+        self.decay_note.setWordWrap(True)
+        self.decay_note.setVisible(False)
 
         self.model = models.ResultsModel(self)
         self.table = QTableView()
@@ -153,6 +163,8 @@ class SearchPanel(QWidget):
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.search_input, 1)
         top.addWidget(self.scope_combo)
+        top.addWidget(self.clock_button)
+        top.addWidget(self.filter_button)
         # The explanation pane (``detail``) is not laid out here: the window puts it beside
         # the editor, so the table keeps the height for eight or more rows at 1280x800.
         layout = QVBoxLayout(self)
@@ -160,6 +172,7 @@ class SearchPanel(QWidget):
         layout.setSpacing(4)
         layout.addLayout(top)
         layout.addWidget(self.summary)
+        layout.addWidget(self.decay_note)
         layout.addWidget(self.table, 1)
 
         self.search_input.textChanged.connect(self._on_search_input_text_changed)
@@ -248,6 +261,8 @@ class SearchPanel(QWidget):
         relevant: Sequence[eval_golden.Relevant] | None = None,
         pool: hits_mod.CandidatePool | None = None,
         query: str | None = None,
+        clock: dt.date | None = None,
+        decay_note: str = "",
     ) -> None:
         """Replace the table's hits, keeping the selected chunk selected if still there.
 
@@ -262,6 +277,9 @@ class SearchPanel(QWidget):
         self._settings = settings
         self._mode = mode
         self._pool = pool
+        self._clock = clock
+        self.decay_note.setText(decay_note)
+        self.decay_note.setVisible(bool(decay_note))
         new_query = query is not None and query != self._query
         if query is not None:
             self._query = query
@@ -376,6 +394,7 @@ class SearchPanel(QWidget):
                     hits=self.model.hits,
                     pool=self._pool,
                     terms=self.model.keyword_terms,
+                    today=self._clock,
                     near_tie=self.model.near_tie(hit),
                 )
             )

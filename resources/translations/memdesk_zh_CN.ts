@@ -1531,6 +1531,14 @@
         <source>Waiting for the notes being written…</source>
         <translation>正在等待笔记写入完成…</translation>
     </message>
+    <message>
+        <source>Your agent&apos;s {0}-day decay and minimum score {1} hide 1 older note that memdesk finds for this question: {2}</source>
+        <translation>你的智能体的 {0} 天衰减和最低分 {1} 隐藏了 1 篇较早的笔记，而 memdesk 为这个问题找到了它：{2}</translation>
+    </message>
+    <message>
+        <source>Your agent&apos;s {0}-day decay and minimum score {1} hide {2} older notes that memdesk finds for this question: {3}</source>
+        <translation>你的智能体的 {0} 天衰减和最低分 {1} 隐藏了 {2} 篇较早的笔记，而 memdesk 为这个问题找到了它们：{3}</translation>
+    </message>
 </context>
 <context>
     <name>ModelBanner</name>
@@ -3678,6 +3686,76 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Browse, search and tune an agent’s Markdown memory, offline.</source>
         <translation>离线浏览、搜索和调优智能体的 Markdown 记忆。</translation>
+    </message>
+</context>
+<context>
+    <name>ClockButton</name>
+    <message>
+        <source>Follow newest note</source>
+        <translation>跟随最新笔记</translation>
+    </message>
+    <message>
+        <source>Measure from the day of the workspace&apos;s newest dated note again</source>
+        <translation>重新以工作区最新一篇带日期笔记的日期为准</translation>
+    </message>
+    <message>
+        <source>Recency, decay and dates such as “last week” or “in March” count from this day.</source>
+        <translation>新近度、衰减以及“上周”“三月”这类日期都从这一天算起。</translation>
+    </message>
+    <message>
+        <source>as of today</source>
+        <translation>截至今天</translation>
+    </message>
+    <message>
+        <source>as of {0} (set)</source>
+        <translation>截至 {0}（手动）</translation>
+    </message>
+    <message>
+        <source>as of {0}</source>
+        <translation>截至 {0}</translation>
+    </message>
+    <message>
+        <source>The search clock: recency, decay and relative dates are measured from this day. Default: the workspace&apos;s newest dated note ({0}). Click to pick another day.</source>
+        <translation>搜索时钟：新近度、衰减和相对日期都从这一天算起。默认为工作区最新一篇带日期的笔记（{0}）。点击可选择其他日期。</translation>
+    </message>
+</context>
+<context>
+    <name>FilterButton</name>
+    <message>
+        <source>Only notes in these folders:</source>
+        <translation>只搜索这些文件夹中的笔记：</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>从</translation>
+    </message>
+    <message>
+        <source>To</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>A note&apos;s day: the date in its name, else its last change.</source>
+        <translation>笔记的日期：文件名中的日期，否则为最后修改日期。</translation>
+    </message>
+    <message>
+        <source>Clear filters</source>
+        <translation>清除筛选</translation>
+    </message>
+    <message>
+        <source>Filter · {0}</source>
+        <translation>筛选 · {0}</translation>
+    </message>
+    <message>
+        <source>Filter</source>
+        <translation>筛选</translation>
+    </message>
+    <message>
+        <source>Search only some folders or days: {0}</source>
+        <translation>只搜索部分文件夹或日期：{0}</translation>
+    </message>
+    <message>
+        <source>Search only some folders or days</source>
+        <translation>只搜索部分文件夹或日期</translation>
     </message>
 </context>
 </TS>

@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from memdesk.core import errors, paths
 from memdesk.core.eval.datasets import import_corpus, load_beir
@@ -41,6 +41,10 @@ EVAL_PROFILES = (settings_mod.MEMDESK, settings_mod.OPENCLAW_2026_4)
 
 SettingsFor = Callable[[str, bool], SearchSettings]  # (profile, MMR on) -> settings
 Judge = Callable[[str, Sequence[Hit]], Scores]  # (query id, ranked hits) -> that query's scores
+# Which clock a query without ``--now`` runs at: its golden line's own ``now`` if it has
+# one, else the workspace's ("query"); always the workspace's ("workspace"); or the
+# wall clock ("wall").
+Clock = Literal["query", "workspace", "wall"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -154,14 +158,20 @@ def evaluate_engine(
     now: dt.date | dt.datetime | None = None,
     nows: Mapping[str, dt.datetime | None] | None = None,
     categories: Mapping[str, str | None] | None = None,
+    clock: Clock = "query",
 ) -> list[ModeResult]:
     """Run every query under each profile × mode; ``judge`` scores each ranking.
 
-    ``now`` is the clock for decay and recency (default: the current time);
-    ``nows`` gives a query its own clock; ``categories`` (query id -> name) adds a
-    per-category breakdown.
+    ``now`` is the clock for decay and recency; ``nows`` gives a query its own clock
+    (used when ``clock`` is "query"); without either, ``clock`` decides: the
+    workspace's own clock ("query", "workspace": ``Engine.clock``) or the wall clock
+    ("wall", memdesk's clock before workspaces had their own); ``categories`` (query
+    id -> name) adds a per-category breakdown.
     """
     results: list[ModeResult] = []
+    default_clock: dt.date | dt.datetime | None = (
+        dt.datetime.now(dt.UTC) if clock == "wall" else getattr(eng, "clock", lambda: None)()
+    )
     ids = list(queries)
     for profile in profiles:
         for mode_name in modes:
@@ -175,10 +185,10 @@ def evaluate_engine(
             per_query: dict[str, Scores] = {}
             latencies: list[float] = []
             for qid in ids:
-                clock = (nows or {}).get(qid) or now
+                at = ((nows or {}).get(qid) if clock == "query" else None) or now or default_clock
                 t0 = time.perf_counter()
-                pool = eng.fetch_candidates(queries[qid], settings, mode=engine_mode)
-                hits = ranking.rank(pool, settings, now=clock)
+                pool = eng.fetch_candidates(queries[qid], settings, mode=engine_mode, now=at)
+                hits = ranking.rank(pool, settings, now=at)
                 latencies.append((time.perf_counter() - t0) * 1000)
                 per_query[qid] = judge(qid, hits)
             result = ModeResult(
@@ -218,6 +228,7 @@ def evaluate_dataset(
     progress: Callable[[str], None] | None = None,
     settings_for: SettingsFor = lambda p, m: eval_settings(p, mmr=m),
     now: dt.date | dt.datetime | None = None,
+    clock: Clock = "query",
 ) -> dict[str, Any]:
     dataset = load_beir(folder, split)
     # Owner-only like the rest of the data dir (the umask aside); the copies inside are public.
@@ -243,6 +254,7 @@ def evaluate_dataset(
             progress=progress,
             settings_for=settings_for,
             now=now,
+            clock=clock,
         )
         ident = eng.embedder.identity.model if eng.embedder else None
     finally:
@@ -268,6 +280,7 @@ def evaluate_golden(
     settings_for: SettingsFor = lambda p, m: eval_settings(p, mmr=m),
     now: dt.date | dt.datetime | None = None,
     keep_per_query: bool = False,
+    clock: Clock = "query",
 ) -> dict[str, Any]:
     """``memdesk eval --workspace --golden``. ``keep_per_query`` adds the ``ModeResult``
     objects (with every query's scores) under ``"mode_results"``, for callers that
@@ -293,6 +306,7 @@ def evaluate_golden(
             now=now,
             nows={str(i): g.now for i, g in enumerate(golden)},
             categories={str(i): g.category for i, g in enumerate(golden)},
+            clock=clock,
         )
         ident = eng.embedder.identity.model if eng.embedder else None
     finally:
