@@ -155,6 +155,14 @@ def _explain_lines(e: explain.Explanation) -> list[str]:
         lines.append(f"recency  +{e.recency:.3f} (the question asks for the current state)")
     if e.date_boost > 0:
         lines.append(f"date     +{e.date_boost:.3f} (dated in a period the question names)")
+    if e.recency_withheld:
+        lines.append("recency  +0.000 (its matching lines only ask or plan: not an answer)")
+    if e.supersedes is not None:
+        path, line, text = e.supersedes
+        lines.append(f"newer    +{e.supersede_bonus:.3f} (supersedes {path}:{line}: {text})")
+    if e.superseded_by is not None:
+        path, line, text = e.superseded_by
+        lines.append(f"older    superseded by {path}:{line}: {text}")
     if e.same_note_penalty > 0:
         lines.append(f"note     -{e.same_note_penalty:.3f} (another chunk of this note scores higher)")
     lines.append(f"final    {e.final:.3f}")

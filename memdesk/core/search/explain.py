@@ -57,6 +57,15 @@ class Explanation:
     recency_not_asked: bool
     date_boost: float  # added because the note is dated in a period the query names
     same_note_penalty: float  # taken off because another chunk of the note scores higher
+    # The newest statement wins (current-state questions): added to rank just above the
+    # older statement this hit supersedes; (path, line, text) of that statement, and of
+    # the newer statement that supersedes this hit.
+    supersede_bonus: float
+    supersedes: tuple[str, int, str] | None
+    superseded_by: tuple[str, int, str] | None
+    # Recency was asked for, but the lines of this hit that match the query only ask or
+    # plan (an open question, a to-do): no bonus for being current.
+    recency_withheld: bool
     rank_without_recency: int | None  # None when recency added nothing or the hit would drop out
     dropped_without_recency: bool
     mmr_lambda: float | None  # None when MMR is off
@@ -89,6 +98,10 @@ class Explanation:
         """Every field as JSON values (``memdesk search --explain --json``)."""
         out = dataclasses.asdict(self)
         out["date"] = self.date.isoformat() if self.date is not None else None
+        for key in ("supersedes", "superseded_by"):
+            statement = getattr(self, key)
+            if statement is not None:
+                out[key] = {"path": statement[0], "line": statement[1], "text": statement[2]}
         return out
 
 
@@ -155,10 +168,14 @@ def explain(
             profiles.get(settings.profile).accepts("recency")
             and settings.recency
             and settings.recency_weight > 0
-            and not any(h.recency > 0 for h in (*hits, hit))
+            and not any(h.recency > 0 or h.recency_withheld for h in (*hits, hit))
         ),
         date_boost=hit.date_boost,
         same_note_penalty=hit.same_note_penalty,
+        supersede_bonus=hit.supersede_bonus,
+        supersedes=hit.supersedes,
+        superseded_by=hit.superseded_by,
+        recency_withheld=hit.recency_withheld,
         rank_without_recency=hit.rank_without_recency,
         dropped_without_recency=hit.recency > 0 and hit.rank_without_recency is None,
         mmr_lambda=settings.mmr_lambda if hit.mmr_rank is not None else None,

@@ -199,6 +199,19 @@ def rows(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> list[
                 ).format(when, _n(e.recency_weight, 2)),
             )
         )
+    elif e.recency_withheld:
+        out.append(
+            (
+                tr(QT_TRANSLATE_NOOP("core", "Recency +0")),
+                tr(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "the query asks for the current state, but the lines here that match it only "
+                        "ask or plan (a question, a to-do): not an answer, so no bonus for being current",
+                    )
+                ),
+            )
+        )
     elif e.recency_not_asked:
         out.append(
             (
@@ -221,6 +234,30 @@ def rows(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> list[
                 ),
             )
         )
+    if e.supersedes is not None:
+        path, line, text = e.supersedes
+        out.append(
+            (
+                tr(QT_TRANSLATE_NOOP("core", "Supersedes +{0}")).format(_n(e.supersede_bonus)),
+                tr(
+                    QT_TRANSLATE_NOOP(
+                        "core",
+                        "states the same fact later than {0}:{1} (“{2}”), so for the current state "
+                        "it ranks above that hit",
+                    )
+                ).format(escape(path), line, escape(text)),
+            )
+        )
+    if e.superseded_by is not None:
+        path, line, text = e.superseded_by
+        out.append(
+            (
+                tr(QT_TRANSLATE_NOOP("core", "Superseded")),
+                tr(QT_TRANSLATE_NOOP("core", "{0}:{1} states the same fact later (“{2}”)")).format(
+                    escape(path), line, escape(text)
+                ),
+            )
+        )
     if e.same_note_penalty > 0:
         out.append(
             (
@@ -240,6 +277,8 @@ def rows(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> list[
         final += " + " + tr(QT_TRANSLATE_NOOP("core", "recency {0}")).format(_n(e.recency))
     if e.date_boost > 0:
         final += " + " + tr(QT_TRANSLATE_NOOP("core", "date match {0}")).format(_n(e.date_boost))
+    if e.supersede_bonus > 0:
+        final += " + " + tr(QT_TRANSLATE_NOOP("core", "newer statement {0}")).format(_n(e.supersede_bonus))
     if e.same_note_penalty > 0:
         final += " − " + tr(QT_TRANSLATE_NOOP("core", "same note {0}")).format(_n(e.same_note_penalty))
     out.append((tr(QT_TRANSLATE_NOOP("core", "Final {0}")).format(_n(e.final)), final))

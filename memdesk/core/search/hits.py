@@ -101,7 +101,7 @@ class Hit:
     text_score: float | None
     merged_score: float  # weights x components, before decay
     decay: float  # multiplier in (0, 1]; 1.0 when evergreen or decay is off
-    score: float  # final: merged x decay + recency + date_boost - same_note_penalty
+    score: float  # final: merged x decay + recency + date_boost + supersede_bonus - same_note_penalty
     pre_mmr_rank: int  # 1-based rank after decay, before MMR
     mmr_rank: int | None  # 1-based MMR position, None when MMR is off
     date: dt.date | None
@@ -110,6 +110,12 @@ class Hit:
     recency: float = 0.0  # added for being recent (memdesk, current-state queries), <= recency_weight
     date_boost: float = 0.0  # added because the note is dated in a period the query names
     same_note_penalty: float = 0.0  # taken off because a chunk of the same note scores higher
+    # The newest statement wins (memdesk, current-state queries): added to rank this hit
+    # just above the older hit whose statement it supersedes, <= recency_weight.
+    supersede_bonus: float = 0.0
+    supersedes: tuple[str, int, str] | None = None  # (path, line, text) of the older statement
+    superseded_by: tuple[str, int, str] | None = None  # (path, line, text) of the newer one
+    recency_withheld: bool = False  # its matching lines only ask or plan: no recency bonus
     rank_without_recency: int | None = None  # None: recency changed nothing (or the hit was not shown)
     importance: int | None = None  # <!-- importance: N --> the profile applied
     importance_multiplier: float = 1.0
@@ -136,9 +142,19 @@ class Hit:
             "recency": self.recency,
             "date_boost": self.date_boost,
             "same_note_penalty": self.same_note_penalty,
+            "supersede_bonus": self.supersede_bonus,
+            "supersedes": _statement_json(self.supersedes),
+            "superseded_by": _statement_json(self.superseded_by),
             "rank_without_recency": self.rank_without_recency,
             "importance": self.importance,
             "importance_multiplier": self.importance_multiplier,
             "project_key": self.project_key,
             "project_multiplier": self.project_multiplier,
         }
+
+
+def _statement_json(statement: tuple[str, int, str] | None) -> dict[str, Any] | None:
+    if statement is None:
+        return None
+    path, line, text = statement
+    return {"path": path, "line": line, "text": text}

@@ -19,6 +19,11 @@ two bounded additions OpenClaw does not have:
 - **same-note penalty**: every chunk of a note below that note's best-scored chunk
   loses ``same_note_penalty``, so a near-tie from another note comes before a
   second look into one note (its chunks overlap and share its subject).
+- **the newest statement wins** (current-state questions only, ``supersede.py``): a
+  dated hit stating a fact the query names ("Ferry owner: Sam") that an older dated
+  hit states with another value ("Ferry owner: Priya") gains ``recency_weight``; and
+  a hit whose lines that match the query only ask or plan ("Who owns Ferry
+  long-term?", "- [ ] decide…") takes no recency bonus.
 
 ``openclaw-2026.9`` pools arrive ranked by that release's own pipeline
 (``memdesk.core.openclaw.v2026_9``): only its result selection runs here.
@@ -44,7 +49,7 @@ from memdesk.core.openclaw import decay as oc_decay
 from memdesk.core.openclaw import hybrid as oc_hybrid
 from memdesk.core.openclaw import keyword_search as oc_kw
 from memdesk.core.openclaw import mmr as oc_mmr
-from memdesk.core.search import dates, mmr_fast, temporal
+from memdesk.core.search import dates, mmr_fast, supersede, temporal
 from memdesk.core.search.hits import Candidate, CandidatePool, Hit
 
 if TYPE_CHECKING:
@@ -67,6 +72,10 @@ class _Scored:
     recency: float = 0.0
     date_boost: float = 0.0
     same_note_penalty: float = 0.0
+    supersede_bonus: float = 0.0
+    supersedes: tuple[str, int, str] | None = None
+    superseded_by: tuple[str, int, str] | None = None
+    recency_withheld: bool = False
     score: float = 0.0
     pre_mmr_rank: int = 0
     mmr_rank: int | None = None
@@ -128,7 +137,9 @@ def _select(
 
 def _apply_decay(
     items: list[_Scored], settings: SearchSettings, now: dt.datetime, pool: CandidatePool, additions: bool
-) -> None:
+) -> bool:
+    """Decay, recency and date match; True when the query asks for the current state
+    (and recency is on), so the superseding rule applies too."""
     current = (
         additions
         and settings.recency
@@ -147,6 +158,66 @@ def _apply_decay(
         in_window = date is not None and any(first <= date <= last + after for first, last in windows)
         item.date_boost = settings.date_boost if in_window else 0.0
         item.score = item.merged * item.decay + item.recency + item.date_boost
+    return current
+
+
+# The superseding rule reads the statements of at most this many of the best-scored
+# candidates: a statement further down cannot reach the shown results by it anyway.
+SUPERSEDE_HEAD = 60
+
+
+def _apply_supersede(items: list[_Scored], settings: SearchSettings, query: str) -> None:
+    """The newest statement wins: see ``supersede.py`` and the module docstring.
+
+    Runs only for current-state questions. A hit whose lines matching the query are all
+    open (a question, a to-do, a plan) gives its recency back; then a dated hit stating
+    a value for the subject the query names ("Ferry owner: Sam") gains ``recency_weight``
+    when an older dated hit states that subject otherwise ("Ferry owner: Priya", or
+    "nobody owns Ferry yet": ``supersede.older_statement``), and each records the other
+    for the explanation. Flat and bounded like recency: a better-matching hit by more
+    than the weight keeps its place.
+    """
+    words = supersede.query_words(query)
+    if not words:
+        return
+    head = sorted(items, key=lambda i: -i.score)[:SUPERSEDE_HEAD]
+    stated: list[tuple[_Scored, list[supersede.Statement]]] = []
+    for item in head:
+        c = item.cand
+        statements, open_lines = supersede.scan(c.text, c.start_line)
+        if item.recency > 0 and open_lines:
+            matching = supersede.matching_lines(c.text, c.start_line, words)
+            if matching and all(n in open_lines for n in matching):
+                item.score -= item.recency
+                item.recency = 0.0
+                item.recency_withheld = True
+        own = supersede.about(statements, words)
+        if own and c.date is not None:
+            stated.append((item, own))
+    stated.sort(key=lambda pair: pair[0].cand.date or dt.date.min)
+    dated = [item for item in head if item.cand.date is not None]
+    cap = max(0.0, settings.recency_weight)
+    for newer, newer_says in stated:
+        when = newer.cand.date
+        assert when is not None
+        older: list[tuple[_Scored, int, str, supersede.Statement]] = []
+        for item in dated:
+            if item.cand.date is None or item.cand.date >= when:
+                continue
+            for new in newer_says:
+                found = supersede.older_statement(item.cand.text, item.cand.start_line, new)
+                if found is not None:
+                    older.append((item, found[0], found[1], new))
+                    break
+        if not older:
+            continue
+        top, line, text, _ = max(older, key=lambda o: o[0].score)
+        for item, _line, _text, new in older:
+            # Newer statements come later in ``stated``: each older hit names the newest.
+            item.superseded_by = (newer.cand.path, new.line, new.text)
+        newer.supersedes = (top.cand.path, line, text)
+        newer.supersede_bonus = cap
+        newer.score += cap
 
 
 def _freshness(date: dt.date | None, now: dt.datetime, half_life_days: float) -> float:
@@ -180,7 +251,9 @@ def _decay_and_sort(
 ) -> None:
     """Apply decay (and with memdesk's ``additions``, recency and the same-note penalty),
     stable-sort by final score and record each pre-MMR rank."""
-    _apply_decay(items, settings, now, pool, additions)
+    current = _apply_decay(items, settings, now, pool, additions)
+    if current:
+        _apply_supersede(items, settings, pool.query)
     penalty = min(1.0, max(0.0, settings.same_note_penalty))
     if additions and penalty > 0:
         _apply_same_note_penalty(items, penalty)
@@ -281,6 +354,10 @@ def _to_hits(items: Sequence[_Scored]) -> list[Hit]:
             recency=i.recency,
             date_boost=i.date_boost,
             same_note_penalty=i.same_note_penalty,
+            supersede_bonus=i.supersede_bonus,
+            supersedes=i.supersedes,
+            superseded_by=i.superseded_by,
+            recency_withheld=i.recency_withheld,
             score=i.score,
             pre_mmr_rank=i.pre_mmr_rank,
             mmr_rank=i.mmr_rank,
