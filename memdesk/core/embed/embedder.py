@@ -75,3 +75,16 @@ class Embedder(Protocol):
     def embed_query(self, text: str) -> np.ndarray:
         """Shape (dims,), L2-normalised."""
         ...
+
+
+@runtime_checkable
+class WindowEmbedder(Protocol):
+    """An embedder that pools passage windows from the forward pass of their whole text
+    ("late chunking", ``GgufEmbedder.embed_documents_windowed``)."""
+
+    def embed_documents_windowed(
+        self, texts: Sequence[str], windows: Sequence[Sequence[Sequence[tuple[int, int]]]]
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """(``embed_documents(texts)``, per text one row per window), each window given as
+        the character ranges of its text it is made of; rows L2-normalised."""
+        ...

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from memdesk.core.embed import encoder_file, llama_runtime
+from memdesk.core.embed import encoder_file, llama_runtime, token_pooling
 from memdesk.core.embed.embedder import EmbedderIdentity
 from memdesk.core.embed.gguf_header import SUPPORTED_POOLING, GgufInfo, inspect_gguf, model_problem
 from memdesk.core.embed.model_digest import file_sha256
@@ -87,6 +87,9 @@ class _Context:
     batch: Any
     tokens: int  # n_ctx == n_batch == n_ubatch
     n_seq_max: int
+    # Pooling NONE: llama.cpp hands out every token's vector and the mean is taken here
+    # (the documents context of a mean-pooled model, for ``embed_documents_windowed``).
+    per_token: bool = False
     lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
     output_rows: int = 0  # rows of llama.cpp's logits buffer: the largest batch so far
 
@@ -223,7 +226,9 @@ class GgufEmbedder:
                 if encoder is not None:
                     self._token_rows = encoder_file.TokenRows(self._info)
                 self._output_vocab = int(lc.llama_vocab_n_tokens(lc.llama_model_get_vocab(model)))
-                documents = self._new_context(model, self._ctx_tokens, MAX_SEQUENCES_PER_CALL)
+                documents = self._new_context(
+                    model, self._ctx_tokens, MAX_SEQUENCES_PER_CALL, per_token=self.late_chunking
+                )
                 try:
                     queries = self._new_context(model, self._n_ctx, 1)
                 except BaseException:
@@ -277,7 +282,13 @@ class GgufEmbedder:
             return None
 
     def _new_context(
-        self, model: Any, tokens: int, max_sequences: int, *, flash_attention: bool | None = None
+        self,
+        model: Any,
+        tokens: int,
+        max_sequences: int,
+        *,
+        flash_attention: bool | None = None,
+        per_token: bool = False,
     ) -> _Context:
         lc = self._lc
         flash = self._flash_attention if flash_attention is None else flash_attention
@@ -287,7 +298,7 @@ class GgufEmbedder:
         cparams.n_ubatch = tokens
         cparams.n_seq_max = max(1, min(max_sequences, int(lc.llama_max_parallel_sequences())))
         cparams.embeddings = True
-        cparams.pooling_type = self._info.pooling_type
+        cparams.pooling_type = lc.LLAMA_POOLING_TYPE_NONE if per_token else self._info.pooling_type
         cparams.n_threads = self._n_threads
         cparams.n_threads_batch = self._n_threads
         cparams.flash_attn_type = (
@@ -299,7 +310,7 @@ class GgufEmbedder:
             raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp could not create a context")
         n_seq_max = int(lc.llama_n_seq_max(ctx))
         embd = self._dims if self._token_rows is not None else 0  # input embeddings instead of ids
-        return _Context(ctx, lc.llama_batch_init(tokens, embd, n_seq_max), tokens, n_seq_max)
+        return _Context(ctx, lc.llama_batch_init(tokens, embd, n_seq_max), tokens, n_seq_max, per_token)
 
     def _free_context(self, context: _Context) -> None:
         with context.lock:
@@ -376,6 +387,64 @@ class GgufEmbedder:
         row: np.ndarray = self._embed([self._query_prefix], [text], queries=True)[0]
         return row
 
+    @property
+    def late_chunking(self) -> bool:
+        """Whether a passage's vector can be pooled from its whole text's forward pass:
+        a mean-pooled model (e5, MiniLM), whose text vector is the mean of its token
+        vectors. A CLS- or last-token-pooled model embeds each window on its own."""
+        return SUPPORTED_POOLING.get(self._info.pooling_type) == "mean"
+
+    def embed_documents_windowed(
+        self, texts: Sequence[str], windows: Sequence[Sequence[token_pooling.CharSpans]]
+    ) -> tuple[np.ndarray, list[np.ndarray]]:
+        """(``embed_documents(texts)``, per text its windows' vectors), one forward pass
+        per text ("late chunking"). ``windows[i]`` lists text i's windows, each as the
+        character ranges of ``texts[i]`` it is made of; a window's vector is the
+        normalised mean of the text's output token vectors inside those ranges, so the
+        window is seen in the context of its whole text. Without ``late_chunking`` the
+        windows (their ranges joined by newlines) are embedded as texts of their own.
+        """
+        if not self.late_chunking:
+            joined = [
+                ["\n".join(t[a:b] for a, b in w) for w in ws] for t, ws in zip(texts, windows, strict=True)
+            ]
+            flat = self.embed_documents([*texts, *(w for ws in joined for w in ws)])
+            out, k = [], len(texts)
+            for ws in joined:
+                out.append(flat[k : k + len(ws)])
+                k += len(ws)
+            return flat[: len(texts)], out
+        tokens: dict[int, list[np.ndarray]] = {}
+        vectors = self._embed(
+            [self._document_prefix] * len(texts), list(texts), queries=False, token_rows=tokens
+        )
+        prefix_ids = (
+            self._tokenize(self._document_prefix.rstrip(), special=False)
+            if self._document_prefix.strip()
+            else []
+        )
+        lead, tail = len(self._head) + len(prefix_ids), len(self._tail)
+        pooled: list[np.ndarray] = []
+        for i, (text, spans) in enumerate(zip(texts, windows, strict=True)):
+            rows = tokens.get(i)
+            if not spans:
+                pooled.append(np.zeros((0, self._dims), dtype=np.float32))
+                continue
+            if rows is None:  # sampled (a text of over ``max_windows`` sequences): none
+                pooled.append(np.repeat(vectors[i : i + 1], len(spans), axis=0))
+                continue
+            # The body's token vectors in order: each sequence without its head, prefix
+            # and tail tokens (a long text is several sequences, see ``token_windows``).
+            body = np.concatenate([r[lead : r.shape[0] - tail] for r in rows])
+            offsets = token_pooling.token_offsets(
+                text,
+                (c for w in spans for r in w for c in r),
+                lambda piece: len(self._tokenize(piece, special=False)),
+            )
+            token_spans = [[(offsets[a], offsets[b]) for a, b in w] for w in spans]
+            pooled.append(token_pooling.span_vectors(body, token_spans, vectors[i]))
+        return vectors, pooled
+
     # ------------------------------------------------------------------ windows
 
     def token_windows(self, text: str, prefix: str | None = None) -> list[list[int]]:
@@ -427,7 +496,17 @@ class GgufEmbedder:
 
     # ------------------------------------------------------------------ embedding
 
-    def _embed(self, prefixes: list[str], texts: list[str], *, queries: bool) -> np.ndarray:
+    def _embed(
+        self,
+        prefixes: list[str],
+        texts: list[str],
+        *,
+        queries: bool,
+        token_rows: dict[int, list[np.ndarray]] | None = None,
+    ) -> np.ndarray:
+        """Normalised vectors of ``prefixes[i] + texts[i]``. ``token_rows``: filled with text
+        index -> its sequences' token vectors (documents context only; not for a text whose
+        sequences were sampled)."""
         out = np.zeros((len(texts), self._dims), dtype=np.float32)
         if not texts:
             return out
@@ -439,13 +518,20 @@ class GgufEmbedder:
             if context.ctx is None:
                 raise EmbedderUnavailable(f"Embedding model {self._path}: closed")
             sequences: list[tuple[int, list[int]]] = []  # (text index, tokens)
+            sampled: set[int] = set()
             for index, (prefix, text) in enumerate(zip(prefixes, texts, strict=True)):
                 windows = self.token_windows(text, prefix)
                 if len(windows) > self._max_windows:
                     picks = np.linspace(0, len(windows) - 1, self._max_windows).round().astype(int)
                     windows = [windows[i] for i in sorted(set(picks.tolist()))]
+                    sampled.add(index)
                 sequences.extend((index, w) for w in windows)
-            pooled = self._encode_sequences(context, [tokens for _, tokens in sequences])
+            rows: list[np.ndarray] | None = [] if token_rows is not None and context.per_token else None
+            pooled = self._encode_sequences(context, [tokens for _, tokens in sequences], rows)
+        if token_rows is not None and rows is not None:
+            for (index, _), seq_rows in zip(sequences, rows, strict=True):
+                if index not in sampled:
+                    token_rows.setdefault(index, []).append(seq_rows)
         sums = np.zeros((len(texts), self._dims), dtype=np.float64)
         for (index, tokens), vector in zip(sequences, pooled, strict=True):
             sums[index] += vector.astype(np.float64) * len(tokens)
@@ -454,9 +540,13 @@ class GgufEmbedder:
         out[:] = (sums / norms).astype(np.float32)
         return out
 
-    def _encode_sequences(self, context: _Context, sequences: list[list[int]]) -> np.ndarray:
-        """Pooled vectors of token sequences (each <= n_ctx), packed into batches."""
+    def _encode_sequences(
+        self, context: _Context, sequences: list[list[int]], token_rows: list[np.ndarray] | None = None
+    ) -> np.ndarray:
+        """Pooled vectors of token sequences (each <= n_ctx), packed into batches.
+        ``token_rows`` (a per-token context): filled with each sequence's token vectors."""
         result = np.zeros((len(sequences), self._dims), dtype=np.float32)
+        rows: dict[int, np.ndarray] | None = {} if token_rows is not None else None
         order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]), reverse=True)
         pending: list[int] = []
         used = 0
@@ -465,16 +555,23 @@ class GgufEmbedder:
             if n > self._n_ctx or n > context.tokens:
                 raise AssertionError("sequence longer than the context reached the encoder")
             if pending and (used + n > self._batch_tokens or len(pending) >= context.n_seq_max):
-                self._run_batch(context, [sequences[j] for j in pending], result, pending)
+                self._run_batch(context, [sequences[j] for j in pending], result, pending, rows)
                 pending, used = [], 0
             pending.append(i)
             used += n
         if pending:
-            self._run_batch(context, [sequences[j] for j in pending], result, pending)
+            self._run_batch(context, [sequences[j] for j in pending], result, pending, rows)
+        if token_rows is not None and rows is not None:
+            token_rows.extend(rows[i] for i in range(len(sequences)))
         return result
 
     def _run_batch(
-        self, context: _Context, seqs: list[list[int]], result: np.ndarray, targets: list[int]
+        self,
+        context: _Context,
+        seqs: list[list[int]],
+        result: np.ndarray,
+        targets: list[int],
+        token_rows: dict[int, np.ndarray] | None = None,
     ) -> None:
         lc = self._lc
         batch, ctx, cap = context.batch, context.ctx, context.tokens
@@ -504,11 +601,26 @@ class GgufEmbedder:
         rc = lc.llama_encode(ctx, batch)
         if rc != 0:
             raise EmbedderUnavailable(f"Embedding model {self._path}: llama.cpp encode failed ({rc})")
-        for seq_index, target in enumerate(targets):
-            ptr = lc.llama_get_embeddings_seq(ctx, seq_index)
+        if context.per_token:
+            # Every token is an output, in batch order: the mean of a sequence's rows is
+            # what llama.cpp's mean pooling computes (within float32 rounding).
+            ptr = lc.llama_get_embeddings(ctx)
             if not ptr:
-                raise EmbedderUnavailable(f"Embedding model {self._path}: no pooled embedding returned")
-            result[target] = np.ctypeslib.as_array(ptr, shape=(self._dims,))
+                raise EmbedderUnavailable(f"Embedding model {self._path}: no token embeddings returned")
+            every = np.ctypeslib.as_array(ptr, shape=(total, self._dims))
+            k = 0
+            for seq, target in zip(seqs, targets, strict=True):
+                part = every[k : k + len(seq)]
+                result[target] = part.mean(axis=0, dtype=np.float64)
+                if token_rows is not None:
+                    token_rows[target] = part.copy()
+                k += len(seq)
+        else:
+            for seq_index, target in enumerate(targets):
+                ptr = lc.llama_get_embeddings_seq(ctx, seq_index)
+                if not ptr:
+                    raise EmbedderUnavailable(f"Embedding model {self._path}: no pooled embedding returned")
+                result[target] = np.ctypeslib.as_array(ptr, shape=(self._dims,))
         self._release_logits(context, total)
 
     def _release_logits(self, context: _Context, batch_tokens: int) -> None:

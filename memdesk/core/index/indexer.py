@@ -16,10 +16,8 @@ not embedded yet are found by the next sync (``Store.vectors_pending``).
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import errno
-import itertools
 import logging
 import os
 import time
@@ -30,7 +28,7 @@ import numpy as np
 
 from memdesk.core import errors
 from memdesk.core.base import lexical
-from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
+from memdesk.core.embed.embedder import Embedder
 from memdesk.core.history import History
 from memdesk.core.index import captures, windows, workspace
 from memdesk.core.index.store import FileRow, Store
@@ -378,10 +376,10 @@ def _write_keyword_batch(
         hashes = [c.hash for p in batch for c in p.chunks]
         vectors = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, hashes)
         stats.cache_hits += sum(1 for h in hashes if h in vectors)
-        wanted = [h for p in batch for c in p.chunks for h in windows.window_hashes(c.text)]
-        windows_missing = bool(wanted) and len(
-            store.cached_embeddings(ident.provider, ident.model, ident.provider_key, wanted)
-        ) < len(set(wanted))
+        wanted = {c.hash for p in batch for c in p.chunks if windows.line_windows(c.text)}
+        windows_missing = bool(wanted) and len(store.stored_window_hashes(ident.provider_key, wanted)) < len(
+            wanted
+        )
     with store.transaction():
         if batch:
             store.set_mmr_tokens_format(None)  # until ``_store_mmr_tokens`` has run
@@ -426,87 +424,83 @@ def _embed_missing(
     cancelled: Callable[[], bool],
     embed_lock: object | None,
 ) -> None:
-    """Embed every chunk that has no vector yet, committing the vectors as they come."""
+    """Embed every chunk that has no vector yet, and pool the passage windows of every
+    chunk that has none stored (``windows.py``: from the chunk's own forward pass),
+    committing the vectors as they come. Progress counts chunk texts, as the status
+    bar's chunk count does."""
     if not store.vectors_pending():
         return
     ident = embedder.identity
-    rows = store.chunks_missing_vectors(ident.provider, ident.model, ident.provider_key)
-    texts: dict[str, str] = {}  # one embedding per distinct text
+    texts: dict[str, str] = {}  # chunk hash -> text: one forward pass per distinct text
+    need_vector: set[str] = set()
     targets: dict[str, list[tuple[int, bool]]] = {}
-    # The work, grouped per chunk (keyed by the chunk text's hash): its own vector, then
-    # its passage windows (``windows.py``), which go to the embedding cache only (the
-    # search finds them by the hashes of its candidates' windows). Progress counts
-    # chunks, as the status bar's chunk count does, not the texts sent to the model.
-    work: dict[str, list[str]] = {}
-    for rid, text_hash, path, text in rows:
-        if text_hash not in texts:
-            texts[text_hash] = text
-            work.setdefault(text_hash, []).append(text_hash)
+    for rid, text_hash, path, text in store.chunks_missing_vectors(
+        ident.provider, ident.model, ident.provider_key
+    ):
+        texts.setdefault(text_hash, text)
+        need_vector.add(text_hash)
         targets.setdefault(text_hash, []).append((rid, workspace.is_shared_scope(path)))
-    for chunk_hash, window_hash, window in _missing_windows(store, ident):
-        if window_hash not in texts:
-            texts[window_hash] = window
-            work.setdefault(chunk_hash, []).append(window_hash)
-    hashes = [h for group in work.values() for h in group]
-    # chunk_ends[i]: how many texts are embedded once the first i + 1 chunks are done.
-    chunk_ends = list(itertools.accumulate(len(group) for group in work.values()))
-    total = len(chunk_ends)
+    need_windows: set[str] = set()
+    for text_hash, text in store.chunks_without_windows(ident.provider_key):
+        if windows.line_windows(text):
+            texts.setdefault(text_hash, text)
+            need_windows.add(text_hash)
+    order = list(texts)
+    total = len(order)
     done = 0
     report(0, total, stats.chunks, "", "embed")
     fresh: dict[str, np.ndarray] = {}
-    committed = 0  # texts whose vectors are in the index
-    embedded_before = stats.embedded
+    fresh_windows: dict[str, np.ndarray] = {}
+    pooled = 0  # chunk texts done since the last commit
 
     def commit(*, finished: bool = False) -> None:
-        nonlocal committed
+        nonlocal pooled
         with store.transaction():
             store.put_embeddings(ident.provider, ident.model, ident.provider_key, fresh)
             store.set_chunk_vectors(
                 [(rid, fresh[h], shared) for h in fresh for rid, shared in targets.get(h, ())]
             )
+            store.put_window_vectors(ident.provider_key, fresh_windows)
             if finished:
                 store.set_vectors_pending(False)
-        committed += len(fresh)
-        stats.embedded = embedded_before + bisect.bisect_right(chunk_ends, committed)
+        stats.embedded += pooled
+        pooled = 0
         fresh.clear()
+        fresh_windows.clear()
+
+    def embed(part: list[str]) -> None:
+        windowed = [h for h in part if h in need_windows]
+        plain = [h for h in part if h not in need_windows]
+        if windowed:
+            vectors, window_vectors = windows.embed_with_windows(embedder, [texts[h] for h in windowed])
+            for i, h in enumerate(windowed):
+                if h in need_vector:
+                    fresh[h] = np.asarray(vectors[i], dtype=np.float32)
+                fresh_windows[h] = window_vectors[i]
+        if plain:
+            matrix = embedder.embed_documents([texts[h] for h in plain])
+            fresh.update((h, np.asarray(matrix[i], dtype=np.float32)) for i, h in enumerate(plain))
 
     try:
-        for start in range(0, len(hashes), EMBED_LOCK_CHUNKS):
+        for start in range(0, total, EMBED_LOCK_CHUNKS):
             if cancelled():
                 raise errors.Cancelled("indexing cancelled")
-            part = hashes[start : start + EMBED_LOCK_CHUNKS]
+            part = order[start : start + EMBED_LOCK_CHUNKS]
             if embed_lock is not None:
                 with embed_lock:  # type: ignore[attr-defined]
-                    matrix = embedder.embed_documents([texts[h] for h in part])
+                    embed(part)
             else:
-                matrix = embedder.embed_documents([texts[h] for h in part])
-            fresh.update((h, np.asarray(matrix[i], dtype=np.float32)) for i, h in enumerate(part))
+                embed(part)
             done += len(part)
-            if len(fresh) >= EMBED_COMMIT_CHUNKS:
+            pooled += len(part)
+            if pooled >= EMBED_COMMIT_CHUNKS:
                 commit()
-            report(bisect.bisect_right(chunk_ends, done), total, stats.chunks, "", "embed")
+            report(done, total, stats.chunks, "", "embed")
     except BaseException:
-        if fresh:  # keep the vectors already made: the next sync embeds only the rest
+        if fresh or fresh_windows:  # keep the vectors already made: the next sync embeds only the rest
             commit()
         raise
     commit(finished=True)
-
-
-def _missing_windows(store: Store, ident: EmbedderIdentity) -> list[tuple[str, str, str]]:
-    """(chunk hash, window hash, window text) of every passage window of the index
-    that has no cached vector, each window once, in index order."""
-    wanted: dict[str, tuple[str, str]] = {}
-    for _rid, text in store.chunk_texts():
-        windows_of_chunk = windows.text_windows(text)
-        if not windows_of_chunk:
-            continue
-        chunk_hash = oc_text.hash_text(text)
-        for window in windows_of_chunk:
-            wanted.setdefault(oc_text.hash_text(window), (chunk_hash, window))
-    if not wanted:
-        return []
-    have = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(wanted))
-    return [(chunk, h, window) for h, (chunk, window) in wanted.items() if h not in have]
 
 
 def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()) -> list[str]:

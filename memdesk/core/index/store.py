@@ -42,7 +42,7 @@ from memdesk.core.base.sqlite import (
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 _TABLE_RE = re.compile(r"CREATE (?:VIRTUAL )?TABLE IF NOT EXISTS (\w+)")
 META_KEY = "memdesk_index_meta_v1"
 # Set while some chunks are keyword-indexed but not embedded yet (a sync writes
@@ -52,6 +52,9 @@ VECTORS_PENDING_KEY = "memdesk_vectors_pending"
 # sync fills in the ones an older memdesk wrote without, ``indexer.sync_files``).
 MMR_TOKENS_KEY = "memdesk_mmr_tokens"
 SEG_TOKENIZER = "porter unicode61 remove_diacritics 2"
+# How window vectors are stored: float16 moves a window's cosine by under 1e-3 (the
+# scores it feeds differ by less; measured in docs/quality.md) at half the bytes.
+WINDOW_DTYPE = np.dtype("<f2")
 
 # Ordered migrations: index i brings the schema from version i to i+1. Virtual
 # tables live here too so that a fresh database and a migrated one are identical.
@@ -109,6 +112,21 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE files ADD COLUMN ctime INTEGER",
         "ALTER TABLE files ADD COLUMN inode INTEGER",
         "ALTER TABLE files ADD COLUMN checked_at INTEGER",
+    ),
+    (
+        # v6: a chunk's passage-window vectors, pooled from the chunk's own forward pass
+        # ("late chunking", ``index/windows.py``), so they belong to the chunk text (its
+        # hash), not to the window text: one row per chunk, the windows in the order
+        # ``windows.line_windows`` lists them, as float16 (``WINDOW_DTYPE``). ``embedder``
+        # is the embedder's provider key.
+        """CREATE TABLE IF NOT EXISTS window_vectors (
+            embedder TEXT NOT NULL, hash TEXT NOT NULL, count INTEGER NOT NULL,
+            vectors BLOB NOT NULL, PRIMARY KEY (embedder, hash))""",
+        # The windows an older memdesk embedded as texts of their own sat in the
+        # embedding cache under their text's hash, about nine rows per dialog chunk: every
+        # row whose hash is no chunk's goes (the new windows are pooled again by the
+        # next sync, ``windows.VERSION`` having changed).
+        "DELETE FROM embedding_cache WHERE hash NOT IN (SELECT hash FROM chunks)",
     ),
 )
 assert len(MIGRATIONS) == SCHEMA_VERSION
@@ -888,6 +906,64 @@ class Store:
         )
 
     @maps_errors
+    def window_vectors(self, embedder: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
+        """chunk hash -> its windows' vectors (count x dims, float32) for this embedder."""
+        out: dict[str, np.ndarray] = {}
+        unique = list(dict.fromkeys(hashes))
+        for start in range(0, len(unique), 400):
+            part = unique[start : start + 400]
+            marks = ",".join("?" * len(part))
+            for h, count, blob in self.conn.execute(
+                f"SELECT hash, count, vectors FROM window_vectors WHERE embedder = ? AND hash IN ({marks})",
+                (embedder, *part),
+            ):
+                flat = np.frombuffer(cast(bytes, blob), dtype=WINDOW_DTYPE)
+                if count > 0 and flat.size % int(count) == 0:
+                    out[str(h)] = flat.reshape(int(count), -1).astype(np.float32)
+        return out
+
+    @maps_errors
+    def stored_window_hashes(self, embedder: str, hashes: Iterable[str]) -> set[str]:
+        """Which of these chunk hashes have their window vectors stored."""
+        unique = list(dict.fromkeys(hashes))
+        out: set[str] = set()
+        for start in range(0, len(unique), 400):
+            part = unique[start : start + 400]
+            marks = ",".join("?" * len(part))
+            out.update(
+                str(h)
+                for (h,) in self.conn.execute(
+                    f"SELECT hash FROM window_vectors WHERE embedder = ? AND hash IN ({marks})",
+                    (embedder, *part),
+                )
+            )
+        return out
+
+    @maps_errors
+    def put_window_vectors(self, embedder: str, items: dict[str, np.ndarray]) -> None:
+        """Store each chunk hash's window vectors (count x dims)."""
+        self.conn.executemany(
+            "INSERT OR REPLACE INTO window_vectors(embedder, hash, count, vectors) VALUES (?, ?, ?, ?)",
+            [
+                (embedder, h, int(m.shape[0]), np.ascontiguousarray(m, dtype=WINDOW_DTYPE).tobytes())
+                for h, m in items.items()
+            ],
+        )
+
+    @maps_errors
+    def chunks_without_windows(self, embedder: str) -> list[tuple[str, str]]:
+        """(hash, text) of the distinct chunk texts with no window row for this embedder
+        (prose chunks, which have no windows, among them), in index order."""
+        return [
+            (str(h), str(text))
+            for h, text in self.conn.execute(
+                "SELECT c.hash, c.text FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM window_vectors w "
+                "WHERE w.embedder = ? AND w.hash = c.hash) GROUP BY c.hash ORDER BY min(c.rid)",
+                (embedder,),
+            )
+        ]
+
+    @maps_errors
     def copy_cache_from(self, other: Path) -> int:
         """Seed this index's embedding cache from another index file (safe rebuild)."""
         if not other.exists():
@@ -898,8 +974,19 @@ class Store:
             return 0
         try:
             with self.conn:
-                self.conn.execute("INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache")
-            return int(self.conn.changes())
+                # Only the vectors of the old index's chunks: the rest is stale (an older
+                # memdesk's window texts, migration v6).
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache "
+                    "WHERE hash IN (SELECT hash FROM old.chunks)"
+                )
+                copied = int(self.conn.changes())
+                has_windows = self.conn.execute(
+                    "SELECT 1 FROM old.sqlite_master WHERE name = 'window_vectors'"
+                ).fetchall()
+                if has_windows:
+                    self.conn.execute("INSERT OR IGNORE INTO window_vectors SELECT * FROM old.window_vectors")
+            return copied
         except apsw.Error as exc:
             log.warning("could not reuse the embedding cache of %s: %s", other, exc)
             return 0

@@ -12,20 +12,25 @@ the whole chunk scores most of the way to that window ("max-passage" scoring,
 two long paragraphs (SciFact abstracts, XQuAD passages), gets no windows: its
 chunk vector already is a passage vector.
 
-Windows are a pure function of the chunk text, so nothing about them is stored but
-their vectors, in the embedding cache under the hash of the window text (a window
-shared by two overlapping chunks is embedded once).
+Windows cost no forward pass of their own ("late chunking"): a window's vector is
+the mean of the chunk's own output token vectors over the window's lines, taken from
+the pass that embeds the chunk (``GgufEmbedder.embed_documents_windowed``; a model
+that is not mean-pooled embeds each window as a text instead). So a window is read in
+the context of its whole chunk, and a chunk of short lines costs one pass, not one
+per window (docs/quality.md, "Late chunking"). Windows are a pure function of the
+chunk text; their vectors are stored per chunk text (``Store.window_vectors``, keyed
+by the chunk's hash, in ``line_windows``' order).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from memdesk.core.embed.embedder import EmbedderIdentity
+from memdesk.core.embed.embedder import Embedder, EmbedderIdentity, WindowEmbedder
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw.text import hash_text
 
@@ -45,16 +50,27 @@ MIN_LINES = 3
 # difference (docs/quality.md, session 6 note).
 WINDOW_SHARE = 0.9
 # Recorded in the index meta. A change of how windows are cut needs no rebuild: the
-# next sync embeds the windows not in the embedding cache yet (``sync.py``).
-VERSION = f"lines-{WINDOW_CHARS}-{MIN_LINES}+pairs"
+# next sync pools the windows of the chunks that have none stored (``sync.py``).
+VERSION = f"late-lines-{WINDOW_CHARS}-{MIN_LINES}+pairs"
+
+
+def _content_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the chunk's non-blank, non-heading lines, or none when the chunk
+    is prose."""
+    if text.count("\n") < MIN_LINES - 1:
+        return []  # fewer lines than a list has, before any splitting (most prose chunks)
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for line in text.split("\n"):
+        if line.strip() and not line.lstrip().startswith("#"):
+            spans.append((start, start + len(line)))
+        start += len(line) + 1
+    return spans if len(spans) >= MIN_LINES else []
 
 
 def _content_lines(text: str) -> list[str]:
     """The chunk's non-blank, non-heading lines, or none when the chunk is prose."""
-    if text.count("\n") < MIN_LINES - 1:
-        return []  # fewer lines than a list has, before any splitting (most prose chunks)
-    lines = [ln for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("#")]
-    return lines if len(lines) >= MIN_LINES else []
+    return [text[a:b] for a, b in _content_spans(text)]
 
 
 @functools.lru_cache(maxsize=16384)
@@ -75,6 +91,35 @@ def pair_windows(text: str) -> tuple[str, ...]:
         return ()
     lines = _content_lines(text)
     return tuple(f"{before}\n{line}" for before, line in itertools.pairwise(lines))
+
+
+@functools.lru_cache(maxsize=16384)
+def line_windows(text: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every passage window of the chunk as the (start, end) ranges of its lines in
+    ``text``: the packed windows, then the line pairs (``text_windows``' order, whose
+    texts are these ranges joined by newlines)."""
+    spans = _content_spans(text)
+    if not spans:
+        return ()
+    packed: list[tuple[tuple[int, int], ...]] = []
+    current: list[tuple[int, int]] = []
+    size = 0
+    for a, b in spans:
+        if current and size + (b - a) > WINDOW_CHARS:
+            packed.append(tuple(current))
+            current, size = [], 0
+        current.append((a, b))
+        size += b - a + 1
+    if current:
+        packed.append(tuple(current))
+    if len(packed) < 2:
+        return ()
+    return (*packed, *(tuple(pair) for pair in itertools.pairwise(spans)))
+
+
+def packed_count(text: str) -> int:
+    """How many of ``line_windows(text)`` are packed windows (the rest are line pairs)."""
+    return len(packed_windows(text))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -102,10 +147,21 @@ def packed_windows(text: str) -> tuple[str, ...]:
     return tuple(out) if len(out) >= 2 else ()
 
 
-def window_hashes(text: str, *, pairs: bool = True) -> tuple[str, ...]:
-    """The embedding-cache keys of ``text``'s windows (OpenClaw's text hash, as chunks);
-    ``pairs=False``: of its packed windows only."""
-    return tuple(hash_text(w) for w in (text_windows(text) if pairs else packed_windows(text)))
+def embed_with_windows(embedder: Embedder, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(chunk vectors, per chunk its ``line_windows``' vectors): one forward pass per
+    chunk when the embedder pools windows from it (``WindowEmbedder``), else the
+    windows embedded as texts of their own in the same call."""
+    spans = [line_windows(t) for t in texts]
+    if isinstance(embedder, WindowEmbedder):
+        return embedder.embed_documents_windowed(texts, spans)
+    joined = [["\n".join(t[a:b] for a, b in w) for w in ws] for t, ws in zip(texts, spans, strict=True)]
+    flat = embedder.embed_documents([*texts, *(w for ws in joined for w in ws)])
+    out: list[np.ndarray] = []
+    k = len(texts)
+    for ws in joined:
+        out.append(np.asarray(flat[k : k + len(ws)], dtype=np.float32))
+        k += len(ws)
+    return np.asarray(flat[: len(texts)], dtype=np.float32), out
 
 
 def best_window_cosines(
@@ -117,20 +173,21 @@ def best_window_cosines(
     pairs: bool = True,
 ) -> dict[int, float]:
     """rid -> the best cosine of the chunk's windows to ``qvec`` (chunks with windows
-    whose vectors are all in the cache; one look-up of every window hash).
-    ``pairs=False`` leaves the line-pair windows out (an evaluation switch)."""
-    wanted = {rid: window_hashes(text, pairs=pairs) for rid, text in texts.items()}
-    wanted = {rid: hs for rid, hs in wanted.items() if hs}
+    whose vectors are stored; one look-up by chunk hash). ``pairs=False`` leaves the
+    line-pair windows out (an evaluation switch)."""
+    wanted = {rid: hash_text(text) for rid, text in texts.items() if line_windows(text)}
     if not wanted:
         return {}
-    found = store.cached_embeddings(
-        identity.provider, identity.model, identity.provider_key, [h for hs in wanted.values() for h in hs]
-    )
+    found = store.window_vectors(identity.provider_key, list(wanted.values()))
     out: dict[int, float] = {}
-    for rid, hs in wanted.items():
-        vecs = [found[h] for h in hs if h in found]
-        if len(vecs) == len(hs):  # a chunk half-embedded keeps its chunk cosine alone
-            out[rid] = float(np.max(np.stack(vecs) @ qvec))
+    for rid, h in wanted.items():
+        matrix = found.get(h)
+        text = texts[rid]
+        if matrix is None or matrix.shape[0] != len(line_windows(text)):
+            continue  # not pooled yet (or cut otherwise): the chunk cosine alone
+        if not pairs:
+            matrix = matrix[: packed_count(text)]
+        out[rid] = float(np.max(matrix @ qvec))
     return out
 
 

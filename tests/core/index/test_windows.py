@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from memdesk.core import engine
 from memdesk.core.embed.embedder import Embedder
+from memdesk.core.embed.gguf_embedder import GgufEmbedder
 from memdesk.core.index import windows
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw.text import hash_text
@@ -28,7 +29,11 @@ def test_dialog_turns_are_packed_into_windows_under_the_limit() -> None:
     # Every turn is in exactly one packed window, in order, and the heading in none.
     assert "\n".join(out).split("\n") == turns
     assert windows.text_windows(text) == out + windows.pair_windows(text)
-    assert windows.window_hashes(text) == tuple(hash_text(w) for w in windows.text_windows(text))
+    # The ranges the vectors are pooled over are those lines, in the same order.
+    assert windows.text_windows(text) == tuple(
+        "\n".join(text[a:b] for a, b in w) for w in windows.line_windows(text)
+    )
+    assert windows.packed_count(text) == len(out)
 
 
 def test_every_turn_gets_a_window_with_the_turn_before_it() -> None:
@@ -79,29 +84,46 @@ def _dialog_workspace(root: Path) -> Path:
     return root
 
 
-def test_a_sync_embeds_every_window_into_the_cache_once(tmp_path: Path, minilm_embedder: Embedder) -> None:
+def test_a_sync_pools_every_window_from_its_chunks_own_forward_pass(
+    tmp_path: Path, minilm_embedder: GgufEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Late chunking: each chunk text goes through the model once; its windows' vectors
+    are pooled from that pass's token vectors and stored per chunk, none as a text."""
     root = _dialog_workspace(tmp_path / "ws")
     db = tmp_path / "index.sqlite"
+    encoded: list[int] = []
+    real = minilm_embedder._encode_sequences
+
+    def counting(context: Any, sequences: list[list[int]], *args: Any) -> np.ndarray:
+        encoded.append(len(sequences))
+        return real(context, sequences, *args)
+
+    monkeypatch.setattr(minilm_embedder, "_encode_sequences", counting)
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
     embed_progress: list[tuple[int, int]] = []
     first = eng.sync(
         progress=lambda p: embed_progress.append((p.embedded, p.to_embed)) if p.phase == "embed" else None
     )
     eng.close()
+    monkeypatch.undo()
     store = Store(db)
     try:
         texts = [text for _rid, text in store.chunk_texts()]
-        hashes = [h for text in texts for h in windows.window_hashes(text)]
-        assert len(hashes) >= 2
         ident = minilm_embedder.identity
-        cached = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, hashes)
-        assert set(cached) == set(hashes)
+        windowed = {hash_text(t): t for t in texts if windows.line_windows(t)}
+        assert windowed
+        stored = store.window_vectors(ident.provider_key, list(windowed))
+        assert {h: m.shape for h, m in stored.items()} == {
+            h: (len(windows.line_windows(t)), ident.dims) for h, t in windowed.items()
+        }
+        # No window is in the embedding cache: only the chunks' own vectors.
+        assert store.execute("SELECT count(*) FROM embedding_cache")[0][0] == len(set(texts))
         assert not store.vectors_pending()
     finally:
         store.close()
-    # Progress and the report count chunks, as the status bar's chunk count does: a
-    # chunk and its windows are one unit, though more texts went to the model.
-    assert first.embedded == len(set(texts)) < len(texts) + len(set(hashes))
+    # One sequence per distinct chunk text (each under the context), not one per window.
+    assert sum(encoded) == len(set(texts))
+    assert first.embedded == len(set(texts))
     assert embed_progress[-1] == (len(set(texts)), len(set(texts)))
     assert [done for done, _ in embed_progress] == sorted(done for done, _ in embed_progress)
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
@@ -111,7 +133,7 @@ def test_a_sync_embeds_every_window_into_the_cache_once(tmp_path: Path, minilm_e
 
 
 def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
-    tmp_path: Path, minilm_embedder: Embedder
+    tmp_path: Path, minilm_embedder: GgufEmbedder
 ) -> None:
     """The memdesk profile's cosine of a dialog chunk moves ``WINDOW_SHARE`` of the way to
     its best window (packed or line pair) when that beats the chunk, computed from the
@@ -133,16 +155,18 @@ def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
     dialog = [c for c in plain.values() if windows.text_windows(c.text)]
     assert dialog
 
-    def expected(c: Candidate, cut: Callable[[str], tuple[str, ...]]) -> float:
-        best = float(np.max(minilm_embedder.embed_documents(list(cut(c.text))) @ qvec))
+    def expected(c: Candidate, pairs: bool) -> float:
+        # The windows as the chunk's forward pass pools them (stored as float16).
+        pooled = minilm_embedder.embed_documents_windowed([c.text], [windows.line_windows(c.text)])[1][0]
+        if not pairs:
+            pooled = pooled[: windows.packed_count(c.text)]
+        best = float(np.max(pooled @ qvec))
         chunk = plain[c.chunk_id].vector_score
         assert chunk is not None
         return chunk if best <= chunk else chunk + windows.WINDOW_SHARE * (best - chunk)
 
     for c in dialog:
-        assert with_windows[c.chunk_id].vector_score == pytest.approx(
-            expected(c, windows.text_windows), abs=1e-4
-        )
+        assert with_windows[c.chunk_id].vector_score == pytest.approx(expected(c, pairs=True), abs=2e-4)
     # Line pairs switched off (an evaluation switch): the packed windows alone count.
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=tmp_path / "index.sqlite")
     try:
@@ -151,9 +175,7 @@ def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
     finally:
         eng.close()
     for c in dialog:
-        assert packed_only[c.chunk_id].vector_score == pytest.approx(
-            expected(c, windows.packed_windows), abs=1e-4
-        )
+        assert packed_only[c.chunk_id].vector_score == pytest.approx(expected(c, pairs=False), abs=2e-4)
     # The turn about the dog is one window of a longer chunk: its window beats the chunk.
     assert any(with_windows[c.chunk_id].vector_score > plain[c.chunk_id].vector_score + 0.01 for c in dialog)
     # MEMORY.md (one line) has no windows: its cosine is unchanged.
@@ -161,29 +183,29 @@ def test_a_chunk_scores_as_its_best_window_when_that_beats_the_chunk(
     assert with_windows[memory.chunk_id].vector_score == memory.vector_score
 
 
-def test_new_windows_are_embedded_in_place_without_a_rebuild(
+def test_new_windows_are_pooled_in_place_without_a_rebuild(
     tmp_path: Path, minilm_embedder: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An index whose windows were cut another way (here: the packed ones only, as
-    before line pairs) is not rebuilt: its chunks and vectors stay, the next sync
-    embeds just the windows the cache lacks and counts each chunk that had some once."""
+    """An index whose windows were cut another way (here: none, as an index an older
+    memdesk wrote holds no pooled windows) is not rebuilt: its chunks and vectors stay,
+    the next sync pools the windows of the chunks that have some, once each."""
     root = _dialog_workspace(tmp_path / "ws")
     db = tmp_path / "index.sqlite"
     monkeypatch.setattr(windows, "VERSION", "lines-400-3")
-    monkeypatch.setattr(windows, "text_windows", windows.packed_windows)
+    monkeypatch.setattr(windows, "line_windows", lambda text: ())
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
     first = eng.sync()
     eng.close()
     monkeypatch.undo()
     store = Store(db)
+    ident = minilm_embedder.identity
     try:
         before = dict(store.chunk_texts())
-        ident = minilm_embedder.identity
-        pairs = {h for text in before.values() for h in map(hash_text, windows.pair_windows(text))}
-        # A pair that is also a packed window (two short lines) is cached already.
-        cached = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(pairs))
-        missing = pairs - set(cached)
-        assert missing
+        vectors = store.cached_embeddings(
+            ident.provider, ident.model, ident.provider_key, [hash_text(t) for t in before.values()]
+        )
+        windowed = {hash_text(t) for t in before.values() if windows.line_windows(t)}
+        assert windowed and not store.stored_window_hashes(ident.provider_key, windowed)
     finally:
         store.close()
     embed_progress: list[tuple[int, int]] = []
@@ -193,17 +215,15 @@ def test_new_windows_are_embedded_in_place_without_a_rebuild(
     )
     eng.close()
     assert first.embedded > 0 and not again.rebuilt
-    with_windows = {
-        text for text in before.values() if missing & set(map(hash_text, windows.pair_windows(text)))
-    }
-    # Progress counts chunks: every chunk that lacked pair windows, once.
-    assert again.embedded == len(with_windows)
-    assert embed_progress[-1] == (len(with_windows), len(with_windows))
+    # Progress counts chunks: every chunk that lacked its windows, once.
+    assert again.embedded == len(windowed)
+    assert embed_progress[-1] == (len(windowed), len(windowed))
     store = Store(db)
     try:
         assert dict(store.chunk_texts()) == before  # the same rows: no rebuild
-        found = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(pairs))
-        assert set(found) == pairs
+        assert store.stored_window_hashes(ident.provider_key, windowed) == windowed
+        after = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(vectors))
+        assert all(np.array_equal(after[h], v) for h, v in vectors.items())  # chunk vectors kept
         assert store.get_meta()["passage_windows"] == windows.VERSION
         assert not store.vectors_pending()
     finally:
