@@ -74,6 +74,18 @@ log = logging.getLogger(__name__)
 FILTERED_POOL = 200
 
 
+class _MainIndexReads:
+    """The main index's embedding cache, read under the read lock one call at a time
+    (a profile's background build must not hold that lock while it embeds)."""
+
+    def __init__(self, files: IndexFiles) -> None:
+        self._files = files
+
+    def cached_embeddings(self, provider: str, model: str, provider_key: str, hashes: Sequence[str]) -> Any:
+        with self._files.read_lock:
+            return self._files.reader().cached_embeddings(provider, model, provider_key, hashes)
+
+
 @dataclasses.dataclass(frozen=True)
 class SearchResult:
     pool: hits_mod.CandidatePool
@@ -121,6 +133,8 @@ class Engine:
         self._keeps_history = history
         # The workspace's default clock (``clock.default_clock``), read once per sync.
         self._default_clock: tuple[dt.date | None] | None = None
+        self._preparing: set[str] = set()  # profiles whose index a background job builds
+        self._frozen = False  # the workspace does not change (``freeze_profile_indexes``)
         self._index.writer()
 
     @classmethod
@@ -159,8 +173,83 @@ class Engine:
     def _runner(self, profile: profiles.RankingProfile) -> Any:
         """``profile``'s own index of this workspace (None: the profile uses the main index)."""
         if profile.name not in self._runners:
-            self._runners[profile.name] = profile.new_runner(self.workspace, None, self._recipe_cache)
+            runner = profile.new_runner(self.workspace, None, self._recipe_cache)
+            if runner is not None:
+                runner.frozen = self._frozen
+            self._runners[profile.name] = runner
         return self._runners[profile.name]
+
+    def freeze_profile_indexes(self) -> None:
+        """Promise that the workspace will not change while this engine is open (an
+        evaluation over an imported corpus): the OpenClaw profiles then stop listing
+        and checking every file on each search (seconds per query over 5,000 notes)."""
+        self._frozen = True
+        for runner in self._runners.values():
+            if runner is not None:
+                runner.frozen = True
+
+    # -- the OpenClaw profiles' own indexes, ahead of their first search ------------------
+    def profiles_to_prepare(self, selected: str | None = None) -> list[str]:
+        """The OpenClaw profiles worth indexing in the background once the main index is
+        complete: the one in use (``selected``) and the one of the release the user's
+        OpenClaw setup is in, if OpenClaw is installed. Not every registered profile:
+        each embeds the whole workspace again (with e5, nothing is shared with the main
+        index: docs/performance.md), as much work as the main index's own vectors, for a
+        release the user may never run."""
+        names: list[str] = []
+        if self._embedder is None:
+            return names
+        if selected:
+            with contextlib.suppress(ValueError):
+                profile = profiles.get(selected)
+                if profile.openclaw_layout is not None:
+                    names.append(profile.name)
+        from memdesk.core.agent import config as agent_config
+
+        try:
+            setup = agent_config.discover()
+        except (errors.MemdeskError, OSError) as exc:
+            log.info("OpenClaw setup not read (%s): no profile index ahead of use", exc)
+            setup = None
+        if setup is not None and setup.installed:
+            names.append(profiles.for_layout(setup.layout).name)
+        return list(dict.fromkeys(names))
+
+    def will_prepare(self, name: str) -> None:
+        """Say (before its job starts) that ``prepare_profile(name)`` is coming: searches
+        that must not wait (``wait_for_model=False``) run that profile keyword-only until
+        it is done, instead of embedding the same chunks beside it."""
+        self._preparing.add(profiles.get(name).name)
+
+    def preparing(self, name: str) -> bool:
+        return profiles.get(name).name in self._preparing
+
+    def prepare_profile(
+        self,
+        name: str,
+        *,
+        progress: profile_common.ProgressFn | None = None,
+        cancelled: CancelledFn | None = None,
+    ) -> dict[str, Any]:
+        """Build profile ``name``'s own index now (a background job), reusing every vector
+        it can; returns where its vectors came from (``runner_common.Reuse``, cumulative
+        for this engine) and whether anything was built."""
+        profile = profiles.get(name)
+        self._preparing.add(profile.name)
+        try:
+            runner = self._runner(profile)
+            if runner is None or self._embedder is None:
+                return {"built": False}
+            built = runner.prepare(
+                self._embedder,
+                _MainIndexReads(self._index),
+                self.embed_lock,
+                progress=progress,
+                cancelled=cancelled,
+            )
+            return {"built": built, **runner.reuse.to_json()}
+        finally:
+            self._preparing.discard(profile.name)
 
     @property
     def _oc4(self) -> Any:
@@ -355,6 +444,8 @@ class Engine:
         if model_loading:
             mode = "fts"
         embedder_busy = not wait_for_model and mode != "fts" and self.embedder_busy
+        if not wait_for_model and mode != "fts" and profiles.get(settings.profile).name in self._preparing:
+            embedder_busy = True  # its own index is being embedded: keyword-only meanwhile
         if embedder_busy:
             mode = "fts"
         if not q:

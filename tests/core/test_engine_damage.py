@@ -157,7 +157,7 @@ def _profile_vectors(db: Path) -> Path:
     from memdesk.core.index import recipe_cache
 
     cache = recipe_cache.RecipeCache(recipe_cache.path_for(db))
-    cache.put("recipe", {"h": np.ones(4, np.float32)}, keep=["h"])
+    cache.put("recipe", {"h": ("key-h", np.ones(4, np.float32))}, keep=["h"])
     cache.close()
     return recipe_cache.path_for(db)
 
@@ -190,7 +190,7 @@ def test_profile_vectors_go_with_a_rebuild_and_an_open_cache_follows(example_wor
         assert eng.sync(rebuild=True).rebuilt
         assert not vectors.exists()
         assert cache.replaced() and cache.get("recipe", ["h"]) == {}
-        cache.put("recipe", {"g": np.ones(4, np.float32)}, keep=["g"])
+        cache.put("recipe", {"g": ("key-g", np.ones(4, np.float32))}, keep=["g"])
         assert not cache.replaced()
     finally:
         eng.close()

@@ -23,6 +23,13 @@ the way the agent does. Measured against the real releases (tests/fixtures/openc
 Neither windows long inputs: both fail on a chunk longer than the model's context
 (2026.4 then discards the whole reindex), so :class:`RecipeEmbedder` raises
 :class:`OverContext` rather than averaging windows as memdesk's embedder does.
+
+A vector depends only on the model, the token ids and how they were computed, not on
+which recipe produced the tokens: :func:`vector_key` names it by exactly those, so a
+profile can take a vector another recipe (or memdesk's own index) already computed
+from the same tokens. Today's recipes share tokens only with a WordPiece model
+(all-MiniLM-L6-v2: ``[CLS] text [SEP]`` for memdesk, 2026.4 and 2026.9 alike); e5's
+three differ (``<s> passage: text</s>``, ``text</s>``, ``<s> text</s>``).
 """
 
 from __future__ import annotations
@@ -64,6 +71,27 @@ class OpenClawRecipe:
 
     def key(self) -> str:
         return hashlib.sha256(json.dumps(dataclasses.asdict(self), sort_keys=True).encode()).hexdigest()
+
+
+# How memdesk's own index computes a chunk's vector (``GgufEmbedder.embed_documents``):
+# sequences packed up to 256 tokens per llama.cpp call, flash attention as the embedder
+# runs it. Keyed apart from the recipes' one-sequence computations...
+INDEX_COMPUTE = {True: "packed-fa", False: "packed"}
+# ...except where measured to give the same vectors: packed with flash attention against
+# one sequence alone with it, all-MiniLM-L6-v2, every chunk of the example workspace and
+# of a 2,000-note one (docs/performance.md, "Reuse across recipes"): the packed batch
+# masks the other sequences out of the attention, and the cosines agree within float32
+# rounding, far inside the agent's own jitter (``near_ties.AGENT_JITTER``). Flash
+# attention on against off is not such a pair (up to 2.2e-4, see near_ties).
+SAME_VECTORS = frozenset({("packed-fa", "reference-fa")})
+
+
+def vector_key(model_sha256: str, pooling: str, dims: int, compute: str, tokens: Sequence[int]) -> str:
+    """What names one vector exactly: the model file's digest, its pooling and size, how
+    it was computed (``OpenClawRecipe.compute`` / ``INDEX_COMPUTE``) and the token ids."""
+    digest = hashlib.sha256(json.dumps([model_sha256, pooling, int(dims), compute]).encode())
+    digest.update(np.asarray(list(tokens), dtype="<i4").tobytes())
+    return digest.hexdigest()
 
 
 RECIPES = {
@@ -142,8 +170,32 @@ class RecipeEmbedder:
     def count_tokens(self, text: str) -> int:
         return len(self.tokens(text, self.recipe.document_prefix))
 
-    def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
-        seqs = [self.tokens(t, prefix) for t in texts]
+    def document_tokens(self, text: str) -> list[int]:
+        """The tokens of ``text`` as a document (what :meth:`embed_documents` encodes)."""
+        return self.tokens(text, self.recipe.document_prefix)
+
+    def vector_key(self, tokens: Sequence[int]) -> str:
+        """The exact name of the vector this recipe computes from ``tokens``."""
+        ident = self.base.identity
+        return vector_key(ident.file_sha256, ident.pooling, ident.dims, self.recipe.compute, tokens)
+
+    def index_vectors_match(self) -> bool:
+        """Whether memdesk's own index computes vectors as this recipe does (then a
+        chunk whose index tokens are this recipe's tokens has this recipe's vector)."""
+        flash = getattr(self.base, "_flash_attention", None)  # GgufEmbedder's setting
+        if not isinstance(flash, bool):
+            return False  # conditions unknown: never assume the same vectors
+        own = INDEX_COMPUTE[flash]
+        return own == self.recipe.compute or (own, self.recipe.compute) in SAME_VECTORS
+
+    def index_tokens(self, text: str) -> list[list[int]]:
+        """The token sequences memdesk's own index embeds ``text`` as (one unless long)."""
+        windows: list[list[int]] = self.base.token_windows(text)
+        return windows
+
+    def embed_token_sequences(self, seqs: Sequence[Sequence[int]]) -> np.ndarray:
+        """L2-normalised vectors of token sequences, as :meth:`embed_documents` computes
+        them (raises :class:`OverContext` before computing any when one is too long)."""
         for seq in seqs:
             if len(seq) > self.max_input_tokens:
                 raise OverContext(len(seq), self.max_input_tokens)
@@ -161,6 +213,9 @@ class RecipeEmbedder:
             n = np.linalg.norm(v)
             out[i] = (v / n if n >= 1e-10 else v).astype(np.float32)
         return out
+
+    def _embed(self, texts: Sequence[str], prefix: str) -> np.ndarray:
+        return self.embed_token_sequences([self.tokens(t, prefix) for t in texts])
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts, self.recipe.document_prefix)

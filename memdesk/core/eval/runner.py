@@ -242,6 +242,9 @@ def evaluate_dataset(
 
         eng.sync(progress=sync_reporter(progress))
         index_seconds = time.perf_counter() - t0
+        # The imported corpus does not change during the run: the OpenClaw profiles need
+        # not list and check its 5,000 files on every query.
+        eng.freeze_profile_indexes()
         queries = {q: t for q, t in dataset.queries.items() if q in dataset.qrels}
         if limit:
             queries = dict(list(queries.items())[:limit])

@@ -8,6 +8,12 @@ not the release's), so they live in a small database of their own,
 start or ``memdesk search --profile openclaw-2026.4`` reads them instead of
 re-embedding. Only the profiles' users pay for it.
 
+Each row also carries its *vector key* (``openclaw_recipe.vector_key``: the model's
+digest, how it was computed and the exact token ids): two recipes that hand the model
+the same tokens under the same conditions get the same vector, so a profile looks a
+text up by that key too (``get_by_keys``) and takes another profile's vector instead
+of embedding it again.
+
 Losing this file loses nothing but time, so every failure (read-only or full disk,
 a damaged file, another process holding the lock) is logged and the profile goes on
 with the vectors it has in memory.
@@ -38,8 +44,12 @@ log = logging.getLogger(__name__)
 
 SUFFIX = ".openclaw-vectors"
 SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS recipe_vectors (provider_key TEXT NOT NULL, hash TEXT NOT NULL, "
-    "dims INTEGER NOT NULL, embedding BLOB NOT NULL, PRIMARY KEY (provider_key, hash)) WITHOUT ROWID"
+    # Before vector keys the rows had none; they are only time to lose.
+    "DROP TABLE IF EXISTS recipe_vectors",
+    "CREATE TABLE IF NOT EXISTS recipe_vectors_v2 (provider_key TEXT NOT NULL, hash TEXT NOT NULL, "
+    "vector_key TEXT NOT NULL, dims INTEGER NOT NULL, embedding BLOB NOT NULL, "
+    "PRIMARY KEY (provider_key, hash)) WITHOUT ROWID",
+    "CREATE INDEX IF NOT EXISTS recipe_vectors_v2_key ON recipe_vectors_v2 (vector_key)",
 )
 _CHUNK = 500  # hashes per IN (...) look-up
 
@@ -85,7 +95,8 @@ class RecipeCache:
                 conn.setbusytimeout(sqlite.BUSY_TIMEOUT_MS)
                 for _ in sqlite.each(conn, "PRAGMA journal_mode=WAL", where=self.path):
                     pass
-                sqlite.rows(conn, SCHEMA, where=self.path)
+                for statement in SCHEMA:
+                    sqlite.rows(conn, statement, where=self.path)
                 self._conn = conn
                 self._opened = file_identity(self.path)
             except (errors.MemdeskError, OSError) as exc:
@@ -102,53 +113,75 @@ class RecipeCache:
         with self._lock:
             return self._conn is not None and file_identity(self.path) != self._opened
 
-    def get(self, provider_key: str, hashes: Sequence[str]) -> dict[str, np.ndarray]:
-        out: dict[str, np.ndarray] = {}
+    def get(self, provider_key: str, hashes: Sequence[str]) -> dict[str, tuple[str, np.ndarray]]:
+        """hash -> (vector key, vector) of this recipe's rows for ``hashes``."""
+        out: dict[str, tuple[str, np.ndarray]] = {}
+        for h, key, vec in self._select("provider_key = ? AND hash", [provider_key], hashes):
+            out[h] = (key, vec)
+        return out
+
+    def get_by_keys(self, vector_keys: Sequence[str]) -> dict[str, np.ndarray]:
+        """vector key -> vector, whichever recipe stored it (the same tokens computed
+        the same way: see the module docstring)."""
+        return {key: vec for _h, key, vec in self._select("vector_key", [], vector_keys)}
+
+    def _select(
+        self, where: str, params: list[str], values: Sequence[str]
+    ) -> list[tuple[str, str, np.ndarray]]:
+        out: list[tuple[str, str, np.ndarray]] = []
         with self._lock:
             conn = self._connection()
             if conn is None:
                 return out
             try:
-                for start in range(0, len(hashes), _CHUNK):
-                    part = list(hashes[start : start + _CHUNK])
+                for start in range(0, len(values), _CHUNK):
+                    part = list(values[start : start + _CHUNK])
                     marks = ", ".join("?" for _ in part)
-                    for h, dims, blob in sqlite.each(
+                    for h, key, dims, blob in sqlite.each(
                         conn,
-                        f"SELECT hash, dims, embedding FROM recipe_vectors WHERE provider_key = ? "
-                        f"AND hash IN ({marks})",
-                        [provider_key, *part],
+                        f"SELECT hash, vector_key, dims, embedding FROM recipe_vectors_v2 "
+                        f"WHERE {where} IN ({marks})",
+                        [*params, *part],
                         where=self.path,
                     ):
                         vec = np.frombuffer(bytes(blob), dtype=np.float32)
                         if vec.shape == (int(dims),):
-                            out[str(h)] = vec
+                            out.append((str(h), str(key), vec))
             except errors.MemdeskError as exc:
                 log.warning("OpenClaw profile vectors could not be read (%s): %s", self.path, exc)
         return out
 
-    def put(self, provider_key: str, vectors: Mapping[str, np.ndarray], keep: Sequence[str]) -> None:
-        """Store ``vectors``; drop this recipe's rows whose hash is not in ``keep``
-        (chunks edited away), so the file stays the size of the current index."""
+    def put(
+        self,
+        provider_key: str,
+        vectors: Mapping[str, tuple[str, np.ndarray]],
+        keep: Sequence[str] | None,
+    ) -> None:
+        """Store ``vectors`` (hash -> (vector key, vector)); with ``keep``, drop this
+        recipe's rows whose hash is not in it (chunks edited away), so the file stays
+        the size of the current index (None: a partial write, prune nothing)."""
         with self._lock:
             conn = self._connection()
             if conn is None:
                 return
             try:
                 with conn:
-                    for h, vec in vectors.items():
+                    for h, (key, vec) in vectors.items():
                         arr = np.ascontiguousarray(vec, dtype=np.float32)
                         sqlite.rows(
                             conn,
-                            "INSERT OR REPLACE INTO recipe_vectors VALUES (?, ?, ?, ?)",
-                            (provider_key, h, int(arr.shape[0]), arr.tobytes()),
+                            "INSERT OR REPLACE INTO recipe_vectors_v2 VALUES (?, ?, ?, ?, ?)",
+                            (provider_key, h, key, int(arr.shape[0]), arr.tobytes()),
                             where=self.path,
                         )
+                    if keep is None:
+                        return
                     wanted = set(keep)
                     stale = [
                         str(h)
                         for (h,) in sqlite.rows(
                             conn,
-                            "SELECT hash FROM recipe_vectors WHERE provider_key = ?",
+                            "SELECT hash FROM recipe_vectors_v2 WHERE provider_key = ?",
                             (provider_key,),
                             where=self.path,
                         )
@@ -157,7 +190,7 @@ class RecipeCache:
                     for h in stale:
                         sqlite.rows(
                             conn,
-                            "DELETE FROM recipe_vectors WHERE provider_key = ? AND hash = ?",
+                            "DELETE FROM recipe_vectors_v2 WHERE provider_key = ? AND hash = ?",
                             (provider_key, h),
                             where=self.path,
                         )

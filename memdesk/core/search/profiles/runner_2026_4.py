@@ -147,45 +147,93 @@ class Runner:
         self._vectors = profile_common.RecipeVectors(VERSION, cache)
         # Why the agent would find nothing (its reindex fails), or None.
         self.failure: embed_recipe.OverContext | None = None
+        # Set by the engine when its workspace cannot change (an evaluation): the index
+        # is not checked against the files again on every search.
+        self.frozen = False
 
     @property
     def settings(self) -> AgentSettings:
         return self._settings.current()
 
-    def index(self, base_embedder: Any, store: Any, embed_lock: Any) -> Index:
-        """The index for the files as they are now; ``base_embedder`` None: FTS-only (no provider)."""
+    def _state(self, base_embedder: Any) -> tuple[Any, AgentSettings, list[str], tuple[Any, ...]]:
+        """(recipe embedder, settings, files, key): what the index is built from now."""
         emb = self._vectors.embedder_for(base_embedder)
+        if self.frozen and self._index is not None and self._key is not None and self._key[-1] == id(emb):
+            # The engine's workspace does not change (an evaluation): no listing per search.
+            return emb, self._key[1], [], self._key
         settings = self.settings
         files = profile_common.memory_files(self.workspace, settings, "2026.4")
-        key = (profile_common.fingerprint(self.workspace, files), settings, id(emb))
+        return emb, settings, files, (profile_common.fingerprint(self.workspace, files), settings, id(emb))
+
+    def _build(
+        self,
+        emb: Any,
+        settings: AgentSettings,
+        files: list[str],
+        store: Any,
+        embed_lock: Any,
+        progress: profile_common.ProgressFn | None = None,
+        cancelled: Any = None,
+    ) -> tuple[Index, embed_recipe.OverContext | None]:
+        if emb is None:
+            return Index(self.workspace, files=files, settings=settings), None
+        # The index first (FTS rows, the chunks an embedding provider gets), then its vectors.
+        texts: list[str] = []
+
+        def collect(batch: Sequence[str]) -> np.ndarray:
+            texts.extend(batch)
+            return np.zeros((len(batch), emb.dims), np.float32)
+
+        index = Index(
+            self.workspace, files=files, settings=settings, model=emb.identity.model, embed_documents=collect
+        )
+        try:
+            vectors = self._vectors.documents(
+                emb, store, embed_lock, texts, progress=progress, cancelled=cancelled
+            )
+        except embed_recipe.OverContext as exc:
+            # node-llama-cpp throws, OpenClaw discards the reindex: no index at all.
+            log.warning("openclaw-2026.4 profile: %s; the agent's reindex fails", exc)
+            return Index(self.workspace, files=[], settings=settings, model=emb.identity.model), exc
+        index.vectors = np.asarray(vectors, dtype=np.float32)
+        return index, None
+
+    def index(self, base_embedder: Any, store: Any, embed_lock: Any) -> Index:
+        """The index for the files as they are now; ``base_embedder`` None: FTS-only (no provider)."""
+        emb, settings, files, key = self._state(base_embedder)
         with self._lock:
             if self._index is not None and self._key == key:
                 return self._index
-            self.failure = None
-            if emb is None:
-                index = Index(self.workspace, files=files, settings=settings)
-            else:
-                recipe = emb
-
-                def embed(texts: Sequence[str]) -> np.ndarray:
-                    return self._vectors.documents(recipe, store, embed_lock, texts)
-
-                try:
-                    index = Index(
-                        self.workspace,
-                        files=files,
-                        settings=settings,
-                        model=emb.identity.model,
-                        embed_documents=embed,
-                    )
-                except embed_recipe.OverContext as exc:
-                    # node-llama-cpp throws, OpenClaw discards the reindex: no index at all.
-                    self.failure = exc
-                    log.warning("openclaw-2026.4 profile: %s; the agent's reindex fails", exc)
-                    index = Index(self.workspace, files=[], settings=settings, model=emb.identity.model)
+            index, self.failure = self._build(emb, settings, files, store, embed_lock)
             self._index = index
             self._key = key
             return index
+
+    def prepare(
+        self,
+        base_embedder: Any,
+        store: Any,
+        embed_lock: Any,
+        *,
+        progress: profile_common.ProgressFn | None = None,
+        cancelled: Any = None,
+    ) -> bool:
+        """Build the index ahead of its first search (a background job), without holding
+        the lock a search takes while the vectors are embedded; False if it was current.
+        ``progress(done, total)`` counts texts with a vector."""
+        emb, settings, files, key = self._state(base_embedder)
+        with self._lock:
+            if self._index is not None and self._key == key:
+                return False
+        index, failure = self._build(emb, settings, files, store, embed_lock, progress, cancelled)
+        with self._lock:
+            self._index, self._key, self.failure = index, key, failure
+        return True
+
+    @property
+    def reuse(self) -> profile_common.Reuse:
+        """Where this index's vectors came from (cumulative for this runner)."""
+        return self._vectors.reuse
 
     def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
         return self._vectors.query(query, embed_lock)

@@ -29,7 +29,6 @@ import numpy as np
 
 from memdesk.core.embed import openclaw_recipe as embed_recipe
 from memdesk.core.openclaw import v2026_9
-from memdesk.core.openclaw.ids import FTS_ONLY_MODEL
 
 from . import runner_common as profile_common
 from .runner_common import AgentSettings
@@ -81,14 +80,21 @@ class Runner:
         self._vectors = profile_common.RecipeVectors("2026.9", cache)
         # Why the agent would find nothing (its reindex fails on a chunk over the context).
         self.failure: embed_recipe.OverContext | None = None
+        # Set by the engine when its workspace cannot change (an evaluation): the index
+        # is not checked against the files again on every search.
+        self.frozen = False
 
     @property
     def settings(self) -> AgentSettings:
         """The agent settings in force (re-read when the OpenClaw config file changes)."""
         return self._settings.current()
 
-    def searcher(self, base_embedder: Any, store: Any, embed_lock: Any) -> v2026_9.Searcher:
+    def _state(self, base_embedder: Any) -> tuple[Any, AgentSettings, list[str], tuple[Any, ...]]:
+        """(recipe embedder, settings, files, key): what the index is built from now."""
         emb = self._vectors.embedder_for(base_embedder)
+        if self.frozen and self._searcher is not None and self._key is not None and self._key[-1] == id(emb):
+            # The engine's workspace does not change (an evaluation): no listing per search.
+            return emb, self._key[1], [], self._key
         settings = self.settings
         files = memory_files(self.workspace, settings)
         key = (
@@ -96,38 +102,88 @@ class Runner:
             settings,
             id(emb),
         )
+        return emb, settings, files, key
+
+    def _build(
+        self,
+        emb: Any,
+        settings: AgentSettings,
+        files: list[str],
+        store: Any,
+        embed_lock: Any,
+        progress: profile_common.ProgressFn | None = None,
+        cancelled: Any = None,
+    ) -> tuple[v2026_9.Searcher, embed_recipe.OverContext | None]:
+        sessions = session_entries(settings)
+        if emb is None:
+            index = v2026_9.Index(
+                self.workspace, tokenizer=settings.tokenizer, files=files, sessions=sessions
+            )
+            return v2026_9.Searcher(index), None
+        model = emb.identity.model
+        # The index first (FTS rows, the chunks it embeds), then its vectors.
+        texts: list[str] = []
+
+        def collect(batch: Sequence[str]) -> np.ndarray:
+            texts.extend(batch)
+            return np.zeros((len(batch), emb.dims), np.float64)
+
+        index = v2026_9.Index(
+            self.workspace,
+            model=model,
+            embed_documents=collect,
+            tokenizer=settings.tokenizer,
+            files=files,
+            sessions=sessions,
+        )
+        try:
+            vectors = self._vectors.documents(
+                emb, store, embed_lock, texts, progress=progress, cancelled=cancelled
+            )
+        except embed_recipe.OverContext as exc:
+            # The embedding request fails on such a chunk and OpenClaw discards the
+            # whole sync, memory files and transcripts alike: an empty index.
+            log.warning("openclaw-2026.9 profile: %s; the agent's reindex fails", exc)
+            empty = v2026_9.Index(self.workspace, model=model, tokenizer=settings.tokenizer, files=[])
+            return v2026_9.Searcher(empty), exc
+        if texts:
+            index.vectors = np.asarray(vectors, dtype=np.float64)
+        return v2026_9.Searcher(index), None
+
+    def searcher(self, base_embedder: Any, store: Any, embed_lock: Any) -> v2026_9.Searcher:
+        emb, settings, files, key = self._state(base_embedder)
         with self._lock:
             if self._searcher is not None and self._key == key:
                 return self._searcher
-            self.failure = None
-            embed = None
-            model = FTS_ONLY_MODEL
-            if emb is not None:
-                model = emb.identity.model
-                recipe = emb
-
-                def embed(texts: Sequence[str]) -> np.ndarray:
-                    return self._vectors.documents(recipe, store, embed_lock, texts)
-
-            sessions = session_entries(settings)
-            try:
-                index = v2026_9.Index(
-                    self.workspace,
-                    model=model,
-                    embed_documents=embed,
-                    tokenizer=settings.tokenizer,
-                    files=files,
-                    sessions=sessions,
-                )
-            except embed_recipe.OverContext as exc:
-                # The embedding request fails on such a chunk and OpenClaw discards the
-                # whole sync, memory files and transcripts alike: an empty index.
-                self.failure = exc
-                log.warning("openclaw-2026.9 profile: %s; the agent's reindex fails", exc)
-                index = v2026_9.Index(self.workspace, model=model, tokenizer=settings.tokenizer, files=[])
-            self._searcher = v2026_9.Searcher(index)
+            self._searcher, self.failure = self._build(emb, settings, files, store, embed_lock)
             self._key = key
             return self._searcher
+
+    def prepare(
+        self,
+        base_embedder: Any,
+        store: Any,
+        embed_lock: Any,
+        *,
+        progress: profile_common.ProgressFn | None = None,
+        cancelled: Any = None,
+    ) -> bool:
+        """Build the index ahead of its first search (a background job), without holding
+        the lock a search takes while the vectors are embedded; False if it was current.
+        ``progress(done, total)`` counts texts with a vector."""
+        emb, settings, files, key = self._state(base_embedder)
+        with self._lock:
+            if self._searcher is not None and self._key == key:
+                return False
+        searcher, failure = self._build(emb, settings, files, store, embed_lock, progress, cancelled)
+        with self._lock:
+            self._searcher, self._key, self.failure = searcher, key, failure
+        return True
+
+    @property
+    def reuse(self) -> profile_common.Reuse:
+        """Where this index's vectors came from (cumulative for this runner)."""
+        return self._vectors.reuse
 
     def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
         return self._vectors.query(query, embed_lock)

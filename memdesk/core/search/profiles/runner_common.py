@@ -17,12 +17,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
+from memdesk.core import errors
 from memdesk.core.embed import openclaw_recipe as embed_recipe
 from memdesk.core.openclaw.config import DEFAULT_CHUNK_OVERLAP, DEFAULT_CHUNK_TOKENS
 from memdesk.core.openclaw.text import hash_text
@@ -57,7 +59,6 @@ def discover_agent_settings(workspace: Path, layout: Layout) -> AgentSettings:
     defaults: the profile then shows what a default agent of that release would
     retrieve here.
     """
-    from memdesk.core import errors
     from memdesk.core.agent import config as agent_config
 
     try:
@@ -154,16 +155,49 @@ class SettingsWatch:
         return self._settings
 
 
+ProgressFn = Callable[[int, int], None]  # (texts with a vector, texts in the index)
+
+# Texts embedded per hold of the engine's embed lock while a profile index is built: a
+# search's query embedding waits for at most this many one-sequence encodes (~0.1 s
+# each for a 200-token chunk on 2 cores), and cancelling stops after them.
+EMBED_SLICE = 4
+# Vectors written to disk every this many fresh ones, so a cancelled or interrupted
+# build keeps its work.
+SAVE_EVERY = 64
+
+
+@dataclasses.dataclass
+class Reuse:
+    """Where the vectors of the texts a profile index needed came from (cumulative)."""
+
+    cached: int = 0  # this recipe's own: memory or the vectors file
+    other_recipe: int = 0  # another profile's vector for the same tokens and conditions
+    main_index: int = 0  # memdesk's own index's vector for the same tokens (``SAME_VECTORS``)
+    embedded: int = 0  # computed here
+
+    def to_json(self) -> dict[str, int]:
+        return dataclasses.asdict(self)
+
+
 class RecipeVectors:
     """Vectors the way one OpenClaw release embeds, memoised per (recipe, text hash)
-    in memory and, given a ``cache``, on disk (``core/index/recipe_cache.py``)."""
+    in memory and, given a ``cache``, on disk (``core/index/recipe_cache.py``); texts
+    new to this recipe are looked up by their exact vector key (model, token ids,
+    computation: ``openclaw_recipe.vector_key``) among every recipe's vectors on disk
+    and in memdesk's own index before any is embedded."""
 
     def __init__(self, version: str, cache: Any = None) -> None:
         self.recipe = embed_recipe.recipe_for(version)
         self.embedder: embed_recipe.RecipeEmbedder | None = None
         self.cache = cache  # memdesk.core.index.recipe_cache.RecipeCache
-        self._vectors: dict[tuple[str, str], np.ndarray] = {}
-        self.embedded = 0  # texts this process had to embed (the rest came from a cache)
+        self._vectors: dict[tuple[str, str], tuple[str, np.ndarray]] = {}
+        self._memo_lock = threading.Lock()  # a background build fills while a search reads
+        self.reuse = Reuse()
+
+    @property
+    def embedded(self) -> int:
+        """Texts this process had to embed (the rest came from a cache or were reused)."""
+        return self.reuse.embedded
 
     def embedder_for(self, base: Any) -> embed_recipe.RecipeEmbedder | None:
         """The recipe over ``base`` (a loaded GGUF embedder); None without one."""
@@ -174,40 +208,129 @@ class RecipeVectors:
         return self.embedder
 
     def documents(
-        self, emb: embed_recipe.RecipeEmbedder, store: Any, embed_lock: Any, texts: Sequence[str]
+        self,
+        emb: embed_recipe.RecipeEmbedder,
+        store: Any,
+        embed_lock: Any,
+        texts: Sequence[str],
+        *,
+        progress: ProgressFn | None = None,
+        cancelled: Callable[[], bool] | None = None,
     ) -> np.ndarray:
-        """Vectors for ``texts``: this memo, the on-disk cache, the main index's embedding
-        cache (read only: the main index has one writer, the sync), then the model. Raises
-        ``embed_recipe.OverContext`` for a text over the model's context, as the release fails."""
-        ident = emb.identity
-        pkey = ident.provider_key
+        """Vectors for ``texts``: this memo, this recipe's rows on disk, then by vector key
+        another recipe's rows and memdesk's own index (read only: the main index has one
+        writer, the sync), then the model, ``EMBED_SLICE`` texts per hold of
+        ``embed_lock``. Raises ``embed_recipe.OverContext`` for a text over the model's
+        context before embedding any, as the release fails; ``errors.Cancelled`` when
+        ``cancelled()`` turns true (the vectors made so far are kept on disk)."""
+        pkey = emb.identity.provider_key
         hashes = [hash_text(t) for t in texts]
-        found = {h: v for h in hashes if (v := self._vectors.get((pkey, h))) is not None}
-        if self.cache is not None and len(found) < len(set(hashes)):
-            found.update(self.cache.get(pkey, [h for h in dict.fromkeys(hashes) if h not in found]))
-        rest = [h for h in dict.fromkeys(hashes) if h not in found]
-        if rest and store is not None:
-            found.update(store.cached_embeddings(ident.provider, ident.model, pkey, rest))
-        missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in found}
-        fresh_vectors: dict[str, np.ndarray] = {}
+        text_of = dict(zip(hashes, texts, strict=True))
+        unique = list(text_of)
+        with self._memo_lock:
+            found = {h: v for h in unique if (v := self._vectors.get((pkey, h))) is not None}
+        if self.cache is not None and len(found) < len(unique):
+            from_disk = self.cache.get(pkey, [h for h in unique if h not in found])
+            self.reuse.cached += len(from_disk)
+            found.update(from_disk)
+        fresh: dict[str, tuple[str, np.ndarray]] = {}  # not in this recipe's rows on disk yet
+        tokens: dict[str, list[int]] = {}
+        if len(found) < len(unique):
+            fresh, tokens = self._reuse(emb, store, {h: text_of[h] for h in unique if h not in found})
+            found.update(fresh)
+        missing = [h for h in unique if h not in found]
+        if progress is not None:
+            progress(len(unique) - len(missing), len(unique))
         if missing:
-            with embed_lock:
-                fresh = emb.embed_documents(list(missing.values()))
-            fresh_vectors = {h: np.asarray(fresh[i], dtype=np.float32) for i, h in enumerate(missing)}
-            found.update(fresh_vectors)
-            self.embedded += len(missing)
+            self._embed(emb, embed_lock, pkey, tokens, missing, found, fresh, progress, cancelled)
         if self.cache is not None and self.cache.replaced():
             # The file went with its index (a rebuild): write every vector into the new one.
-            self.cache.put(pkey, {h: found[h] for h in dict.fromkeys(hashes)}, keep=hashes)
-        elif self.cache is not None and (
-            fresh_vectors or self._vectors.keys() != {(pkey, h) for h in hashes}
-        ):
-            self.cache.put(pkey, fresh_vectors, keep=hashes)
+            self.cache.put(pkey, {h: found[h] for h in unique}, keep=hashes)
+        elif self.cache is not None:
+            with self._memo_lock:
+                memo_keys = {k for k in self._vectors if k[0] == pkey}
+            if fresh or memo_keys != {(pkey, h) for h in unique}:
+                self.cache.put(pkey, fresh, keep=hashes)  # ``keep`` prunes edited-away chunks
         # Keep only the texts the index holds now: edited-away chunks would pile up.
-        self._vectors = {(pkey, h): found[h] for h in hashes}
+        with self._memo_lock:
+            self._vectors = {
+                **{k: v for k, v in self._vectors.items() if k[0] != pkey},
+                **{(pkey, h): found[h] for h in unique},
+            }
         if not hashes:
             return np.zeros((0, emb.dims), np.float32)
-        return np.stack([found[h] for h in hashes])
+        return np.stack([found[h][1] for h in hashes])
+
+    def _reuse(
+        self, emb: embed_recipe.RecipeEmbedder, store: Any, texts: dict[str, str]
+    ) -> tuple[dict[str, tuple[str, np.ndarray]], dict[str, list[int]]]:
+        """Vectors for texts new to this recipe that need no model: the same tokens
+        computed the same way by another recipe, or by memdesk's own index; the main
+        index's rows under this recipe's own key (a parity run's engine) too. Returns them
+        with every text's tokens."""
+        ident = emb.identity
+        tokens = {h: emb.document_tokens(t) for h, t in texts.items()}
+        for seq in tokens.values():
+            if len(seq) > emb.max_input_tokens:
+                raise embed_recipe.OverContext(len(seq), emb.max_input_tokens)
+        keys = {h: emb.vector_key(seq) for h, seq in tokens.items()}
+        out: dict[str, tuple[str, np.ndarray]] = {}
+        if store is not None:
+            own = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(texts))
+            out.update((h, (keys[h], np.asarray(v, np.float32))) for h, v in own.items())
+            self.reuse.cached += len(own)
+        if self.cache is not None:
+            wanted = {keys[h]: h for h in texts if h not in out}
+            if wanted:
+                for key, vec in self.cache.get_by_keys(list(wanted)).items():
+                    out[wanted[key]] = (key, vec)
+                    self.reuse.other_recipe += 1
+        if store is not None and emb.index_vectors_match():
+            # memdesk's own index embedded the same token ids, computed as this recipe does.
+            same = [h for h in texts if h not in out and emb.index_tokens(texts[h]) == [tokens[h]]]
+            if same:
+                base = emb.base.identity
+                got = store.cached_embeddings(base.provider, base.model, base.provider_key, same)
+                for h, vec in got.items():
+                    out[h] = (keys[h], np.asarray(vec, np.float32))
+                self.reuse.main_index += len(got)
+        return out, tokens
+
+    def _embed(
+        self,
+        emb: embed_recipe.RecipeEmbedder,
+        embed_lock: Any,
+        pkey: str,
+        tokens: dict[str, list[int]],
+        missing: list[str],
+        found: dict[str, tuple[str, np.ndarray]],
+        fresh: dict[str, tuple[str, np.ndarray]],
+        progress: ProgressFn | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        total = len(found) + len(missing)
+        done = len(found)
+        unsaved: dict[str, tuple[str, np.ndarray]] = {}
+        try:
+            for start in range(0, len(missing), EMBED_SLICE):
+                if cancelled is not None and cancelled():
+                    raise errors.Cancelled("indexing for the OpenClaw profile cancelled")
+                part = missing[start : start + EMBED_SLICE]
+                with embed_lock:
+                    matrix = emb.embed_token_sequences([tokens[h] for h in part])
+                for i, h in enumerate(part):
+                    row = (emb.vector_key(tokens[h]), np.asarray(matrix[i], dtype=np.float32))
+                    found[h] = fresh[h] = unsaved[h] = row
+                self.reuse.embedded += len(part)
+                if self.cache is not None and len(unsaved) >= SAVE_EVERY:
+                    self.cache.put(pkey, unsaved, keep=None)
+                    unsaved = {}
+                if progress is not None:
+                    progress(done + start + len(part), total)
+        except BaseException:
+            if self.cache is not None and unsaved:
+                self.cache.put(pkey, unsaved, keep=None)  # the next build embeds only the rest
+            raise
 
     def query(self, query: str, embed_lock: Any) -> np.ndarray | None:
         """The query's vector under the recipe; None without a model or over its context."""
