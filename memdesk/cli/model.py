@@ -31,14 +31,18 @@ def cmd_model(args: argparse.Namespace) -> int:
     if args.model_cmd == "embed":
         return _embed(args, registry.find_default_model(folder))
     names = list(registry.MODEL_NAMES) if args.name == "all" else [args.name]
+    # By default the portable F16 file and, where this CPU runs another format faster,
+    # that one too (the models dir then holds one file per format; loading picks the CPU's).
+    formats = [args.weights] if args.weights else list(dict.fromkeys(("f16", registry.cpu_weights())))
     for name in names:
+        for weights in formats:
 
-        def progress(msg: str, _name: str = name) -> None:
-            sys.stderr.write(f"[{_name}] {msg}\n")
-            sys.stderr.flush()
+            def progress(msg: str, _name: str = name, _weights: str = weights) -> None:
+                sys.stderr.write(f"[{_name} {_weights}] {msg}\n")
+                sys.stderr.flush()
 
-        path = registry.build_model(name, folder, progress=progress, force=args.force)
-        sys.stdout.write(f"{name}: {path}\n")
+            path = registry.build_model(name, folder, progress=progress, force=args.force, weights=weights)
+            sys.stdout.write(f"{name} ({weights}): {path}\n")
     return 0
 
 
@@ -91,6 +95,11 @@ def register(sub: Any) -> None:
     b = msub.add_parser("build", help="convert pip-installed weights to GGUF")
     b.add_argument("name", nargs="?", default="all", choices=("minilm", "e5-small", "all"))
     b.add_argument("--force", action="store_true", help="rebuild even if up to date")
+    b.add_argument(
+        "--weights",
+        choices=("f16", "bf16", "f32", "q8_0"),
+        help="the encoder matrices' format (default: f16, plus this CPU's fastest if another)",
+    )
     b.set_defaults(func=cmd_model)
     ls = msub.add_parser("list", help="built and configured models")
     ls.add_argument("--json", action="store_true")

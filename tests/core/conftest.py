@@ -29,7 +29,7 @@ def minilm_gguf_f32(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from memdesk.core.embed.models import minilm
 
     path = tmp_path_factory.mktemp("minilm-f32") / "all-MiniLM-L6-v2-f32.gguf"
-    minilm.build(path, lambda _msg: None, dtype="f32")
+    minilm.build(path, lambda _msg: None, weights="f32")
     return path
 
 

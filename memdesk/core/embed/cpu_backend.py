@@ -46,6 +46,9 @@ class CpuBackend:
     variants: tuple[str, ...]  # every variant the build ships (none for a native build)
     best: str | None  # the variant chosen without MEMDESK_LLAMA_CPU
     forced: bool  # chosen by MEMDESK_LLAMA_CPU
+    # What the loaded backend was compiled to use, as ggml names it ("AVX2", "AVX512_BF16",
+    # ...): ggml_backend_get_features of the CPU backend (empty if ggml cannot say).
+    features: frozenset[str] = frozenset()
 
     @property
     def dispatch(self) -> bool:
@@ -187,7 +190,11 @@ def ensure_loaded(llama_cpp: Any) -> CpuBackend:
                         value=forced,
                     )
                 )
-            _loaded = CpuBackend(variant=None, variants=(), best=None, forced=False)
+            try:  # its one CPU backend is linked in: ask it the same way
+                features = backend_features(ctypes.CDLL(str(lib_dir / f"libllama{_SUFFIX}")))
+            except OSError:
+                features = frozenset()
+            _loaded = CpuBackend(variant=None, variants=(), best=None, forced=False, features=features)
             return _loaded
         variant, best = choose(variants, forced)
         # Through libllama, the very file llama-cpp-python loaded (the same handle): dlsym
@@ -207,10 +214,79 @@ def ensure_loaded(llama_cpp: Any) -> CpuBackend:
                 )
             )
         _loaded = CpuBackend(
-            variant=variant, variants=tuple(sorted(variants)), best=best, forced=forced is not None
+            variant=variant,
+            variants=tuple(sorted(variants)),
+            best=best,
+            forced=forced is not None,
+            features=backend_features(llama),
         )
         logger.info("llama.cpp CPU backend: %s", _loaded.describe())
         return _loaded
+
+
+class _Feature(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("value", ctypes.c_char_p)]
+
+
+def backend_features(llama: ctypes.CDLL) -> frozenset[str]:
+    """The features ggml's loaded CPU backend was built with and uses (value "1").
+
+    Through ``ggml_backend_get_features``, which the CPU backend exports by name
+    (``ggml_backend_reg_get_proc_address``): each variant reports its own compile-time
+    instruction sets, so the x64 variant reports no AVX512_BF16 on a CPU that has it.
+    """
+    try:
+        by_name = llama.ggml_backend_reg_by_name
+        proc = llama.ggml_backend_reg_get_proc_address
+    except AttributeError:
+        return frozenset()
+    by_name.restype = ctypes.c_void_p
+    by_name.argtypes = [ctypes.c_char_p]
+    proc.restype = ctypes.c_void_p
+    proc.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    reg = by_name(b"CPU")
+    address = proc(reg, b"ggml_backend_get_features") if reg else None
+    if not address:
+        return frozenset()
+    get = ctypes.CFUNCTYPE(ctypes.POINTER(_Feature), ctypes.c_void_p)(address)
+    table = get(reg)
+    found = set()
+    i = 0
+    while table[i].name:  # ends with a {NULL, NULL} entry
+        if (table[i].value or b"") == b"1":
+            found.add(table[i].name.decode("ascii", "replace"))
+        i += 1
+    return frozenset(found)
+
+
+# /proc/cpuinfo flag -> ggml's name for what a variant built for it uses.
+_CPUINFO_FEATURES = {"avx512_bf16": "AVX512_BF16", "avx512_vnni": "AVX512_VNNI", "avx2": "AVX2"}
+
+
+def likely_features(cpuinfo: str | None = None) -> frozenset[str]:
+    """The features the backend llama.cpp will load here uses, known before loading it.
+
+    Once it is loaded: its own list. Before (choosing a model file must not wait for
+    llama.cpp): this CPU's flags as ggml names them, since the best-scoring variant on a
+    CPU uses what it has; with a variant forced by MEMDESK_LLAMA_CPU, none (unknown
+    until loaded: assume the baseline).
+    """
+    if _loaded is not None:
+        return _loaded.features
+    if os.environ.get(FORCE_ENV):
+        return frozenset()
+    if cpuinfo is None:
+        try:
+            with open("/proc/cpuinfo", encoding="utf-8") as handle:
+                cpuinfo = handle.read()
+        except OSError:
+            return frozenset()
+    flags: set[str] = set()
+    for line in cpuinfo.splitlines():
+        if line.startswith("flags"):
+            flags.update(line.partition(":")[2].split())
+            break
+    return frozenset(name for flag, name in _CPUINFO_FEATURES.items() if flag in flags)
 
 
 def loaded() -> CpuBackend | None:

@@ -129,8 +129,15 @@ class GgufEmbedder:
         flash_attention: bool = True,
         input_embeddings: bool = True,
         lazy: bool = False,
+        reference_model: Path | str | None = None,
     ) -> None:
         self._path = Path(model_path)
+        # The same model in the format OpenClaw runs (F16) when this file is another
+        # format of it (the CPU's, models/weight_formats.py): ``encode_reference``,
+        # which the OpenClaw profiles embed with, computes on that file, so a profile's
+        # vectors stay those of the agent's own runs; loaded on first use only.
+        self._reference_model = Path(reference_model) if reference_model is not None else None
+        self._reference_twin: GgufEmbedder | None = None
         info = inspect_gguf(self._path)
         self._info = info
         self._n_ctx = info.context_length
@@ -654,6 +661,14 @@ class GgufEmbedder:
         seq = [int(t) for t in tokens]
         if not seq or len(seq) > self._n_ctx:
             raise ValueError(f"{len(seq)} tokens: a reference encode takes 1..{self._n_ctx}")
+        if self._reference_model is not None:
+            with self._load_lock:
+                if self._reference_twin is None:
+                    self._reference_twin = GgufEmbedder(
+                        self._reference_model, n_threads=self._n_threads, lazy=True
+                    )
+                twin = self._reference_twin
+            return twin.encode_reference(seq, flash_attention=flash_attention)
         self.load()
         with self._load_lock:
             if self._model is None:
@@ -684,6 +699,9 @@ class GgufEmbedder:
             if self._tokenizer is not None:
                 self._lc.llama_model_free(self._tokenizer)
                 self._tokenizer = None
+            twin, self._reference_twin = self._reference_twin, None
+        if twin is not None:
+            twin.close()
 
     def __del__(self) -> None:
         # At interpreter shutdown the ctypes module may already be gone.

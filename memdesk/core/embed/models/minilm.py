@@ -11,7 +11,9 @@ llama.cpp treats the file exactly like an upstream conversion:
 * token types CONTROL for the special tokens, NORMAL for the rest;
 * mean pooling, non-causal attention, context length from
   ``max_position_embeddings`` (512);
-* 2-D weight matrices in F16 (or F32), biases and norms in F32.
+* the encoder's 2-D weight matrices in F16, or another format
+  (``weight_formats``: BF16, F32, Q8_0); biases and norms in F32; the token
+  table in ``TOKEN_TABLE`` (a row look-up, see ``build``).
 
 On top of that it writes ``memdesk.*`` keys the embedder reads back
 (model name, query/document prefixes, source digest, converter version).
@@ -22,11 +24,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
-from memdesk.core.embed.models import gguf_file, wheels
+from memdesk.core.embed.models import gguf_file, weight_formats, wheels
 from memdesk.core.errors import ModelBuildError
 
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -36,6 +37,9 @@ CONVERTER_VERSION = 1
 
 QUERY_PREFIX = ""
 DOCUMENT_PREFIX = ""
+# The token-embedding table (30,522 x 384) is only looked up, row by row, in Python
+# (encoder_file.TokenRows): F16 like the matrices until measured otherwise.
+TOKEN_TABLE = "f16"
 
 _PHANTOM_SPACE = "\u2581"
 _SPECIAL_KEYS = ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
@@ -130,10 +134,14 @@ def build(
     out_path: Path,
     progress: Progress | None = None,
     *,
-    dtype: Literal["f16", "f32"] = "f16",
+    weights: str = "f16",
+    token_table: str | None = None,
 ) -> None:
     """Write all-MiniLM-L6-v2 as a GGUF file at ``out_path`` (atomically).
 
+    ``weights`` is the encoder matrices' format (``weight_formats.FORMATS``);
+    ``token_table`` the token-embedding table's (``f16``, ``f32``, ``q8_0``; default
+    ``TOKEN_TABLE``, F32 with F32 weights, so an F32 build is the checkpoint's values).
     ``progress`` receives short human-readable status lines. Raises
     ``ModelBuildError`` when the source package is missing/altered or the
     checkpoint does not look like the expected BERT model.
@@ -162,11 +170,12 @@ def build(
     ids = {k: token_id[v] for k, v in specials.items() if v is not None}
 
     tokens, token_types = phantom_vocab(vocab, {v for v in specials.values() if v})
-    file_type = gguf.LlamaFileType.MOSTLY_F16 if dtype == "f16" else gguf.LlamaFileType.ALL_F32
+    weight_formats.check(weights)
+    table_format = token_table or ("f32" if weights == "f32" else TOKEN_TABLE)
 
     with gguf_file.atomic_bert_gguf(out_path, say) as writer:
         writer.add_name(MODEL_NAME)
-        writer.add_file_type(int(file_type))
+        writer.add_file_type(weight_formats.file_type(weights))
         writer.add_context_length(int(config["max_position_embeddings"]))
         writer.add_embedding_length(int(config["hidden_size"]))
         writer.add_feed_forward_length(int(config["intermediate_size"]))
@@ -216,13 +225,14 @@ def build(
             name = gguf_tensor_name(hf_name)
             if name is None:
                 continue
-            if dtype == "f16" and array.ndim >= 2 and name not in _ALWAYS_F32:
-                data = array.astype(np.float16)
+            if name == "token_embd.weight":
+                weight_formats.add_token_table(writer, name, array, table_format)
+            elif array.ndim >= 2 and name not in _ALWAYS_F32:
+                weight_formats.add_matrix(writer, name, array, weights)
             else:
                 # Biases, norms and the added embeddings stay F32 like upstream: ggml's
                 # CPU add has no f32+f16 kernel (aborts), and they are tiny anyway.
-                data = array.astype(np.float32)
-            writer.add_tensor(name, data)
+                writer.add_tensor(name, array.astype(np.float32))
             n_written += 1
         expected = len(_GLOBAL_TENSORS) + len(_LAYER_TENSORS) * 2 * int(config["num_hidden_layers"])
         if n_written != expected:

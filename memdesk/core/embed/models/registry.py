@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from memdesk.core import diskio
+from memdesk.core.embed.models import weight_formats
 from memdesk.core.errors import ModelBuildError
 
 logger = logging.getLogger(__name__)
@@ -82,9 +83,13 @@ def _spec(name: str) -> ModelSpec:
         raise ModelBuildError(f"Unknown model {name!r}; choose one of: {', '.join(MODEL_NAMES)}") from None
 
 
-def model_file(name: str, models_dir: Path) -> Path:
-    """Where model ``name``'s GGUF file lives (whether built or not)."""
-    return Path(models_dir) / _spec(name).file_name
+def model_file(name: str, models_dir: Path, weights: str = weight_formats.DEFAULT_FORMAT) -> Path:
+    """Where model ``name``'s GGUF file with its matrices in ``weights`` lives (whether
+    built or not): ``<name>.gguf`` for the default format, ``<name>.<format>.gguf`` else."""
+    file_name = _spec(name).file_name
+    if weight_formats.check(weights) != weight_formats.DEFAULT_FORMAT:
+        file_name = file_name.removesuffix(".gguf") + f".{weights}.gguf"
+    return Path(models_dir) / file_name
 
 
 def _stamp_file(path: Path) -> Path:
@@ -113,12 +118,17 @@ def _source_sha256(module: ModuleType | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _expected_stamp(spec: ModelSpec, module: ModuleType | None) -> dict[str, object]:
-    return {
+def _expected_stamp(
+    spec: ModelSpec, module: ModuleType | None, weights: str = weight_formats.DEFAULT_FORMAT
+) -> dict[str, object]:
+    stamp: dict[str, object] = {
         "model": spec.name,
         "source_sha256": _source_sha256(module),
         "converter_version": getattr(module, "CONVERTER_VERSION", 0) if module else None,
     }
+    if weights != weight_formats.DEFAULT_FORMAT:  # the default's stamps predate formats: keep them valid
+        stamp["weights"] = weights
+    return stamp
 
 
 def _is_up_to_date(path: Path, expected: dict[str, object]) -> bool:
@@ -133,9 +143,15 @@ def _is_up_to_date(path: Path, expected: dict[str, object]) -> bool:
 
 
 def build_model(
-    name: str, models_dir: Path, progress: Progress | None = None, *, force: bool = False
+    name: str,
+    models_dir: Path,
+    progress: Progress | None = None,
+    *,
+    force: bool = False,
+    weights: str = weight_formats.DEFAULT_FORMAT,
 ) -> Path:
-    """Build model ``name`` into ``models_dir`` and return the file's path.
+    """Build model ``name`` (its matrices in ``weights``) into ``models_dir`` and return
+    the file's path.
 
     Skips the work when the file exists and its build stamp matches the current
     source package and converter version (unless ``force``). Raises
@@ -144,19 +160,19 @@ def build_model(
     """
     spec = _spec(name)
     say = progress or (lambda _msg: None)
-    path = model_file(name, models_dir)
+    path = model_file(name, models_dir, weights)
     module = _load_module(spec)
     if module is None or not callable(getattr(module, "build", None)):
         raise ModelBuildError(f"Model {name!r} cannot be built by this version of memdesk")
-    expected = _expected_stamp(spec, module)
+    expected = _expected_stamp(spec, module, weights)
     if not force and _is_up_to_date(path, expected):
         logger.info("%s is up to date", path)
         say(f"{path} is up to date")
         _write_encoder(path)
         return path
     Path(models_dir).mkdir(parents=True, exist_ok=True, mode=0o700)
-    logger.info("building %s into %s", name, path)
-    module.build(path, say)
+    logger.info("building %s (%s) into %s", name, weights, path)
+    module.build(path, say, weights=weights)
     if not path.is_file():
         raise ModelBuildError(f"The {name} converter finished without writing {path}")
     stamp = dict(expected, size=path.stat().st_size)
@@ -210,12 +226,42 @@ def list_models(models_dir: Path) -> list[ModelInfo]:
     return rows
 
 
-def find_default_model(models_dir: Path) -> Path | None:
-    """The default model's file if built, else the first built model, else ``None``."""
+def portable_file(path: Path) -> Path | None:
+    """The default-format (F16) file of the same model when ``path`` is a model file in
+    another format (``<name>.<format>.gguf``) and that file is built, else None."""
+    for spec in SPECS.values():
+        stem = spec.file_name.removesuffix(".gguf")
+        for fmt in weight_formats.FORMATS:
+            if fmt != weight_formats.DEFAULT_FORMAT and path.name == f"{stem}.{fmt}.gguf":
+                sibling = path.with_name(spec.file_name)
+                return sibling if sibling.is_file() else None
+    return None
+
+
+def cpu_weights(features: frozenset[str] | None = None) -> str:
+    """The weight format this CPU's llama.cpp backend runs fastest (``features``: what it
+    uses, as ggml names them; default: ``cpu_backend.likely_features()``, known without
+    loading llama.cpp)."""
+    if features is None:
+        from memdesk.core.embed import cpu_backend
+
+        features = cpu_backend.likely_features()
+    return weight_formats.preferred(features)
+
+
+def find_default_model(models_dir: Path, weights: str | None = None) -> Path | None:
+    """The default model's file if built, else the first built model, else ``None``.
+
+    Each model's file in ``weights`` (default: this CPU's, ``cpu_weights``) is taken
+    when built, else its default-format file: choosing per CPU at load time, one file
+    per format built offline (``memdesk model build`` builds the CPU's format too).
+    """
+    wanted = cpu_weights() if weights is None else weight_formats.check(weights)
     for name in (DEFAULT_MODEL, *MODEL_NAMES):
-        path = model_file(name, models_dir)
-        if path.is_file():
-            return path
+        for fmt in dict.fromkeys((wanted, weight_formats.DEFAULT_FORMAT)):
+            path = model_file(name, models_dir, fmt)
+            if path.is_file():
+                return path
     return None
 
 
