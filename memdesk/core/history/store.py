@@ -90,6 +90,8 @@ class History:
         self._batching = 0  # depth of batch()
         # Git versions' contents by note, newest notes last: {note: {version id: bytes}}.
         self._git: OrderedDict[str, dict[str, bytes | None]] = OrderedDict()
+        # The notes of the git tree ``at`` last read: {(note, version id): bytes}.
+        self._git_tree: dict[tuple[str, str], bytes | None] = {}
 
     # -- writing ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -315,9 +317,21 @@ class History:
                 )
             ]
 
+    def at(self, when: datetime, *, git: bool = False) -> dict[str, Version]:
+        """For each note, its version current at ``when`` (notes deleted by then left
+        out). With ``git``, a note the store has no version of by then (memdesk had not
+        seen it yet) is taken from the last commit of the workspace's repository made
+        by then, when there is one: notes are what ``is_note`` accepts there."""
+        found = self._captured_at(when)
+        if git:
+            known = self._known_by(when)
+            for version in self._git_at(utc(when)):
+                if version.note not in known:
+                    found[version.note] = version
+        return found
+
     @_repairing
-    def at(self, when: datetime) -> dict[str, Version]:
-        """For each note, its version current at ``when`` (notes deleted by then left out)."""
+    def _captured_at(self, when: datetime) -> dict[str, Version]:
         with self._lock:
             rows = sqlite.rows(
                 self._conn,
@@ -329,6 +343,45 @@ class History:
             )
         current = (_version(r) for r in rows)
         return {v.note: v for v in current if v.source != DELETED}
+
+    @_repairing
+    def _known_by(self, when: datetime) -> set[str]:
+        """Notes with a captured version (deleted ones too) at or before ``when``."""
+        with self._lock:
+            rows = sqlite.rows(
+                self._conn,
+                "SELECT DISTINCT n.path FROM versions v JOIN notes n ON n.id = v.note WHERE v.at <= ?",
+                (to_micros(utc(when)),),
+                where=self.path,
+            )
+        return {str(r[0]) for r in rows}
+
+    def _git_at(self, when: datetime) -> list[Version]:
+        tree = gitlog.tree_at(self.root, when)
+        if tree is None:
+            return []
+        sha, committed, files = tree
+        files = [f for f in files if is_note(f.path)]
+        contents = gitlog.blob_contents(self.root, sorted({f.blob for f in files}))
+        versions: list[Version] = []
+        with self._lock:
+            self._git_tree = {}  # the last tree asked for is kept, for ``content``
+            for f in files:
+                data = contents.get(f.blob)
+                vid = f"git:{sha}"
+                self._git_tree[(f.path, vid)] = data
+                versions.append(
+                    Version(
+                        id=vid,
+                        note=f.path,
+                        at=committed,
+                        source=GIT,
+                        size=f.size,
+                        digest=None if data is None else codec.digest(data).hex(),
+                        reason=None,
+                    )
+                )
+        return versions
 
     # -- the tree's badge ----------------------------------------------------------------
     @_repairing
@@ -459,6 +512,8 @@ class History:
 
     def _git_content(self, version: Version) -> bytes | None:
         with self._lock:
+            if (version.note, version.id) in self._git_tree:
+                return self._git_tree[(version.note, version.id)]
             cached = self._git.get(version.note)
         if cached is None or version.id not in cached:
             self._git_versions(version.note)
@@ -488,6 +543,12 @@ class History:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def is_note(rel: str) -> bool:
+    """A memory note by OpenClaw's layout (``MEMORY.md``, ``memory.md``, ``memory/**/*.md``):
+    which files of a git tree ``History.at`` takes."""
+    return rel in ("MEMORY.md", "memory.md") or (rel.startswith("memory/") and rel.endswith(".md"))
 
 
 def open_history(root: Path) -> History:
