@@ -20,6 +20,7 @@ from memdesk.core.base import sqlite
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2
+BUSY_TIMEOUT_MS = 5_000
 # The store's SQLite files besides the database itself.
 _SIDECARS = ("-wal", "-shm", "-journal")
 
@@ -79,7 +80,9 @@ def open_catalog(path: Path) -> sqlite.Connection:
 def _open(path: Path) -> sqlite.Connection:
     conn = sqlite.connect(path)
     try:
-        conn.setbusytimeout(sqlite.BUSY_TIMEOUT_MS)
+        # Short: a capture waits this long for another process's write, then is logged and
+        # skipped; a save or a sync never waits on the history for long.
+        conn.setbusytimeout(BUSY_TIMEOUT_MS)
         sqlite.rows(conn, "PRAGMA journal_mode=WAL", where=path)
         # NORMAL in WAL mode: a commit survives the process being killed; only a power
         # loss may drop the last commits, never leave the file inconsistent.
