@@ -98,20 +98,37 @@ class History:
     def batch(self) -> Iterator[None]:
         """Captures inside are one transaction (a sync's many notes: one commit)."""
         with self._lock:
-            self._run("SAVEPOINT history_batch")
             self._batching += 1
             try:
-                yield
-            except BaseException as exc:
-                with contextlib.suppress(errors.MemdeskError):
-                    self._run("ROLLBACK TO history_batch")
-                    self._run("RELEASE history_batch")
-                if isinstance(exc, errors.IndexCorrupt):
+                with self._writing():
+                    yield
+            except errors.IndexCorrupt as exc:
+                if self._batching == 1:
                     self._start_afresh(str(exc))
                 raise
             finally:
                 self._batching -= 1
-            self._run("RELEASE history_batch")
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write transaction, or a savepoint inside the one open (a capture in a
+        batch: its own failure undoes only itself). The outermost is taken IMMEDIATE:
+        a transaction that read first and wrote second would fail at once, busy handler
+        or not, when another process wrote in between (two processes capturing)."""
+        with self._lock:
+            nested = self._conn.in_transaction
+            self._run("SAVEPOINT history_write" if nested else "BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                with contextlib.suppress(errors.MemdeskError):
+                    if nested:
+                        self._run("ROLLBACK TO history_write")
+                        self._run("RELEASE history_write")
+                    else:
+                        self._run("ROLLBACK")
+                raise
+            self._run("RELEASE history_write" if nested else "COMMIT")
 
     def _run(self, sql: str) -> None:
         sqlite.rows(self._conn, sql, where=self.path)
@@ -155,7 +172,7 @@ class History:
         elif data is None and reason is None:
             raise ValueError("a version without content needs a reason")
         when = to_micros(utc(at))
-        with self._lock, self._conn:
+        with self._writing():
             note_id = self._note_id(note)
             latest = sqlite.rows(
                 self._conn,
@@ -387,7 +404,7 @@ class History:
     @_repairing
     def mark_seen(self, note: str) -> None:
         """The user has looked at ``note`` as it is now."""
-        with self._lock, self._conn:
+        with self._writing():
             note_id = self._note_id(note)
             top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
             sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (int(top[0][0]), note_id))
@@ -414,7 +431,7 @@ class History:
 
     @_repairing
     def set_retention(self, policy: Retention) -> None:
-        with self._lock, self._conn:
+        with self._writing():
             self._set_meta("retention", policy.dumps())
 
     @_repairing
@@ -422,7 +439,7 @@ class History:
         """Drop the versions the retention policy no longer keeps, and content no version
         needs; returns how many versions were dropped."""
         policy = self.retention
-        with self._lock, self._conn:
+        with self._writing():
             rows = sqlite.rows(self._conn, "SELECT id, note, at FROM versions", where=self.path)
             drop = to_prune(((int(a), int(b), int(c)) for a, b, c in rows), policy, utc(now))
             for start in range(0, len(drop), 500):
@@ -440,7 +457,7 @@ class History:
         if last is not None and current - from_micros(int(last)) < every:
             return 0
         dropped = self.prune(current)
-        with self._lock, self._conn:
+        with self._writing():
             self._set_meta("pruned_at", str(to_micros(current)))
         return dropped
 
