@@ -8,7 +8,7 @@
    p95 ms per changed note, small notes and the 100 KB note apart. The baseline's time
    is reported too.
 2. **Size**: ``--versions`` versions of a 100 KB note (each edits 1-3 lines, a third of
-   them also append one), captured in order; the store's file size (after a WAL
+   them also append one and drop another, so it stays about 100 KB), captured in order; the store's file size (after a WAL
    checkpoint) against the zstd-compressed size of the distinct content: every distinct
    version concatenated and compressed by zstd (level 3, long-distance matching, a
    128 MB window) as one stream, the way ``zstd --long`` would keep them as one file;
@@ -69,8 +69,9 @@ def big_note(rng: random.Random, size: int = 100_000) -> list[str]:
 def edit(rng: random.Random, lines: list[str], i: int) -> None:
     for _ in range(rng.randrange(1, 4)):
         lines[rng.randrange(len(lines))] = line(rng, i)
-    if rng.random() < 1 / 3:
+    if rng.random() < 1 / 3:  # one appended, one dropped: the note stays about its size
         lines.append(line(rng, i))
+        del lines[rng.randrange(len(lines) - 1)]
 
 
 def capture_on_sync_path(notes: int, rounds: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from memdesk.core.base import sqlite
 from memdesk.core.history import codec
 
-MAX_DEPTH = 2000
+MAX_DEPTH = 1000
 CHAIN_RATIO = 10
 CACHE_BYTES = 16 << 20
 CACHE_EVERY = 32  # of a chain walked to read one content, every 32nd is kept in memory
