@@ -66,8 +66,11 @@ def big_note(rng: random.Random, size: int = 100_000) -> list[str]:
     return lines
 
 
+EDIT_LINES = (1, 3)  # lines changed per version, at least and at most (--edit-lines)
+
+
 def edit(rng: random.Random, lines: list[str], i: int) -> None:
-    for _ in range(rng.randrange(1, 4)):
+    for _ in range(rng.randint(*EDIT_LINES)):
         lines[rng.randrange(len(lines))] = line(rng, i)
     if rng.random() < 1 / 3:  # one appended, one dropped: the note stays about its size
         lines.append(line(rng, i))
@@ -270,9 +273,17 @@ def main() -> None:
     ap.add_argument("--cv-notes", type=int, default=2000)
     ap.add_argument("--cv-versions", type=int, default=50)
     ap.add_argument("--parts", default="capture,changes_view,size", help="which parts to run")
+    ap.add_argument("--edit-lines", default="1,3", metavar="MIN,MAX", help="lines changed per version")
     args = ap.parse_args()
+    global EDIT_LINES
+    low, high = (int(x) for x in args.edit_lines.split(","))
+    EDIT_LINES = (low, high)
     parts = args.parts.split(",")
-    out: dict[str, Any] = {"date": dt.date.today().isoformat(), "cpus": os.cpu_count()}
+    out: dict[str, Any] = {
+        "date": dt.date.today().isoformat(),
+        "cpus": os.cpu_count(),
+        "edit_lines": EDIT_LINES,
+    }
     if "capture" in parts:
         out["capture"] = capture_on_sync_path(args.notes, args.rounds)
         print(json.dumps(out["capture"]), flush=True)
