@@ -92,6 +92,18 @@ def capture_on_sync_path(notes: int, rounds: int) -> dict[str, Any]:
             timings.append((time.perf_counter() - start, time.thread_time() - cpu, pending))
 
     captures.SyncCaptures.flush = timed_flush  # type: ignore[method-assign]
+    from memdesk.core.history import History
+
+    baseline: list[tuple[float, float]] = []
+    real_baseline = History.take_baseline
+
+    def timed_baseline(self: History, notes: Any) -> int:
+        start, cpu = time.perf_counter(), time.thread_time()
+        taken = real_baseline(self, notes)
+        baseline.append((time.perf_counter() - start, time.thread_time() - cpu))
+        return taken
+
+    History.take_baseline = timed_baseline  # type: ignore[method-assign]
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="memdesk-history-bench-") as tmp:
         os.environ["MEMDESK_HOME"] = str(Path(tmp) / "home")
@@ -134,10 +146,14 @@ def capture_on_sync_path(notes: int, rounds: int) -> dict[str, Any]:
                 cpu_out.extend(1000 * cpu / count for _seconds, cpu, count in timings)
         eng.close()
     captures.SyncCaptures.flush = real_flush  # type: ignore[method-assign]
+    History.take_baseline = real_baseline  # type: ignore[method-assign]
     return {
         "notes": notes + 1,
         "first_sync_s_with_baseline": round(first_sync, 3),
         "baseline_versions": baseline_versions,
+        # Reading every note and keeping it, inside the first sync.
+        "baseline_s": round(baseline[0][0], 3),
+        "baseline_cpu_s": round(baseline[0][1], 3),
         "small_note_ms_median": round(statistics.median(small_ms), 3),
         "small_note_ms_p95": round(pct(small_ms, 0.95), 3),
         "note_100kb_ms_median": round(statistics.median(big_ms), 3),
