@@ -4,9 +4,9 @@ A note's new content is compressed against the note's previous content (``codec`
 delta of a few hundred bytes for an edit of a large note. A chain of deltas starts at
 a keyframe (content compressed on its own); a new keyframe starts when the chain's
 deltas add up to ``CHAIN_RATIO`` times the keyframe's size, or ``MAX_DEPTH`` deltas,
-so the keyframes cost at most about half of what the deltas cost, and reading any
-version decompresses at most ``MAX_DEPTH + 1`` frames (a delta frame decompresses in
-tens of microseconds). Recently used contents are kept in memory (``ContentCache``), so
+so the keyframes cost about a tenth of what the deltas cost, and reading any version
+decompresses at most ``MAX_DEPTH + 1`` frames (a delta frame decompresses in tens of
+microseconds; every ``CACHE_EVERY``-th step is kept in memory for the next read). Recently used contents are kept in memory (``ContentCache``), so
 the usual capture (the next version of a note just seen) has its base at hand.
 """
 
@@ -20,7 +20,7 @@ from memdesk.core.base import sqlite
 from memdesk.core.history import codec
 
 MAX_DEPTH = 1000
-CHAIN_RATIO = 2
+CHAIN_RATIO = 10
 CACHE_BYTES = 16 << 20
 CACHE_EVERY = 32  # of a chain walked to read one content, every 32nd is kept in memory
 

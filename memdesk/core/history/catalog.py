@@ -20,12 +20,14 @@ from memdesk.core.base import sqlite
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2
+BUSY_TIMEOUT_MS = 5_000
 # The store's SQLite files besides the database itself.
 _SIDECARS = ("-wal", "-shm", "-journal")
 
 # Every byte of a row counts: 10,000 versions of a note cost their deltas (~100 bytes
 # each for a small edit) plus these rows, so there are no indexes a lookup can do
-# without (pruning scans instead) and the digest is found through 8 of its bytes.
+# without (a period's changes and pruning scan the versions instead: 100,000 rows in
+# tens of milliseconds) and the digest is found through 8 of its bytes.
 SCHEMA = (
     # Key/value: the retention policy, whether the baseline was taken, when it was last
     # pruned. The schema's version lives in PRAGMA user_version.
@@ -62,7 +64,6 @@ SCHEMA = (
         added INTEGER,
         removed INTEGER)""",
     "CREATE INDEX IF NOT EXISTS versions_by_note ON versions(note, at)",
-    "CREATE INDEX IF NOT EXISTS versions_by_time ON versions(at)",
 )
 
 
@@ -79,7 +80,9 @@ def open_catalog(path: Path) -> sqlite.Connection:
 def _open(path: Path) -> sqlite.Connection:
     conn = sqlite.connect(path)
     try:
-        conn.setbusytimeout(sqlite.BUSY_TIMEOUT_MS)
+        # Short: a capture waits this long for another process's write, then is logged and
+        # skipped; a save or a sync never waits on the history for long.
+        conn.setbusytimeout(BUSY_TIMEOUT_MS)
         sqlite.rows(conn, "PRAGMA journal_mode=WAL", where=path)
         # NORMAL in WAL mode: a commit survives the process being killed; only a power
         # loss may drop the last commits, never leave the file inconsistent.

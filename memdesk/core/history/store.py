@@ -90,26 +90,45 @@ class History:
         self._batching = 0  # depth of batch()
         # Git versions' contents by note, newest notes last: {note: {version id: bytes}}.
         self._git: OrderedDict[str, dict[str, bytes | None]] = OrderedDict()
+        # The notes of the git tree ``at`` last read: {(note, version id): bytes}.
+        self._git_tree: dict[tuple[str, str], bytes | None] = {}
 
     # -- writing ----------------------------------------------------------------------
     @contextlib.contextmanager
     def batch(self) -> Iterator[None]:
         """Captures inside are one transaction (a sync's many notes: one commit)."""
         with self._lock:
-            self._run("SAVEPOINT history_batch")
             self._batching += 1
             try:
-                yield
-            except BaseException as exc:
-                with contextlib.suppress(errors.MemdeskError):
-                    self._run("ROLLBACK TO history_batch")
-                    self._run("RELEASE history_batch")
-                if isinstance(exc, errors.IndexCorrupt):
+                with self._writing():
+                    yield
+            except errors.IndexCorrupt as exc:
+                if self._batching == 1:
                     self._start_afresh(str(exc))
                 raise
             finally:
                 self._batching -= 1
-            self._run("RELEASE history_batch")
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One write transaction, or a savepoint inside the one open (a capture in a
+        batch: its own failure undoes only itself). The outermost is taken IMMEDIATE:
+        a transaction that read first and wrote second would fail at once, busy handler
+        or not, when another process wrote in between (two processes capturing)."""
+        with self._lock:
+            nested = self._conn.in_transaction
+            self._run("SAVEPOINT history_write" if nested else "BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                with contextlib.suppress(errors.MemdeskError):
+                    if nested:
+                        self._run("ROLLBACK TO history_write")
+                        self._run("RELEASE history_write")
+                    else:
+                        self._run("ROLLBACK")
+                raise
+            self._run("RELEASE history_write" if nested else "COMMIT")
 
     def _run(self, sql: str) -> None:
         sqlite.rows(self._conn, sql, where=self.path)
@@ -153,7 +172,7 @@ class History:
         elif data is None and reason is None:
             raise ValueError("a version without content needs a reason")
         when = to_micros(utc(at))
-        with self._lock, self._conn:
+        with self._writing():
             note_id = self._note_id(note)
             latest = sqlite.rows(
                 self._conn,
@@ -315,9 +334,21 @@ class History:
                 )
             ]
 
+    def at(self, when: datetime, *, git: bool = False) -> dict[str, Version]:
+        """For each note, its version current at ``when`` (notes deleted by then left
+        out). With ``git``, a note the store has no version of by then (memdesk had not
+        seen it yet) is taken from the last commit of the workspace's repository made
+        by then, when there is one: notes are what ``is_note`` accepts there."""
+        found = self._captured_at(when)
+        if git:
+            known = self._known_by(when)
+            for version in self._git_at(utc(when)):
+                if version.note not in known:
+                    found[version.note] = version
+        return found
+
     @_repairing
-    def at(self, when: datetime) -> dict[str, Version]:
-        """For each note, its version current at ``when`` (notes deleted by then left out)."""
+    def _captured_at(self, when: datetime) -> dict[str, Version]:
         with self._lock:
             rows = sqlite.rows(
                 self._conn,
@@ -330,11 +361,50 @@ class History:
         current = (_version(r) for r in rows)
         return {v.note: v for v in current if v.source != DELETED}
 
+    @_repairing
+    def _known_by(self, when: datetime) -> set[str]:
+        """Notes with a captured version (deleted ones too) at or before ``when``."""
+        with self._lock:
+            rows = sqlite.rows(
+                self._conn,
+                "SELECT DISTINCT n.path FROM versions v JOIN notes n ON n.id = v.note WHERE v.at <= ?",
+                (to_micros(utc(when)),),
+                where=self.path,
+            )
+        return {str(r[0]) for r in rows}
+
+    def _git_at(self, when: datetime) -> list[Version]:
+        tree = gitlog.tree_at(self.root, when)
+        if tree is None:
+            return []
+        sha, committed, files = tree
+        files = [f for f in files if is_note(f.path)]
+        contents = gitlog.blob_contents(self.root, sorted({f.blob for f in files}))
+        versions: list[Version] = []
+        with self._lock:
+            self._git_tree = {}  # the last tree asked for is kept, for ``content``
+            for f in files:
+                data = contents.get(f.blob)
+                vid = f"git:{sha}"
+                self._git_tree[(f.path, vid)] = data
+                versions.append(
+                    Version(
+                        id=vid,
+                        note=f.path,
+                        at=committed,
+                        source=GIT,
+                        size=f.size,
+                        digest=None if data is None else codec.digest(data).hex(),
+                        reason=None,
+                    )
+                )
+        return versions
+
     # -- the tree's badge ----------------------------------------------------------------
     @_repairing
     def mark_seen(self, note: str) -> None:
         """The user has looked at ``note`` as it is now."""
-        with self._lock, self._conn:
+        with self._writing():
             note_id = self._note_id(note)
             top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
             sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (int(top[0][0]), note_id))
@@ -361,7 +431,7 @@ class History:
 
     @_repairing
     def set_retention(self, policy: Retention) -> None:
-        with self._lock, self._conn:
+        with self._writing():
             self._set_meta("retention", policy.dumps())
 
     @_repairing
@@ -369,7 +439,7 @@ class History:
         """Drop the versions the retention policy no longer keeps, and content no version
         needs; returns how many versions were dropped."""
         policy = self.retention
-        with self._lock, self._conn:
+        with self._writing():
             rows = sqlite.rows(self._conn, "SELECT id, note, at FROM versions", where=self.path)
             drop = to_prune(((int(a), int(b), int(c)) for a, b, c in rows), policy, utc(now))
             for start in range(0, len(drop), 500):
@@ -387,7 +457,7 @@ class History:
         if last is not None and current - from_micros(int(last)) < every:
             return 0
         dropped = self.prune(current)
-        with self._lock, self._conn:
+        with self._writing():
             self._set_meta("pruned_at", str(to_micros(current)))
         return dropped
 
@@ -459,6 +529,8 @@ class History:
 
     def _git_content(self, version: Version) -> bytes | None:
         with self._lock:
+            if (version.note, version.id) in self._git_tree:
+                return self._git_tree[(version.note, version.id)]
             cached = self._git.get(version.note)
         if cached is None or version.id not in cached:
             self._git_versions(version.note)
@@ -488,6 +560,12 @@ class History:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def is_note(rel: str) -> bool:
+    """A memory note by OpenClaw's layout (``MEMORY.md``, ``memory.md``, ``memory/**/*.md``):
+    which files of a git tree ``History.at`` takes."""
+    return rel in ("MEMORY.md", "memory.md") or (rel.startswith("memory/") and rel.endswith(".md"))
 
 
 def open_history(root: Path) -> History:

@@ -53,8 +53,10 @@ def _capture(history: History | None, rel: str, data: bytes | None, size: int, s
         else:
             kept, reason, size = kept_form(rel, data, size)
             history.capture(rel, kept, source=source, reason=reason, size=size)
-    except Exception:  # capture never stops a save or a sync
-        log.exception("could not keep a version of %s in the history", rel)
+    except Exception as exc:  # capture never stops a save or a sync
+        # A warning, not an error: the CLI shows errors on stderr, and a command that
+        # did its work (a full disk's history aside) must still print one line at most.
+        log.warning("could not keep a version of %s in the history: %s", rel, exc, exc_info=True)
 
 
 # -- memdesk's own writes ------------------------------------------------------------------
@@ -108,8 +110,8 @@ class SyncCaptures:
             with self.history.batch():
                 for rel, data, size, source in self.pending:
                     _capture(self.history, rel, data, size, source)
-        except Exception:
-            log.exception("could not keep the versions of %d notes in the history", len(self.pending))
+        except Exception as exc:
+            log.warning("could not keep the versions of %d notes in the history: %s", len(self.pending), exc)
         self.count += len(self.pending)
         self.pending.clear()
         self.seconds += time.perf_counter() - start
@@ -123,8 +125,8 @@ class SyncCaptures:
         start = time.perf_counter()
         try:
             history.prune_if_due()  # retention, once a day, on the sync's thread
-        except Exception:
-            log.exception("could not prune the history of %s", root)
+        except Exception as exc:
+            log.warning("could not prune the history of %s: %s", root, exc, exc_info=True)
         if not history.needs_baseline():
             self.seconds += time.perf_counter() - start
             return
@@ -144,6 +146,6 @@ class SyncCaptures:
         try:
             taken = history.take_baseline(read_all())
             log.info("history: kept %d notes of %s as their first versions", taken, root)
-        except Exception:
-            log.exception("could not keep the history's first versions of %s", root)
+        except Exception as exc:
+            log.warning("could not keep the history's first versions of %s: %s", root, exc, exc_info=True)
         self.seconds += time.perf_counter() - start

@@ -148,3 +148,40 @@ def test_damage_found_while_open_sets_the_store_aside_too(
         assert [p for p in history.path.parent.iterdir() if ".damaged-" in p.name]
     finally:
         history.close()
+
+
+TWO_WRITERS = textwrap.dedent(
+    """
+    import sys, time
+    from pathlib import Path
+    from memdesk.core.history import open_history
+    history = open_history(Path(sys.argv[1]))
+    while not Path(sys.argv[3]).exists():
+        time.sleep(0.001)
+    for i in range(150):
+        assert history.capture(sys.argv[2], f"{sys.argv[2]} v{i}\\n".encode() * 50, source="disk") is not None
+    """
+)
+
+
+def test_two_processes_capturing_at_once_both_keep_every_version(tmp_path: Path, memdesk_home: Path) -> None:
+    """Each capture reads the note's latest version, then writes: taken as a read, a
+    write after the other process's would fail at once instead of waiting its turn."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    go = tmp_path / "go"
+    env = {**os.environ, "MEMDESK_HOME": str(memdesk_home), "PYTHONPATH": str(REPO)}
+    open_history(root).close()  # the schema exists before they race
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", TWO_WRITERS, str(root), note, str(go)], env=env, stderr=subprocess.PIPE
+        )
+        for note in ("memory/a.md", "memory/b.md")
+    ]
+    time.sleep(1.0)
+    go.touch()
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err.decode()
+    with open_history(root) as history:
+        assert [len(history.timeline(n, git=False)) for n in ("memory/a.md", "memory/b.md")] == [150, 150]

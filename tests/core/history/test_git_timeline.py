@@ -120,3 +120,21 @@ def test_a_hanging_git_gives_no_entries(history: History, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(gitlog.subprocess, "run", hang)
     assert history.timeline("memory/ferry-project.md") == []
+
+
+def test_at_with_git_fills_in_notes_memdesk_had_not_seen_yet(repo: Path, history: History) -> None:
+    """Before memdesk's first version of a note, the repository's commit of that day
+    gives it; after, memdesk's own versions win."""
+    seen = datetime(2026, 6, 1, tzinfo=UTC)
+    history.capture("memory/ferry-project.md", b"captured by memdesk\n", source="baseline", at=seen)
+    april = history.at(datetime(2026, 4, 10, tzinfo=UTC), git=True)
+    assert set(april) == {"MEMORY.md", "memory/ferry.md"}  # the tree of the 2 April commit
+    ferry = april["memory/ferry.md"]
+    assert ferry.source == "git" and ferry.at == datetime(2026, 4, 2, 11, tzinfo=UTC)
+    assert history.content(ferry) == b"Ferry owner: Ana\r\nFerry owner: Bruno\r\n"
+    assert ferry.digest == hashlib.sha256(b"Ferry owner: Ana\r\nFerry owner: Bruno\r\n").hexdigest()
+    assert history.at(datetime(2026, 4, 10, tzinfo=UTC)) == {}  # captured versions only
+    june = history.at(datetime(2026, 6, 2, tzinfo=UTC), git=True)
+    assert june["memory/ferry-project.md"].source == "baseline"
+    assert june["MEMORY.md"].source == "git"
+    assert history.at(datetime(2026, 2, 1, tzinfo=UTC), git=True) == {}  # before the first commit

@@ -74,3 +74,14 @@ def test_the_newest_version_of_a_note_is_never_pruned(tmp_path: Path) -> None:
         (only,) = history.timeline("memory/old.md", git=False)
         assert history.content(only) == b"b\n"
         assert [v.source for v in history.timeline("memory/gone.md", git=False)] == ["deleted"]
+
+
+def test_a_sync_prunes_at_most_once_a_day(tmp_path: Path) -> None:
+    with open_history(tmp_path) as history:
+        history.set_retention(Retention(keep_all_days=1, daily_days=0))
+        for i in range(3):
+            history.capture("MEMORY.md", b"v%d\n" % i, source="disk", at=NOW - timedelta(days=10 - i))
+        assert history.prune_if_due(NOW) == 2
+        history.capture("MEMORY.md", b"v9\n", source="disk", at=NOW - timedelta(days=5))
+        assert history.prune_if_due(NOW + timedelta(hours=23)) == 0  # pruned less than a day ago
+        assert history.prune_if_due(NOW + timedelta(hours=25)) == 1

@@ -178,3 +178,14 @@ def test_each_version_carries_its_line_counts_against_the_one_before(history: Hi
     assert (gone.added, gone.removed) == (0, 4)
     assert (binary.added, binary.removed) == (None, None)
     assert history.timeline("MEMORY.md", git=False)[1] == second
+
+
+def test_the_same_content_in_two_notes_is_stored_once(history: History) -> None:
+    from memdesk.core.base import sqlite
+
+    data = b"# shared template\n" + b"line\n" * 500
+    a = history.capture("memory/a.md", data, source="disk", at=T0)
+    b = history.capture("memory/b.md", data, source="memdesk", at=T0)
+    assert a is not None and b is not None and a.digest == b.digest
+    assert sqlite.rows(history._conn, "SELECT count(*) FROM blobs")[0][0] == 1
+    assert history.content(b) == data
