@@ -343,6 +343,8 @@ class ChangesView(QDialog):
                 groups = [g for g in changes.groups if g.side == side]
                 count = sum(len(g.versions) for g in groups)
                 head = QTreeWidgetItem([self.tr("{0} ({1})").format(title, count)])
+                # Not selectable (the arrow keys step over it, see below); still enabled,
+                # or its notes would be disabled with it.
                 head.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 font = head.font(0)
                 font.setBold(True)
@@ -387,10 +389,21 @@ class ChangesView(QDialog):
         return None
 
     @Slot(QTreeWidgetItem, QTreeWidgetItem)
-    def _on_tree_current_item_changed(self, item: QTreeWidgetItem | None, _previous: object) -> None:
+    def _on_tree_current_item_changed(self, item: QTreeWidgetItem | None, previous: object) -> None:
         if item is None:
             self._show_nothing()
             return
+        if item.parent() is None:
+            # A side's heading: the arrow keys go on to the next note, up or down.
+            up = previous is not None and previous is self.tree.itemBelow(item)
+            target = (
+                (self.tree.itemAbove(item) or previous)
+                if up
+                else (item.child(0) or self.tree.itemBelow(item))
+            )
+            if target is not None and target is not previous:
+                self.tree.setCurrentItem(target)
+                return
         group = item.data(0, GroupRole)
         version = item.data(0, VersionRole)
         if isinstance(group, history_data.ChangeGroup):

@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from memdesk.core import history as history_mod
 from memdesk.qt import history_data
@@ -101,6 +102,16 @@ def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None
     assert tree["The agent's changes (2)"] == ["MEMORY.md (1) ●", "memory/2026-05-04.md (1) ●"]
     assert tree["Your changes (1)"] == ["memory/2026-05-01.md (1)"]
     assert view.summary.text() == "Changes: 3 · notes: 3 · by the agent: 2 · by you: 1"
+    # The arrow keys go from note to note across the sides, over the headings.
+    view.tree.setFocus()
+    assert view.tree.currentItem().text(0) == "MEMORY.md (1) ●"
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        qtbot.keyClick(view.tree, Qt.Key.Key_Down)
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        qtbot.keyClick(view.tree, Qt.Key.Key_Down)
+    assert view.tree.currentItem().text(0) == "memory/2026-05-01.md (1)"
+    qtbot.keyClick(view.tree, Qt.Key.Key_Up)
+    assert view.tree.currentItem().text(0) == "memory/2026-05-04.md (1) ●"
     # memdesk's save of MEMORY.md 30 days ago is outside today; since a date 40 days back it shows.
     with qtbot.waitSignal(view.loaded, timeout=10_000):
         view.set_period("since", (_now() - dt.timedelta(days=40)).astimezone().date())
