@@ -120,7 +120,8 @@ def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None
     head = view.tree.topLevelItem(0)
     memory = head.child(0)
     assert memory.childCount() == 0
-    memory.setExpanded(True)
+    with qtbot.waitSignal(view.expanded, timeout=10_000):
+        memory.setExpanded(True)
     assert memory.childCount() == 1 and "on disk (agent)" in memory.child(0).text(0)
 
 
