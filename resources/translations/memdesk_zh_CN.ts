@@ -2872,6 +2872,14 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>命名管道（FIFO）</translation>
     </message>
     <message>
+        <source>deleted</source>
+        <translation>已删除</translation>
+    </message>
+    <message>
+        <source>deleted in this commit</source>
+        <translation>在此提交中删除</translation>
+    </message>
+    <message>
         <source>a socket</source>
         <translation>套接字</translation>
     </message>

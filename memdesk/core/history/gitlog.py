@@ -89,9 +89,9 @@ def note_commits(root: Path, note: str) -> list[Commit]:
 
 
 def _parse(record: str) -> Commit | None:
-    """One commit of ``git log --raw -z``: "sha time\\n" then ":modes blobs status\\0path\\0"
-    (a rename or copy: "\\0old\\0new\\0")."""
-    head, _, raw = record.partition("\n")
+    """One commit of ``git log --raw -z``: "sha time\\0", then "\\n:modes blobs status\\0path\\0"
+    (a rename or copy: "...status\\0old\\0new\\0")."""
+    head, _, raw = record.partition("\0")
     parts = head.split()
     if len(parts) != 2:
         return None
@@ -130,3 +130,31 @@ def blob_contents(root: Path, blobs: list[str]) -> dict[str, bytes]:
         contents[header[0]] = out[pos : pos + size]
         pos += size + 1  # the content, then a newline
     return contents
+
+
+@dataclass(frozen=True)
+class TreeFile:
+    path: str  # relative to the workspace root
+    blob: str
+    size: int
+
+
+def tree_at(root: Path, when: datetime) -> tuple[str, datetime, list[TreeFile]] | None:
+    """The files under ``root`` in the last commit made at or before ``when`` (its sha
+    and time too); None without a repository, git, or such a commit."""
+    stamp = int(when.timestamp())
+    out = _git(root, ["log", "-1", "--no-color", f"--before=@{stamp}", "--format=%H %ct", "HEAD"])
+    if not out or len(out.split()) != 2:
+        return None
+    sha, ct = out.decode("ascii", "replace").split()
+    listing = _git(root, ["ls-tree", "-r", "-z", "-l", sha, "--", "."])
+    if listing is None:
+        return None
+    files: list[TreeFile] = []
+    for entry in listing.decode("utf-8", "surrogateescape").split("\0"):
+        meta, _, path = entry.partition("\t")
+        parts = meta.split()
+        if len(parts) != 4 or parts[1] != "blob" or not parts[3].isdigit():
+            continue
+        files.append(TreeFile(path=path, blob=parts[2], size=int(parts[3])))
+    return sha, datetime.fromtimestamp(int(ct), UTC), files

@@ -53,8 +53,10 @@ def _capture(history: History | None, rel: str, data: bytes | None, size: int, s
         else:
             kept, reason, size = kept_form(rel, data, size)
             history.capture(rel, kept, source=source, reason=reason, size=size)
-    except Exception:  # capture never stops a save or a sync
-        log.exception("could not keep a version of %s in the history", rel)
+    except Exception as exc:  # capture never stops a save or a sync
+        # A warning, not an error: the CLI shows errors on stderr, and a command that
+        # did its work (a full disk's history aside) must still print one line at most.
+        log.warning("could not keep a version of %s in the history: %s", rel, exc, exc_info=True)
 
 
 # -- memdesk's own writes ------------------------------------------------------------------
@@ -108,18 +110,26 @@ class SyncCaptures:
             with self.history.batch():
                 for rel, data, size, source in self.pending:
                     _capture(self.history, rel, data, size, source)
-        except Exception:
-            log.exception("could not keep the versions of %d notes in the history", len(self.pending))
+        except Exception as exc:
+            log.warning("could not keep the versions of %d notes in the history: %s", len(self.pending), exc)
         self.count += len(self.pending)
         self.pending.clear()
         self.seconds += time.perf_counter() - start
 
     def baseline(self, root: Path, files: Iterable[Path]) -> None:
-        """The first time this workspace's history is used: each note as it is now."""
+        """The first time this workspace's history is used: each note as it is now.
+        Also applies the retention policy, once a day."""
         history = self.history
-        if history is None or not history.needs_baseline():
+        if history is None:
             return
         start = time.perf_counter()
+        try:
+            history.prune_if_due()  # retention, once a day, on the sync's thread
+        except Exception as exc:
+            log.warning("could not prune the history of %s: %s", root, exc, exc_info=True)
+        if not history.needs_baseline():
+            self.seconds += time.perf_counter() - start
+            return
 
         def read_all() -> Iterable[tuple[str, bytes | None, str | None, int]]:
             for path in files:
@@ -136,6 +146,6 @@ class SyncCaptures:
         try:
             taken = history.take_baseline(read_all())
             log.info("history: kept %d notes of %s as their first versions", taken, root)
-        except Exception:
-            log.exception("could not keep the history's first versions of %s", root)
+        except Exception as exc:
+            log.warning("could not keep the history's first versions of %s: %s", root, exc, exc_info=True)
         self.seconds += time.perf_counter() - start
