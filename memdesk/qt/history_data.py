@@ -326,9 +326,14 @@ def load_group_detail(
 
 
 # review marks ----------------------------------------------------------------------------
-def hunk_key(note: str, hunk: diff_mod.Hunk) -> str:
-    """Names a change by what it changed, so a hunk kept in one view is kept in all."""
-    text = "\x00".join([note, *hunk.old_lines, "\x01", *hunk.new_lines])
+def hunk_key(comparison: Comparison, hunk: diff_mod.Hunk) -> str:
+    """Names one change of one version: the same lines changed again by a later
+    rewrite (the agent re-promoting what the user reverted) are a new change to review,
+    not one already kept."""
+    version = comparison.new.version
+    anchor = version.id if version is not None else "now"
+    note = version.note if version is not None else ""
+    text = "\x00".join([note, anchor, *hunk.old_lines, "\x01", *hunk.new_lines])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -523,8 +523,11 @@ class ChangesView(QDialog):
             problem = comparison.old.problem or comparison.new.problem
             self.diff.show_message(self.tr("No diff: {0}").format(qt_messages.text(problem)))
             return
-        note = self._shown[-1].note
-        kept = [i for i, h in enumerate(comparison.hunks) if history_data.hunk_key(note, h) in self._reviewed]
+        kept = [
+            i
+            for i, h in enumerate(comparison.hunks)
+            if history_data.hunk_key(comparison, h) in self._reviewed
+        ]
         self.diff.show_diff(
             comparison.old.text or "",
             comparison.new.text or "",
@@ -559,8 +562,11 @@ class ChangesView(QDialog):
         comparison = self._comparison
         if comparison is None or not self._shown:
             return []
-        note = self._shown[-1].note
-        return [i for i, h in enumerate(comparison.hunks) if history_data.hunk_key(note, h) in self._reviewed]
+        return [
+            i
+            for i, h in enumerate(comparison.hunks)
+            if history_data.hunk_key(comparison, h) in self._reviewed
+        ]
 
     def keep_hunk(self) -> bool:
         """Mark the hunk under the cursor reviewed, and go on to the next one."""
@@ -569,7 +575,7 @@ class ChangesView(QDialog):
             return False
         note = self._shown[-1].note
         root = self._root()
-        self._reviewed.add(history_data.hunk_key(note, comparison.hunks[index]))
+        self._reviewed.add(history_data.hunk_key(comparison, comparison.hunks[index]))
         history_data.save_reviewed(root, self._reviewed)
         self._render_diff(at=index + 1)
         if len(self.kept_hunks()) == len(comparison.hunks) and any(
@@ -593,7 +599,7 @@ class ChangesView(QDialog):
             return False
         hunk, note = comparison.hunks[index], self._shown[-1].note
         # A change the user took back has been looked at: it counts as reviewed.
-        self._reviewed.add(history_data.hunk_key(note, hunk))
+        self._reviewed.add(history_data.hunk_key(comparison, hunk))
         history_data.save_reviewed(self._root(), self._reviewed)
         self._restorer.restore(
             note,

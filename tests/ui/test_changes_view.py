@@ -122,7 +122,8 @@ def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None
     assert memory.childCount() == 0
     with qtbot.waitSignal(view.expanded, timeout=10_000):
         memory.setExpanded(True)
-    assert memory.childCount() == 1 and "on disk (agent)" in memory.child(0).text(0)
+    rows = [memory.child(i).text(0) for i in range(memory.childCount())]
+    assert len(rows) == 1 and "on disk (agent)" in rows[0], rows
 
 
 def test_agent_rewrite_of_memory_shows_its_dream_beside_it(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
@@ -223,3 +224,19 @@ def test_period_starts_at_local_midnights() -> None:
         week.astimezone().weekday() == 0 and (local.date() - week.astimezone().date()).days == local.weekday()
     )
     assert since.astimezone().date() == dt.date(2026, 12, 1)
+
+
+def test_a_change_made_again_later_is_not_already_kept(workspace: Path) -> None:
+    # The agent promotes a line, the user reverts it, the agent promotes it again: the
+    # second promotion's hunk has the same lines, and must still ask for review.
+    now = _now()
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=3))
+    _capture(workspace, "MEMORY.md", AFTER, "disk", now - dt.timedelta(hours=2))
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=1))
+    _capture(workspace, "MEMORY.md", AFTER, "disk", now)
+    first, again = (v for v in reversed(_versions(workspace, "MEMORY.md")) if v.source == "disk")
+    one = history_data.compare(workspace, "MEMORY.md", None, first, old_is_previous=True)
+    two = history_data.compare(workspace, "MEMORY.md", None, again, old_is_previous=True)
+    assert one.hunks == two.hunks
+    keys = {history_data.hunk_key(c, h) for c in (one, two) for h in c.hunks}
+    assert len(keys) == 2 * len(one.hunks)
