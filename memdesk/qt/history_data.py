@@ -27,6 +27,7 @@ from memdesk.core import diskio, errors, paths
 from memdesk.core import history as history_mod
 from memdesk.core.history import diff as diff_mod
 from memdesk.core.history import shared
+from memdesk.core.history import summary as summary_mod
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 
@@ -164,11 +165,15 @@ def compare(
 # the Changes view ------------------------------------------------------------------------
 @dataclasses.dataclass(frozen=True)
 class ChangeGroup:
-    """One note's changes in the period by one side ("agent" or "user"), oldest first."""
+    """One note's changes in the period by one side ("agent" or "user"): how many and
+    when; the versions themselves are read when the group is opened (``load_group``)."""
 
     side: str
     note: str
-    versions: tuple[history_mod.Version, ...]
+    count: int
+    first: dt.datetime
+    last: dt.datetime
+    sources: tuple[str, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,29 +185,51 @@ class Changes:
 
 
 def load_changes(root: Path, since: dt.datetime, until: dt.datetime | None = None) -> Changes:
-    """Every version captured in the period, grouped by side and note. Only the
-    versions' rows: their content and diffs are read when one is selected."""
+    """The period's changes, grouped by side and note: one counting query, no version
+    read (2,000 notes x 50 versions list at once)."""
 
     def read(history: history_mod.History) -> Changes:
-        versions = history.changes(since, until)
+        counted = summary_mod.summarize(history, since, until)
         unseen = frozenset(history.unseen_agent_changes())
-        return Changes(since, until, group_changes(versions), unseen)
+        return Changes(since, until, group_changes(counted), unseen)
 
     return with_history(root, read)
 
 
-def group_changes(versions: Sequence[history_mod.Version]) -> tuple[ChangeGroup, ...]:
-    by: dict[tuple[str, str], list[history_mod.Version]] = {}
-    for version in versions:
-        if version.source in NOT_CHANGES:
+def side_of(source: str) -> str:
+    return "agent" if source in AGENT_SOURCES else "user"
+
+
+def group_changes(counted: Sequence[summary_mod.NoteChanges]) -> tuple[ChangeGroup, ...]:
+    by: dict[tuple[str, str], list[summary_mod.NoteChanges]] = {}
+    for row in counted:
+        if row.source in NOT_CHANGES:
             continue
-        side = "agent" if is_agent(version) else "user"
-        by.setdefault((side, version.note), []).append(version)
+        by.setdefault((side_of(row.source), row.note), []).append(row)
     order = {"agent": 0, "user": 1}
     return tuple(
-        ChangeGroup(side, note, tuple(sorted(found, key=lambda v: v.at)))
-        for (side, note), found in sorted(by.items(), key=lambda item: (order[item[0][0]], item[0][1]))
+        ChangeGroup(
+            side,
+            note,
+            sum(r.count for r in rows),
+            min(r.first for r in rows),
+            max(r.last for r in rows),
+            tuple(sorted(r.source for r in rows)),
+        )
+        for (side, note), rows in sorted(by.items(), key=lambda item: (order[item[0][0]], item[0][1]))
     )
+
+
+def load_group(
+    root: Path, group: ChangeGroup, since: dt.datetime, until: dt.datetime | None
+) -> tuple[history_mod.Version, ...]:
+    """The group's versions in the period, oldest first (one note's timeline)."""
+
+    def read(history: history_mod.History) -> tuple[history_mod.Version, ...]:
+        found = summary_mod.note_changes(history, group.note, since, until)
+        return tuple(v for v in found if side_of(v.source) == group.side)
+
+    return with_history(root, read)
 
 
 def unseen_agent_changes(root: Path) -> frozenset[str]:
@@ -276,20 +303,37 @@ def find_dream(root: Path, at: dt.datetime) -> Dream | None:
     return Dream(rel, when, text)
 
 
-def load_detail(root: Path, versions: Sequence[history_mod.Version]) -> tuple[Comparison, Dream | None]:
+def load_detail(
+    root: Path, versions: Sequence[history_mod.Version]
+) -> tuple[tuple[history_mod.Version, ...], Comparison, Dream | None]:
     """What the Changes view shows for one selected version, or a group of them (oldest
     first): the diff from the version before the first to the last, and for an agent's
     rewrite of ``MEMORY.md``/``USER.md`` the dream nearest before it beside it."""
     first, last = versions[0], versions[-1]
     comparison = compare(root, last.note, None, last, old_before=first)
     dream = find_dream(root, last.at) if rewrites_memory(last.note) and is_agent(last) else None
-    return comparison, dream
+    return tuple(versions), comparison, dream
+
+
+def load_group_detail(
+    root: Path, group: ChangeGroup, since: dt.datetime, until: dt.datetime | None
+) -> tuple[tuple[history_mod.Version, ...], Comparison, Dream | None]:
+    """``load_detail`` of a group, its versions read first."""
+    versions = load_group(root, group, since, until)
+    if not versions:
+        raise errors.MemdeskError(f"{group.note}: no changes in this period any more")
+    return load_detail(root, versions)
 
 
 # review marks ----------------------------------------------------------------------------
-def hunk_key(note: str, hunk: diff_mod.Hunk) -> str:
-    """Names a change by what it changed, so a hunk kept in one view is kept in all."""
-    text = "\x00".join([note, *hunk.old_lines, "\x01", *hunk.new_lines])
+def hunk_key(comparison: Comparison, hunk: diff_mod.Hunk) -> str:
+    """Names one change of one version: the same lines changed again by a later
+    rewrite (the agent re-promoting what the user reverted) are a new change to review,
+    not one already kept."""
+    version = comparison.new.version
+    anchor = version.id if version is not None else "now"
+    note = version.note if version is not None else ""
+    text = "\x00".join([note, anchor, *hunk.old_lines, "\x01", *hunk.new_lines])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -66,12 +66,14 @@ class ChangesView(QDialog):
     Signals:
         loaded(): the period's changes are listed (tests, automation, benchmarks).
         detail_shown(): a selected change's diff is on screen.
+        expanded(str): this note's versions are rows under it now.
         seen(str): every change of this note's agent group was kept (reviewed).
         open_note_requested(str), history_requested(str): from its buttons.
     """
 
     loaded = Signal()
     detail_shown = Signal()
+    expanded = Signal(str)
     seen = Signal(str)
     open_note_requested = Signal(str)
     history_requested = Signal(str)
@@ -91,7 +93,9 @@ class ChangesView(QDialog):
         self._changes: history_data.Changes | None = None
         self._comparison: history_data.Comparison | None = None
         self._dream: history_data.Dream | None = None
-        self._shown: tuple[history_mod.Version, ...] = ()
+        self._shown: tuple[history_mod.Version, ...] = ()  # the versions the diff is of
+        self._shown_note = ""
+        self._skipping = False
         self._reviewed: set[str] = set()
         self.load_seconds = 0.0  # how long the last period took to list (benchmarks)
 
@@ -319,8 +323,8 @@ class ChangesView(QDialog):
         changes = self._changes
         if changes is None:
             return
-        agent = sum(len(g.versions) for g in changes.groups if g.side == "agent")
-        user = sum(len(g.versions) for g in changes.groups if g.side == "user")
+        agent = sum(g.count for g in changes.groups if g.side == "agent")
+        user = sum(g.count for g in changes.groups if g.side == "user")
         notes = len({g.note for g in changes.groups})
         self.summary.setText(
             self.tr("Changes: {0} · notes: {1} · by the agent: {2} · by you: {3}").format(
@@ -341,8 +345,10 @@ class ChangesView(QDialog):
         if changes is not None:
             for side, title in (("agent", self.tr("The agent's changes")), ("user", self.tr("Your changes"))):
                 groups = [g for g in changes.groups if g.side == side]
-                count = sum(len(g.versions) for g in groups)
+                count = sum(g.count for g in groups)
                 head = QTreeWidgetItem([self.tr("{0} ({1})").format(title, count)])
+                # Not selectable (the arrow keys step over it, see below); still enabled,
+                # or its notes would be disabled with it.
                 head.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 font = head.font(0)
                 font.setBold(True)
@@ -365,17 +371,32 @@ class ChangesView(QDialog):
 
     def _group_text(self, group: history_data.ChangeGroup, changes: history_data.Changes) -> str:
         mark = " ●" if group.side == "agent" and group.note in changes.unseen else ""
-        return self.tr("{0} ({1}){2}").format(group.note, len(group.versions), mark)
+        return self.tr("{0} ({1}){2}").format(group.note, group.count, mark)
 
     @Slot(QTreeWidgetItem)
     def _on_tree_item_expanded(self, item: QTreeWidgetItem) -> None:
         group = item.data(0, GroupRole)
-        if not isinstance(group, history_data.ChangeGroup) or item.childCount():
+        changes = self._changes
+        if not isinstance(group, history_data.ChangeGroup) or item.childCount() or changes is None:
             return
-        for version in reversed(group.versions):  # newest first under the note
-            child = QTreeWidgetItem([text_mod.version_label(version)])
-            child.setData(0, VersionRole, version)
-            item.addChild(child)
+        root, since, until = self._root(), changes.since, changes.until
+
+        def add(outcome: jobs.JobOutcome[Any]) -> None:
+            # The group's row may be gone (listed again meanwhile): then nothing to add to.
+            if outcome.error is not None or item.data(0, GroupRole) is not group or item.childCount():
+                return
+            for version in reversed(tuple(outcome.value or ())):  # newest first under the note
+                child = QTreeWidgetItem([text_mod.version_label(version)])
+                child.setData(0, VersionRole, version)
+                item.addChild(child)
+            self.expanded.emit(group.note)
+
+        # A note's versions are read only when it is opened (one note's timeline).
+        self._loader.load(
+            f"expand:{group.side}:{group.note}",
+            lambda: history_data.load_group(root, group, since, until),
+            add,
+        )
 
     def _current_key(self) -> tuple[str, str, str] | None:
         item = self.tree.currentItem()
@@ -387,14 +408,29 @@ class ChangesView(QDialog):
         return None
 
     @Slot(QTreeWidgetItem, QTreeWidgetItem)
-    def _on_tree_current_item_changed(self, item: QTreeWidgetItem | None, _previous: object) -> None:
+    def _on_tree_current_item_changed(
+        self, item: QTreeWidgetItem | None, previous: QTreeWidgetItem | None
+    ) -> None:
         if item is None:
             self._show_nothing()
+            return
+        if item.parent() is None and previous is not None and not self._skipping:
+            # A side's heading: the arrow keys go on to the next note, up or down.
+            up = previous is self.tree.itemBelow(item)
+            if up:
+                target = self.tree.itemAbove(item) or previous
+            else:
+                target = item.child(0) or self.tree.itemBelow(item) or previous
+            self._skipping = True  # two empty headings must not hand the cursor back and forth
+            try:
+                self.tree.setCurrentItem(target)
+            finally:
+                self._skipping = False
             return
         group = item.data(0, GroupRole)
         version = item.data(0, VersionRole)
         if isinstance(group, history_data.ChangeGroup):
-            self._show(group.versions)
+            self._show_group(group)
         elif isinstance(version, history_mod.Version):
             self._show((version,))
         else:
@@ -414,6 +450,7 @@ class ChangesView(QDialog):
 
     def _show_nothing(self) -> None:
         self._shown = ()
+        self._shown_note = ""
         self._comparison = None
         self._dream = None
         self.detail_label.setText("")
@@ -421,8 +458,28 @@ class ChangesView(QDialog):
         self.dream_page.setVisible(False)
         self._update_actions()
 
+    def _show_group(self, group: history_data.ChangeGroup) -> None:
+        changes = self._changes
+        if changes is None:
+            return
+        self._shown, self._shown_note, self._comparison = (), group.note, None
+        self._update_actions()
+        if group.count == 1:
+            what = text_mod.time_label(group.last)
+        else:
+            what = self.tr("{0} changes, {1} → {2}").format(
+                group.count, text_mod.time_label(group.first), text_mod.time_label(group.last)
+            )
+        self.detail_label.setText(f"{group.note} · {what}")
+        root, since, until = self._root(), changes.since, changes.until
+        self._loader.load(
+            "detail",
+            lambda: history_data.load_group_detail(root, group, since, until),
+            self._on_detail_loaded,
+        )
+
     def _show(self, versions: tuple[history_mod.Version, ...]) -> None:
-        self._shown = versions
+        self._shown, self._shown_note = (), versions[-1].note
         self._comparison = None
         self._update_actions()
         first, last = versions[0], versions[-1]
@@ -441,7 +498,8 @@ class ChangesView(QDialog):
             self.diff.show_message(qt_messages.text(outcome.error))
             return
         assert isinstance(outcome.value, tuple)
-        comparison, dream = outcome.value
+        versions, comparison, dream = outcome.value
+        self._shown = versions
         self._comparison = comparison
         self._dream = dream
         self._render_diff()
@@ -465,8 +523,11 @@ class ChangesView(QDialog):
             problem = comparison.old.problem or comparison.new.problem
             self.diff.show_message(self.tr("No diff: {0}").format(qt_messages.text(problem)))
             return
-        note = self._shown[-1].note
-        kept = [i for i, h in enumerate(comparison.hunks) if history_data.hunk_key(note, h) in self._reviewed]
+        kept = [
+            i
+            for i, h in enumerate(comparison.hunks)
+            if history_data.hunk_key(comparison, h) in self._reviewed
+        ]
         self.diff.show_diff(
             comparison.old.text or "",
             comparison.new.text or "",
@@ -489,8 +550,8 @@ class ChangesView(QDialog):
             (self.next_action, many),
             (self.keep_action, has_hunk),
             (self.revert_action, has_hunk),
-            (self.open_action, bool(self._shown)),
-            (self.history_action, bool(self._shown)),
+            (self.open_action, bool(self._shown_note)),
+            (self.history_action, bool(self._shown_note)),
         ):
             action.setEnabled(on)
         for button in self.buttons:
@@ -501,8 +562,11 @@ class ChangesView(QDialog):
         comparison = self._comparison
         if comparison is None or not self._shown:
             return []
-        note = self._shown[-1].note
-        return [i for i, h in enumerate(comparison.hunks) if history_data.hunk_key(note, h) in self._reviewed]
+        return [
+            i
+            for i, h in enumerate(comparison.hunks)
+            if history_data.hunk_key(comparison, h) in self._reviewed
+        ]
 
     def keep_hunk(self) -> bool:
         """Mark the hunk under the cursor reviewed, and go on to the next one."""
@@ -511,7 +575,7 @@ class ChangesView(QDialog):
             return False
         note = self._shown[-1].note
         root = self._root()
-        self._reviewed.add(history_data.hunk_key(note, comparison.hunks[index]))
+        self._reviewed.add(history_data.hunk_key(comparison, comparison.hunks[index]))
         history_data.save_reviewed(root, self._reviewed)
         self._render_diff(at=index + 1)
         if len(self.kept_hunks()) == len(comparison.hunks) and any(
@@ -535,7 +599,7 @@ class ChangesView(QDialog):
             return False
         hunk, note = comparison.hunks[index], self._shown[-1].note
         # A change the user took back has been looked at: it counts as reviewed.
-        self._reviewed.add(history_data.hunk_key(note, hunk))
+        self._reviewed.add(history_data.hunk_key(comparison, hunk))
         history_data.save_reviewed(self._root(), self._reviewed)
         self._restorer.restore(
             note,
@@ -545,12 +609,12 @@ class ChangesView(QDialog):
         return True
 
     def _open_note(self) -> None:
-        if self._shown:
-            self.open_note_requested.emit(self._shown[-1].note)
+        if self._shown_note:
+            self.open_note_requested.emit(self._shown_note)
 
     def _open_history(self) -> None:
-        if self._shown:
-            self.history_requested.emit(self._shown[-1].note)
+        if self._shown_note:
+            self.history_requested.emit(self._shown_note)
 
     @Slot(str)
     def _on_restorer_restored(self, _note: str) -> None:

@@ -290,7 +290,7 @@ class HistoryPanel(QDockWidget):
                     text_mod.time_label(version.at, short=True),
                     source,
                     text_mod.size_label(version.size),
-                    text_mod.content_label(version),
+                    text_mod.content_label(version) or text_mod.lines_label(version),
                 ]
             )
             item.setData(0, VersionRole, version)

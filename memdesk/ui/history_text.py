@@ -40,6 +40,13 @@ def size_label(size: int) -> str:
     return QCoreApplication.translate("History", "{0} MB").format(f"{size / 1024 / 1024:.1f}")
 
 
+def lines_label(version: history_mod.Version) -> str:
+    """ "+3 −1": lines new in it and gone since the version before ("" when unknown)."""
+    if version.added is None or version.removed is None:
+        return ""
+    return f"+{version.added} −{version.removed}"
+
+
 def content_label(version: history_mod.Version) -> str:
     """ "" when the content is kept; else "no content: <reason>"."""
     if version.digest is not None:
@@ -55,6 +62,8 @@ def content_label(version: history_mod.Version) -> str:
 def version_label(version: history_mod.Version) -> str:
     """One line: "2026-12-07 03:12:40 · on disk (agent) · 1.2 KB"."""
     parts = [time_label(version.at), source_label(version.source), size_label(version.size)]
+    if lines_label(version):
+        parts.append(lines_label(version))
     if version.source == "git":
         parts[1] += f" {version.id.removeprefix('git:')[:8]}"
     content = content_label(version)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QPainter, QPalette
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRectF, Qt, Signal, Slot
+from PySide6.QtGui import QColor, QFontMetrics, QKeyEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QMenu, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QTreeView, QWidget
 
 from memdesk.qt import models
@@ -18,7 +18,6 @@ STATE_COLORS = {
     "failed": QColor(207, 34, 46),
 }  # mid tones: they read on light and dark bases
 UNSEEN_COLOR = QColor(47, 129, 247)  # the agent changed it since the user looked (blue, apart from states)
-BADGE_SIZE = 7
 
 
 _DATED_NAME = re.compile(r"^\d{4}-(\d{2}-\d{2}.*)$")
@@ -63,12 +62,15 @@ class StateDelegate(QStyledItemDelegate):
         shown = fit_name(text, text_rect.width(), option.fontMetrics)
         painter.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
         if index.data(models.UnseenRole):
-            # On the state dot's upper right, like a notification: it takes no width
+            # A blue ring around the state dot: seen at a glance, and it takes no width
             # from the name (a narrow tree already drops a daily note's year).
-            x, y = rect.left() + 3 + size - 3, rect.center().y() - size // 2 - 3
-            painter.setPen(option.palette.color(QPalette.ColorRole.Base))
-            painter.setBrush(UNSEEN_COLOR)
-            painter.drawEllipse(x, y, BADGE_SIZE, BADGE_SIZE)
+            pen = QPen(UNSEEN_COLOR)
+            pen.setWidthF(2.0)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(
+                QRectF(rect.left() + 0.5, rect.center().y() - size // 2 - 1.5, size + 5, size + 5)
+            )
         painter.restore()
 
 

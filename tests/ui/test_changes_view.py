@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from memdesk.core import history as history_mod
 from memdesk.qt import history_data
@@ -101,6 +102,16 @@ def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None
     assert tree["The agent's changes (2)"] == ["MEMORY.md (1) ●", "memory/2026-05-04.md (1) ●"]
     assert tree["Your changes (1)"] == ["memory/2026-05-01.md (1)"]
     assert view.summary.text() == "Changes: 3 · notes: 3 · by the agent: 2 · by you: 1"
+    # The arrow keys go from note to note across the sides, over the headings.
+    view.tree.setFocus()
+    assert view.tree.currentItem().text(0) == "MEMORY.md (1) ●"
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        qtbot.keyClick(view.tree, Qt.Key.Key_Down)
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        qtbot.keyClick(view.tree, Qt.Key.Key_Down)
+    assert view.tree.currentItem().text(0) == "memory/2026-05-01.md (1)"
+    qtbot.keyClick(view.tree, Qt.Key.Key_Up)
+    assert view.tree.currentItem().text(0) == "memory/2026-05-04.md (1) ●"
     # memdesk's save of MEMORY.md 30 days ago is outside today; since a date 40 days back it shows.
     with qtbot.waitSignal(view.loaded, timeout=10_000):
         view.set_period("since", (_now() - dt.timedelta(days=40)).astimezone().date())
@@ -109,8 +120,10 @@ def test_groups_the_agents_changes_apart_from_the_users(qtbot, scripted) -> None
     head = view.tree.topLevelItem(0)
     memory = head.child(0)
     assert memory.childCount() == 0
-    memory.setExpanded(True)
-    assert memory.childCount() == 1 and "on disk (agent)" in memory.child(0).text(0)
+    with qtbot.waitSignal(view.expanded, timeout=10_000):
+        memory.setExpanded(True)
+    rows = [memory.child(i).text(0) for i in range(memory.childCount())]
+    assert len(rows) == 1 and "on disk (agent)" in rows[0], rows
 
 
 def test_agent_rewrite_of_memory_shows_its_dream_beside_it(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
@@ -211,3 +224,19 @@ def test_period_starts_at_local_midnights() -> None:
         week.astimezone().weekday() == 0 and (local.date() - week.astimezone().date()).days == local.weekday()
     )
     assert since.astimezone().date() == dt.date(2026, 12, 1)
+
+
+def test_a_change_made_again_later_is_not_already_kept(workspace: Path) -> None:
+    # The agent promotes a line, the user reverts it, the agent promotes it again: the
+    # second promotion's hunk has the same lines, and must still ask for review.
+    now = _now()
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=3))
+    _capture(workspace, "MEMORY.md", AFTER, "disk", now - dt.timedelta(hours=2))
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=1))
+    _capture(workspace, "MEMORY.md", AFTER, "disk", now)
+    first, again = (v for v in reversed(_versions(workspace, "MEMORY.md")) if v.source == "disk")
+    one = history_data.compare(workspace, "MEMORY.md", None, first, old_is_previous=True)
+    two = history_data.compare(workspace, "MEMORY.md", None, again, old_is_previous=True)
+    assert one.hunks == two.hunks
+    keys = {history_data.hunk_key(c, h) for c in (one, two) for h in c.hunks}
+    assert len(keys) == 2 * len(one.hunks)

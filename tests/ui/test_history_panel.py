@@ -70,7 +70,10 @@ def test_timeline_lists_every_source_and_diffs_against_the_previous(
     assert len(rows) == 5  # newest first
     assert [r[1] for r in rows] == ["on disk (agent)", "on disk (agent)", "MCP", "on disk (agent)", "memdesk"]
     assert rows[1][3].startswith("no content: ") and "binary" in rows[1][3]
-    assert rows[0][3] == ""
+    # Beside a kept version: the lines it added and removed, as the store counted them.
+    agent = panel.versions[3]
+    assert agent.added is not None and rows[3][3] == f"+{agent.added} −{agent.removed}"
+    assert agent.added >= 2 and agent.removed >= 1  # Bo and SQLite in, Ana out
     assert panel.isVisible() and panel.title_label.text() == "History of MEMORY.md"
     # The newest version is selected; the one before it has no content: no diff, said why.
     assert "binary" in panel.diff.toPlainText()
