@@ -87,7 +87,7 @@ def test_as_of_banner_marks_and_esc_back_to_now(qtbot, make_window, tmp_path, mi
     ):
         window.search_input.setText("lighthouse migration")
     rows = _rows(model)
-    assert scripted.GONE in rows and "changed since" in _badges(model, rows[scripted.GONE])
+    assert scripted.GONE in rows and _badges(model, rows[scripted.GONE]) == ["deleted since"]
 
     # The deleted note is not opened (an empty editor of its name would bring it back on save).
     window.results_table.selectRow(rows[scripted.GONE])
