@@ -347,7 +347,7 @@ class AsOfView(QObject):
         if not mark.changed_since:
             state = html.escape(self.tr("Unchanged since: the note reads the same now."))
             return f"<p>{html.escape(head)}<br>{state}</p>"
-        title = self.tr("Changed since")
+        title = self.tr("Deleted since") if self._gone(hit.path) else self.tr("Changed since")
         state = f"<b>{html.escape(title)}</b>: {html.escape(self._changed_text(mark))}"
         lines = hit.text.split("\n")
         shown = "\n".join(lines[:TEXT_LINES]) + ("\n…" if len(lines) > TEXT_LINES else "")

@@ -545,6 +545,10 @@
         <source>Lines {0}–{1} as they read then:</source>
         <translation>第 {0}–{1} 行当时的内容：</translation>
     </message>
+    <message>
+        <source>Deleted since</source>
+        <translation>此后被删除</translation>
+    </message>
 </context>
 <context>
     <name>ConflictDialog</name>

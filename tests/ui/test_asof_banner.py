@@ -93,7 +93,8 @@ def test_as_of_banner_marks_and_esc_back_to_now(qtbot, make_window, tmp_path, mi
     window.results_table.selectRow(rows[scripted.GONE])
     qtbot.keyClick(window.results_table, Qt.Key.Key_Return)
     assert window.note_editor.current_rel != scripted.GONE
-    assert "lighthouse migration" in window.search_panel.detail.toPlainText()
+    gone_detail = window.search_panel.detail.toPlainText()
+    assert "Deleted since" in gone_detail and "lighthouse migration" in gone_detail
 
     # Esc in the query box: back to now.
     window.search_input.setFocus()
