@@ -23,7 +23,7 @@ log = logging.getLogger("memdesk.cli")
 # The command groups in help order, and which one registers each command. A run
 # imports only its own group: importing all of them (the agent and eval groups pull
 # in most of core) cost about 0.8 s before ``memdesk status`` did anything.
-COMMAND_GROUPS = ("index", "search", "notes", "model", "gui", "desktop", "eval", "agent", "mcp")
+COMMAND_GROUPS = ("index", "search", "notes", "history", "model", "gui", "desktop", "eval", "agent", "mcp")
 GROUP_OF_COMMAND = {
     "index": "index",
     "status": "index",
@@ -31,6 +31,8 @@ GROUP_OF_COMMAND = {
     "get": "notes",
     "new": "notes",
     "today": "notes",
+    "history": "history",
+    "changes": "history",
     "model": "model",
     "gui": "gui",
     "desktop-entry": "desktop",

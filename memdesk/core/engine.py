@@ -26,6 +26,8 @@ from typing import Any
 from memdesk.core import errors, paths
 from memdesk.core.embed import embedder as embedder_mod
 from memdesk.core.embed.loader import ModelSpec, load_embedder
+from memdesk.core.history import History
+from memdesk.core.history import shared as history_shared
 from memdesk.core.index import indexer, recipe_cache, workspace
 from memdesk.core.index import sync as sync_mod
 from memdesk.core.index.connections import IndexFiles
@@ -86,9 +88,11 @@ class Engine:
         extra_paths: Sequence[Path | str] = (),
         fallback_reason: str | None = None,
         chunk_params: indexer.ChunkParams | None = None,
+        history: bool = True,
     ) -> None:
         """``chunk_params`` fixes the chunking (e.g. OpenClaw's 400/80 for a parity run)
-        instead of deriving it from the embedder's context."""
+        instead of deriving it from the embedder's context. ``history``: keep every
+        version of every note the sync sees (``core/history``); off for evaluation corpora."""
         root = Path(workspace_dir).expanduser()
         if not root.is_dir():
             raise errors.WorkspaceError(f"{root}: workspace folder does not exist")
@@ -107,6 +111,7 @@ class Engine:
         self._runners: dict[str, Any] = {}
         self._recipe_cache = recipe_cache.RecipeCache(recipe_cache.path_for(self.db_path))
         self._embedding = False  # a sync is in its embedding phase
+        self._keeps_history = history
         self._index.writer()
 
     @classmethod
@@ -117,10 +122,16 @@ class Engine:
         model: ModelSpec = "auto",
         db_path: Path | None = None,
         extra_paths: Sequence[Path | str] = (),
+        history: bool = True,
     ) -> Engine:
         emb, reason = load_embedder(model)
         return cls(
-            workspace_dir, embedder=emb, db_path=db_path, extra_paths=extra_paths, fallback_reason=reason
+            workspace_dir,
+            embedder=emb,
+            db_path=db_path,
+            extra_paths=extra_paths,
+            fallback_reason=reason,
+            history=history,
         )
 
     def close(self) -> None:
@@ -174,9 +185,15 @@ class Engine:
     def mode(self) -> hits_mod.Mode:
         return "hybrid" if self._embedder is not None else "fts"
 
+    @property
+    def history(self) -> History | None:
+        """Every version of every note of this workspace (None: not kept, or its store
+        cannot be opened)."""
+        return history_shared.for_workspace(self.workspace) if self._keeps_history else None
+
     def _source(self) -> sync_mod.SyncSource:
         return sync_mod.SyncSource(
-            self.workspace, self.extra_paths, self._embedder, self._chunk_params, self.embed_lock
+            self.workspace, self.extra_paths, self._embedder, self._chunk_params, self.embed_lock, self.history
         )
 
     # -- sync ------------------------------------------------------------------------

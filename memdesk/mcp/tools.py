@@ -338,14 +338,14 @@ class MemoryTools:
         from memdesk.core.index import notes
 
         if path is None:
-            rel, created = notes.open_daily_note(self.root, dt.date.today())
+            rel, created = notes.open_daily_note(self.root, dt.date.today(), source="mcp")
         else:
             rel = PurePosixPath(path.replace("\\", "/")).as_posix()
             if not rel.startswith("memory/") or not rel.endswith(".md") or ".." in rel.split("/"):
                 raise ToolInputError(f"{path}: memory_append writes only .md notes inside memory/")
             created = not (self.root / rel).exists()
             if created:
-                notes.create_note(self.root, rel, "")
+                notes.create_note(self.root, rel, "", source="mcp")
         note = workspace.resolve_note(self.root, rel)
         # The same safe save the editor uses: never over bytes it has not seen (a write
         # landing meanwhile, the app's or the agent's, is merged), never through a
@@ -365,6 +365,7 @@ class MemoryTools:
                     expected=workspace.sha256(before),
                     base=before,
                     root=self.root,
+                    source="mcp",
                 )
                 break
             except errors.NoteChanged:

@@ -1,10 +1,13 @@
 """Content, addressed by sha256, stored once, as zstd frames in chains of deltas.
 
-A note's new content is compressed against the note's previous content (``codec``), up
-to ``MAX_DEPTH`` deltas deep; then one is compressed on its own again, so reading any
-version decompresses at most ``MAX_DEPTH + 1`` frames. Recently used contents are kept
-in memory (``ContentCache``), so the usual capture (the next version of a note just
-seen) compresses against bytes already at hand.
+A note's new content is compressed against the note's previous content (``codec``): a
+delta of a few hundred bytes for an edit of a large note. A chain of deltas starts at
+a keyframe (content compressed on its own); a new keyframe starts when the chain's
+deltas add up to ``CHAIN_RATIO`` times the keyframe's size, or ``MAX_DEPTH`` deltas,
+so the keyframes cost about a tenth of what the deltas cost, and reading any version
+decompresses at most ``MAX_DEPTH + 1`` frames (a delta frame decompresses in tens of
+microseconds; every ``CACHE_EVERY``-th step is kept in memory for the next read). Recently used contents are kept in memory (``ContentCache``), so
+the usual capture (the next version of a note just seen) has its base at hand.
 """
 
 from __future__ import annotations
@@ -16,8 +19,15 @@ from pathlib import Path
 from memdesk.core.base import sqlite
 from memdesk.core.history import codec
 
-MAX_DEPTH = 64
+MAX_DEPTH = 2000
+CHAIN_RATIO = 10
 CACHE_BYTES = 16 << 20
+CACHE_EVERY = 32  # of a chain walked to read one content, every 32nd is kept in memory
+
+
+def digest_key(digest: bytes) -> int:
+    """The indexed part of a digest: its first 8 bytes as a signed 64-bit integer."""
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 class ContentCache:
@@ -49,6 +59,12 @@ class ContentCache:
                 _, dropped = self._items.popitem(last=False)
                 self._bytes -= len(dropped)
 
+    def drop(self, blob: int) -> None:
+        with self._lock:
+            old = self._items.pop(blob, None)
+            if old is not None:
+                self._bytes -= len(old)
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
@@ -64,29 +80,41 @@ class Blobs:
         self.cache = ContentCache()
 
     def find(self, digest: bytes) -> int | None:
-        found = sqlite.rows(self.conn, "SELECT id FROM blobs WHERE digest = ?", (digest,), where=self.where)
+        found = sqlite.rows(
+            self.conn,
+            "SELECT id FROM blobs WHERE key = ? AND digest = ?",
+            (digest_key(digest), digest),
+            where=self.where,
+        )
         return int(found[0][0]) if found else None
 
-    def put(self, data: bytes, digest: bytes, previous: int | None) -> int:
-        """The id of ``data``'s blob, stored now unless already there; ``previous``: the
-        blob of the note's version before, the base of a delta when not too deep."""
+    def put(self, data: bytes, digest: bytes, previous: int | None, previous_data: bytes | None) -> int:
+        """The id of ``data``'s blob, stored now unless already there. ``previous``:
+        the blob of the note's version before (``previous_data`` its content), the
+        base of a delta unless its chain is long enough."""
         existing = self.find(digest)
         if existing is not None:
             return existing
-        base, depth, base_data = None, 0, None
-        if previous is not None:
+        base, depth, chain, keyframe, frame = None, 0, 0, 0, b""
+        if previous is not None and previous_data is not None:
             found = sqlite.rows(
-                self.conn, "SELECT depth FROM blobs WHERE id = ?", (previous,), where=self.where
+                self.conn,
+                "SELECT depth, chain, keyframe FROM blobs WHERE id = ?",
+                (previous,),
+                where=self.where,
             )
-            if found and int(found[0][0]) < MAX_DEPTH:
-                base_data = self.read(previous)
-                if base_data is not None:
-                    base, depth = previous, int(found[0][0]) + 1
-        frame = codec.compress(data, base_data)
+            if found:
+                b_depth, b_chain, b_keyframe = (int(x) for x in found[0])
+                frame = codec.compress(data, previous_data)
+                if b_depth < MAX_DEPTH and b_chain + len(frame) <= CHAIN_RATIO * b_keyframe:
+                    base, depth, chain, keyframe = previous, b_depth + 1, b_chain + len(frame), b_keyframe
+        if base is None:
+            frame = codec.compress(data)
+            keyframe = len(frame)
         sqlite.rows(
             self.conn,
-            "INSERT INTO blobs(digest, size, base, depth, data) VALUES (?, ?, ?, ?, ?)",
-            (digest, len(data), base, depth, frame),
+            "INSERT INTO blobs(key, digest, size, base, depth, chain, keyframe, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (digest_key(digest), digest, len(data), base, depth, chain, keyframe, frame),
             where=self.where,
         )
         blob = int(self.conn.last_insert_rowid())
@@ -98,7 +126,7 @@ class Blobs:
         cached = self.cache.get(blob)
         if cached is not None:
             return cached
-        # Walk down to a cached content or a frame compressed on its own, then back up.
+        # Walk down to a cached content or a keyframe, then decompress back up.
         chain: list[tuple[int, bytes, int, bytes]] = []
         current: int | None = blob
         start: bytes | None = None
@@ -119,12 +147,15 @@ class Blobs:
             chain.append((current, bytes(frame), int(size), bytes(digest)))
             current = None if base is None else int(base)
         data = start
-        for blob_id, frame, size, digest in reversed(chain):
+        for step, (blob_id, frame, size, _digest) in enumerate(reversed(chain)):
             try:
                 data = codec.decompress(frame, size, data)
             except codec.CorruptBlob:
                 return None
-            if codec.digest(data) != digest:
-                return None
-            self.cache.put(blob_id, data)
+            if step % CACHE_EVERY == CACHE_EVERY - 1:
+                self.cache.put(blob_id, data)  # a walk down the timeline starts from here
+        # Damage anywhere on the chain shows in the last content's digest.
+        if data is None or codec.digest(data) != chain[0][3]:
+            return None
+        self.cache.put(blob, data)
         return data

@@ -19,40 +19,50 @@ from memdesk.core.base import sqlite
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # The store's SQLite files besides the database itself.
 _SIDECARS = ("-wal", "-shm", "-journal")
 
+# Every byte of a row counts: 10,000 versions of a note cost their deltas (~100 bytes
+# each for a small edit) plus these rows, so there are no indexes a lookup can do
+# without (a period's changes and pruning scan the versions instead: 100,000 rows in
+# tens of milliseconds) and the digest is found through 8 of its bytes.
 SCHEMA = (
-    # Key/value: the schema's version lives in PRAGMA user_version; here the retention
-    # policy, whether the baseline was taken, the badge's starting point.
+    # Key/value: the retention policy, whether the baseline was taken, when it was last
+    # pruned. The schema's version lives in PRAGMA user_version.
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, seen INTEGER)",
-    # Content, addressed by its sha256. ``base``: the blob this one is a zstd delta
-    # against (NULL: compressed on its own); ``depth``: how many bases lie beneath it.
+    # Content, addressed by its sha256 (``key``: its first 8 bytes as an integer, the
+    # indexed part). ``base``: the blob this one is a zstd delta against (NULL: a
+    # keyframe, compressed on its own); ``depth``: deltas between it and its keyframe;
+    # ``chain``: their bytes; ``keyframe``: that keyframe's bytes.
     """CREATE TABLE IF NOT EXISTS blobs (
         id INTEGER PRIMARY KEY,
-        digest BLOB NOT NULL UNIQUE,
+        key INTEGER NOT NULL,
+        digest BLOB NOT NULL,
         size INTEGER NOT NULL,
-        base INTEGER REFERENCES blobs(id),
+        base INTEGER,
         depth INTEGER NOT NULL,
+        chain INTEGER NOT NULL,
+        keyframe INTEGER NOT NULL,
         data BLOB NOT NULL)""",
+    "CREATE INDEX IF NOT EXISTS blobs_by_key ON blobs(key)",
     # One row per version. ``blob`` NULL: content not kept (``reason`` says why);
     # ``sha``: the content's digest when it was seen but not kept (a binary file), so
-    # an unchanged one is not recorded again.
+    # an unchanged one is not recorded again. ``added``/``removed``: distinct lines
+    # new in it / gone from the version before (NULL when either is not text).
     """CREATE TABLE IF NOT EXISTS versions (
         id INTEGER PRIMARY KEY,
-        note INTEGER NOT NULL REFERENCES notes(id),
+        note INTEGER NOT NULL,
         at INTEGER NOT NULL,
         source TEXT NOT NULL,
         size INTEGER NOT NULL,
-        blob INTEGER REFERENCES blobs(id),
+        blob INTEGER,
         sha BLOB,
-        reason TEXT)""",
+        reason TEXT,
+        added INTEGER,
+        removed INTEGER)""",
     "CREATE INDEX IF NOT EXISTS versions_by_note ON versions(note, at)",
-    "CREATE INDEX IF NOT EXISTS versions_by_time ON versions(at)",
-    "CREATE INDEX IF NOT EXISTS versions_by_blob ON versions(blob)",
-    "CREATE INDEX IF NOT EXISTS blobs_by_base ON blobs(base)",
 )
 
 
@@ -77,6 +87,9 @@ def _open(path: Path) -> sqlite.Connection:
         found = int(sqlite.rows(conn, "PRAGMA user_version", where=path)[0][0])
         if found > SCHEMA_VERSION:
             raise errors.StoreError(f"{path}: made by a newer memdesk (schema {found}); not changed")
+        if 0 < found < SCHEMA_VERSION:
+            # Only development builds wrote schema 1 (no line counts, other indexes).
+            raise errors.IndexCorrupt(f"{path}: written by a development version of memdesk (schema {found})")
         with conn:
             for statement in SCHEMA:
                 sqlite.rows(conn, statement, where=path)

@@ -27,10 +27,22 @@ def digest(data: bytes) -> bytes:
 
 def compress(data: bytes, base: bytes | None = None) -> bytes:
     """``data`` as one zstd frame; against ``base`` (its raw content as the dictionary)."""
+    # The size is in the catalog: frames leave it out (a few bytes of every version).
     if base is None:
-        return zstandard.ZstdCompressor(level=LEVEL).compress(data)
+        return zstandard.ZstdCompressor(level=LEVEL, write_content_size=False).compress(data)
     table = zstandard.ZstdCompressionDict(base, dict_type=zstandard.DICT_TYPE_RAWCONTENT)
-    return zstandard.ZstdCompressor(level=LEVEL, dict_data=table, write_content_size=True).compress(data)
+    return zstandard.ZstdCompressor(level=LEVEL, dict_data=table, write_content_size=False).compress(data)
+
+
+def line_changes(old: bytes | None, new: bytes) -> tuple[int, int]:
+    """(distinct lines in ``new`` not in ``old``, distinct lines in ``old`` not in
+    ``new``): a diff's +/- counts without a diff (set operations run in C, so a
+    capture of a large note stays within its budget)."""
+    before = set(old.split(b"\n")) if old else set()
+    after = set(new.split(b"\n")) if new else set()
+    before.discard(b"")  # blank lines, and the end of the last line, count as nothing
+    after.discard(b"")
+    return len(after - before), len(before - after)
 
 
 def decompress(blob: bytes, size: int, base: bytes | None = None) -> bytes:

@@ -89,9 +89,9 @@ def note_commits(root: Path, note: str) -> list[Commit]:
 
 
 def _parse(record: str) -> Commit | None:
-    """One commit of ``git log --raw -z``: "sha time\\n" then ":modes blobs status\\0path\\0"
-    (a rename or copy: "\\0old\\0new\\0")."""
-    head, _, raw = record.partition("\n")
+    """One commit of ``git log --raw -z``: "sha time\\0", then "\\n:modes blobs status\\0path\\0"
+    (a rename or copy: "...status\\0old\\0new\\0")."""
+    head, _, raw = record.partition("\0")
     parts = head.split()
     if len(parts) != 2:
         return None

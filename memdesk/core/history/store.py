@@ -9,13 +9,14 @@ CLI, ``memdesk mcp``) open their own and SQLite's WAL and busy timeout order the
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
-from datetime import datetime
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from memdesk.core import errors, messages, paths
 from memdesk.core.base import sqlite
@@ -36,13 +37,34 @@ from memdesk.core.history.version import (
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = "v.id, n.path, v.at, v.source, v.size, b.digest, v.reason"
+_COLUMNS = "v.id, n.path, v.at, v.source, v.size, b.digest, v.reason, v.added, v.removed"
 _FROM = "versions v JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.blob"
 _GIT_NOTES_CACHED = 8
 
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _repairing(method: Callable[Concatenate[History, P], R]) -> Callable[Concatenate[History, P], R]:
+    """Run ``method``; if the store turns out damaged, set it aside, start a new one
+    and run it again there (outside a batch: a batch's caller is told, then goes on)."""
+
+    @functools.wraps(method)
+    def wrapper(self: History, *args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(self, *args, **kwargs)
+        except errors.IndexCorrupt as exc:
+            if self._batching:
+                raise
+            self._start_afresh(str(exc))
+            return method(self, *args, **kwargs)
+
+    return cast("Callable[Concatenate[History, P], R]", wrapper)
+
+
 def _version(row: Any) -> Version:
-    vid, note, at, source, size, digest, reason = row
+    vid, note, at, source, size, digest, reason, added, removed = row
     return Version(
         id=str(vid),
         note=str(note),
@@ -51,6 +73,8 @@ def _version(row: Any) -> Version:
         size=int(size),
         digest=None if digest is None else bytes(digest).hex(),
         reason=None if reason is None else messages.loads(str(reason)),
+        added=None if added is None else int(added),
+        removed=None if removed is None else int(removed),
     )
 
 
@@ -63,6 +87,7 @@ class History:
         self._lock = threading.RLock()
         self._conn = catalog.open_catalog(self.path)
         self._blobs = Blobs(self._conn, self.path)
+        self._batching = 0  # depth of batch()
         # Git versions' contents by note, newest notes last: {note: {version id: bytes}}.
         self._git: OrderedDict[str, dict[str, bytes | None]] = OrderedDict()
 
@@ -71,15 +96,35 @@ class History:
     def batch(self) -> Iterator[None]:
         """Captures inside are one transaction (a sync's many notes: one commit)."""
         with self._lock:
-            self._conn.execute("SAVEPOINT history_batch")
+            self._run("SAVEPOINT history_batch")
+            self._batching += 1
             try:
                 yield
-            except BaseException:
-                self._conn.execute("ROLLBACK TO history_batch")
-                self._conn.execute("RELEASE history_batch")
+            except BaseException as exc:
+                with contextlib.suppress(errors.MemdeskError):
+                    self._run("ROLLBACK TO history_batch")
+                    self._run("RELEASE history_batch")
+                if isinstance(exc, errors.IndexCorrupt):
+                    self._start_afresh(str(exc))
                 raise
-            self._conn.execute("RELEASE history_batch")
+            finally:
+                self._batching -= 1
+            self._run("RELEASE history_batch")
 
+    def _run(self, sql: str) -> None:
+        sqlite.rows(self._conn, sql, where=self.path)
+
+    def _start_afresh(self, why: str) -> None:
+        """The store is damaged: set it aside and go on in a new, empty one (its first
+        sync takes a new baseline). Notes are never touched."""
+        with self._lock:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            catalog.set_aside(self.path, why)
+            self._conn = catalog.open_catalog(self.path)
+            self._blobs = Blobs(self._conn, self.path)
+
+    @_repairing
     def capture(
         self,
         note: str,
@@ -121,12 +166,18 @@ class History:
             sha = None if data is None else codec.digest(data)
             if last is not None and self._same(last, source, sha, reason, size):
                 return None
-            blob = None
+            blob, added, removed = None, None, None
+            previous = None if last is None or last[2] is None else int(last[2])
+            before = None if previous is None else self._blobs.read(previous)
             if data is not None and reason is None:
-                blob = self._blobs.put(data, sha or codec.digest(data), None if last is None else last[2])
+                blob = self._blobs.put(data, sha or codec.digest(data), previous, before)
+                added, removed = codec.line_changes(before, data)
+            elif source == DELETED and before is not None:
+                added, removed = codec.line_changes(before, b"")
             sqlite.rows(
                 self._conn,
-                "INSERT INTO versions(note, at, source, size, blob, sha, reason) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO versions(note, at, source, size, blob, sha, reason, added, removed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     note_id,
                     when,
@@ -135,6 +186,8 @@ class History:
                     blob,
                     sha if blob is None else None,
                     None if reason is None else messages.dumps(reason),
+                    added,
+                    removed,
                 ),
                 where=self.path,
             )
@@ -165,6 +218,7 @@ class History:
         return int(self._conn.last_insert_rowid())
 
     # -- the baseline ---------------------------------------------------------------------
+    @_repairing
     def needs_baseline(self) -> bool:
         """True until the workspace's notes as first seen were kept (``take_baseline``)."""
         return self._meta("baseline") is None
@@ -182,6 +236,7 @@ class History:
         return count
 
     # -- reading -----------------------------------------------------------------------
+    @_repairing
     def timeline(self, note: str, *, git: bool = True) -> list[Version]:
         """Every version of ``note``, newest first; its commits too when ``git``."""
         with self._lock:
@@ -199,11 +254,13 @@ class History:
             found.sort(key=lambda v: v.at, reverse=True)
         return found
 
+    @_repairing
     def notes(self) -> list[str]:
         """Every note the store has a version of, deleted ones included."""
         with self._lock:
             return [str(r[0]) for r in sqlite.rows(self._conn, "SELECT path FROM notes ORDER BY path")]
 
+    @_repairing
     def content(self, version: Version) -> bytes | None:
         """The bytes of ``version``; None when not kept (binary, too large, deleted) or
         no longer readable."""
@@ -225,6 +282,7 @@ class History:
             log.warning("version %s of %s in %s could not be read back", version.id, version.note, self.path)
         return data
 
+    @_repairing
     def previous(self, version: Version) -> Version | None:
         """The version of the same note before ``version`` (on its own timeline: a
         commit's previous is the commit before it)."""
@@ -241,6 +299,7 @@ class History:
             )
         return _version(found[0]) if found else None
 
+    @_repairing
     def changes(self, since: datetime, until: datetime | None = None) -> list[Version]:
         """Every version captured in ``[since, until)``, oldest first (baselines left out)."""
         end = to_micros(utc(until)) if until is not None else 2**62
@@ -256,6 +315,7 @@ class History:
                 )
             ]
 
+    @_repairing
     def at(self, when: datetime) -> dict[str, Version]:
         """For each note, its version current at ``when`` (notes deleted by then left out)."""
         with self._lock:
@@ -271,6 +331,7 @@ class History:
         return {v.note: v for v in current if v.source != DELETED}
 
     # -- the tree's badge ----------------------------------------------------------------
+    @_repairing
     def mark_seen(self, note: str) -> None:
         """The user has looked at ``note`` as it is now."""
         with self._lock, self._conn:
@@ -278,6 +339,7 @@ class History:
             top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
             sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (int(top[0][0]), note_id))
 
+    @_repairing
     def unseen_agent_changes(self) -> set[str]:
         """Notes changed by anything but memdesk since the user last looked at them
         (``mark_seen``), or since the baseline for notes never looked at."""
@@ -297,10 +359,12 @@ class History:
     def retention(self) -> Retention:
         return Retention.loads(self._meta("retention"))
 
+    @_repairing
     def set_retention(self, policy: Retention) -> None:
         with self._lock, self._conn:
             self._set_meta("retention", policy.dumps())
 
+    @_repairing
     def prune(self, now: datetime | None = None) -> int:
         """Drop the versions the retention policy no longer keeps, and content no version
         needs; returns how many versions were dropped."""
@@ -316,32 +380,52 @@ class History:
             self._drop_unused_blobs()
         return len(drop)
 
+    def prune_if_due(self, now: datetime | None = None, every: timedelta = timedelta(days=1)) -> int:
+        """``prune`` at most once per ``every`` (a sync calls it; most days it does nothing)."""
+        current = utc(now)
+        last = self._meta("pruned_at")
+        if last is not None and current - from_micros(int(last)) < every:
+            return 0
+        dropped = self.prune(current)
+        with self._lock, self._conn:
+            self._set_meta("pruned_at", str(to_micros(current)))
+        return dropped
+
     def _drop_unused_blobs(self) -> None:
         """Delete content no version refers to; a delta built on it is re-encoded on
         that content's own base first, so every other content stays readable."""
-        unused = [
+        bases: dict[int, int | None] = {}
+        children: dict[int, list[int]] = {}
+        for blob_id, base_id in sqlite.rows(self._conn, "SELECT id, base FROM blobs", where=self.path):
+            bases[int(blob_id)] = None if base_id is None else int(base_id)
+            if base_id is not None:
+                children.setdefault(int(base_id), []).append(int(blob_id))
+        used = {
             int(r[0])
-            for r in sqlite.rows(
-                self._conn,
-                "SELECT id FROM blobs WHERE id NOT IN (SELECT blob FROM versions WHERE blob IS NOT NULL) ORDER BY id",
-                where=self.path,
-            )
-        ]
-        for blob in unused:
-            below = sqlite.rows(self._conn, "SELECT base FROM blobs WHERE id = ?", (blob,), where=self.path)
-            base = None if below[0][0] is None else int(below[0][0])
+            for r in sqlite.rows(self._conn, "SELECT DISTINCT blob FROM versions WHERE blob IS NOT NULL")
+        }
+        # Oldest first: a base is older than what is built on it, so by the time a blob
+        # is dropped, its own base is one that stays.
+        for blob in sorted(set(bases) - used):
+            base = bases[blob]
             base_data = None if base is None else self._blobs.read(base)
-            for (child,) in sqlite.rows(self._conn, "SELECT id FROM blobs WHERE base = ?", (blob,)):
-                data = self._blobs.read(int(child))
+            for child in children.pop(blob, []):
+                data = self._blobs.read(child)
                 if data is None:
                     continue
-                sqlite.rows(
-                    self._conn,
-                    "UPDATE blobs SET data = ?, base = ? WHERE id = ?",
-                    (codec.compress(data, base_data), base if base_data is not None else None, int(child)),
-                    where=self.path,
-                )
+                frame = codec.compress(data, base_data)
+                if base_data is None:
+                    sql = "UPDATE blobs SET data = ?, base = NULL, depth = 0, chain = 0, keyframe = ? WHERE id = ?"
+                    params: tuple[object, ...] = (frame, len(frame), child)
+                    bases[child] = None
+                else:
+                    sql = "UPDATE blobs SET data = ?, base = ?, depth = max(depth - 1, 1) WHERE id = ?"
+                    params = (frame, base, child)
+                    bases[child] = base
+                    children.setdefault(int(base or 0), []).append(child)
+                sqlite.rows(self._conn, sql, params, where=self.path)
             sqlite.rows(self._conn, "DELETE FROM blobs WHERE id = ?", (blob,), where=self.path)
+            self._blobs.cache.drop(blob)
 
     # -- git --------------------------------------------------------------------------------
     def _git_versions(self, note: str) -> list[Version]:
@@ -383,6 +467,7 @@ class History:
         return cached.get(version.id)
 
     # -- meta and lifetime -------------------------------------------------------------------
+    @_repairing
     def _meta(self, key: str) -> str | None:
         with self._lock:
             found = sqlite.rows(self._conn, "SELECT value FROM meta WHERE key = ?", (key,), where=self.path)

@@ -29,6 +29,10 @@ class Version:
     size: int  # bytes of the content (0 for a deleted note)
     digest: str | None  # sha256 hex of the content; None when the content is not kept
     reason: str | None  # why the content is not kept: binary, too large, deleted
+    # Distinct lines new in this version / gone from the one before it (None: one of
+    # them is not text); a diff's +/- counts, kept when captured.
+    added: int | None = None
+    removed: int | None = None
 
     @property
     def kept(self) -> bool:

@@ -31,7 +31,8 @@ import numpy as np
 from memdesk.core import errors
 from memdesk.core.base import lexical
 from memdesk.core.embed.embedder import Embedder, EmbedderIdentity
-from memdesk.core.index import windows, workspace
+from memdesk.core.history import History
+from memdesk.core.index import captures, windows, workspace
 from memdesk.core.index.store import FileRow, Store
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.messages import of as message_of
@@ -140,6 +141,8 @@ class SyncStats:
     removed_paths: list[str] = dataclasses.field(default_factory=list)
     failures: list[tuple[str, str]] = dataclasses.field(default_factory=list)
     skipped: list[workspace.Skipped] = dataclasses.field(default_factory=list)
+    captured: int = 0  # versions offered to the history (repeats of the latest are dropped)
+    capture_seconds: float = 0.0  # the time that took, on this sync's thread
 
 
 # (done, total, chunks, path, phase); phases: "scan", "index" (done/total = files),
@@ -159,11 +162,14 @@ def sync_files(
     progress: ProgressCallback | None = None,
     cancelled: Callable[[], bool] | None = None,
     embed_lock: object | None = None,
+    history: History | None = None,
 ) -> SyncStats:
     """Bring ``store`` in line with the files under ``root``.
 
     ``only`` limits the work to those relative paths (editor saves, watcher events);
     deletions among them are noticed too. Raises ``Cancelled`` when asked to stop.
+    ``history``: each changed file's bytes, as read here, become a version (source
+    "disk"), a file gone a "deleted" one; its first use keeps every note (the baseline).
     """
     stats = SyncStats()
     report = progress or (lambda *a: None)
@@ -173,11 +179,16 @@ def sync_files(
     known = store.file_rows()
     stats.files = len(by_rel)
     stats.skipped = scan.skipped
+    seen = captures.SyncCaptures(history)
+    seen.baseline(root, scan.files)
 
     # Deletions first: they are cheap and make the index honest immediately.
     scope = set(only) if only is not None else None
     gone = [rel for rel in known if rel not in by_rel and (scope is None or rel in scope)]
     if gone:
+        for rel in gone:
+            seen.add(rel, None, 0, captures.DELETED)
+        seen.flush()
         with store.transaction():
             for rel in gone:
                 store.delete_file(rel)
@@ -202,6 +213,7 @@ def sync_files(
 
     def flush() -> None:
         nonlocal pending, pending_chunks, restat
+        seen.flush()  # before the index: a file recorded there is in the history already
         if pending:
             written.extend(
                 _write_keyword_batch(store, pending, embedder=embedder, model=model_name, stats=stats)
@@ -249,6 +261,7 @@ def sync_files(
             if len(restat) >= KEYWORD_BATCH_FILES:
                 flush()
             continue
+        seen.add(rel, data, st.st_size, captures.DISK)
         try:
             if data is None:
                 raise errors.NoteReadError(
@@ -286,6 +299,7 @@ def sync_files(
             flush()
         report(done, total, stats.chunks + pending_chunks, rel, "index")
     flush()
+    stats.captured, stats.capture_seconds = seen.count, seen.seconds
     report(total, total, stats.chunks, "", "keyword")
     _store_mmr_tokens(store, written if tokens_current else None)
     if embedder is not None:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
 from memdesk.core import errors
-from memdesk.core.index import trash, workspace
+from memdesk.core.index import captures, trash, workspace
 
 # Characters kept in a note name typed by a person: letters/digits of any script,
 # "_", "-", " " and "."; anything else (slashes, colons, control characters) becomes "-".
@@ -164,8 +164,9 @@ def _existing(root: Path, rel: str, extra_paths: Sequence[Path | str]) -> Path:
         raise
 
 
-def create_note(root: Path, rel: str, text: str) -> Path:
-    """Write a new note (creating its folders); refuses to overwrite one that exists."""
+def create_note(root: Path, rel: str, text: str, *, source: str = "memdesk") -> Path:
+    """Write a new note (creating its folders); refuses to overwrite one that exists.
+    Its first version is kept in the history, from ``source``."""
     path = _target(root, rel)
     if path.exists():
         raise errors.MemdeskError(f"{rel} already exists")
@@ -174,6 +175,7 @@ def create_note(root: Path, rel: str, text: str) -> Path:
         workspace.write_note_atomic(path, text, mode=_neighbour_mode(path, root))
     except OSError as exc:
         raise errors.MemdeskError(f"Cannot create {rel}: {exc.strerror or exc}") from None
+    captures.saved(root, path, text.encode("utf-8"), source=source)
     return path
 
 
@@ -198,15 +200,18 @@ def rename_note(root: Path, old: str, new: str, extra_paths: Sequence[Path | str
         os.rename(src, dst)
     except OSError as exc:
         raise errors.MemdeskError(f"Cannot rename {old}: {exc.strerror or exc}") from None
+    # In the history: the old name's timeline ends, the new name's starts with its content.
+    captures.gone(root, src)
+    captures.wrote(root, dst)
     return dst
 
 
-def open_daily_note(root: Path, date: dt.date) -> tuple[str, bool]:
+def open_daily_note(root: Path, date: dt.date, *, source: str = "memdesk") -> tuple[str, bool]:
     """The daily note of ``date``, created with its heading if missing: (path, created)."""
     rel = daily_note_path(date)
     if _target(root, rel).exists():  # never one reached through a symlink out
         return rel, False
-    create_note(root, rel, f"# {date.isoformat()}\n\n")
+    create_note(root, rel, f"# {date.isoformat()}\n\n", source=source)
     return rel, True
 
 
@@ -214,6 +219,8 @@ def delete_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) ->
     """Move note ``rel`` to the system trash; ``trash.restore`` of the record undoes it."""
     path = workspace.confined(root, _existing(root, rel, extra_paths), also=extra_paths)
     try:
-        return trash.move_to_trash(path, root=root, extra_paths=extra_paths)
+        trashed = trash.move_to_trash(path, root=root, extra_paths=extra_paths)
     except OSError as exc:  # send2trash's TrashPermissionError is one too
         raise errors.MemdeskError(f"Cannot move {rel} to the trash: {exc.strerror or exc}") from None
+    captures.gone(root, path)
+    return trashed

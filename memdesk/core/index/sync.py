@@ -18,6 +18,7 @@ from typing import TypeVar
 
 from memdesk.core import errors
 from memdesk.core.embed.embedder import Embedder
+from memdesk.core.history import History
 from memdesk.core.index import indexer, windows
 from memdesk.core.index.connections import IndexFiles
 from memdesk.core.index.status import CancelledFn, FileFailure, ProgressFn, SyncProgress, SyncReport
@@ -42,6 +43,7 @@ class SyncSource:
     embedder: Embedder | None
     chunk_params: indexer.ChunkParams | None  # None: derived from the embedder's context
     embed_lock: threading.RLock
+    history: History | None = None  # where each changed note's version is kept
 
     @property
     def params(self) -> indexer.ChunkParams:
@@ -225,4 +227,5 @@ def sync_into(
         progress=report,
         cancelled=cancelled,
         embed_lock=source.embed_lock,
+        history=source.history,
     )

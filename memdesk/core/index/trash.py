@@ -26,7 +26,7 @@ from urllib.parse import unquote
 import send2trash
 
 from memdesk.core import errors
-from memdesk.core.index import workspace
+from memdesk.core.index import captures, workspace
 
 INFO_SUFFIX = ".trashinfo"
 CLOCK_SLACK_S = 2.0  # .trashinfo dates have whole seconds
@@ -93,6 +93,7 @@ def restore(item: Trashed) -> None:
     if record is not None:
         with contextlib.suppress(FileNotFoundError):
             record.unlink()
+    captures.wrote(item.root, item.path)  # back in the history, as it is again
 
 
 def _find(item: Trashed) -> tuple[Path, Path | None] | None:

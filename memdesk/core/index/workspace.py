@@ -546,6 +546,7 @@ def save_note(
     base: bytes | None = None,
     overwrite_readonly: bool = False,
     root: Path | None = None,
+    source: str = "memdesk",
 ) -> Saved:
     """Write ``data`` to the note at ``path``, never over a version the caller has not seen.
 
@@ -559,7 +560,9 @@ def save_note(
     raises ``errors.NoteReadOnly`` unless ``overwrite_readonly``. With ``root`` (the
     workspace), a note inside it is written only if no folder on its way became a
     symlink leading out (``confined``); a note of an extra path outside it, which the
-    user's config put there, only if it is no symlink itself.
+    user's config put there, only if it is no symlink itself. With ``root``, the bytes
+    written become a version in the workspace's history, from ``source`` ("memdesk";
+    "mcp" for ``memory_append``).
     """
     path = Path(path)
     if root is not None:
@@ -591,6 +594,9 @@ def save_note(
             outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
             if outcome is None:
                 diskio.fsync_dir(path.parent)
+                from memdesk.core.index import captures  # it reads notes with this module
+
+                captures.saved(root, path, data, source=source)
                 return Saved(data, merged_any)
             if outcome is _RETRY:
                 continue  # the note appeared while we wrote a new one: check again

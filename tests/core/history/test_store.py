@@ -163,3 +163,18 @@ def test_a_second_opening_sees_the_first_ones_versions(workspace: Path, history:
     with open_history(workspace) as other:
         (version,) = other.timeline("MEMORY.md", git=False)
         assert other.content(version) == b"kept\n"
+
+
+def test_each_version_carries_its_line_counts_against_the_one_before(history: History) -> None:
+    first = history.capture("MEMORY.md", b"# M\n\n- a\n- b\n", source="disk", at=T0)
+    second = history.capture(
+        "MEMORY.md", b"# M\n\n- a\n- B\n- c\n", source="disk", at=T0 + timedelta(hours=1)
+    )
+    gone = history.capture("MEMORY.md", None, source="deleted", at=T0 + timedelta(hours=2))
+    binary = history.capture("memory/x.md", b"\x00\x01", source="disk", reason="binary")
+    assert first is not None and second is not None and gone is not None and binary is not None
+    assert (first.added, first.removed) == (3, 0)
+    assert (second.added, second.removed) == (2, 1)
+    assert (gone.added, gone.removed) == (0, 4)
+    assert (binary.added, binary.removed) == (None, None)
+    assert history.timeline("MEMORY.md", git=False)[1] == second
