@@ -183,6 +183,7 @@ def open_snapshot(
         embedder=live.embedder,
         db_path=built.db_path,
         chunk_params=live._chunk_params,  # the live index's chunking: the same chunk texts
+        history=False,  # a copy of the past: its notes' versions are the history's already
     )
     eng.embed_lock = live.embed_lock  # llama.cpp's context is not re-entrant
     try:
