@@ -126,10 +126,14 @@ class Snapshot:
 
     def changed_since(self, note: str) -> bool:
         """Whether ``note``'s content now differs from its version in the snapshot."""
+        # Not ``resolve_note``: it lists the whole workspace, once per hit. Discovery
+        # skips symlinks, so a note reached through one is no note now either.
         try:
-            path: Path | None = workspace.resolve_note(self.live.workspace, note, self.live.extra_paths)
+            path: Path | None = workspace.confined(self.live.workspace, note)
         except errors.MemdeskError:
-            path = None  # gone (or no longer a note)
+            path = None
+        if path is not None and not path.is_file():
+            path = None  # gone (or no longer a file)
         return self._differs(note, path)
 
     def mark(self, hits: Iterable[hits_mod.Hit]) -> tuple[AsOfHit, ...]:
