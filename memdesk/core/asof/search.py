@@ -90,12 +90,13 @@ class Snapshot:
         self.engine = engine
         self.report = report
         self.reused = reused  # vectors copied from the live index (and other snapshots)
+        self._notes = self._listed()
         self.differences = self.compare()
 
     @property
     def notes(self) -> int:
         """How many notes the snapshot indexes (memory files, as in the workspace)."""
-        return len(self._listed())
+        return len(self._notes)
 
     def _listed(self) -> set[str]:
         root = self.engine.workspace
@@ -103,7 +104,7 @@ class Snapshot:
 
     def compare(self) -> Differences:
         """What differs between the snapshot's notes and the workspace's now (read from disk)."""
-        then = self._listed()
+        then = self._notes
         root = self.live.workspace
         now = {
             workspace.rel_path(root, p): p for p in workspace.list_memory_files(root, self.live.extra_paths)
