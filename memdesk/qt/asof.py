@@ -147,7 +147,15 @@ class AsOfSearch(QObject):
             ):
                 hits = tuple(ranking.rank(pool, request.settings, now=self.snapshot.day))
                 result = engine_mod.SearchResult(pool=pool, hits=hits, settings=request.settings)
-                marked = asof.AsOfResult(found.day, result, self.snapshot.mark(hits))
+                # The notes' marks of the last search (no disk reads on the GUI thread).
+                known = {h.hit.path: h for h in found.hits}
+                marks: list[asof.AsOfHit] = []
+                for h in hits:
+                    if h.path in known:
+                        marks.append(asof.AsOfHit(h, known[h.path].version, known[h.path].changed_since))
+                    else:
+                        marks.extend(self.snapshot.mark([h]))
+                marked = asof.AsOfResult(found.day, result, tuple(marks))
                 self._last = (request, marked)
                 self._publish(request, marked, reranked=True)
                 return

@@ -289,12 +289,18 @@ class AsOfView(QObject):
         mark = self.mark_of(hit)
         if mark is None or not mark.changed_since:
             return []
-        return [(self.tr("changed since"), self._changed_text(mark))]
+        badge = self.tr("deleted since") if self._gone(mark.hit.path) else self.tr("changed since")
+        return [(badge, self._changed_text(mark))]
+
+    def _gone(self, note: str) -> bool:
+        snap = self.search.snapshot
+        return (snap is not None and note in snap.differences.gone) or not (
+            self._window.session.workspace / note
+        ).exists()
 
     def _changed_text(self, mark: asof.AsOfHit) -> str:
         day = self.search.day.isoformat() if self.search.day else ""
-        snap = self.search.snapshot
-        if snap is not None and mark.hit.path in snap.differences.gone:
+        if self._gone(mark.hit.path):
             return self.tr("{0} was deleted after {1}").format(mark.hit.path, day)
         return self.tr("{0} differs now from its version of {1}").format(mark.hit.path, day)
 
@@ -319,11 +325,8 @@ class AsOfView(QObject):
         mark = self.mark_of(hit)
         if mark is None or not mark.changed_since:
             return False
-        snap = self.search.snapshot
         window = self._window
-        if (snap is not None and hit.path in snap.differences.gone) or not (
-            window.session.workspace / hit.path
-        ).exists():
+        if self._gone(hit.path):
             window.statusBar().showMessage(
                 self.tr("{0} is deleted now: its text as it was is in the explanation").format(hit.path),
                 10_000,
@@ -344,7 +347,7 @@ class AsOfView(QObject):
         if not mark.changed_since:
             state = html.escape(self.tr("Unchanged since: the note reads the same now."))
             return f"<p>{html.escape(head)}<br>{state}</p>"
-        title = self.tr("Changed since")
+        title = self.tr("Deleted since") if self._gone(hit.path) else self.tr("Changed since")
         state = f"<b>{html.escape(title)}</b>: {html.escape(self._changed_text(mark))}"
         lines = hit.text.split("\n")
         shown = "\n".join(lines[:TEXT_LINES]) + ("\n…" if len(lines) > TEXT_LINES else "")

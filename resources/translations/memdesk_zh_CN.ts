@@ -484,11 +484,15 @@
     </message>
     <message>
         <source>Search the notes as they were at the end of this day: each note&apos;s version then, from memdesk&apos;s history of the workspace (and its git commits).</source>
-        <translation>搜索这一天结束时的笔记：每篇笔记当时的版本,取自 memdesk 保存的工作区历史（以及它的 git 提交）。</translation>
+        <translation>搜索这一天结束时的笔记：每篇笔记当时的版本，取自 memdesk 保存的工作区历史（以及它的 git 提交）。</translation>
     </message>
 </context>
 <context>
     <name>AsOfView</name>
+    <message>
+        <source>deleted since</source>
+        <translation>此后被删除</translation>
+    </message>
     <message>
         <source>changed since</source>
         <translation>此后有改动</translation>
@@ -519,7 +523,7 @@
     </message>
     <message>
         <source>version {0} of {1}, {2} ({3})</source>
-        <translation>{1} 的版本 {0},{2}（{3}）</translation>
+        <translation>{1} 的版本 {0}，{2}（{3}）</translation>
     </message>
     <message>
         <source>As it was on {0}: {1}</source>
@@ -540,6 +544,10 @@
     <message>
         <source>Lines {0}–{1} as they read then:</source>
         <translation>第 {0}–{1} 行当时的内容：</translation>
+    </message>
+    <message>
+        <source>Deleted since</source>
+        <translation>此后被删除</translation>
     </message>
 </context>
 <context>

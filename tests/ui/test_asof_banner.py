@@ -87,13 +87,14 @@ def test_as_of_banner_marks_and_esc_back_to_now(qtbot, make_window, tmp_path, mi
     ):
         window.search_input.setText("lighthouse migration")
     rows = _rows(model)
-    assert scripted.GONE in rows and "changed since" in _badges(model, rows[scripted.GONE])
+    assert scripted.GONE in rows and _badges(model, rows[scripted.GONE]) == ["deleted since"]
 
     # The deleted note is not opened (an empty editor of its name would bring it back on save).
     window.results_table.selectRow(rows[scripted.GONE])
     qtbot.keyClick(window.results_table, Qt.Key.Key_Return)
     assert window.note_editor.current_rel != scripted.GONE
-    assert "lighthouse migration" in window.search_panel.detail.toPlainText()
+    gone_detail = window.search_panel.detail.toPlainText()
+    assert "Deleted since" in gone_detail and "lighthouse migration" in gone_detail
 
     # Esc in the query box: back to now.
     window.search_input.setFocus()

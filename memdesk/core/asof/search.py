@@ -90,12 +90,13 @@ class Snapshot:
         self.engine = engine
         self.report = report
         self.reused = reused  # vectors copied from the live index (and other snapshots)
+        self._notes = self._listed()
         self.differences = self.compare()
 
     @property
     def notes(self) -> int:
         """How many notes the snapshot indexes (memory files, as in the workspace)."""
-        return len(self._listed())
+        return len(self._notes)
 
     def _listed(self) -> set[str]:
         root = self.engine.workspace
@@ -103,7 +104,7 @@ class Snapshot:
 
     def compare(self) -> Differences:
         """What differs between the snapshot's notes and the workspace's now (read from disk)."""
-        then = self._listed()
+        then = self._notes
         root = self.live.workspace
         now = {
             workspace.rel_path(root, p): p for p in workspace.list_memory_files(root, self.live.extra_paths)
@@ -126,10 +127,14 @@ class Snapshot:
 
     def changed_since(self, note: str) -> bool:
         """Whether ``note``'s content now differs from its version in the snapshot."""
+        # Not ``resolve_note``: it lists the whole workspace, once per hit. Discovery
+        # skips symlinks, so a note reached through one is no note now either.
         try:
-            path: Path | None = workspace.resolve_note(self.live.workspace, note, self.live.extra_paths)
+            path: Path | None = workspace.confined(self.live.workspace, note)
         except errors.MemdeskError:
-            path = None  # gone (or no longer a note)
+            path = None
+        if path is not None and not path.is_file():
+            path = None  # gone (or no longer a file)
         return self._differs(note, path)
 
     def mark(self, hits: Iterable[hits_mod.Hit]) -> tuple[AsOfHit, ...]:
@@ -183,6 +188,7 @@ def open_snapshot(
         embedder=live.embedder,
         db_path=built.db_path,
         chunk_params=live._chunk_params,  # the live index's chunking: the same chunk texts
+        history=False,  # a copy of the past: its notes' versions are the history's already
     )
     eng.embed_lock = live.embed_lock  # llama.cpp's context is not re-entrant
     try:
