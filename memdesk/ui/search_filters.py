@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from PySide6.QtCore import QDate, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
@@ -144,6 +144,11 @@ class ClockButton(QToolButton):
         """Show ``clock`` (None: not known yet); ``override`` is the day the user set."""
         self._clock, self._default, self._override = clock, default, override
         self._refresh()
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._refresh()  # its text has a field and the ▾, which the catalogue lacks
 
     def _refresh(self) -> None:
         if self._clock is None:
@@ -329,6 +334,11 @@ class FilterButton(QToolButton):
             self._filters = flt
             self._refresh()
             self.filters_changed.emit(flt)
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._refresh()
 
     def _refresh(self) -> None:
         count = (
