@@ -4,7 +4,6 @@ headers and paths, plain-words explanations, and keyboard flow. Real window, rea
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import itertools
 import re
 from pathlib import Path
