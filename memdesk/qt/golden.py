@@ -65,10 +65,17 @@ class PoolFetcher(QObject):
     fetched = Signal(object)
     _step_requested = Signal()  # to itself, queued: lets searches queued meanwhile go first
 
-    def __init__(self, engine: engine_mod.Engine, generations: jobs.RequestGate) -> None:
+    def __init__(
+        self,
+        engine: engine_mod.Engine,
+        generations: jobs.RequestGate,
+        clock: Callable[[], dt.date | None] = lambda: None,
+    ) -> None:
         super().__init__()
         self._engine = engine
         self._generations = generations
+        # The search clock: a profile that decays while fetching (openclaw-2026.9) needs it.
+        self._clock = clock
         self._queue: list[tuple[int, str, settings_mod.SearchSettings]] = []  # reader thread only
         self._step_requested.connect(self._step, Qt.ConnectionType.QueuedConnection)
 
@@ -91,7 +98,7 @@ class PoolFetcher(QObject):
             return
         generation, query, settings = self._queue.pop(0)
         try:
-            pool = self._engine.fetch_candidates(query, settings)
+            pool = self._engine.fetch_candidates(query, settings, now=self._clock())
         except Exception as exc:  # reported as a value, like the reader's searches
             if not isinstance(exc, errors.MemdeskError):
                 log.exception("golden pool fetch failed for %r", query)
@@ -192,7 +199,7 @@ class TuningLab(QObject):
         self._closed = False
 
         # Pools are fetched where the session's searches run, on its read connection.
-        self._fetcher = PoolFetcher(session.engine, self._generations)
+        self._fetcher = PoolFetcher(session.engine, self._generations, lambda: session.clock)
         session.reader_thread.host(self._fetcher)
         self._fetch_requested.connect(self._fetcher.fetch)
         self._fetcher.fetched.connect(self._on_fetcher_fetched)
@@ -206,7 +213,7 @@ class TuningLab(QObject):
         self._tune_job: jobs.Job[eval_tune.TuneResult] | None = None
 
         session.sync_finished.connect(self._on_session_sync_finished)
-        session.clock_changed.connect(self._schedule_score)  # the readout follows the search clock
+        session.clock_changed.connect(self._on_session_clock_changed)
         self.reload()
 
     # state -----------------------------------------------------------------------------
@@ -321,6 +328,14 @@ class TuningLab(QObject):
         # A sync that changed no file and no mode leaves every pool (and fetch) valid.
         if report.indexed_paths or report.removed_paths or report.rebuilt or modes - {report.mode}:
             self._refetch(clear=False)  # old pools keep the readout live until replaced
+
+    @Slot(object)
+    def _on_session_clock_changed(self, _clock: object) -> None:
+        # The readout follows the search clock; pools a profile ranked while fetching
+        # (openclaw-2026.9 decays inside its pipeline) are fetched again at the new one.
+        if any(c.ranked is not None for p in self._pools.values() for c in p.candidates[:1]):
+            self._refetch(clear=False)
+        self._schedule_score()
 
     # scoring ---------------------------------------------------------------------------
     def _schedule_score(self) -> None:

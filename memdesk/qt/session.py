@@ -78,6 +78,8 @@ class Session(QObject):
         idle_changed(bool): True when no sync is running or queued.
         snapshot_changed(object): a ``workers.WorkspaceSnapshot`` for tree and status bar.
         files_changed(list): workspace-relative paths the watcher saw change on disk.
+        clock_changed(object): the search clock (a ``datetime.date``; None while unknown)
+            moved: the user set a day, or the workspace's newest dated note changed.
         model_build_progress(str), model_build_finished(object), model_build_failed(object):
             the background build of the default embedding model.
         model_loading_changed(bool): True while the embedding model loads in the background

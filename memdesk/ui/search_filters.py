@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from PySide6.QtCore import QDate, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QDate, QEvent, QLocale, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from memdesk.core.search import filters as filters_mod
 from memdesk.qt import preferences as preferences_mod
 from memdesk.qt import session as session_mod
-from memdesk.qt import workers
+from memdesk.qt import translations, workers
 
 # Says "opens a popup" (the buttons have no menu, whose indicator would overlap the text).
 _ARROW = " ▾"
@@ -135,6 +135,7 @@ class ClockButton(QToolButton):
         self.calendar.clicked.connect(self._on_calendar_picked)
         self.follow_button.clicked.connect(self._on_follow_clicked)
         self._refresh()
+        self._localize_calendar()
 
     @property
     def clock(self) -> dt.date | None:
@@ -144,6 +145,17 @@ class ClockButton(QToolButton):
         """Show ``clock`` (None: not known yet); ``override`` is the day the user set."""
         self._clock, self._default, self._override = clock, default, override
         self._refresh()
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._refresh()  # its text has a field and the ▾, which the catalogue lacks
+            self._localize_calendar()
+
+    def _localize_calendar(self) -> None:
+        """Month and day names in the interface's language, not the system's."""
+        language = translations.current_language()
+        self.calendar.setLocale(QLocale(language) if language else QLocale(QLocale.Language.English))
 
     def _refresh(self) -> None:
         if self._clock is None:
@@ -329,6 +341,11 @@ class FilterButton(QToolButton):
             self._filters = flt
             self._refresh()
             self.filters_changed.emit(flt)
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._refresh()
 
     def _refresh(self) -> None:
         count = (

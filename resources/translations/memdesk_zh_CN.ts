@@ -3734,6 +3734,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>The search clock: recency, decay and relative dates are measured from this day. Default: the workspace&apos;s newest dated note ({0}). Click to pick another day.</source>
         <translation>搜索时钟：新近度、衰减和相对日期都从这一天算起。默认为工作区最新一篇带日期的笔记（{0}）。点击可选择其他日期。</translation>
     </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
 </context>
 <context>
     <name>FilterButton</name>

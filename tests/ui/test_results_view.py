@@ -4,7 +4,6 @@ headers and paths, plain-words explanations, and keyboard flow. Real window, rea
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import itertools
 import re
 from pathlib import Path
@@ -369,7 +368,7 @@ def test_explanation_says_what_recency_did(qtbot, fts_window) -> None:  # type: 
     )
     dated = next(i for i, h in enumerate(results.hits) if h.date is not None and h.recency > 0)
     fts_window.results_table.selectRow(dated)
-    age = (dt.date.today() - results.hits[dated].date).days
+    age = (results.clock - results.hits[dated].date).days  # measured from the search clock
     assert (
         f"{age} days old, half-life 90 days (at most +0.10)" in fts_window.search_panel.detail.toPlainText()
     )

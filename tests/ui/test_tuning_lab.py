@@ -216,7 +216,11 @@ def test_readout_follows_sliders_without_fetching(qtbot, golden_window, monkeypa
     assert engine_calls == []  # nothing reached SQLite or the embedder
     assert lab.fetch_count == lab_fetches
     assert golden_window.session.fetch_count == session_fetches
-    expected = eval_golden.score_golden(lab.pools, lab.golden.queries, golden_window.tuning.settings)
+    # Scored at the search clock (the workspace's newest dated note), as the results are.
+    clock = golden_window.session.clock
+    expected = eval_golden.score_golden(
+        lab.pools, lab.golden.queries, golden_window.tuning.settings, now=clock
+    )
     assert lab.readout.scores.ndcg10 == pytest.approx(expected.ndcg10)
 
 
