@@ -127,6 +127,8 @@ def _size(text: str) -> float:
 # A heading names a topic and a task item an action ("## Final review — vector store ✅",
 # "- [x] Curate MEMORY.md (deploy day, auth)"): neither tells how a subject stood.
 _NOT_A_STATE = re.compile(r"^\s*(?:#|(?:[-*+]\s+)?\[[ xX]\])")
+# Where a line's clauses end (what an explanation quotes of a long line).
+_CLAUSES = re.compile(r"(?<=[.;!?。；！？])\s+|[;；]\s*|,\s+(?=also\b|and\b|but\b|so\b)")
 # "Thursday → Tuesday → Wednesday": a value told with its history; the last is the current one.
 _ARROW = re.compile(r"\s*(?:→|->|=>|⇒|⟶)\s*")
 
@@ -285,5 +287,7 @@ def older_statement(text: str, start_line: int, new: Statement) -> tuple[int, st
             continue
         words = _words(line)
         if new.subject <= words and not (value and value <= words):
-            return start_line + k, quote(_clean(line))
+            # Quote the clause that names the subject: in a long line it may come last.
+            clauses = [c for c in _CLAUSES.split(_clean(line)) if new.subject <= _words(c)]
+            return start_line + k, quote(clauses[0].strip() if clauses else _clean(line))
     return None
