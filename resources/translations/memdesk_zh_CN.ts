@@ -3537,6 +3537,30 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>日期匹配 {0}</translation>
     </message>
     <message>
+        <source>the query asks for the current state, but the lines here that match it only ask or plan (a question, a to-do): not an answer, so no bonus for being current</source>
+        <translation>查询问的是当前状态，但这里与之匹配的行只是在提问或计划（问题、待办）：不是答案，因此没有“当前”加分</translation>
+    </message>
+    <message>
+        <source>Supersedes +{0}</source>
+        <translation>取代旧说法 +{0}</translation>
+    </message>
+    <message>
+        <source>states the same fact later than {0}:{1} (“{2}”): for the current state the newer statement wins</source>
+        <translation>比 {0}:{1}（“{2}”）更晚陈述了同一事实：问当前状态时，较新的说法优先</translation>
+    </message>
+    <message>
+        <source>Superseded</source>
+        <translation>已被取代</translation>
+    </message>
+    <message>
+        <source>{0}:{1} states the same fact later (“{2}”)</source>
+        <translation>{0}:{1} 更晚陈述了同一事实（“{2}”）</translation>
+    </message>
+    <message>
+        <source>newer statement {0}</source>
+        <translation>较新说法 {0}</translation>
+    </message>
+    <message>
         <source>Same note −{0}</source>
         <translation>同一笔记 −{0}</translation>
     </message>

@@ -242,8 +242,8 @@ def rows(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> list[
                 tr(
                     QT_TRANSLATE_NOOP(
                         "core",
-                        "states the same fact later than {0}:{1} (“{2}”), so for the current state "
-                        "it ranks above that hit",
+                        "states the same fact later than {0}:{1} (“{2}”): for the current state "
+                        "the newer statement wins",
                     )
                 ).format(escape(path), line, escape(text)),
             )

@@ -216,8 +216,12 @@ def _apply_supersede(items: list[_Scored], settings: SearchSettings, query: str)
             # Newer statements come later in ``stated``: each older hit names the newest.
             item.superseded_by = (newer.cand.path, new.line, new.text)
         newer.supersedes = (top.cand.path, line, text)
-        newer.supersede_bonus = cap
-        newer.score += cap
+    for newer, _ in stated:
+        # Only the newest statement wins: one that a later hit supersedes in turn gains
+        # nothing ("Deploy day moves to Tuesday" once Wednesday is stated).
+        if newer.supersedes is not None and newer.superseded_by is None:
+            newer.supersede_bonus = cap
+            newer.score += cap
 
 
 def _freshness(date: dt.date | None, now: dt.datetime, half_life_days: float) -> float:

@@ -22,7 +22,7 @@ import re
 # dev 19 questions were gated by it alone; in 5 it put the newest notes over the
 # answer, costing 0.0015 nDCG@10 overall).
 # "the most recent" / "latest" do ask for the newest and stay.
-_CURRENT_STATE = re.compile(
+CURRENT_STATE = re.compile(
     r"\b(?:now|nowadays|current(?:ly)?|latest|final(?:ly)?|still|these days|today|"
     r"at the moment|any ?more|ended up|end up|in the end|up to date|most recent(?:ly)?)\b"
     r"|现在|目前|最终|最后|最新|如今|当前|眼下|最近|还在",
@@ -95,7 +95,7 @@ def asks_current_state(query: str, today: dt.date) -> bool:
     it has a current-state word, and asks neither for a duration nor about a past
     occasion or a named period (``today`` resolves the period words)."""
     return (
-        _CURRENT_STATE.search(query) is not None
+        CURRENT_STATE.search(query) is not None
         and _DURATION.search(query) is None
         and _PAST_OCCASION.search(query) is None
         and not date_windows(query, today)
