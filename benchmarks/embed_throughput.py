@@ -161,12 +161,14 @@ class Engine:
         self.tokens = tokens
         self.flops = flops
         self.seconds: list[float] = []
+        self.cpu_seconds: list[float] = []  # the process's CPU time (all its threads) per round
         self.vectors: np.ndarray | None = None
 
     def run(self, texts: Sequence[str]) -> None:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         parts = [self.embed(texts[i : i + PER_CALL]) for i in range(0, len(texts), PER_CALL)]
         self.seconds.append(time.perf_counter() - start)
+        self.cpu_seconds.append(time.process_time() - cpu)
         self.vectors = np.concatenate(parts, axis=0)
 
 
@@ -505,6 +507,9 @@ def formats(models_dir: Path, names: Sequence[str], chunks: int, rounds: int, th
         best, median = min(engine.seconds), statistics.median(engine.seconds)
         row = {"model": model, "format": fmt, "file_mb": round(paths[model, fmt].stat().st_size / 1e6, 1),
                "tok_s_best": round(engine.tokens / best), "tok_s_median": round(engine.tokens / median),
+               # Tokens per CPU-second (llama.cpp's threads sleep while they wait, OMP PASSIVE):
+               # the work each format costs, which other processes' load does not inflate.
+               "tok_per_cpu_s_median": round(engine.tokens / statistics.median(engine.cpu_seconds)),
                "share_of_ceiling_best": round(engine.flops / best / max(ceilings), 3),
                "cosine_to_reference_mean": round(float(cosines.mean()), 7),
                "cosine_to_reference_min": round(float(cosines.min()), 7)}  # fmt: skip

@@ -21,10 +21,16 @@ DIST=dist
 rm -rf "$BUILD" "$DIST/memdesk"
 mkdir -p "$BUILD" "$DIST"
 
-# The models ship built: a first start then needs no conversion step and the
-# bundle needs neither the source-weight packages nor the converters' inputs.
-echo "build: building the embedding models into the bundle"
-MEMDESK_HOME="$PWD/$BUILD/home" memdesk model build all
+# The default model ships built (F16, the portable format): a first start then needs no
+# conversion step and the bundle needs neither the source-weight packages nor the
+# converters' inputs. Only that one: the other model is built from a checkout
+# (`memdesk model build minilm`). Its vocabulary-free encoder file is not shipped
+# either (42 MB, the same weights again): the first load derives it into the user's
+# cache (embed/encoder_file.py).
+DEFAULT_MODEL="$(python -c 'from memdesk.core.embed.models import registry; print(registry.DEFAULT_MODEL)')"
+echo "build: building the default embedding model ($DEFAULT_MODEL) into the bundle"
+MEMDESK_HOME="$PWD/$BUILD/home" memdesk model build "$DEFAULT_MODEL" --weights f16
+rm -f "$BUILD/home/models/"*.encoder
 export MEMDESK_BUNDLE_MODELS="$PWD/$BUILD/home/models"
 
 echo "build: compiling the UI translations"
@@ -34,25 +40,24 @@ echo "build: bundling with PyInstaller (a few minutes)"
 pyinstaller --noconfirm --log-level WARN --distpath "$DIST" --workpath "$BUILD/pyinstaller" \
     packaging/memdesk.spec
 BUNDLE="$DIST/memdesk"
+# Symbol tables out of the binaries that ship them (CPython and its extension modules,
+# zstandard's: 27 MB of 30). Not PyInstaller's strip=True: it strips every library, and
+# the wheels' auditwheel-patched ones (numpy.libs' OpenBLAS) then fail to load ("ELF load
+# command address/offset not page-aligned").
+find "$BUNDLE/_internal" -type f \( -name 'libpython3*.so*' -o -path '*/lib-dynload/*.so' \
+    -o -path '*/zstandard/*.so' \) -exec strip --strip-unneeded {} +
 "$BUNDLE/memdesk" --help >/dev/null
-# The shipped models' sha256 and encoder sidecars, made now (keyed by size and mtime, which the
-# .deb and the tarball keep): the installed app then neither hashes 100 MB at its first
+# The shipped model's sha256 sidecar, made now (keyed by size and mtime, which the .deb
+# and the tarball keep): the installed app then neither hashes 100 MB at its first
 # start nor writes anything into /opt/memdesk.
 python - "$BUNDLE/_internal/models" <<'PY'
 import sys
 from pathlib import Path
 
-from memdesk.core.embed import encoder_file
-from memdesk.core.embed.gguf_header import inspect_gguf
 from memdesk.core.embed.model_digest import file_sha256
 
 for model in sorted(Path(sys.argv[1]).glob("*.gguf")):
     print(f"build: {model.name} sha256 {file_sha256(model)[:12]}…")
-    # and the vocabulary-free encoder file llama.cpp computes with
-    info = inspect_gguf(model)
-    if encoder_file.unsupported(info) is None:
-        encoder = encoder_file.ensure_encoder(info, file_sha256(model))
-        print(f"build: {model.name} encoder file {encoder.name if encoder else 'NOT written'}")
 PY
 # It must run on any x86-64 CPU, not only this one (llama.cpp's baseline CPU variant).
 if [ "$(uname -m)" = x86_64 ]; then bash packaging/check_bundle.sh "$BUNDLE"; fi

@@ -23,7 +23,7 @@ echo "check_bundle: CPU variants: $variants"
 # The bundle's own programs only, with a data dir of their own (nothing of the user's).
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-run() { env MEMDESK_HOME="$WORK/home" "$BUNDLE/memdesk" "$@"; }
+run() { env MEMDESK_HOME="$WORK/home" XDG_CACHE_HOME="$WORK/cache" "$BUNDLE/memdesk" "$@"; }
 
 default_line="$(run model list | grep '^llama.cpp CPU backend: ')" || fail "model list names no CPU backend"
 echo "check_bundle: $default_line"

@@ -212,3 +212,33 @@ def test_auto_loads_the_cpus_file_with_the_f16_twin(
     embedder, _ = loader.load_embedder("auto")
     assert embedder is not None and embedder.path == f16
     assert embedder._reference_model is None  # type: ignore[attr-defined]
+
+
+@pytest.mark.model
+def test_the_bf16_file_keeps_the_example_workspaces_top_hits(
+    example_workspace: Path, e5_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """The file a BF16 CPU loads by default ranks the example's golden queries as F16 does."""
+    import json
+
+    from memdesk.core import engine
+    from memdesk.core.embed.gguf_embedder import GgufEmbedder
+    from memdesk.core.search.settings import SearchSettings
+
+    bf16 = registry.build_model("e5-small", tmp_path_factory.mktemp("e5-bf16-hits"), weights="bf16")
+    golden = Path(__file__).resolve().parents[4] / "examples" / "golden.jsonl"
+    queries = [json.loads(line)["query"] for line in golden.read_text(encoding="utf-8").splitlines() if line]
+    settings = SearchSettings.defaults("memdesk")
+    tops: dict[Path, list[list[str]]] = {}
+    for path in (e5_path, bf16):
+        eng = engine.Engine(
+            example_workspace, embedder=GgufEmbedder(path), db_path=tmp_path_factory.mktemp("db") / "i.sqlite"
+        )
+        try:
+            eng.sync()
+            tops[path] = [[h.path for h in eng.search(q, settings).hits[:3]] for q in queries]
+        finally:
+            eng.close()
+    assert [t[0] for t in tops[bf16]] == [t[0] for t in tops[e5_path]]
+    same_top3 = sum(a == b for a, b in zip(tops[bf16], tops[e5_path], strict=True))
+    assert same_top3 >= len(queries) - 1, (tops[bf16], tops[e5_path])
