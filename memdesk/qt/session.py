@@ -478,14 +478,15 @@ class Session(QObject):
             return
         engine = self._engine
         selected = self._settings.profile
-        if engine.embedder is None:
-            return
+        names = engine.profiles_to_prepare(selected)
+        if not names:
+            return  # no OpenClaw profile in use, no OpenClaw installed: nothing to build
         with contextlib.suppress(ValueError):
             if settings_mod.is_openclaw(selected):
                 engine.will_prepare(selected)  # its searches go keyword-only meanwhile
 
         def run(context: jobs.JobContext) -> None:
-            for name in engine.profiles_to_prepare(selected):
+            for name in names:
                 if context.cancelled():
                     raise errors.Cancelled("indexing for the OpenClaw profiles cancelled")
 
