@@ -14,7 +14,13 @@ profile measures, in this process:
 and reports the chunk counts, the vectors file's size next to the main index's, and
 the main index's own sync time for scale.
 
-Usage: python benchmarks/openclaw_profile_index.py [--notes 200] [--model PATH]
+``--background`` measures what the app does instead (issue 26): in the engine that just
+built the main index, each profile's index is built ahead of use (``Engine.prepare_profile``,
+the background job's work; how many vectors it reused from the main index or the other
+profile, how many it embedded), then the first search with that profile is timed: the
+wait the user sees once memdesk's index is complete (target: <= 2 s at 2,000 notes).
+
+Usage: python benchmarks/openclaw_profile_index.py [--notes 200] [--model PATH] [--background]
 The last line of output is one JSON object with every figure.
 """
 
@@ -42,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--notes", type=int, default=200)
     ap.add_argument("--model", help="GGUF file (default: the built default model)")
+    ap.add_argument(
+        "--background", action="store_true", help="the app's way: built ahead of the first search"
+    )
     args = ap.parse_args(argv)
 
     import index_2000
@@ -63,12 +72,34 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         eng.sync()
         out["main_index_sync_s"] = round(time.perf_counter() - t0, 2)
+        if args.background:
+            eng.pin_agent_settings(profile_common.AgentSettings())
+            for profile in (settings_mod.OPENCLAW_2026_9, settings_mod.OPENCLAW_2026_4):
+                t0 = time.perf_counter()
+                prep = eng.prepare_profile(profile)
+                row = {"background_build_s": round(time.perf_counter() - t0, 2), **prep}
+                runner = eng._runners[profile]
+                row["chunks"] = len(
+                    runner.index(eng.embedder, None, eng.embed_lock).chunks
+                    if profile == settings_mod.OPENCLAW_2026_4
+                    else runner.searcher(eng.embedder, None, eng.embed_lock).index.chunks
+                )
+                settings = settings_mod.SearchSettings.defaults(profile)
+                eng.search("warm the model", settings_mod.SearchSettings.defaults("memdesk"))
+                t0 = time.perf_counter()
+                result = eng.search("sqlite-vec", settings)
+                row["first_search_s"] = round(time.perf_counter() - t0, 3)
+                row["embedded_by_first_search"] = runner.reuse.embedded - prep.get("embedded", 0)
+                row["hits"] = len(result.hits)
+                row["failure"] = str(runner.failure) if runner.failure else None
+                out[profile] = row
+            eng.close()
+            out["vectors_file_bytes"] = _size(db.with_name(db.name + ".openclaw-vectors"))
+            print(json.dumps(out))
+            return 0
         eng.close()
         out["main_index_bytes"] = _size(db)
-        for profile, attr in (
-            (settings_mod.OPENCLAW_2026_4, "_oc4"),
-            (settings_mod.OPENCLAW_2026_9, "_oc9"),
-        ):
+        for profile in (settings_mod.OPENCLAW_2026_4, settings_mod.OPENCLAW_2026_9):
             settings = settings_mod.SearchSettings.defaults(profile)
             row: dict[str, Any] = {}
             for run in ("first", "next"):
@@ -78,8 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 result = eng.search("sqlite-vec", settings)
                 row[f"{run}_search_s"] = round(time.perf_counter() - t0, 2)
-                runner = getattr(eng, attr)
-                row[f"{run}_embedded"] = runner._vectors.embedded
+                runner = eng._runners[profile]
+                row[f"{run}_embedded"] = runner.reuse.embedded
                 row["hits"] = len(result.hits)
                 eng.close()
             # Cumulative: both profiles share the file (rows keyed by recipe and text hash).
@@ -87,7 +118,8 @@ def main(argv: list[str] | None = None) -> int:
             out[profile] = row
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(json.dumps(out))
+    if not args.background:
+        print(json.dumps(out))
     return 0
 
 

@@ -224,6 +224,10 @@ class Engine:
     def preparing(self, name: str) -> bool:
         return profiles.get(name).name in self._preparing
 
+    def prepared_all(self) -> None:
+        """No profile index is being built any more (its job ended, perhaps before its turn)."""
+        self._preparing.clear()
+
     def prepare_profile(
         self,
         name: str,

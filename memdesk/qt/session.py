@@ -11,6 +11,7 @@ first sync back until the window has painted its first frame.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import gc
@@ -27,7 +28,7 @@ from memdesk.core import errors
 from memdesk.core.search import decay_gap as decay_gap_mod
 from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import hits as hits_mod
-from memdesk.core.search import ranking
+from memdesk.core.search import profiles, ranking
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import jobs, workers
 from memdesk.qt import watcher as watcher_mod
@@ -48,6 +49,13 @@ _UNSET = object()
 # collector, as app.build_window does with the startup objects: they added ~18 ms to
 # every full pass, which holds the GIL and so the window. Once per process.
 _model_modules_frozen = False
+
+
+def _canonical(profile: str) -> str:
+    try:
+        return profiles.get(profile).name
+    except ValueError:
+        return profile
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,6 +93,9 @@ class Session(QObject):
         model_loading_changed(bool): True while the embedding model loads in the background
             (searches are keyword-only meanwhile).
         keyword_ready(): a sync committed every changed file's keyword index (vectors follow).
+        profile_index_progress(str, int, int): an OpenClaw profile's own index is being
+            built in the background (profile name, texts with a vector, texts in all).
+        profile_index_finished(str): that profile's index is built (or its job ended).
     """
 
     results_changed = Signal(object)
@@ -102,6 +113,8 @@ class Session(QObject):
     model_loading_changed = Signal(bool)
     keyword_ready = Signal()
     clock_changed = Signal(object)
+    profile_index_progress = Signal(str, int, int)
+    profile_index_finished = Signal(str)
 
     # Internal: cross-thread requests to the reader worker (queued connections).
     _search_requested = Signal(object)
@@ -168,6 +181,9 @@ class Session(QObject):
         self._pending_model: Any = _UNSET
         self._build_job: jobs.Job[Path] | None = None
         self._load_job: jobs.Job[None] | None = None
+        # The OpenClaw profiles' own indexes, built after the main index completes.
+        self._profile_job: jobs.Job[None] | None = None
+        self._profile_pending = False
 
         self._watcher: watcher_mod.WatchBridge | None = None
         if watch:
@@ -250,6 +266,11 @@ class Session(QObject):
         return self._sync_job is not None
 
     @property
+    def is_indexing_profiles(self) -> bool:
+        """True while an OpenClaw profile's own index is built in the background."""
+        return self._profile_job is not None
+
+    @property
     def is_building_model(self) -> bool:
         return self._build_job is not None
 
@@ -291,7 +312,10 @@ class Session(QObject):
 
     def set_settings(self, settings: settings_mod.SearchSettings) -> None:
         """Re-rank the cached pool if it still covers ``settings``; else query again."""
+        switched = settings.profile != self._settings.profile
         self._settings = settings
+        if switched and self._sync_job is None:
+            self.index_profiles()  # the newly chosen profile's own index, if it has one
         pool = self._pool
         if (
             pool is not None
@@ -455,9 +479,14 @@ class Session(QObject):
             return
         if not (self._pending_full or self._pending_paths or self._pending_model is not _UNSET):
             self.idle_changed.emit(True)
+            self.index_profiles()  # the main index is complete: the profiles' indexes next
             return
         paths = None if self._pending_full else sorted(self._pending_paths)
         model = self._pending_model
+        if self._profile_job is not None:
+            # The notes changed: the profile indexes are built again after this sync.
+            self._profile_job.cancel()
+            self._profile_pending = True
         job = jobs.Job(
             "memdesk-sync",
             self._when_released(
@@ -517,6 +546,75 @@ class Session(QObject):
             self.files_changed.emit(notes)
         # A folder moved or deleted: which notes went with it is only known by a full scan.
         self.request_sync(None if len(notes) < len(paths) else notes)
+
+    # the OpenClaw profiles' own indexes ----------------------------------------------
+    def index_profiles(self) -> None:
+        """Build, in the background and below the window's priority, the own index of the
+        OpenClaw profiles worth it (``Engine.profiles_to_prepare``: the one in use and the
+        user's agent's release), so their first search does not embed the workspace.
+        Runs after the main index: a sync starting meanwhile cancels it, and it comes
+        back when that sync is done."""
+        if self._closed or self._sync_job is not None:
+            return
+        if self._profile_job is not None:
+            self._profile_pending = True  # again once this one ends (another profile chosen)
+            return
+        engine = self._engine
+        selected = self._settings.profile
+        names = engine.profiles_to_prepare(selected)
+        if not names:
+            return  # no OpenClaw profile in use, no OpenClaw installed: nothing to build
+        with contextlib.suppress(ValueError):
+            if settings_mod.is_openclaw(selected):
+                engine.will_prepare(selected)  # its searches go keyword-only meanwhile
+
+        def run(context: jobs.JobContext) -> None:
+            for name in names:
+                if context.cancelled():
+                    raise errors.Cancelled("indexing for the OpenClaw profiles cancelled")
+
+                def progress(done: int, total: int, name: str = name) -> None:
+                    context.report((name, done, total), force=done >= total)
+
+                engine.prepare_profile(name, progress=progress, cancelled=context.cancelled)
+                context.report((name, -1, -1), force=True)  # this profile is done
+
+        job: jobs.Job[None] = jobs.Job(
+            "memdesk-profile-index",
+            self._when_released(run),
+            progress_interval=0.2,
+            quiet=(),
+            background=True,
+        )
+        job.progress.connect(self._on_profile_job_progress)
+        job.finished.connect(self._on_profile_job_finished)
+        self._profile_job = job
+        self._profile_pending = False
+        job.start()
+
+    @Slot(object)
+    def _on_profile_job_progress(self, payload: object) -> None:
+        assert isinstance(payload, tuple)
+        name, done, total = str(payload[0]), int(payload[1]), int(payload[2])
+        if done < 0:
+            self.profile_index_finished.emit(str(name))
+            if not self._closed and self._query.strip() and _canonical(self._settings.profile) == name:
+                self.refresh_search()  # its results were keyword-only while it was built
+        else:
+            self.profile_index_progress.emit(str(name), int(done), int(total))
+
+    @Slot(object)
+    def _on_profile_job_finished(self, outcome: jobs.JobOutcome[None]) -> None:
+        self._profile_job = None
+        self._engine.prepared_all()  # a job cancelled before a profile's turn leaves none marked
+        if outcome.error is not None and not outcome.cancelled:
+            log.warning("an OpenClaw profile's index could not be built: %s", outcome.error)
+        self.profile_index_finished.emit("")
+        if self._closed:
+            return
+        self.request_snapshot()  # the status line says what the index is doing again
+        if self._profile_pending:
+            self.index_profiles()
 
     # model load ----------------------------------------------------------------------
     @property
@@ -595,7 +693,7 @@ class Session(QObject):
         self._debounce.stop()
         if self._watcher is not None:
             self._watcher.stop()
-        for job in (self._sync_job, self._build_job, self._load_job):
+        for job in (self._sync_job, self._build_job, self._load_job, self._profile_job):
             if job is not None:
                 job.cancel()
                 job.wait()

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QToolButton, QWidget
 
 from memdesk.core import engine as engine_mod
+from memdesk.core.search import profiles
 from memdesk.qt import messages as qt_messages
 from memdesk.qt import session as session_mod
 from memdesk.qt import workers
@@ -141,6 +142,7 @@ class StatusBar(QStatusBar):
         session.sync_finished.connect(self._on_session_sync_finished)
         session.idle_changed.connect(self._on_session_idle_changed)
         session.snapshot_changed.connect(self._on_session_snapshot_changed)
+        session.profile_index_progress.connect(self._on_session_profile_index_progress)
         self._index_mode = (session.engine.mode, None)
         self._embedding_notes = False
         self.show_index_mode()
@@ -216,6 +218,18 @@ class StatusBar(QStatusBar):
                 )
             )
 
+    @Slot(str, int, int)
+    def _on_session_profile_index_progress(self, name: str, done: int, total: int) -> None:
+        """An OpenClaw profile's own index, built in the background after the main one."""
+        if self._syncing():
+            return
+        try:
+            layout = profiles.get(name).openclaw_layout or name
+        except ValueError:
+            layout = name
+        share = 100 * done // total if total > 0 else 100
+        self.freshness_label.set_full_text(self.tr("Indexing for OpenClaw {0} · {1} %").format(layout, share))
+
     def eta_text(self, seconds: float) -> str:
         if seconds >= 90:
             return self.tr("about {0} min left").format(round(seconds / 60))
@@ -269,8 +283,8 @@ class StatusBar(QStatusBar):
             self.tr("{0} files · {1} chunks").format(f"{status.files:,}", f"{status.chunks:,}")
         )
         self._set_skipped(skipped_mod.rows_of(status.failures, status.skipped))
-        if self._syncing():
-            return  # the sync's own progress line is showing what happens
+        if self._syncing() or self._indexing_profiles():
+            return  # the sync's (or the profile index's) own progress line is showing what happens
         if self._loading_model():
             fresh = " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
         elif status.dirty_files:
@@ -282,6 +296,9 @@ class StatusBar(QStatusBar):
 
     def _syncing(self) -> bool:
         return self._session is not None and self._session.is_syncing
+
+    def _indexing_profiles(self) -> bool:
+        return self._session is not None and self._session.is_indexing_profiles
 
     def _loading_model(self) -> bool:
         return self._session is not None and self._session.is_loading_model

@@ -2139,6 +2139,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>正在嵌入 {0} / {1} 个片段</translation>
     </message>
     <message>
+        <source>Indexing for OpenClaw {0} · {1} %</source>
+        <translation>正在为 OpenClaw {0} 建立索引 · {1} %</translation>
+    </message>
+    <message>
         <source>FTS-only</source>
         <translation>仅全文检索</translation>
     </message>

@@ -78,11 +78,12 @@ class OpenClawRecipe:
 # runs it. Keyed apart from the recipes' one-sequence computations...
 INDEX_COMPUTE = {True: "packed-fa", False: "packed"}
 # ...except where measured to give the same vectors: packed with flash attention against
-# one sequence alone with it, all-MiniLM-L6-v2, every chunk of the example workspace and
-# of a 2,000-note one (docs/performance.md, "Reuse across recipes"): the packed batch
-# masks the other sequences out of the attention, and the cosines agree within float32
-# rounding, far inside the agent's own jitter (``near_ties.AGENT_JITTER``). Flash
-# attention on against off is not such a pair (up to 2.2e-4, see near_ties).
+# one sequence alone with it (all-MiniLM-L6-v2; tests/core/openclaw/test_recipe_reuse.py,
+# docs/performance.md "Reuse across recipes"): the packed batch masks the other sequences
+# out of the attention, and the cosines agree within float32 rounding (1 - cos < 1e-6),
+# far inside the agent's own jitter (``near_ties.AGENT_JITTER``, 3e-4), and the fixture
+# replays stay matching. Flash attention on against off is not such a pair (up to 2.2e-4,
+# see near_ties), so 2026.4 takes nothing from the main index or from 2026.9.
 SAME_VECTORS = frozenset({("packed-fa", "reference-fa")})
 
 

@@ -197,3 +197,45 @@ def test_tune_result_rows_and_changes() -> None:
         eval_tune.SettingChange("text_weight", 0.5, 0.7),
     ]
     assert result.changes(tuned) == []
+
+
+@pytest.mark.model
+def test_beir_eval_lists_the_corpus_once_per_profile_and_scores_the_same(
+    tmp_path: Path, minilm_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``evaluate_dataset`` freezes the imported corpus: the OpenClaw profiles list and
+    check its files once, not on every query (over SciFact's 5,183 notes that was about a
+    second per query), and every query scores as with the checks."""
+    from memdesk.core.eval.datasets import import_corpus, load_beir
+    from memdesk.core.search.profiles import runner_common
+
+    folder = _tiny_beir(tmp_path / "tiny")
+    dataset = load_beir(folder)
+    root = tmp_path / "corpus"
+    mapping = import_corpus(dataset, root)
+    profiles = ("memdesk", "openclaw-2026.4", "openclaw-2026.9")
+    listed: list[str] = []
+    real = runner_common.memory_files
+    monkeypatch.setattr(runner_common, "memory_files", lambda *a: listed.append("x") or real(*a))
+
+    def run(frozen: bool) -> list[eval_runner.ModeResult]:
+        eng = engine.Engine.open(root, model=minilm_path, db_path=tmp_path / f"i-{frozen}.sqlite")
+        try:
+            eng.sync()
+            if frozen:
+                eng.freeze_profile_indexes()
+            judge = eval_runner.beir_judge(dataset.qrels, lambda h: mapping.get(h.path, h.path))
+            return eval_runner.evaluate_engine(
+                eng, dataset.queries, judge, profiles=profiles, modes=["fts", "hybrid"]
+            )
+        finally:
+            eng.close()
+
+    checked = run(frozen=False)
+    per_query_checks = len(listed)
+    listed.clear()
+    frozen = run(frozen=True)
+    # 2026.4 lists through memory_files on each search; frozen, once per mode's first build.
+    assert per_query_checks >= 2 * len(dataset.queries) and len(listed) <= 2
+    for a, b in zip(checked, frozen, strict=True):
+        assert (a.profile, a.mode, a.per_query) == (b.profile, b.mode, b.per_query)
