@@ -207,7 +207,7 @@ def run_locomo(model: Any, eval_dir: Path) -> dict[str, Any]:
     for conv in conversations:
         golden = eval_golden.load_golden(conv / "golden.jsonl")
         total += len(golden)
-        eng = engine.Engine.open(conv / "workspace", model=model)
+        eng = engine.Engine.open(conv / "workspace", model=model, history=False)
         _cache_queries(eng)
         t0 = time.perf_counter()
         eng.sync()
@@ -273,7 +273,7 @@ def run_dataset(name: str, model: Any, modes: list[str], eval_dir: Path) -> dict
     dataset = eval_datasets.load_beir(folder, "dev")
     root = paths.data_dir() / "eval" / f"{dataset.name}-{dataset.corpus_sha256[:12]}"
     mapping = eval_datasets.import_corpus(dataset, root)
-    eng = engine.Engine.open(root, model=model)
+    eng = engine.Engine.open(root, model=model, history=False)
     _cache_queries(eng)
     t0 = time.perf_counter()
     eng.sync()
@@ -339,7 +339,7 @@ def run_golden(model: Any) -> dict[str, Any]:
         shutil.copytree(ROOT / "examples" / "workspace", root)
         report = eval_runner.evaluate_golden(root, golden_file, model=model)
         golden = eval_golden.load_golden(golden_file)
-        eng = engine.Engine.open(root, model=model)
+        eng = engine.Engine.open(root, model=model, history=False)
         eng.sync()
         now = datetime.date(2026, 12, 1)  # the day after the last note
         base = eval_runner.eval_settings("memdesk", mmr=False)

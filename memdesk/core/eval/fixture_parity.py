@@ -317,7 +317,7 @@ def app_engine(fixture: dict[str, Any], workspace: Path, model: Path | None, roo
     base = gguf_embedder.GgufEmbedder(model) if model is not None else None
     # Not synced: both profiles search their own index, never the main one's chunks
     # (tests/cli/test_search_openclaw.py runs the synced app end to end).
-    eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite")
+    eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite", history=False)
     eng.pin_agent_settings(recorded_settings(fixture, root))
     return eng
 

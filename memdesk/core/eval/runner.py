@@ -117,7 +117,9 @@ def _open_engine(root: Path, model: Any, modes: Sequence[str]) -> Any:
         # the workspace's real index (and its vectors) into an FTS-only one.
         main = paths.index_path_for(root)
         db_path = main.with_name(main.stem + "-fts" + main.suffix)
-    return engine.Engine.open(root, model=model, db_path=db_path)
+    # An evaluation reads the workspace; it keeps no history of it (a BEIR corpus of
+    # thousands of documents would otherwise be captured as versions in the data dir).
+    return engine.Engine.open(root, model=model, db_path=db_path, history=False)
 
 
 def sync_reporter(progress: Callable[[str], None] | None) -> Callable[[Any], None] | None:

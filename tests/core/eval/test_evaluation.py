@@ -71,6 +71,16 @@ def test_golden_eval_fts_only(example_workspace: Path) -> None:
     assert 0 < by_profile["memdesk"]["recall@100"] <= 1
 
 
+def test_an_evaluation_keeps_no_history_of_the_workspace(example_workspace: Path) -> None:
+    """Evaluating reads a workspace; versions of it (or of a BEIR corpus of thousands of
+    documents) must not pile up in the data dir's history."""
+    from memdesk.core import paths
+
+    eval_runner.evaluate_golden(example_workspace, GOLDEN, profiles=("memdesk",), modes=["fts"], model=None)
+    history = paths.data_dir() / "history"
+    assert not history.exists() or not any(history.iterdir())
+
+
 def _tiny_beir(folder: Path, split: str = "dev") -> Path:
     docs = {
         "d1": ("Deploy", "We deploy on Wednesdays after the freeze."),
