@@ -302,13 +302,16 @@ def test_a_v5_index_upgrades_and_drops_the_windows_it_cached_as_texts(tmp_path: 
         assert [r[0] for r in s.conn.execute("SELECT hash FROM embedding_cache")] == ["chunk-hash"]
         assert s.counts() == (0, 1)
         assert s.window_vectors("key", ["chunk-hash"]) == {}
-        # The migrated schema takes window vectors: float16 rows, read back as float32.
-        pooled = np.stack([_vec(2), _vec(3)])
+        # The migrated schema takes window vectors: int8 rows with a scale each, read back
+        # as float32 within half a step (max |x| / 254) of what was stored.
+        pooled = np.stack([_vec(2), _vec(3) / 10])
         with s.transaction():
             s.put_window_vectors("key", {"chunk-hash": pooled})
         back = s.window_vectors("key", ["chunk-hash"])["chunk-hash"]
         assert back.dtype == np.float32 and back.shape == (2, DIMS)
-        assert np.abs(back - pooled).max() < 1e-3
+        step = np.abs(pooled).max(axis=1, keepdims=True) / 127
+        assert np.all(np.abs(back - pooled) <= step / 2 + 1e-7)
+        assert len(s.conn.execute("SELECT vectors FROM window_vectors").fetchall()[0][0]) == 2 * (4 + DIMS)
         assert s.stored_window_hashes("key", ["chunk-hash", "other"]) == {"chunk-hash"}
     finally:
         s.close()
