@@ -995,12 +995,7 @@ class Store:
             return 0
         try:
             with self.conn:
-                # Only the vectors of the old index's chunks: the rest is stale (an older
-                # memdesk's window texts, migration v6).
-                self.conn.execute(
-                    "INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache "
-                    "WHERE hash IN (SELECT hash FROM old.chunks)"
-                )
+                self.conn.execute("INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache")
                 copied = int(self.conn.changes())
                 has_windows = self.conn.execute(
                     "SELECT 1 FROM old.sqlite_master WHERE name = 'window_vectors'"
