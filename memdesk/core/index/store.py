@@ -52,9 +52,33 @@ VECTORS_PENDING_KEY = "memdesk_vectors_pending"
 # sync fills in the ones an older memdesk wrote without, ``indexer.sync_files``).
 MMR_TOKENS_KEY = "memdesk_mmr_tokens"
 SEG_TOKENIZER = "porter unicode61 remove_diacritics 2"
-# How window vectors are stored: float16 moves a window's cosine by under 1e-3 (the
-# scores it feeds differ by less; measured in docs/quality.md) at half the bytes.
-WINDOW_DTYPE = np.dtype("<f2")
+
+
+def encode_window_vectors(matrix: np.ndarray) -> bytes:
+    """A chunk's window vectors (count x dims) in stored form: per row a float32 scale and
+    the row as int8 (``round(x / scale)``, scale = max |x| / 127). A quarter of float32's
+    bytes; a window's cosine moves by 2e-4 on average, 1.3e-3 at most (LoCoMo's windows
+    against its chunk vectors; what that does to the rankings: docs/quality.md)."""
+    rows = np.ascontiguousarray(matrix, dtype=np.float32)
+    scale = np.abs(rows).max(axis=1, keepdims=True) / 127.0
+    scale[scale == 0] = 1.0
+    quantized = np.clip(np.round(rows / scale), -127, 127).astype(np.int8)
+    out = np.empty((rows.shape[0], 4 + rows.shape[1]), dtype=np.uint8)
+    out[:, :4] = scale.astype("<f4").view(np.uint8)
+    out[:, 4:] = quantized.view(np.uint8)
+    return out.tobytes()
+
+
+def decode_window_vectors(blob: bytes, count: int) -> np.ndarray | None:
+    """The float32 rows of ``encode_window_vectors``' form, or None when ``blob`` is not
+    ``count`` such rows."""
+    if count <= 0 or len(blob) % count or len(blob) // count <= 4:
+        return None
+    raw = np.frombuffer(blob, dtype=np.uint8).reshape(count, -1)
+    scale = raw[:, :4].copy().view("<f4")
+    decoded: np.ndarray = raw[:, 4:].view(np.int8).astype(np.float32) * scale
+    return decoded
+
 
 # Ordered migrations: index i brings the schema from version i to i+1. Virtual
 # tables live here too so that a fresh database and a migrated one are identical.
@@ -117,7 +141,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # v6: a chunk's passage-window vectors, pooled from the chunk's own forward pass
         # ("late chunking", ``index/windows.py``), so they belong to the chunk text (its
         # hash), not to the window text: one row per chunk, the windows in the order
-        # ``windows.line_windows`` lists them, as float16 (``WINDOW_DTYPE``). ``embedder``
+        # ``windows.line_windows`` lists them, as int8 (``encode_window_vectors``). ``embedder``
         # is the embedder's provider key.
         """CREATE TABLE IF NOT EXISTS window_vectors (
             embedder TEXT NOT NULL, hash TEXT NOT NULL, count INTEGER NOT NULL,
@@ -917,9 +941,9 @@ class Store:
                 f"SELECT hash, count, vectors FROM window_vectors WHERE embedder = ? AND hash IN ({marks})",
                 (embedder, *part),
             ):
-                flat = np.frombuffer(cast(bytes, blob), dtype=WINDOW_DTYPE)
-                if count > 0 and flat.size % int(count) == 0:
-                    out[str(h)] = flat.reshape(int(count), -1).astype(np.float32)
+                decoded = decode_window_vectors(cast(bytes, blob), int(count))
+                if decoded is not None:
+                    out[str(h)] = decoded
         return out
 
     @maps_errors
@@ -944,10 +968,7 @@ class Store:
         """Store each chunk hash's window vectors (count x dims)."""
         self.conn.executemany(
             "INSERT OR REPLACE INTO window_vectors(embedder, hash, count, vectors) VALUES (?, ?, ?, ?)",
-            [
-                (embedder, h, int(m.shape[0]), np.ascontiguousarray(m, dtype=WINDOW_DTYPE).tobytes())
-                for h, m in items.items()
-            ],
+            [(embedder, h, int(m.shape[0]), encode_window_vectors(m)) for h, m in items.items()],
         )
 
     @maps_errors
@@ -974,12 +995,7 @@ class Store:
             return 0
         try:
             with self.conn:
-                # Only the vectors of the old index's chunks: the rest is stale (an older
-                # memdesk's window texts, migration v6).
-                self.conn.execute(
-                    "INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache "
-                    "WHERE hash IN (SELECT hash FROM old.chunks)"
-                )
+                self.conn.execute("INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache")
                 copied = int(self.conn.changes())
                 has_windows = self.conn.execute(
                     "SELECT 1 FROM old.sqlite_master WHERE name = 'window_vectors'"

@@ -61,8 +61,8 @@ class SyncSource:
             "chunk_tokens": params.tokens,
             "chunk_overlap": params.overlap,
             "fts_seg_tokenizer": "cjk-bigram+" + "porter",
-            # Windows live in the embedding cache only: an index cut with other windows
-            # (or none) is synced in place, embedding the windows it lacks
+            # Windows live in their own rows (``Store.window_vectors``): an index cut with
+            # other windows (or none) is synced in place, embedding the windows it lacks
             # (``windows_changed``), not rebuilt.
             "passage_windows": windows.VERSION,
         }
@@ -72,7 +72,7 @@ def windows_changed(meta: Mapping[str, object], wanted: Mapping[str, object]) ->
     """True when ``meta`` differs from ``wanted`` in its passage windows alone.
 
     Chunks, keyword index and chunk vectors stay valid then; the windows' vectors are
-    found by text hash in the embedding cache, so the sync only embeds those missing.
+    found by their chunk's hash, so the sync only embeds the chunks' windows missing.
     """
     key = "passage_windows"
     return meta.get(key) != wanted.get(key) and {k: v for k, v in meta.items() if k != key} == {

@@ -12,14 +12,14 @@ the whole chunk scores most of the way to that window ("max-passage" scoring,
 two long paragraphs (SciFact abstracts, XQuAD passages), gets no windows: its
 chunk vector already is a passage vector.
 
-Windows cost no forward pass of their own ("late chunking"): a window's vector is
-the mean of the chunk's own output token vectors over the window's lines, taken from
-the pass that embeds the chunk (``GgufEmbedder.embed_documents_windowed``; a model
-that is not mean-pooled embeds each window as a text instead). So a window is read in
-the context of its whole chunk, and a chunk of short lines costs one pass, not one
-per window (docs/quality.md, "Late chunking"). Windows are a pure function of the
-chunk text; their vectors are stored per chunk text (``Store.window_vectors``, keyed
-by the chunk's hash, in ``line_windows``' order).
+Each window is embedded as a text of its own, in the same call as its chunk. Pooling
+the windows from the chunk's own forward pass instead ("late chunking",
+``LATE_CHUNKING``, ``GgufEmbedder.embed_documents_windowed``) costs no extra pass but
+was measured 0.018 nDCG@10 worse on LoCoMo dev: a short line's token vectors, read in
+the context of a whole chunk, carry that chunk's subject (docs/quality.md, "Late
+chunking"). Windows are a pure function of the chunk text; their vectors are stored
+per chunk text as int8 (``Store.window_vectors``, keyed by the chunk's hash, in
+``line_windows``' order): one row per chunk instead of one per window.
 """
 
 from __future__ import annotations
@@ -49,9 +49,14 @@ MIN_LINES = 3
 # and the example golden set gains too; with packed windows alone it made no
 # difference (docs/quality.md, session 6 note).
 WINDOW_SHARE = 0.9
+# Whether windows are pooled from their chunk's forward pass (one pass per chunk)
+# rather than embedded as texts (one per window). Measured on LoCoMo dev with e5-small:
+# hybrid nDCG@10 0.8021 late against 0.8203 embedded (vector leg 0.6467 against 0.7654;
+# chunk vectors alone 0.6297): off until a model pools short passages well in context.
+LATE_CHUNKING = False
 # Recorded in the index meta. A change of how windows are cut needs no rebuild: the
-# next sync pools the windows of the chunks that have none stored (``sync.py``).
-VERSION = f"late-lines-{WINDOW_CHARS}-{MIN_LINES}+pairs"
+# next sync embeds the windows of the chunks that have none stored (``sync.py``).
+VERSION = f"lines-{WINDOW_CHARS}-{MIN_LINES}+pairs/{'late' if LATE_CHUNKING else 'texts'}-per-chunk"
 
 
 def _content_spans(text: str) -> list[tuple[int, int]]:
@@ -147,21 +152,21 @@ def packed_windows(text: str) -> tuple[str, ...]:
     return tuple(out) if len(out) >= 2 else ()
 
 
-def embed_with_windows(embedder: Embedder, texts: Sequence[str]) -> tuple[np.ndarray, list[np.ndarray]]:
-    """(chunk vectors, per chunk its ``line_windows``' vectors): one forward pass per
-    chunk when the embedder pools windows from it (``WindowEmbedder``), else the
-    windows embedded as texts of their own in the same call."""
+def embed_with_windows(
+    embedder: Embedder, texts: Sequence[str], *, late: bool | None = None
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """(chunk vectors, per chunk its ``line_windows``' vectors). ``late`` (default
+    ``LATE_CHUNKING``) with an embedder that can (``WindowEmbedder``): one forward pass
+    per chunk, the windows pooled from it; else the windows embedded as texts of their
+    own in the same call, a window shared by two of the chunks once."""
     spans = [line_windows(t) for t in texts]
-    if isinstance(embedder, WindowEmbedder):
+    if (LATE_CHUNKING if late is None else late) and isinstance(embedder, WindowEmbedder):
         return embedder.embed_documents_windowed(texts, spans)
     joined = [["\n".join(t[a:b] for a, b in w) for w in ws] for t, ws in zip(texts, spans, strict=True)]
-    flat = embedder.embed_documents([*texts, *(w for ws in joined for w in ws)])
-    out: list[np.ndarray] = []
-    k = len(texts)
-    for ws in joined:
-        out.append(np.asarray(flat[k : k + len(ws)], dtype=np.float32))
-        k += len(ws)
-    return np.asarray(flat[: len(texts)], dtype=np.float32), out
+    unique = list(dict.fromkeys(w for ws in joined for w in ws))
+    flat = np.asarray(embedder.embed_documents([*texts, *unique]), dtype=np.float32)
+    row = {w: len(texts) + i for i, w in enumerate(unique)}
+    return flat[: len(texts)], [flat[[row[w] for w in ws]] if ws else flat[:0] for ws in joined]
 
 
 def best_window_cosines(
@@ -183,7 +188,7 @@ def best_window_cosines(
     for rid, h in wanted.items():
         matrix = found.get(h)
         text = texts[rid]
-        if matrix is None or matrix.shape[0] != len(line_windows(text)):
+        if matrix is None or matrix.shape != (len(line_windows(text)), qvec.shape[0]):
             continue  # not pooled yet (or cut otherwise): the chunk cosine alone
         if not pairs:
             matrix = matrix[: packed_count(text)]

@@ -270,3 +270,48 @@ def test_document_frequencies_follow_every_change_of_the_index(store: Store) -> 
     add(reader, 2, "A third vector note.")  # this connection writes
     assert reader.document_frequencies(["vector", "tuesday"]) == (6, {"vector": 4, "tuesday": 2})
     reader.close()
+
+
+def test_a_v5_index_upgrades_and_drops_the_windows_it_cached_as_texts(tmp_path: Path) -> None:
+    """Schema v6 keeps passage-window vectors per chunk (``window_vectors``); an index an
+    older memdesk wrote held them in the embedding cache under each window text's hash.
+    Opening it migrates in place: the chunks and their vectors stay, those rows go."""
+    import apsw
+
+    from memdesk.core.index.store import MIGRATIONS
+
+    path = tmp_path / "v5.sqlite"
+    conn = apsw.Connection(str(path))
+    for step in MIGRATIONS[:5]:
+        for statement in step:
+            conn.execute(statement)
+    conn.execute("PRAGMA user_version = 5")
+    conn.execute(
+        "INSERT INTO chunks(id, path, start_line, end_line, hash, model, text, updated_at) "
+        "VALUES ('c0', 'memory/a.md', 1, 3, 'chunk-hash', 'm', '- a\n- b\n- c', 0)"
+    )
+    for h in ("chunk-hash", "window-hash-1", "window-hash-2"):
+        conn.execute(
+            "INSERT INTO embedding_cache VALUES ('fake', 'test', 'key', ?, ?, ?, 0)",
+            (h, _vec(1).tobytes(), DIMS),
+        )
+    conn.close()
+    s = Store(path)
+    try:
+        assert s.conn.execute("PRAGMA user_version").fetchall()[0][0] == SCHEMA_VERSION
+        assert [r[0] for r in s.conn.execute("SELECT hash FROM embedding_cache")] == ["chunk-hash"]
+        assert s.counts() == (0, 1)
+        assert s.window_vectors("key", ["chunk-hash"]) == {}
+        # The migrated schema takes window vectors: int8 rows with a scale each, read back
+        # as float32 within half a step (max |x| / 254) of what was stored.
+        pooled = np.stack([_vec(2), _vec(3) / 10])
+        with s.transaction():
+            s.put_window_vectors("key", {"chunk-hash": pooled})
+        back = s.window_vectors("key", ["chunk-hash"])["chunk-hash"]
+        assert back.dtype == np.float32 and back.shape == (2, DIMS)
+        step = np.abs(pooled).max(axis=1, keepdims=True) / 127
+        assert np.all(np.abs(back - pooled) <= step / 2 + 1e-7)
+        assert len(s.conn.execute("SELECT vectors FROM window_vectors").fetchall()[0][0]) == 2 * (4 + DIMS)
+        assert s.stored_window_hashes("key", ["chunk-hash", "other"]) == {"chunk-hash"}
+    finally:
+        s.close()
