@@ -363,8 +363,9 @@ class Engine:
         return cached[0]
 
     def clock(self, now: dt.date | dt.datetime | None = None) -> dt.date | dt.datetime | None:
-        """The clock a search runs at: ``now`` when given, else the workspace's own."""
-        return clock_mod.resolve(now, self.default_clock())
+        """The clock a search runs at: ``now`` when given, else the workspace's own
+        (read only then: it lists the workspace after each sync)."""
+        return clock_mod.resolve(now, None if now is not None else self.default_clock())
 
     # -- search ------------------------------------------------------------------------
     def search(

@@ -23,7 +23,7 @@ from memdesk.core import errors
 from memdesk.core.asof import snapshot
 from memdesk.core.asof.snapshot import NoteVersion
 from memdesk.core.history import History
-from memdesk.core.index import indexer, windows, workspace
+from memdesk.core.index import indexer, workspace
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
 from memdesk.core.search import hits as hits_mod
@@ -211,8 +211,9 @@ def _other_snapshots(built: snapshot.Materialized) -> list[Path]:
 
 
 def reuse_vectors(eng: engine_mod.Engine, written: dict[str, bytes], *, sources: Sequence[Path]) -> int:
-    """Copy into ``eng``'s index the vectors ``sources`` have for the chunks and passage
-    windows of the notes ``written``; the sync then embeds only what none of them had.
+    """Copy into ``eng``'s index the vectors ``sources`` have for the chunks of the notes
+    ``written`` and their passage windows (stored by chunk hash); the sync then embeds
+    only what none of them had.
 
     The chunks are cut as the indexer cuts them (same chunker, same parameters), so
     their text hashes are the embedding cache's keys.
@@ -230,8 +231,7 @@ def reuse_vectors(eng: engine_mod.Engine, written: dict[str, bytes], *, sources:
         for chunk in oc_chunking.filter_non_empty_chunks(
             oc_chunking.chunk_markdown(text, params.tokens, params.overlap)
         ):
-            hashes.append(chunk.hash)
-            hashes.extend(windows.window_hashes(chunk.text))
+            hashes.append(chunk.hash)  # its passage windows' vectors are stored by it too
     ident = embedder.identity
     store = Store(eng.db_path)
     try:

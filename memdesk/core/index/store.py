@@ -1014,8 +1014,9 @@ class Store:
     def copy_embeddings_from(
         self, other: Path, provider: str, model: str, provider_key: str, hashes: Sequence[str]
     ) -> int:
-        """Copy the vectors of ``hashes`` (chunk or window text hashes) this index lacks
-        from another index file's embedding cache; how many were copied.
+        """Copy the vectors of ``hashes`` (chunk text hashes) this index lacks from another
+        index file's embedding cache, with those chunks' passage-window vectors; how many
+        rows were copied.
 
         Unlike ``copy_cache_from`` it takes only what is asked: an index of memory as
         it was on a past day (``core/asof``) reuses the live index's vectors for its
@@ -1030,6 +1031,9 @@ class Store:
             return 0
         copied = 0
         try:
+            has_windows = bool(
+                self.conn.execute("SELECT 1 FROM src.sqlite_master WHERE name = 'window_vectors'").fetchall()
+            )
             with self.conn:
                 for start in range(0, len(unique), 400):
                     part = unique[start : start + 400]
@@ -1040,6 +1044,13 @@ class Store:
                         (provider, model, provider_key, *part),
                     )
                     copied += int(self.conn.changes())
+                    if has_windows:  # a chunk's passage windows, stored by its hash
+                        self.conn.execute(
+                            "INSERT OR IGNORE INTO window_vectors SELECT * FROM src.window_vectors "
+                            f"WHERE embedder = ? AND hash IN ({marks})",
+                            (provider_key, *part),
+                        )
+                        copied += int(self.conn.changes())
             return copied
         except apsw.Error as exc:
             log.warning("could not reuse the embeddings of %s: %s", other, exc)

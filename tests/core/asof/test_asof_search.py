@@ -258,3 +258,30 @@ def test_marking_hits_does_not_list_the_workspace(workspace: Path, monkeypatch: 
             snap.close()
     finally:
         eng.close()
+
+
+def test_a_dialog_notes_passage_windows_are_reused_too(workspace: Path, minilm_embedder: Any) -> None:
+    """A note of short lines has passage-window vectors stored by its chunk's hash: the
+    snapshot copies them with the chunk's vector, so nothing is embedded again."""
+    history = scripted.day_one(workspace)
+    turns = "".join(
+        f"- Dana: turn {i} about the pontoon importer and its ferry schedule\n" for i in range(14)
+    )
+    dialog = "memory/2026-10-24.md"
+    history.capture(
+        dialog, scripted.write(workspace, dialog, "# 2026-10-24\n\n" + turns), source="disk", at=scripted.DAY1
+    )
+    history.close()
+    counting = Counting(minilm_embedder)
+    eng = _open(workspace, counting)
+    try:
+        eng.sync()
+        counting.texts.clear()
+        snap = _snapshot(eng, DAY3)
+        try:
+            assert counting.texts == []
+            assert snap.report.embedded == 0
+        finally:
+            snap.close()
+    finally:
+        eng.close()
