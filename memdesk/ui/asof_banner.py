@@ -217,6 +217,7 @@ class AsOfView(QObject):
     def start(self, day: dt.date) -> None:
         self._day = day
         self._marks = {}
+        self._panel.clock_button.hold(day)  # one clock on screen: that day's
         self.search.start(self._window.session.engine, day)
 
     @Slot()
@@ -226,6 +227,7 @@ class AsOfView(QObject):
         self.search.back_to_now()
         self._marks = {}
         self.banner.setVisible(False)
+        self._panel.clock_button.hold(None)
         session = self._window.session
         results = session.results
         if results is not None and results.query == self._panel.search_input.text():

@@ -105,6 +105,7 @@ class ClockButton(QToolButton):
         self._clock: dt.date | None = None
         self._default: dt.date | None = None
         self._override: dt.date | None = None
+        self._held: dt.date | None = None  # the day memory is searched as of (``hold``)
 
         box = QWidget()
         box.setObjectName("clockPopup")
@@ -146,6 +147,13 @@ class ClockButton(QToolButton):
         self._clock, self._default, self._override = clock, default, override
         self._refresh()
 
+    def hold(self, day: dt.date | None) -> None:
+        """While memory is searched as it was on ``day`` (Search as of a day), that day is
+        the clock: shown, and not settable here; None gives the clock back."""
+        self._held = day
+        self.setEnabled(day is None)
+        self._refresh()
+
     def changeEvent(self, event: QEvent) -> None:  # Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.LanguageChange:
@@ -158,6 +166,14 @@ class ClockButton(QToolButton):
         self.calendar.setLocale(QLocale(language) if language else QLocale(QLocale.Language.English))
 
     def _refresh(self) -> None:
+        if self._held is not None:
+            self.setText(self.tr("as of {0}").format(self._held.isoformat()))
+            self.setToolTip(
+                self.tr("Searching memory as it was on {0}: the clock is that day until Back to now.").format(
+                    self._held.isoformat()
+                )
+            )
+            return
         if self._clock is None:
             text = self.tr("as of today")
         elif self._override is not None:

@@ -3735,6 +3735,10 @@ Save over it anyway? It stays read-only afterwards.</source>
 <context>
     <name>ClockButton</name>
     <message>
+        <source>Searching memory as it was on {0}: the clock is that day until Back to now.</source>
+        <translation>正在按 {0} 当天的记忆搜索：在点“回到现在”之前，时钟就是那一天。</translation>
+    </message>
+    <message>
         <source>Follow newest note</source>
         <translation>跟随最新笔记</translation>
     </message>

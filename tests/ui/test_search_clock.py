@@ -132,6 +132,9 @@ def test_an_agent_profile_says_what_its_decay_hides(
         window.session.results_changed, timeout=60_000, check_params_cb=lambda r: not r.reranked
     ):
         window.tuning.profile_combo.setCurrentIndex(window.tuning.profile_combo.findData("openclaw-2026.9"))
+    # Its own index is built in the background first (keyword-only results meanwhile);
+    # the search runs again when it is ready.
+    qtbot.waitUntil(lambda: window.session.results.pool.mode == "hybrid", timeout=120_000)
     results = window.session.results
     assert results.settings.profile == "openclaw-2026.9"
     gap = results.decay_gap
