@@ -295,7 +295,12 @@ class Engine:
 
     def _source(self) -> sync_mod.SyncSource:
         return sync_mod.SyncSource(
-            self.workspace, self.extra_paths, self._embedder, self._chunk_params, self.embed_lock, self.history
+            self.workspace,
+            self.extra_paths,
+            self._embedder,
+            self._chunk_params,
+            self.embed_lock,
+            self.history,
         )
 
     # -- sync ------------------------------------------------------------------------
