@@ -18,16 +18,12 @@ from pathlib import Path
 
 from memdesk.core.base import sqlite
 from memdesk.core.history import codec
+from memdesk.core.history.catalog import DIGEST_KEY
 
 MAX_DEPTH = 1000
 CHAIN_RATIO = 10
 CACHE_BYTES = 16 << 20
 CACHE_EVERY = 32  # of a chain walked to read one content, every 32nd is kept in memory
-
-
-def digest_key(digest: bytes) -> int:
-    """The indexed part of a digest: its first 8 bytes as a signed 64-bit integer."""
-    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 class ContentCache:
@@ -82,8 +78,8 @@ class Blobs:
     def find(self, digest: bytes) -> int | None:
         found = sqlite.rows(
             self.conn,
-            "SELECT id FROM blobs WHERE key = ? AND digest = ?",
-            (digest_key(digest), digest),
+            f"SELECT id FROM blobs WHERE {DIGEST_KEY} = ? AND digest = ?",
+            (digest[:4], digest),
             where=self.where,
         )
         return int(found[0][0]) if found else None
@@ -113,8 +109,8 @@ class Blobs:
             keyframe = len(frame)
         sqlite.rows(
             self.conn,
-            "INSERT INTO blobs(key, digest, size, base, depth, chain, keyframe, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (digest_key(digest), digest, len(data), base, depth, chain, keyframe, frame),
+            "INSERT INTO blobs(digest, size, base, depth, chain, keyframe, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (digest, len(data), base, depth, chain, keyframe, frame),
             where=self.where,
         )
         blob = int(self.conn.last_insert_rowid())
