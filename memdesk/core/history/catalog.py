@@ -55,18 +55,22 @@ SCHEMA = (
     # ``sha``: the content's digest when it was seen but not kept (a binary file), so
     # an unchanged one is not recorded again. ``added``/``removed``: distinct lines
     # new in it / gone from the version before (NULL when either is not text).
+    # Kept in a note's order (WITHOUT ROWID, keyed by note, time, id): a timeline, a
+    # note's latest version and the one before a version are ranges of the table itself,
+    # with no index beside it (20 bytes a version). ``id`` is given by the store
+    # (``meta``'s "last_version" + 1), unique and never reused.
     """CREATE TABLE IF NOT EXISTS versions (
-        id INTEGER PRIMARY KEY,
         note INTEGER NOT NULL,
         at INTEGER NOT NULL,
+        id INTEGER NOT NULL,
         source TEXT NOT NULL,
         size INTEGER NOT NULL,
         blob INTEGER,
         sha BLOB,
         reason TEXT,
         added INTEGER,
-        removed INTEGER)""",
-    "CREATE INDEX IF NOT EXISTS versions_by_note ON versions(note, at)",
+        removed INTEGER,
+        PRIMARY KEY (note, at, id)) WITHOUT ROWID""",
 )
 
 

@@ -193,13 +193,16 @@ class History:
                 added, removed = codec.line_changes(before, data)
             elif source == DELETED and before is not None:
                 added, removed = codec.line_changes(before, b"")
+            vid = self._last_version() + 1
+            self._set_meta("last_version", str(vid))
             sqlite.rows(
                 self._conn,
-                "INSERT INTO versions(note, at, source, size, blob, sha, reason, added, removed) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO versions(note, at, id, source, size, blob, sha, reason, added, removed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     note_id,
                     when,
+                    vid,
                     source,
                     len(data) if data is not None else int(size or 0),
                     blob,
@@ -212,8 +215,8 @@ class History:
             )
             row = sqlite.rows(
                 self._conn,
-                f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.id = ?",
-                (self._conn.last_insert_rowid(),),
+                f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.note = ? AND v.at = ? AND v.id = ?",
+                (note_id, when, vid),
             )
         return _version(row[0])
 
@@ -228,6 +231,11 @@ class History:
             return known == sha
         # Content neither read nor kept (a file over the limit): its size and reason.
         return last_sha is None and last_digest is None and last_size == size and last_reason is not None
+
+    def _last_version(self) -> int:
+        """The highest version id given so far (0 in a new store)."""
+        found = sqlite.rows(self._conn, "SELECT value FROM meta WHERE key = 'last_version'", where=self.path)
+        return int(found[0][0]) if found else 0
 
     def _note_id(self, note: str) -> int:
         found = sqlite.rows(self._conn, "SELECT id FROM notes WHERE path = ?", (note,), where=self.path)
@@ -250,8 +258,7 @@ class History:
             for note, data, reason, size in notes:
                 if self.capture(note, data, source=BASELINE, reason=reason, size=size) is not None:
                     count += 1
-            top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
-            self._set_meta("baseline", str(int(top[0][0])))
+            self._set_meta("baseline", str(self._last_version()))
         return count
 
     # -- reading -----------------------------------------------------------------------
@@ -290,8 +297,9 @@ class History:
         with self._lock:
             found = sqlite.rows(
                 self._conn,
-                "SELECT b.id FROM versions v JOIN blobs b ON b.id = v.blob WHERE v.id = ?",
-                (int(version.id),),
+                "SELECT b.id FROM versions v JOIN notes n ON n.id = v.note JOIN blobs b ON b.id = v.blob "
+                "WHERE n.path = ? AND v.at = ? AND v.id = ?",
+                (version.note, to_micros(version.at), int(version.id)),
                 where=self.path,
             )
             if not found:
@@ -406,8 +414,7 @@ class History:
         """The user has looked at ``note`` as it is now."""
         with self._writing():
             note_id = self._note_id(note)
-            top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
-            sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (int(top[0][0]), note_id))
+            sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (self._last_version(), note_id))
 
     @_repairing
     def unseen_agent_changes(self) -> set[str]:
@@ -440,12 +447,16 @@ class History:
         needs; returns how many versions were dropped."""
         policy = self.retention
         with self._writing():
-            rows = sqlite.rows(self._conn, "SELECT id, note, at FROM versions", where=self.path)
-            drop = to_prune(((int(a), int(b), int(c)) for a, b, c in rows), policy, utc(now))
-            for start in range(0, len(drop), 500):
-                part = drop[start : start + 500]
+            rows = [
+                (int(a), int(b), int(c))
+                for a, b, c in sqlite.rows(self._conn, "SELECT id, note, at FROM versions")
+            ]
+            drop = to_prune(iter(rows), policy, utc(now))
+            keys = {vid: (note, at) for vid, note, at in rows}
+            for vid in drop:  # by the table's key: a delete by id alone would scan it
+                note, at = keys[vid]
                 sqlite.rows(
-                    self._conn, f"DELETE FROM versions WHERE id IN ({','.join('?' * len(part))})", part
+                    self._conn, "DELETE FROM versions WHERE note = ? AND at = ? AND id = ?", (note, at, vid)
                 )
             self._drop_unused_blobs()
         return len(drop)
