@@ -20,8 +20,8 @@ from memdesk.core.base import sqlite
 from memdesk.core.history import codec
 from memdesk.core.history.catalog import DIGEST_KEY
 
-MAX_DEPTH = 1000
-CHAIN_RATIO = 10
+MAX_DEPTH = 2000
+CHAIN_RATIO = 20
 CACHE_BYTES = 16 << 20
 CACHE_EVERY = 32  # of a chain walked to read one content, every 32nd is kept in memory
 
