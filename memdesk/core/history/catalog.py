@@ -53,7 +53,8 @@ SCHEMA = (
     f"CREATE INDEX IF NOT EXISTS blobs_by_key ON blobs({DIGEST_KEY})",
     # One row per version. ``blob`` NULL: content not kept (``reason`` says why);
     # ``sha``: the content's digest when it was seen but not kept (a binary file), so
-    # an unchanged one is not recorded again. ``added``/``removed``: distinct lines
+    # an unchanged one is not recorded again. ``source``: its index in
+    # ``version.CAPTURED_SOURCES``. ``added``/``removed``: distinct lines
     # new in it / gone from the version before (NULL when either is not text).
     # Kept in a note's order (WITHOUT ROWID, keyed by note, time, id): a timeline, a
     # note's latest version and the one before a version are ranges of the table itself,
@@ -63,7 +64,7 @@ SCHEMA = (
         note INTEGER NOT NULL,
         at INTEGER NOT NULL,
         id INTEGER NOT NULL,
-        source TEXT NOT NULL,
+        source INTEGER NOT NULL,
         size INTEGER NOT NULL,
         blob INTEGER,
         sha BLOB,

@@ -42,6 +42,12 @@ _FROM = "versions v JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.
 _GIT_NOTES_CACHED = 8
 
 
+def _code(source: str) -> int:
+    """A source as the catalog keeps it: its place in ``CAPTURED_SOURCES`` (0 and 1,
+    memdesk and disk, the usual ones, take no byte at all in an SQLite row)."""
+    return CAPTURED_SOURCES.index(source)
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
@@ -69,7 +75,7 @@ def _version(row: Any) -> Version:
         id=str(vid),
         note=str(note),
         at=from_micros(int(at)),
-        source=str(source),
+        source=CAPTURED_SOURCES[int(source)],
         size=int(size),
         digest=None if digest is None else bytes(digest).hex(),
         reason=None if reason is None else messages.loads(str(reason)),
@@ -183,7 +189,9 @@ class History:
             )
             last = latest[0] if latest else None
             sha = None if data is None else codec.digest(data)
-            if last is not None and self._same(last, source, sha, reason, size):
+            if last is not None and self._same(
+                (CAPTURED_SOURCES[int(last[0])], *last[1:]), source, sha, reason, size
+            ):
                 return None
             blob, added, removed = None, None, None
             previous = None if last is None or last[2] is None else int(last[2])
@@ -203,7 +211,7 @@ class History:
                     note_id,
                     when,
                     vid,
-                    source,
+                    _code(source),
                     len(data) if data is not None else int(size or 0),
                     blob,
                     sha if blob is None else None,
@@ -337,7 +345,7 @@ class History:
                     self._conn,
                     f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.at >= ? AND v.at < ? AND v.source != ? "
                     "ORDER BY v.at, v.id",
-                    (to_micros(utc(since)), end, BASELINE),
+                    (to_micros(utc(since)), end, _code(BASELINE)),
                     where=self.path,
                 )
             ]
@@ -426,7 +434,7 @@ class History:
                 self._conn,
                 "SELECT DISTINCT n.path FROM versions v JOIN notes n ON n.id = v.note "
                 f"WHERE v.id > coalesce(n.seen, ?) AND v.source IN ({','.join('?' * len(AGENT_SOURCES))})",
-                (start, *AGENT_SOURCES),
+                (start, *(_code(s) for s in AGENT_SOURCES)),
                 where=self.path,
             )
         return {str(r[0]) for r in rows}
