@@ -107,13 +107,17 @@ class Blobs:
         if base is None:
             frame = codec.compress(data)
             keyframe = len(frame)
+        # Its id given here, so its base is stored as the step back to it (1, the blob
+        # just before, in the usual case: no byte at all in the row).
+        blob = int(
+            sqlite.rows(self.conn, "SELECT coalesce(max(id), 0) + 1 FROM blobs", where=self.where)[0][0]
+        )
         sqlite.rows(
             self.conn,
-            "INSERT INTO blobs(digest, size, base, depth, chain, keyframe, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (digest, len(data), base, depth, chain, keyframe, frame),
+            "INSERT INTO blobs(id, digest, size, back, depth, chain, keyframe, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (blob, digest, len(data), None if base is None else blob - base, depth, chain, keyframe, frame),
             where=self.where,
         )
-        blob = int(self.conn.last_insert_rowid())
         self.cache.put(blob, data)
         return blob
 
@@ -133,7 +137,7 @@ class Blobs:
                 break
             found = sqlite.rows(
                 self.conn,
-                "SELECT data, size, base, digest FROM blobs WHERE id = ?",
+                "SELECT data, size, id - back, digest FROM blobs WHERE id = ?",
                 (current,),
                 where=self.where,
             )

@@ -38,14 +38,15 @@ SCHEMA = (
     # pruned. The schema's version lives in PRAGMA user_version.
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS notes (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, seen INTEGER)",
-    # Content, addressed by its sha256 (``DIGEST_KEY``: the indexed part). ``base``: the blob this one is a zstd delta against (NULL: a
-    # keyframe, compressed on its own); ``depth``: deltas between it and its keyframe;
-    # ``chain``: their bytes; ``keyframe``: that keyframe's bytes.
+    # Content, addressed by its sha256 (``DIGEST_KEY``: the indexed part). ``back``:
+    # how many ids back the blob is that this one is a zstd delta against (its base, id
+    # - back; NULL: a keyframe, compressed on its own); ``depth``: deltas between it and
+    # its keyframe; ``chain``: their bytes; ``keyframe``: that keyframe's bytes.
     """CREATE TABLE IF NOT EXISTS blobs (
         id INTEGER PRIMARY KEY,
         digest BLOB NOT NULL,
         size INTEGER NOT NULL,
-        base INTEGER,
+        back INTEGER,
         depth INTEGER NOT NULL,
         chain INTEGER NOT NULL,
         keyframe INTEGER NOT NULL,

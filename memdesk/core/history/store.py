@@ -485,7 +485,7 @@ class History:
         that content's own base first, so every other content stays readable."""
         bases: dict[int, int | None] = {}
         children: dict[int, list[int]] = {}
-        for blob_id, base_id in sqlite.rows(self._conn, "SELECT id, base FROM blobs", where=self.path):
+        for blob_id, base_id in sqlite.rows(self._conn, "SELECT id, id - back FROM blobs", where=self.path):
             bases[int(blob_id)] = None if base_id is None else int(base_id)
             if base_id is not None:
                 children.setdefault(int(base_id), []).append(int(blob_id))
@@ -504,11 +504,11 @@ class History:
                     continue
                 frame = codec.compress(data, base_data)
                 if base_data is None:
-                    sql = "UPDATE blobs SET data = ?, base = NULL, depth = 0, chain = 0, keyframe = ? WHERE id = ?"
+                    sql = "UPDATE blobs SET data = ?, back = NULL, depth = 0, chain = 0, keyframe = ? WHERE id = ?"
                     params: tuple[object, ...] = (frame, len(frame), child)
                     bases[child] = None
                 else:
-                    sql = "UPDATE blobs SET data = ?, base = ?, depth = max(depth - 1, 1) WHERE id = ?"
+                    sql = "UPDATE blobs SET data = ?, back = id - ?, depth = max(depth - 1, 1) WHERE id = ?"
                     params = (frame, base, child)
                     bases[child] = base
                     children.setdefault(int(base or 0), []).append(child)
