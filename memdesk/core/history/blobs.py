@@ -4,7 +4,7 @@ A note's new content is compressed against the note's previous content (``codec`
 delta of a few hundred bytes for an edit of a large note. A chain of deltas starts at
 a keyframe (content compressed on its own); a new keyframe starts when the chain's
 deltas add up to ``CHAIN_RATIO`` times the keyframe's size, or ``MAX_DEPTH`` deltas,
-so the keyframes cost about a tenth of what the deltas cost, and reading any version
+so the keyframes cost about a twentieth of what the deltas cost, and reading any version
 decompresses at most ``MAX_DEPTH + 1`` frames (a delta frame decompresses in tens of
 microseconds; every ``CACHE_EVERY``-th step is kept in memory for the next read). Recently used contents are kept in memory (``ContentCache``), so
 the usual capture (the next version of a note just seen) has its base at hand.
@@ -24,6 +24,11 @@ MAX_DEPTH = 2000
 CHAIN_RATIO = 20
 CACHE_BYTES = 16 << 20
 CACHE_EVERY = 32  # of a chain walked to read one content, every 32nd is kept in memory
+
+
+def keyframe_room(frame: bytes) -> int:
+    """The delta bytes a chain may add on top of keyframe ``frame``."""
+    return CHAIN_RATIO * len(frame)
 
 
 class ContentCache:
@@ -91,22 +96,22 @@ class Blobs:
         existing = self.find(digest)
         if existing is not None:
             return existing
-        base, depth, chain, keyframe, frame = None, 0, 0, 0, b""
+        base, depth, room, frame = None, 0, 0, b""
         if previous is not None and previous_data is not None:
             found = sqlite.rows(
                 self.conn,
-                "SELECT depth, chain, keyframe FROM blobs WHERE id = ?",
+                "SELECT depth, room FROM blobs WHERE id = ?",
                 (previous,),
                 where=self.where,
             )
             if found:
-                b_depth, b_chain, b_keyframe = (int(x) for x in found[0])
+                b_depth, b_room = (int(x) for x in found[0])
                 frame = codec.compress(data, previous_data)
-                if b_depth < MAX_DEPTH and b_chain + len(frame) <= CHAIN_RATIO * b_keyframe:
-                    base, depth, chain, keyframe = previous, b_depth + 1, b_chain + len(frame), b_keyframe
+                if b_depth < MAX_DEPTH and len(frame) <= b_room:
+                    base, depth, room = previous, b_depth + 1, b_room - len(frame)
         if base is None:
             frame = codec.compress(data)
-            keyframe = len(frame)
+            room = keyframe_room(frame)
         # Its id given here, so its base is stored as the step back to it (1, the blob
         # just before, in the usual case: no byte at all in the row).
         blob = int(
@@ -114,8 +119,8 @@ class Blobs:
         )
         sqlite.rows(
             self.conn,
-            "INSERT INTO blobs(id, digest, size, back, depth, chain, keyframe, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (blob, digest, len(data), None if base is None else blob - base, depth, chain, keyframe, frame),
+            "INSERT INTO blobs(id, digest, size, back, depth, room, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (blob, digest, len(data), None if base is None else blob - base, depth, room, frame),
             where=self.where,
         )
         self.cache.put(blob, data)

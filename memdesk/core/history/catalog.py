@@ -41,15 +41,15 @@ SCHEMA = (
     # Content, addressed by its sha256 (``DIGEST_KEY``: the indexed part). ``back``:
     # how many ids back the blob is that this one is a zstd delta against (its base, id
     # - back; NULL: a keyframe, compressed on its own); ``depth``: deltas between it and
-    # its keyframe; ``chain``: their bytes; ``keyframe``: that keyframe's bytes.
+    # its keyframe; ``room``: the bytes of deltas its chain may still take (its
+    # keyframe's size times ``blobs.CHAIN_RATIO``, less the deltas' bytes so far).
     """CREATE TABLE IF NOT EXISTS blobs (
         id INTEGER PRIMARY KEY,
         digest BLOB NOT NULL,
         size INTEGER NOT NULL,
         back INTEGER,
         depth INTEGER NOT NULL,
-        chain INTEGER NOT NULL,
-        keyframe INTEGER NOT NULL,
+        room INTEGER NOT NULL,
         data BLOB NOT NULL)""",
     f"CREATE INDEX IF NOT EXISTS blobs_by_key ON blobs({DIGEST_KEY})",
     # One row per version. ``blob`` NULL: content not kept (``reason`` says why);

@@ -21,7 +21,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 from memdesk.core import errors, messages, paths
 from memdesk.core.base import sqlite
 from memdesk.core.history import catalog, codec, gitlog
-from memdesk.core.history.blobs import Blobs
+from memdesk.core.history.blobs import Blobs, keyframe_room
 from memdesk.core.history.retention import Retention, to_prune
 from memdesk.core.history.version import (
     AGENT_SOURCES,
@@ -504,8 +504,8 @@ class History:
                     continue
                 frame = codec.compress(data, base_data)
                 if base_data is None:
-                    sql = "UPDATE blobs SET data = ?, back = NULL, depth = 0, chain = 0, keyframe = ? WHERE id = ?"
-                    params: tuple[object, ...] = (frame, len(frame), child)
+                    sql = "UPDATE blobs SET data = ?, back = NULL, depth = 0, room = ? WHERE id = ?"
+                    params: tuple[object, ...] = (frame, keyframe_room(frame), child)
                     bases[child] = None
                 else:
                     sql = "UPDATE blobs SET data = ?, back = id - ?, depth = max(depth - 1, 1) WHERE id = ?"
