@@ -55,7 +55,8 @@ SCHEMA = (
     # One row per version. ``blob`` NULL: content not kept (``reason`` says why);
     # ``sha``: the content's digest when it was seen but not kept (a binary file), so
     # an unchanged one is not recorded again. ``source``: its index in
-    # ``version.CAPTURED_SOURCES``. ``added``/``removed``: distinct lines
+    # ``version.CAPTURED_SOURCES``. ``size``: NULL when the content is kept (its
+    # blob's size is the version's). ``added``/``removed``: distinct lines
     # new in it / gone from the version before (NULL when either is not text).
     # Kept in a note's order (WITHOUT ROWID, keyed by note, time, id): a timeline, a
     # note's latest version and the one before a version are ranges of the table itself,
@@ -66,7 +67,7 @@ SCHEMA = (
         at INTEGER NOT NULL,
         id INTEGER NOT NULL,
         source INTEGER NOT NULL,
-        size INTEGER NOT NULL,
+        size INTEGER,
         blob INTEGER,
         sha BLOB,
         reason TEXT,

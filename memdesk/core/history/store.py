@@ -37,7 +37,8 @@ from memdesk.core.history.version import (
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = "v.id, n.path, v.at, v.source, v.size, b.digest, v.reason, v.added, v.removed"
+# A version whose content is kept has its size in its blob's row only.
+_COLUMNS = "v.id, n.path, v.at, v.source, coalesce(v.size, b.size), b.digest, v.reason, v.added, v.removed"
 _FROM = "versions v JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.blob"
 _GIT_NOTES_CACHED = 8
 
@@ -182,7 +183,7 @@ class History:
             note_id = self._note_id(note)
             latest = sqlite.rows(
                 self._conn,
-                "SELECT v.source, v.size, v.blob, v.sha, v.reason, b.digest FROM versions v "
+                "SELECT v.source, coalesce(v.size, b.size), v.blob, v.sha, v.reason, b.digest FROM versions v "
                 "LEFT JOIN blobs b ON b.id = v.blob WHERE v.note = ? ORDER BY v.at DESC, v.id DESC LIMIT 1",
                 (note_id,),
                 where=self.path,
@@ -212,7 +213,7 @@ class History:
                     when,
                     vid,
                     _code(source),
-                    len(data) if data is not None else int(size or 0),
+                    None if blob is not None else len(data) if data is not None else int(size or 0),
                     blob,
                     sha if blob is None else None,
                     None if reason is None else messages.dumps(reason),
