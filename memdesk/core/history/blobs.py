@@ -4,7 +4,7 @@ A note's new content is compressed against the note's previous content (``codec`
 delta of a few hundred bytes for an edit of a large note. A chain of deltas starts at
 a keyframe (content compressed on its own); a new keyframe starts when the chain's
 deltas add up to ``CHAIN_RATIO`` times the keyframe's size, or ``MAX_DEPTH`` deltas,
-so the keyframes cost about a tenth of what the deltas cost, and reading any version
+so the keyframes cost about a twentieth of what the deltas cost, and reading any version
 decompresses at most ``MAX_DEPTH + 1`` frames (a delta frame decompresses in tens of
 microseconds; every ``CACHE_EVERY``-th step is kept in memory for the next read). Recently used contents are kept in memory (``ContentCache``), so
 the usual capture (the next version of a note just seen) has its base at hand.
@@ -18,16 +18,17 @@ from pathlib import Path
 
 from memdesk.core.base import sqlite
 from memdesk.core.history import codec
+from memdesk.core.history.catalog import DIGEST_KEY
 
-MAX_DEPTH = 1000
-CHAIN_RATIO = 10
+MAX_DEPTH = 2000
+CHAIN_RATIO = 20
 CACHE_BYTES = 16 << 20
 CACHE_EVERY = 32  # of a chain walked to read one content, every 32nd is kept in memory
 
 
-def digest_key(digest: bytes) -> int:
-    """The indexed part of a digest: its first 8 bytes as a signed 64-bit integer."""
-    return int.from_bytes(digest[:8], "big", signed=True)
+def keyframe_room(frame: bytes) -> int:
+    """The delta bytes a chain may add on top of keyframe ``frame``."""
+    return CHAIN_RATIO * len(frame)
 
 
 class ContentCache:
@@ -82,8 +83,8 @@ class Blobs:
     def find(self, digest: bytes) -> int | None:
         found = sqlite.rows(
             self.conn,
-            "SELECT id FROM blobs WHERE key = ? AND digest = ?",
-            (digest_key(digest), digest),
+            f"SELECT id FROM blobs WHERE {DIGEST_KEY} = ? AND digest = ?",
+            (digest[:4], digest),
             where=self.where,
         )
         return int(found[0][0]) if found else None
@@ -95,29 +96,33 @@ class Blobs:
         existing = self.find(digest)
         if existing is not None:
             return existing
-        base, depth, chain, keyframe, frame = None, 0, 0, 0, b""
+        base, depth, room, frame = None, 0, 0, b""
         if previous is not None and previous_data is not None:
             found = sqlite.rows(
                 self.conn,
-                "SELECT depth, chain, keyframe FROM blobs WHERE id = ?",
+                "SELECT depth, room FROM blobs WHERE id = ?",
                 (previous,),
                 where=self.where,
             )
             if found:
-                b_depth, b_chain, b_keyframe = (int(x) for x in found[0])
+                b_depth, b_room = (int(x) for x in found[0])
                 frame = codec.compress(data, previous_data)
-                if b_depth < MAX_DEPTH and b_chain + len(frame) <= CHAIN_RATIO * b_keyframe:
-                    base, depth, chain, keyframe = previous, b_depth + 1, b_chain + len(frame), b_keyframe
+                if b_depth < MAX_DEPTH and len(frame) <= b_room:
+                    base, depth, room = previous, b_depth + 1, b_room - len(frame)
         if base is None:
             frame = codec.compress(data)
-            keyframe = len(frame)
+            room = keyframe_room(frame)
+        # Its id given here, so its base is stored as the step back to it (1, the blob
+        # just before, in the usual case: no byte at all in the row).
+        blob = int(
+            sqlite.rows(self.conn, "SELECT coalesce(max(id), 0) + 1 FROM blobs", where=self.where)[0][0]
+        )
         sqlite.rows(
             self.conn,
-            "INSERT INTO blobs(key, digest, size, base, depth, chain, keyframe, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (digest_key(digest), digest, len(data), base, depth, chain, keyframe, frame),
+            "INSERT INTO blobs(id, digest, size, back, depth, room, data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (blob, digest, len(data), None if base is None else blob - base, depth, room, frame),
             where=self.where,
         )
-        blob = int(self.conn.last_insert_rowid())
         self.cache.put(blob, data)
         return blob
 
@@ -137,7 +142,7 @@ class Blobs:
                 break
             found = sqlite.rows(
                 self.conn,
-                "SELECT data, size, base, digest FROM blobs WHERE id = ?",
+                "SELECT data, size, id - back, digest FROM blobs WHERE id = ?",
                 (current,),
                 where=self.where,
             )

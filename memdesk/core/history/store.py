@@ -21,7 +21,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 from memdesk.core import errors, messages, paths
 from memdesk.core.base import sqlite
 from memdesk.core.history import catalog, codec, gitlog
-from memdesk.core.history.blobs import Blobs
+from memdesk.core.history.blobs import Blobs, keyframe_room
 from memdesk.core.history.retention import Retention, to_prune
 from memdesk.core.history.version import (
     AGENT_SOURCES,
@@ -37,9 +37,16 @@ from memdesk.core.history.version import (
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = "v.id, n.path, v.at, v.source, v.size, b.digest, v.reason, v.added, v.removed"
+# A version whose content is kept has its size in its blob's row only.
+_COLUMNS = "v.id, n.path, v.at, v.source, coalesce(v.size, b.size), b.digest, v.reason, v.added, v.removed"
 _FROM = "versions v JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.blob"
 _GIT_NOTES_CACHED = 8
+
+
+def _code(source: str) -> int:
+    """A source as the catalog keeps it: its place in ``CAPTURED_SOURCES`` (0 and 1,
+    memdesk and disk, the usual ones, take no byte at all in an SQLite row)."""
+    return CAPTURED_SOURCES.index(source)
 
 
 P = ParamSpec("P")
@@ -69,7 +76,7 @@ def _version(row: Any) -> Version:
         id=str(vid),
         note=str(note),
         at=from_micros(int(at)),
-        source=str(source),
+        source=CAPTURED_SOURCES[int(source)],
         size=int(size),
         digest=None if digest is None else bytes(digest).hex(),
         reason=None if reason is None else messages.loads(str(reason)),
@@ -176,14 +183,16 @@ class History:
             note_id = self._note_id(note)
             latest = sqlite.rows(
                 self._conn,
-                "SELECT v.source, v.size, v.blob, v.sha, v.reason, b.digest FROM versions v "
+                "SELECT v.source, coalesce(v.size, b.size), v.blob, v.sha, v.reason, b.digest FROM versions v "
                 "LEFT JOIN blobs b ON b.id = v.blob WHERE v.note = ? ORDER BY v.at DESC, v.id DESC LIMIT 1",
                 (note_id,),
                 where=self.path,
             )
             last = latest[0] if latest else None
             sha = None if data is None else codec.digest(data)
-            if last is not None and self._same(last, source, sha, reason, size):
+            if last is not None and self._same(
+                (CAPTURED_SOURCES[int(last[0])], *last[1:]), source, sha, reason, size
+            ):
                 return None
             blob, added, removed = None, None, None
             previous = None if last is None or last[2] is None else int(last[2])
@@ -193,15 +202,18 @@ class History:
                 added, removed = codec.line_changes(before, data)
             elif source == DELETED and before is not None:
                 added, removed = codec.line_changes(before, b"")
+            vid = self._last_version() + 1
+            self._set_meta("last_version", str(vid))
             sqlite.rows(
                 self._conn,
-                "INSERT INTO versions(note, at, source, size, blob, sha, reason, added, removed) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO versions(note, at, id, source, size, blob, sha, reason, added, removed) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     note_id,
                     when,
-                    source,
-                    len(data) if data is not None else int(size or 0),
+                    vid,
+                    _code(source),
+                    None if blob is not None else len(data) if data is not None else int(size or 0),
                     blob,
                     sha if blob is None else None,
                     None if reason is None else messages.dumps(reason),
@@ -212,8 +224,8 @@ class History:
             )
             row = sqlite.rows(
                 self._conn,
-                f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.id = ?",
-                (self._conn.last_insert_rowid(),),
+                f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.note = ? AND v.at = ? AND v.id = ?",
+                (note_id, when, vid),
             )
         return _version(row[0])
 
@@ -228,6 +240,11 @@ class History:
             return known == sha
         # Content neither read nor kept (a file over the limit): its size and reason.
         return last_sha is None and last_digest is None and last_size == size and last_reason is not None
+
+    def _last_version(self) -> int:
+        """The highest version id given so far (0 in a new store)."""
+        found = sqlite.rows(self._conn, "SELECT value FROM meta WHERE key = 'last_version'", where=self.path)
+        return int(found[0][0]) if found else 0
 
     def _note_id(self, note: str) -> int:
         found = sqlite.rows(self._conn, "SELECT id FROM notes WHERE path = ?", (note,), where=self.path)
@@ -250,8 +267,7 @@ class History:
             for note, data, reason, size in notes:
                 if self.capture(note, data, source=BASELINE, reason=reason, size=size) is not None:
                     count += 1
-            top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
-            self._set_meta("baseline", str(int(top[0][0])))
+            self._set_meta("baseline", str(self._last_version()))
         return count
 
     # -- reading -----------------------------------------------------------------------
@@ -290,8 +306,9 @@ class History:
         with self._lock:
             found = sqlite.rows(
                 self._conn,
-                "SELECT b.id FROM versions v JOIN blobs b ON b.id = v.blob WHERE v.id = ?",
-                (int(version.id),),
+                "SELECT b.id FROM versions v JOIN notes n ON n.id = v.note JOIN blobs b ON b.id = v.blob "
+                "WHERE n.path = ? AND v.at = ? AND v.id = ?",
+                (version.note, to_micros(version.at), int(version.id)),
                 where=self.path,
             )
             if not found:
@@ -329,7 +346,7 @@ class History:
                     self._conn,
                     f"SELECT {_COLUMNS} FROM {_FROM} WHERE v.at >= ? AND v.at < ? AND v.source != ? "
                     "ORDER BY v.at, v.id",
-                    (to_micros(utc(since)), end, BASELINE),
+                    (to_micros(utc(since)), end, _code(BASELINE)),
                     where=self.path,
                 )
             ]
@@ -406,8 +423,7 @@ class History:
         """The user has looked at ``note`` as it is now."""
         with self._writing():
             note_id = self._note_id(note)
-            top = sqlite.rows(self._conn, "SELECT coalesce(max(id), 0) FROM versions", where=self.path)
-            sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (int(top[0][0]), note_id))
+            sqlite.rows(self._conn, "UPDATE notes SET seen = ? WHERE id = ?", (self._last_version(), note_id))
 
     @_repairing
     def unseen_agent_changes(self) -> set[str]:
@@ -419,7 +435,7 @@ class History:
                 self._conn,
                 "SELECT DISTINCT n.path FROM versions v JOIN notes n ON n.id = v.note "
                 f"WHERE v.id > coalesce(n.seen, ?) AND v.source IN ({','.join('?' * len(AGENT_SOURCES))})",
-                (start, *AGENT_SOURCES),
+                (start, *(_code(s) for s in AGENT_SOURCES)),
                 where=self.path,
             )
         return {str(r[0]) for r in rows}
@@ -440,12 +456,16 @@ class History:
         needs; returns how many versions were dropped."""
         policy = self.retention
         with self._writing():
-            rows = sqlite.rows(self._conn, "SELECT id, note, at FROM versions", where=self.path)
-            drop = to_prune(((int(a), int(b), int(c)) for a, b, c in rows), policy, utc(now))
-            for start in range(0, len(drop), 500):
-                part = drop[start : start + 500]
+            rows = [
+                (int(a), int(b), int(c))
+                for a, b, c in sqlite.rows(self._conn, "SELECT id, note, at FROM versions")
+            ]
+            drop = to_prune(iter(rows), policy, utc(now))
+            keys = {vid: (note, at) for vid, note, at in rows}
+            for vid in drop:  # by the table's key: a delete by id alone would scan it
+                note, at = keys[vid]
                 sqlite.rows(
-                    self._conn, f"DELETE FROM versions WHERE id IN ({','.join('?' * len(part))})", part
+                    self._conn, "DELETE FROM versions WHERE note = ? AND at = ? AND id = ?", (note, at, vid)
                 )
             self._drop_unused_blobs()
         return len(drop)
@@ -466,7 +486,7 @@ class History:
         that content's own base first, so every other content stays readable."""
         bases: dict[int, int | None] = {}
         children: dict[int, list[int]] = {}
-        for blob_id, base_id in sqlite.rows(self._conn, "SELECT id, base FROM blobs", where=self.path):
+        for blob_id, base_id in sqlite.rows(self._conn, "SELECT id, id - back FROM blobs", where=self.path):
             bases[int(blob_id)] = None if base_id is None else int(base_id)
             if base_id is not None:
                 children.setdefault(int(base_id), []).append(int(blob_id))
@@ -485,11 +505,11 @@ class History:
                     continue
                 frame = codec.compress(data, base_data)
                 if base_data is None:
-                    sql = "UPDATE blobs SET data = ?, base = NULL, depth = 0, chain = 0, keyframe = ? WHERE id = ?"
-                    params: tuple[object, ...] = (frame, len(frame), child)
+                    sql = "UPDATE blobs SET data = ?, back = NULL, depth = 0, room = ? WHERE id = ?"
+                    params: tuple[object, ...] = (frame, keyframe_room(frame), child)
                     bases[child] = None
                 else:
-                    sql = "UPDATE blobs SET data = ?, base = ?, depth = max(depth - 1, 1) WHERE id = ?"
+                    sql = "UPDATE blobs SET data = ?, back = id - ?, depth = max(depth - 1, 1) WHERE id = ?"
                     params = (frame, base, child)
                     bases[child] = base
                     children.setdefault(int(base or 0), []).append(child)

@@ -13,6 +13,7 @@ GIT = "git"  # a commit of the workspace's git repository (read only, never stor
 DELETED = "deleted"  # the note disappeared
 BASELINE = "baseline"  # the note as it was the first time memdesk kept history for it
 
+# The catalog keeps a version's source as its index here: add new ones at the end only.
 CAPTURED_SOURCES = (MEMDESK, DISK, MCP, DELETED, BASELINE)
 # Changes the user did not make through memdesk: what the tree's badge counts.
 AGENT_SOURCES = (DISK, MCP, DELETED)

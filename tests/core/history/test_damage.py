@@ -121,6 +121,36 @@ def test_a_damaged_store_is_set_aside_and_started_afresh(
     assert sorted(p.name for p in root.rglob("*")) == ["MEMORY.md", "memory"]
 
 
+def test_a_store_of_the_previous_schema_is_set_aside_not_crashed_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Schema 2 (development builds only: blobs found by an 8-byte ``key`` column, full
+    zstd frames) cannot be read by this one: it is set aside and a new store started."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    store = paths.history_path_for(root)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite.connect(store)
+    for statement in (
+        "CREATE TABLE blobs (id INTEGER PRIMARY KEY, key INTEGER NOT NULL, digest BLOB NOT NULL, "
+        "size INTEGER NOT NULL, base INTEGER, depth INTEGER NOT NULL, chain INTEGER NOT NULL, "
+        "keyframe INTEGER NOT NULL, data BLOB NOT NULL)",
+        "CREATE INDEX blobs_by_key ON blobs(key)",
+        "INSERT INTO blobs VALUES (1, 7, x'00', 3, NULL, 0, 0, 0, x'28b52ffd')",
+        "PRAGMA user_version = 2",
+    ):
+        sqlite.rows(conn, statement)
+    conn.close()
+    with caplog.at_level(logging.WARNING), open_history(root) as history:
+        assert history.needs_baseline()
+        version = history.capture("MEMORY.md", b"# fresh\n" * 20, source="disk")
+        assert version is not None
+        history._blobs.cache.clear()
+        assert history.content(version) == b"# fresh\n" * 20
+    assert "schema 2" in caplog.text
+    assert [p for p in store.parent.iterdir() if ".damaged-" in p.name]
+
+
 def test_damage_found_while_open_sets_the_store_aside_too(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
