@@ -16,7 +16,7 @@ from datetime import datetime
 
 from memdesk.core.base import sqlite
 from memdesk.core.history.store import History
-from memdesk.core.history.version import BASELINE, Version, from_micros, to_micros, utc
+from memdesk.core.history.version import BASELINE, CAPTURED_SOURCES, Version, from_micros, to_micros, utc
 
 
 @dataclass(frozen=True)
@@ -40,13 +40,21 @@ def summarize(history: History, since: datetime, until: datetime | None = None) 
             "SELECT n.path, v.source, count(*), min(v.at), max(v.at) FROM versions v "
             "JOIN notes n ON n.id = v.note WHERE v.at >= ? AND v.at < ? AND v.source != ? "
             "GROUP BY v.note, v.source ORDER BY n.path, v.source",
-            (to_micros(utc(since)), end, BASELINE),
+            # The catalog keeps a source as its place in CAPTURED_SOURCES.
+            (to_micros(utc(since)), end, CAPTURED_SOURCES.index(BASELINE)),
             where=history.path,
         )
-    return [
-        NoteChanges(str(path), str(source), int(count), from_micros(int(first)), from_micros(int(last)))
+    found = [
+        NoteChanges(
+            str(path),
+            CAPTURED_SOURCES[int(source)],
+            int(count),
+            from_micros(int(first)),
+            from_micros(int(last)),
+        )
         for path, source, count, first, last in rows
     ]
+    return sorted(found, key=lambda c: (c.note, c.source))  # sources by name, not by code
 
 
 def note_changes(
