@@ -2006,6 +2006,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>正在嵌入 {0} / {1} 个片段</translation>
     </message>
     <message>
+        <source>Refining passages · {0} %</source>
+        <translation>正在细化段落 · {0} %</translation>
+    </message>
+    <message>
         <source>FTS-only</source>
         <translation>仅全文检索</translation>
     </message>
