@@ -119,6 +119,8 @@ def progress_printer(enabled: bool) -> Any:
             last[0] = now
             if p.phase == "embed":
                 line = f"embedding {p.embedded}/{p.to_embed} chunks (keyword search ready)"
+            elif p.phase == "windows":
+                line = f"refining passages {p.embedded}/{p.to_embed} chunks (hybrid search ready)"
             else:
                 line = (
                     f"indexing {p.files_done}/{p.files_total} files, {p.chunks_done} chunks "

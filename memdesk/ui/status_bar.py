@@ -202,6 +202,14 @@ class StatusBar(QStatusBar):
             if left is not None:
                 parts.append(self.eta_text(left))
             self.freshness_label.set_full_text(" · ".join(parts))
+        elif progress.phase == "windows" and progress.to_embed > 0:
+            # Every chunk has its vector: search is hybrid already, this only sharpens
+            # the scores of line-per-item notes, so the line says so and no more.
+            share = progress.embedded * 100 // progress.to_embed
+            self.progress.setRange(0, progress.to_embed)
+            self.progress.setValue(progress.embedded)
+            self.progress.set_text(f"{share} %")
+            self.freshness_label.set_full_text(self.tr("Refining passages · {0} %").format(share))
         elif progress.phase == "keyword":
             self.freshness_label.set_full_text(
                 " · ".join([self.tr("Keyword search ready"), self.tr("embedding next")])

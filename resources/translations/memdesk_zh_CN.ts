@@ -2143,6 +2143,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>正在为 OpenClaw {0} 建立索引 · {1} %</translation>
     </message>
     <message>
+        <source>Refining passages · {0} %</source>
+        <translation>正在细化段落 · {0} %</translation>
+    </message>
+    <message>
         <source>FTS-only</source>
         <translation>仅全文检索</translation>
     </message>

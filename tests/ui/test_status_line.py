@@ -50,6 +50,19 @@ def test_embedding_progress_line(qtbot, fts_window) -> None:  # type: ignore[no-
     assert label.full_text().startswith(shown) and label.full_text()[len(shown)] in " ·"
 
 
+def test_refining_passages_line_once_every_chunk_has_its_vector(qtbot, fts_window) -> None:  # type: ignore[no-untyped-def]
+    """The second phase (passage windows) has a short line of its own that no longer says
+    the notes are being embedded or that search is keyword-only."""
+    window = fts_window
+    label = window.freshness_label
+    window.session.sync_progress.emit(engine_mod.SyncProgress(2000, 2000, 2000, "", "embed", 2000, 2000))
+    window.session.sync_progress.emit(engine_mod.SyncProgress(2000, 2000, 2000, "", "windows", 800, 2000))
+    assert label.full_text() == "Refining passages · 40 %"
+    assert window.progress.format() == "40 %" and window.progress.value() == 800
+    assert "mbedding" not in label.full_text() and "keyword" not in label.full_text().lower()
+    assert not window.status._embedding_notes
+
+
 def test_a_real_sync_reports_keyword_search_ready_first(
     qtbot, make_window, workspace: Path, minilm_path: Path
 ) -> None:  # type: ignore[no-untyped-def]

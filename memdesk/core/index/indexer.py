@@ -16,6 +16,7 @@ not embedded yet are found by the next sync (``Store.vectors_pending``).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import logging
@@ -23,6 +24,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 
@@ -145,7 +147,8 @@ class SyncStats:
 
 # (done, total, chunks, path, phase); phases: "scan", "index" (done/total = files),
 # "keyword" (keyword index committed), "embed" (done/total = chunks embedded / to
-# embed this sync), "finish".
+# embed this sync), "windows" (done/total = chunks whose passage windows are embedded /
+# to embed: every chunk has its vector by then), "finish".
 ProgressCallback = Callable[[int, int, int, str, str], None]
 
 
@@ -424,34 +427,30 @@ def _embed_missing(
     cancelled: Callable[[], bool],
     embed_lock: object | None,
 ) -> None:
-    """Embed every chunk that has no vector yet, and pool the passage windows of every
-    chunk that has none stored (``windows.py``: from the chunk's own forward pass),
-    committing the vectors as they come. Progress counts chunk texts, as the status
-    bar's chunk count does."""
+    """Embed every chunk that has no vector yet ("embed"), then the passage windows of
+    every chunk that has none stored ("windows", ``windows.py``), committing the vectors
+    as they come. Chunks first: once they are done every note is searchable by meaning,
+    and the windows (about six passes per dialog chunk) only sharpen the scores of
+    line-per-item chunks, which until then score by their chunk cosine alone. Progress
+    counts chunk texts in each phase, as the status bar's chunk count does."""
     if not store.vectors_pending():
         return
     ident = embedder.identity
     texts: dict[str, str] = {}  # chunk hash -> text: one forward pass per distinct text
-    need_vector: set[str] = set()
     targets: dict[str, list[tuple[int, bool]]] = {}
     for rid, text_hash, path, text in store.chunks_missing_vectors(
         ident.provider, ident.model, ident.provider_key
     ):
         texts.setdefault(text_hash, text)
-        need_vector.add(text_hash)
         targets.setdefault(text_hash, []).append((rid, workspace.is_shared_scope(path)))
-    need_windows: set[str] = set()
+    need_windows: dict[str, str] = {}
     for text_hash, text in store.chunks_without_windows(ident.provider_key):
         if windows.line_windows(text):
-            texts.setdefault(text_hash, text)
-            need_windows.add(text_hash)
-    order = list(texts)
-    total = len(order)
-    done = 0
-    report(0, total, stats.chunks, "", "embed")
+            need_windows.setdefault(text_hash, text)
+    lock = cast("contextlib.AbstractContextManager[object] | None", embed_lock)
     fresh: dict[str, np.ndarray] = {}
     fresh_windows: dict[str, np.ndarray] = {}
-    pooled = 0  # chunk texts done since the last commit
+    pooled = 0  # chunk texts newly embedded (vector or windows) since the last commit
 
     def commit(*, finished: bool = False) -> None:
         nonlocal pooled
@@ -468,34 +467,52 @@ def _embed_missing(
         fresh.clear()
         fresh_windows.clear()
 
-    def embed(part: list[str]) -> None:
-        windowed = [h for h in part if h in need_windows]
-        plain = [h for h in part if h not in need_windows]
-        if windowed:
-            vectors, window_vectors = windows.embed_with_windows(embedder, [texts[h] for h in windowed])
-            for i, h in enumerate(windowed):
-                if h in need_vector:
-                    fresh[h] = np.asarray(vectors[i], dtype=np.float32)
-                fresh_windows[h] = window_vectors[i]
-        if plain:
-            matrix = embedder.embed_documents([texts[h] for h in plain])
-            fresh.update((h, np.asarray(matrix[i], dtype=np.float32)) for i, h in enumerate(plain))
-
-    try:
+    def run(phase: str, order: list[str], embed: Callable[[list[str]], None], counted: set[str]) -> None:
+        nonlocal pooled
+        total = len(order)
+        report(0, total, stats.chunks, "", phase)
+        uncommitted = 0
         for start in range(0, total, EMBED_LOCK_CHUNKS):
             if cancelled():
                 raise errors.Cancelled("indexing cancelled")
             part = order[start : start + EMBED_LOCK_CHUNKS]
-            if embed_lock is not None:
-                with embed_lock:  # type: ignore[attr-defined]
-                    embed(part)
-            else:
-                embed(part)
-            done += len(part)
-            pooled += len(part)
-            if pooled >= EMBED_COMMIT_CHUNKS:
+            embed(part)
+            pooled += sum(1 for h in part if h not in counted)
+            uncommitted += len(part)
+            if uncommitted >= EMBED_COMMIT_CHUNKS:
                 commit()
-            report(done, total, stats.chunks, "", "embed")
+                uncommitted = 0
+            report(min(start + EMBED_LOCK_CHUNKS, total), total, stats.chunks, "", phase)
+        commit()  # the phase's last vectors, before the next phase reports
+
+    # Windows pooled from their chunk's own pass (late chunking) cost nothing beyond the
+    # chunk's: they come with it in the first phase, the second has the rest.
+    late = windows.pools_late(embedder)
+
+    def embed_chunks(part: list[str]) -> None:
+        windowed = [h for h in part if late and h in need_windows]
+        plain = [h for h in part if h not in windowed]
+        with lock if lock is not None else contextlib.nullcontext():
+            if windowed:
+                vectors, pooled_windows = windows.embed_with_windows(embedder, [texts[h] for h in windowed])
+                fresh.update((h, np.asarray(vectors[i], dtype=np.float32)) for i, h in enumerate(windowed))
+                fresh_windows.update(zip(windowed, pooled_windows, strict=True))
+            if plain:
+                matrix = embedder.embed_documents([texts[h] for h in plain])
+                fresh.update((h, np.asarray(matrix[i], dtype=np.float32)) for i, h in enumerate(plain))
+
+    def embed_part_windows(part: list[str]) -> None:
+        # The distinct windows of the part in calls of EMBED_LOCK_CHUNKS texts, each
+        # under the lock: a search (hybrid by now) waits for one call, not for the part.
+        found = windows.embed_windows(
+            embedder, [need_windows[h] for h in part], batch=EMBED_LOCK_CHUNKS, lock=lock
+        )
+        fresh_windows.update(zip(part, found, strict=True))
+
+    try:
+        run("embed", list(texts), embed_chunks, set())
+        rest = [h for h in need_windows if not (late and h in texts)]
+        run("windows", rest, embed_part_windows, set(texts))
     except BaseException:
         if fresh or fresh_windows:  # keep the vectors already made: the next sync embeds only the rest
             commit()

@@ -21,7 +21,9 @@ class SyncProgress:
 
     Phases: "scan", "index" (a file's chunks and keyword index written), "keyword"
     (every changed file is keyword-searchable now), "embed" (``embedded`` of
-    ``to_embed`` chunks have their vectors), "finish".
+    ``to_embed`` chunks have their vectors), "windows" (every chunk has its vector, so
+    the workspace is searchable by meaning; ``embedded`` of ``to_embed`` chunks have
+    their passage windows), "finish".
     """
 
     files_done: int

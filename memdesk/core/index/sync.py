@@ -211,7 +211,7 @@ def sync_into(
         nonlocal files_total
         if progress is None:
             return
-        if phase == "embed":  # done/total count chunks here
+        if phase in ("embed", "windows"):  # done/total count chunks here
             progress(SyncProgress(files_total, files_total, chunks, path, phase, done, total))
         else:
             files_total = total

@@ -12,7 +12,9 @@ the whole chunk scores most of the way to that window ("max-passage" scoring,
 two long paragraphs (SciFact abstracts, XQuAD passages), gets no windows: its
 chunk vector already is a passage vector.
 
-Each window is embedded as a text of its own, in the same call as its chunk. Pooling
+Each window is embedded as a text of its own (``embed_windows``: the indexer embeds
+every chunk first, so the workspace is searchable by meaning early, then the windows,
+which only sharpen the scores of line-per-item chunks). Pooling
 the windows from the chunk's own forward pass instead ("late chunking",
 ``LATE_CHUNKING``, ``GgufEmbedder.embed_documents_windowed``) costs no extra pass but
 was measured 0.018 nDCG@10 worse on LoCoMo dev: a short line's token vectors, read in
@@ -24,6 +26,7 @@ per chunk text as int8 (``Store.window_vectors``, keyed by the chunk's hash, in
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 from collections.abc import Mapping, Sequence
@@ -152,6 +155,12 @@ def packed_windows(text: str) -> tuple[str, ...]:
     return tuple(out) if len(out) >= 2 else ()
 
 
+def pools_late(embedder: Embedder, late: bool | None = None) -> bool:
+    """Whether ``embed_with_windows`` pools the windows from their chunk's own forward
+    pass (``late``, default ``LATE_CHUNKING``, and an embedder that can)."""
+    return (LATE_CHUNKING if late is None else late) and isinstance(embedder, WindowEmbedder)
+
+
 def embed_with_windows(
     embedder: Embedder, texts: Sequence[str], *, late: bool | None = None
 ) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -160,13 +169,44 @@ def embed_with_windows(
     per chunk, the windows pooled from it; else the windows embedded as texts of their
     own in the same call, a window shared by two of the chunks once."""
     spans = [line_windows(t) for t in texts]
-    if (LATE_CHUNKING if late is None else late) and isinstance(embedder, WindowEmbedder):
+    if pools_late(embedder, late) and isinstance(embedder, WindowEmbedder):
         return embedder.embed_documents_windowed(texts, spans)
     joined = [["\n".join(t[a:b] for a, b in w) for w in ws] for t, ws in zip(texts, spans, strict=True)]
     unique = list(dict.fromkeys(w for ws in joined for w in ws))
     flat = np.asarray(embedder.embed_documents([*texts, *unique]), dtype=np.float32)
     row = {w: len(texts) + i for i, w in enumerate(unique)}
     return flat[: len(texts)], [flat[[row[w] for w in ws]] if ws else flat[:0] for ws in joined]
+
+
+def embed_windows(
+    embedder: Embedder,
+    texts: Sequence[str],
+    *,
+    late: bool | None = None,
+    batch: int | None = None,
+    lock: contextlib.AbstractContextManager[object] | None = None,
+) -> list[np.ndarray]:
+    """Per chunk its ``line_windows``' vectors, as ``embed_with_windows``' second output,
+    without embedding the chunk texts themselves (their vectors are stored already: the
+    indexer's second phase). A window shared by two of the chunks is embedded once. The
+    distinct windows go through the model ``batch`` at a time (default: all at once),
+    each call inside ``lock`` when given, so a search's query embedding waits for one
+    batch, not for every window of ``texts``. Late chunking needs the chunk's own pass:
+    then the chunk vectors are made and dropped."""
+    spans = [line_windows(t) for t in texts]
+    if pools_late(embedder, late) and isinstance(embedder, WindowEmbedder):
+        with lock if lock is not None else contextlib.nullcontext():
+            return embedder.embed_documents_windowed(texts, spans)[1]
+    joined = [["\n".join(t[a:b] for a, b in w) for w in ws] for t, ws in zip(texts, spans, strict=True)]
+    unique = list(dict.fromkeys(w for ws in joined for w in ws))
+    step = batch or max(1, len(unique))
+    parts: list[np.ndarray] = []
+    for start in range(0, len(unique), step):
+        with lock if lock is not None else contextlib.nullcontext():
+            parts.append(np.asarray(embedder.embed_documents(unique[start : start + step]), dtype=np.float32))
+    flat = np.concatenate(parts) if parts else np.zeros((0, embedder.identity.dims), dtype=np.float32)
+    row = {w: i for i, w in enumerate(unique)}
+    return [flat[[row[w] for w in ws]] if ws else flat[:0] for ws in joined]
 
 
 def best_window_cosines(

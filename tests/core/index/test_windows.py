@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memdesk.core import engine
+from memdesk.core import engine, errors
 from memdesk.core.embed.embedder import Embedder
 from memdesk.core.embed.gguf_embedder import GgufEmbedder
-from memdesk.core.index import windows
+from memdesk.core.index import indexer, windows
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw.text import hash_text
 from memdesk.core.search.hits import Candidate
@@ -212,16 +212,22 @@ def test_new_windows_are_pooled_in_place_without_a_rebuild(
         assert windowed and not store.stored_window_hashes(ident.provider_key, windowed)
     finally:
         store.close()
-    embed_progress: list[tuple[int, int]] = []
+    embed_progress: list[tuple[str, int, int]] = []
     eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
     again = eng.sync(
-        progress=lambda p: embed_progress.append((p.embedded, p.to_embed)) if p.phase == "embed" else None
+        progress=lambda p: (
+            embed_progress.append((p.phase, p.embedded, p.to_embed))
+            if p.phase in ("embed", "windows")
+            else None
+        )
     )
     eng.close()
     assert first.embedded > 0 and not again.rebuilt
-    # Progress counts chunks: every chunk that lacked its windows, once.
+    # Progress counts chunks: no chunk vector to make, then every chunk that lacked its
+    # windows, once.
     assert again.embedded == len(windowed)
-    assert embed_progress[-1] == (len(windowed), len(windowed))
+    assert embed_progress[0] == ("embed", 0, 0)
+    assert embed_progress[-1] == ("windows", len(windowed), len(windowed))
     store = Store(db)
     try:
         assert dict(store.chunk_texts()) == before  # the same rows: no rebuild
@@ -270,3 +276,139 @@ def test_the_index_of_line_per_item_notes_stays_small(tmp_path: Path) -> None:
     # Per chunk: its text three times (chunks, FTS content, keyword indexes), a float32
     # cache row and nine int8 windows (a page); nine float32 cache rows took 18 KB more.
     assert size / chunks < 12_000
+
+
+def _dialog_notes(root: Path, days: int) -> Path:
+    """The dialog workspace and ``days - 1`` more dialog notes: several windowed chunks."""
+    _dialog_workspace(root)
+    text = (root / "memory" / "2023-05-08.md").read_text(encoding="utf-8")
+    for day in range(9, 8 + days):
+        (root / "memory" / f"2023-05-{day:02d}.md").write_text(
+            text.replace("2023-05-08", f"2023-05-{day:02d}").replace("puppy", f"puppy number {day}"),
+            encoding="utf-8",
+        )
+    return root
+
+
+def test_every_chunk_vector_is_committed_before_the_first_window(
+    tmp_path: Path, minilm_embedder: GgufEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sync embeds the chunks first, then their passage windows: the workspace is
+    searchable by meaning once the first phase ends. Read from a second connection at
+    each progress report (a commit after every chunk here): no window row exists while
+    any chunk lacks its vector."""
+    monkeypatch.setattr(indexer, "EMBED_LOCK_CHUNKS", 1)
+    monkeypatch.setattr(indexer, "EMBED_COMMIT_CHUNKS", 1)
+    root = _dialog_notes(tmp_path / "ws", 4)
+    db = tmp_path / "index.sqlite"
+    ident = minilm_embedder.identity
+    seen: list[tuple[str, int, int, int, int]] = []  # phase, vectors, chunks, window rows, windowed
+
+    def look(p: engine.SyncProgress) -> None:
+        if p.phase not in ("embed", "windows", "finish"):
+            return
+        reader = Store(db)
+        try:
+            hashes = {hash_text(t): t for _rid, t in reader.chunk_texts()}
+            vectors = reader.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(hashes))
+            windowed = {h for h, t in hashes.items() if windows.line_windows(t)}
+            rows = reader.stored_window_hashes(ident.provider_key, windowed)
+        finally:
+            reader.close()
+        seen.append((p.phase, len(vectors), len(hashes), len(rows), len(windowed)))
+
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
+    eng.sync(progress=look)
+    eng.close()
+    assert seen[-1][1] == seen[-1][2] and seen[-1][3] == seen[-1][4] >= 4  # all done in the end
+    with_windows = [s for s in seen if s[3] > 0]
+    assert with_windows and all(vectors == chunks for _p, vectors, chunks, _r, _w in with_windows)
+    # The change of phase is reported with every chunk vector committed and no window yet.
+    first_windows = next(s for s in seen if s[0] == "windows")
+    assert first_windows[1] == first_windows[2] and first_windows[3] == 0
+
+
+@pytest.mark.parametrize("batch", [None, 3])
+def test_windows_embedded_alone_equal_those_embedded_with_their_chunks(
+    tmp_path: Path, minilm_embedder: GgufEmbedder, batch: int | None
+) -> None:
+    """The second phase embeds the windows without their chunk texts (in calls of
+    ``batch`` windows): the same vectors as embedding them with their chunks, in the
+    same order, so search after both phases scores as before."""
+    root = _dialog_notes(tmp_path / "ws", 3)
+    texts = [
+        t
+        for p in sorted((root / "memory").glob("*.md"))
+        for t in [p.read_text(encoding="utf-8")]
+        if windows.line_windows(t)
+    ]
+    texts.append("# prose\n\nOne paragraph, no windows.")
+    _chunks, together = windows.embed_with_windows(minilm_embedder, texts)
+    alone = windows.embed_windows(minilm_embedder, texts, batch=batch)
+    assert [m.shape for m in alone] == [m.shape for m in together]
+    assert alone[-1].shape[0] == 0 and alone[0].shape[0] > 2
+    # Equal up to llama.cpp's float rounding, which depends on which sequences share a
+    # batch (already so between today's parts): far below the int8 storage's step.
+    for a, b in zip(alone, together, strict=True):
+        np.testing.assert_allclose(a, b, atol=5e-4)
+        assert np.all(np.sum(a * b, axis=1) > 0.99999)
+
+
+def test_a_sync_cancelled_after_the_chunk_vectors_is_hybrid_searchable_and_the_next_embeds_only_windows(
+    tmp_path: Path, minilm_embedder: GgufEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cancelled as the windows begin, a sync keeps every chunk vector: a search is hybrid
+    and finds the dialog by meaning; the next sync embeds the windows alone (one forward
+    pass per distinct window text, no chunk text again) and finishes the index."""
+    root = _dialog_notes(tmp_path / "ws", 2)
+    db = tmp_path / "index.sqlite"
+    phases: list[str] = []
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
+    try:
+        with pytest.raises(errors.Cancelled):
+            eng.sync(progress=lambda p: phases.append(p.phase), cancelled=lambda: "windows" in phases)
+        pool = eng.fetch_candidates(
+            "Is Caroline going to adopt a dog?", SearchSettings.defaults("memdesk"), mode="hybrid"
+        )
+        assert pool.mode == "hybrid"
+        assert {c.path for c in pool.candidates if c.vector_score is not None} >= {
+            "memory/2023-05-08.md",
+            "memory/2023-05-09.md",
+        }
+    finally:
+        eng.close()
+    store = Store(db)
+    ident = minilm_embedder.identity
+    try:
+        texts = {hash_text(t): t for _rid, t in store.chunk_texts()}
+        assert len(
+            store.cached_embeddings(ident.provider, ident.model, ident.provider_key, list(texts))
+        ) == len(texts)
+        windowed = {h: t for h, t in texts.items() if windows.line_windows(t)}
+        assert windowed and not store.stored_window_hashes(ident.provider_key, set(windowed))
+        assert store.vectors_pending()
+    finally:
+        store.close()
+    encoded: list[list[int]] = []
+    real = minilm_embedder._encode_sequences
+
+    def counting(context: Any, sequences: list[list[int]], *args: Any) -> np.ndarray:
+        encoded.append([len(s) for s in sequences])
+        return real(context, sequences, *args)
+
+    monkeypatch.setattr(minilm_embedder, "_encode_sequences", counting)
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
+    try:
+        again = eng.sync()
+    finally:
+        eng.close()
+    monkeypatch.setattr(minilm_embedder, "_encode_sequences", real)
+    window_texts = {w for t in windowed.values() for w in windows.text_windows(t)}
+    assert sum(len(e) for e in encoded) == len(window_texts)
+    assert again.embedded == len(windowed)
+    store = Store(db)
+    try:
+        assert store.stored_window_hashes(ident.provider_key, set(windowed)) == set(windowed)
+        assert not store.vectors_pending()
+    finally:
+        store.close()
