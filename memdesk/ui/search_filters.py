@@ -17,8 +17,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from PySide6.QtCore import QDate, QEvent, QLocale, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QShowEvent
+from PySide6.QtCore import QDate, QEvent, QLocale, QObject, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QCheckBox,
@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -87,7 +88,52 @@ class _Popup(QMenu):
         self._content.setFocus(Qt.FocusReason.PopupFocusReason)
 
 
-class ClockButton(QToolButton):
+class _FittedButton(QToolButton):
+    """A text button that gives way in a narrow window: it asks for room for its whole
+    text, settles for its shortest form (the ▾ alone; the tooltip says the rest), and
+    shows the longest form that fits. Without it the two buttons added their whole
+    texts to the window's minimum width (731 → 924 px)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._forms: tuple[str, ...] = ("",)
+        # A tool button is fixed at its size hint; this one may shrink to its minimum.
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def set_forms(self, *forms: str) -> None:
+        """The texts it may show, longest first."""
+        self._forms = forms
+        self.updateGeometry()
+        self._fit()
+
+    def full_text(self) -> str:
+        return self._forms[0]
+
+    def _width_for(self, text: str) -> int:
+        # QToolButton's own padding around a text: its size hint less the text's width.
+        padding = super().sizeHint().width() - self.fontMetrics().horizontalAdvance(self.text())
+        return self.fontMetrics().horizontalAdvance(text) + max(padding, 8)
+
+    def sizeHint(self) -> QSize:  # Qt override
+        hint = super().sizeHint()
+        return QSize(self._width_for(self._forms[0]), hint.height())
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        hint = super().minimumSizeHint()
+        return QSize(self._width_for(self._forms[-1]), hint.height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        width = self.width()
+        chosen = next((f for f in self._forms if self._width_for(f) <= width), self._forms[-1])
+        if chosen != self.text():
+            self.setText(chosen)
+
+
+class ClockButton(_FittedButton):
     """Shows the search clock; its popup sets it.
 
     Signals:
@@ -167,7 +213,8 @@ class ClockButton(QToolButton):
 
     def _refresh(self) -> None:
         if self._held is not None:
-            self.setText(self.tr("as of {0}").format(self._held.isoformat()))
+            held = self._held.isoformat()
+            self.set_forms(self.tr("as of {0}").format(held), held, _ARROW.strip())
             self.setToolTip(
                 self.tr("Searching memory as it was on {0}: the clock is that day until Back to now.").format(
                     self._held.isoformat()
@@ -180,7 +227,8 @@ class ClockButton(QToolButton):
             text = self.tr("as of {0} (set)").format(self._clock.isoformat())
         else:
             text = self.tr("as of {0}").format(self._clock.isoformat())
-        self.setText(text + _ARROW)
+        day = self._clock.isoformat() if self._clock is not None else ""
+        self.set_forms(text + _ARROW, *((day + _ARROW,) if day else ()), _ARROW.strip())
         newest = self._default.isoformat() if self._default else self.tr("none")
         self.setToolTip(
             self.tr(
@@ -208,7 +256,7 @@ class ClockButton(QToolButton):
         self.clock_chosen.emit(None)
 
 
-class FilterButton(QToolButton):
+class FilterButton(_FittedButton):
     """Folders and a date range for the search; its popup sets them.
 
     Signals:
@@ -367,7 +415,11 @@ class FilterButton(QToolButton):
         count = (
             len(self._filters.folders) + (self._filters.since is not None) + (self._filters.until is not None)
         )
-        self.setText((self.tr("Filter · {0}").format(count) if count else self.tr("Filter")) + _ARROW)
+        self.set_forms(
+            (self.tr("Filter · {0}").format(count) if count else self.tr("Filter")) + _ARROW,
+            *((f"· {count}{_ARROW}",) if count else ()),
+            _ARROW.strip(),
+        )
         parts = [p.rstrip("/") for p in self._filters.folders]
         if self._filters.since or self._filters.until:
             parts.append(f"{self._filters.since or '…'} – {self._filters.until or '…'}")

@@ -107,14 +107,14 @@ def test_as_of_banner_marks_and_esc_back_to_now(qtbot, make_window, tmp_path, mi
 def test_back_to_now_button(qtbot, make_window, tmp_path, minilm_path) -> None:  # type: ignore[no-untyped-def]
     window = _window(qtbot, make_window, tmp_path, minilm_path)
     clock = window.search_panel.clock_button
-    live_clock = clock.text()
+    live_clock = clock.full_text()
     model = _choose_day(qtbot, window, QDate(2026, 11, 3))
     assert "Dana Whitfield" in next(h for h in model.hits if h.path == scripted.FERRY).text
     # One clock on screen: the search bar's shows the day searched, and cannot be set then.
-    assert clock.text() == "as of 2026-11-03" and not clock.isEnabled()
+    assert clock.full_text() == "as of 2026-11-03" and not clock.isEnabled()
     qtbot.mouseClick(window.as_of.banner.back_button, Qt.MouseButton.LeftButton)
     assert not window.as_of.banner.isVisible() and not window.as_of.active
-    assert clock.text() == live_clock and clock.isEnabled()
+    assert clock.full_text() == live_clock and clock.isEnabled()
     qtbot.waitUntil(
         lambda: "Marcus" in next((h.text for h in model.hits if h.path == scripted.FERRY), ""), timeout=30_000
     )

@@ -62,14 +62,14 @@ def test_the_clock_follows_the_newest_note_and_a_picked_day_is_kept_per_workspac
     window = make_window(old_memory, model=minilm_path)
     button = window.search_panel.clock_button
     qtbot.waitUntil(lambda: window.session.clock == dt.date(2023, 10, 22), timeout=30_000)
-    assert button.text() == "as of 2023-10-22 ▾"
+    assert button.full_text() == "as of 2023-10-22 ▾"
     results = search(qtbot, window, "where did Melanie go hiking back in March")
     assert results.clock == dt.date(2023, 10, 22)
     assert results.hits[0].path == "memory/2023-03-12.md" and results.hits[0].date_boost > 0
 
     # A year later "March" is March 2024, when nothing was written: no date match.
     _pick(qtbot, window, dt.date(2024, 6, 1))
-    assert window.session.clock == dt.date(2024, 6, 1) and button.text() == "as of 2024-06-01 (set) ▾"
+    assert window.session.clock == dt.date(2024, 6, 1) and button.full_text() == "as of 2024-06-01 (set) ▾"
     results = window.session.results
     assert results.clock == dt.date(2024, 6, 1) and not any(h.date_boost for h in results.hits)
     prefs = preferences.Preferences(tmp_path / "data" / "memdesk.ini")
@@ -79,7 +79,7 @@ def test_the_clock_follows_the_newest_note_and_a_picked_day_is_kept_per_workspac
     window.close()
     again = make_window(old_memory, model=minilm_path)
     assert again.session.clock == dt.date(2024, 6, 1)
-    assert again.search_panel.clock_button.text() == "as of 2024-06-01 (set) ▾"
+    assert again.search_panel.clock_button.full_text() == "as of 2024-06-01 (set) ▾"
     search(qtbot, again, "where did Melanie go hiking back in March")
     _pick(qtbot, again, None)  # follow the newest note again
     assert again.session.clock == dt.date(2023, 10, 22)
@@ -103,7 +103,7 @@ def test_folder_and_date_filters_from_the_popup(qtbot, make_window, old_memory: 
     with qtbot.waitSignal(window.session.results_changed, timeout=30_000):
         button.folder_list.item(1).setCheckState(Qt.CheckState.Checked)
     assert {h.path for h in window.session.results.hits} == {"memory/people/melanie.md"}
-    assert button.text() == "Filter · 1 ▾"
+    assert button.full_text() == "Filter · 1 ▾"
 
     with qtbot.waitSignal(window.session.results_changed, timeout=30_000):
         button.folder_list.item(1).setCheckState(Qt.CheckState.Unchecked)
@@ -119,7 +119,7 @@ def test_folder_and_date_filters_from_the_popup(qtbot, make_window, old_memory: 
     assert {h.path for h in window.session.results.hits} == {"memory/2023-05-20.md", "memory/2023-07-14.md"}
     with qtbot.waitSignal(window.session.results_changed, timeout=30_000):
         button.clear_button.click()
-    assert not window.session.filters.active and button.text() == "Filter ▾"
+    assert not window.session.filters.active and button.full_text() == "Filter ▾"
 
 
 def test_an_agent_profile_says_what_its_decay_hides(
@@ -149,3 +149,20 @@ def test_an_agent_profile_says_what_its_decay_hides(
     _pick(qtbot, window, dt.date(2023, 3, 13))
     fresh = window.session.results.decay_gap
     assert fresh is not None and "memory/2023-03-12.md" not in fresh.hidden
+
+
+def test_the_clock_and_filter_buttons_give_way_in_a_narrow_window(
+    qtbot, make_window, old_memory: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """Whole at 1280 px; in a narrow window they shrink to their ▾ instead of raising the
+    window's minimum width (their whole texts made it 924 px)."""
+    window = make_window(old_memory, model=None)
+    clock, flt = window.search_panel.clock_button, window.search_panel.filter_button
+    qtbot.waitUntil(lambda: window.session.clock == dt.date(2023, 10, 22), timeout=30_000)
+    window.resize(1280, 800)
+    qtbot.waitUntil(lambda: clock.text() == clock.full_text() == "as of 2023-10-22 ▾", timeout=5_000)
+    assert flt.text() == "Filter ▾"
+    assert window.minimumSizeHint().width() <= 800
+    window.resize(400, 800)
+    qtbot.waitUntil(lambda: clock.text() == "▾" and flt.text() == "▾", timeout=5_000)
+    assert clock.full_text() == "as of 2023-10-22 ▾"  # still said whole by the tooltip's owner
