@@ -34,6 +34,9 @@ def _use_profile(qtbot, window, profile: str) -> None:  # type: ignore[no-untype
     combo = window.tuning.profile_combo
     with qtbot.waitSignal(window.session.results_changed, timeout=30_000):
         combo.setCurrentIndex(combo.findData(profile))
+    # An OpenClaw profile's own index is built in the background first, its results
+    # keyword-only meanwhile; the search runs again when the index is ready.
+    qtbot.waitUntil(lambda: window.session.results.pool.mode == "hybrid", timeout=120_000)
 
 
 def test_near_tie_rows_are_marked_and_explained(qtbot, hybrid_generated) -> None:  # type: ignore[no-untyped-def]

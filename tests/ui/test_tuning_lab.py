@@ -366,10 +366,11 @@ def test_hybrid_readout_follows_vector_weight(
     monkeypatch,
 ) -> None:
     """With embeddings, the weights move the readout too, still from cached pools only."""
-    _write_golden(workspace, None)  # all 20 example queries, Chinese ones included
+    golden = _write_golden(workspace, None)  # every example query, Chinese ones included
+    count = len(golden.read_text(encoding="utf-8").splitlines())
     window = make_window(workspace, model=minilm_path, seed_index=hybrid_index)
     lab = window.lab
-    readout = _wait_readout(qtbot, lab, scored=20, timeout=120_000)
+    readout = _wait_readout(qtbot, lab, scored=count, timeout=120_000)
     assert {p.mode for p in lab.pools.values()} == {"hybrid"}
     engine_calls = _count_engine_fetches(monkeypatch, window.session.engine)
     vector = window.findChild(QSlider, "vectorWeightSlider")
@@ -386,7 +387,7 @@ def test_hybrid_readout_follows_vector_weight(
     text_only = blocker.args[0].scores
     assert vector_only.ndcg10 != pytest.approx(text_only.ndcg10)
     assert readout.scores is not None
-    assert engine_calls == [] and lab.fetch_count == 20
+    assert engine_calls == [] and lab.fetch_count == count
 
 
 def test_opening_another_workspace_swaps_the_lab(qtbot, golden_window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
