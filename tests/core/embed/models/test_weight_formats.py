@@ -236,9 +236,12 @@ def test_the_bf16_file_keeps_the_example_workspaces_top_hits(
         )
         try:
             eng.sync()
-            tops[path] = [[h.path for h in eng.search(q, settings).hits[:3]] for q in queries]
+            tops[path] = [[h.path for h in eng.search(q, settings).hits[:5]] for q in queries]
         finally:
             eng.close()
     assert [t[0] for t in tops[bf16]] == [t[0] for t in tops[e5_path]]
-    same_top3 = sum(a == b for a, b in zip(tops[bf16], tops[e5_path], strict=True))
-    assert same_top3 >= len(queries) - 1, (tops[bf16], tops[e5_path])
+    # BF16 moves cosines by ~1e-4 to 1e-3 (cosine to F16 ≥ 0.99999), which can swap two
+    # near-tied hits below the first (CI saw 2 of 25 top-3 lists reordered): each file's
+    # top 3 must be found in the other's top 5, not in the same order.
+    for mine, theirs in zip(tops[bf16], tops[e5_path], strict=True):
+        assert set(mine[:3]) <= set(theirs) and set(theirs[:3]) <= set(mine), (mine, theirs)
