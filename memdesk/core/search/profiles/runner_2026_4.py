@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -132,38 +131,14 @@ class Index:
         return [(self.chunks[i], float(sims[i])) for i in order if np.isfinite(sims[i])]
 
 
-class Runner:
+class Runner(profile_common.ProfileRunner[Index]):
     """One workspace's 2026.4 index; thread-safe, rebuilt when a listed file changes."""
 
     def __init__(self, workspace: Path, settings: AgentSettings | None = None, *, cache: Any = None) -> None:
-        """``settings`` fixed (tests, replays of recordings); default: the agent's own
-        2026.4 config for this workspace, re-read when ``openclaw.json`` changes. ``cache``: a
-        ``recipe_cache.RecipeCache`` keeping the vectors on disk between runs."""
-        self.workspace = Path(workspace)
-        self._settings = profile_common.SettingsWatch(self.workspace, "2026.4", settings)
-        self._lock = threading.Lock()
-        self._key: tuple[Any, ...] | None = None
-        self._index: Index | None = None
-        self._vectors = profile_common.RecipeVectors(VERSION, cache)
-        # Why the agent would find nothing (its reindex fails), or None.
-        self.failure: embed_recipe.OverContext | None = None
-        # Set by the engine when its workspace cannot change (an evaluation): the index
-        # is not checked against the files again on every search.
-        self.frozen = False
+        super().__init__(workspace, settings, cache=cache, layout="2026.4", version=VERSION)
 
-    @property
-    def settings(self) -> AgentSettings:
-        return self._settings.current()
-
-    def _state(self, base_embedder: Any) -> tuple[Any, AgentSettings, list[str], tuple[Any, ...]]:
-        """(recipe embedder, settings, files, key): what the index is built from now."""
-        emb = self._vectors.embedder_for(base_embedder)
-        if self.frozen and self._index is not None and self._key is not None and self._key[-1] == id(emb):
-            # The engine's workspace does not change (an evaluation): no listing per search.
-            return emb, self._key[1], [], self._key
-        settings = self.settings
-        files = profile_common.memory_files(self.workspace, settings, "2026.4")
-        return emb, settings, files, (profile_common.fingerprint(self.workspace, files), settings, id(emb))
+    def _files(self, settings: AgentSettings) -> list[str]:
+        return profile_common.memory_files(self.workspace, settings, "2026.4")
 
     def _build(
         self,
@@ -200,40 +175,4 @@ class Runner:
 
     def index(self, base_embedder: Any, store: Any, embed_lock: Any) -> Index:
         """The index for the files as they are now; ``base_embedder`` None: FTS-only (no provider)."""
-        emb, settings, files, key = self._state(base_embedder)
-        with self._lock:
-            if self._index is not None and self._key == key:
-                return self._index
-            index, self.failure = self._build(emb, settings, files, store, embed_lock)
-            self._index = index
-            self._key = key
-            return index
-
-    def prepare(
-        self,
-        base_embedder: Any,
-        store: Any,
-        embed_lock: Any,
-        *,
-        progress: profile_common.ProgressFn | None = None,
-        cancelled: Any = None,
-    ) -> bool:
-        """Build the index ahead of its first search (a background job), without holding
-        the lock a search takes while the vectors are embedded; False if it was current.
-        ``progress(done, total)`` counts texts with a vector."""
-        emb, settings, files, key = self._state(base_embedder)
-        with self._lock:
-            if self._index is not None and self._key == key:
-                return False
-        index, failure = self._build(emb, settings, files, store, embed_lock, progress, cancelled)
-        with self._lock:
-            self._index, self._key, self.failure = index, key, failure
-        return True
-
-    @property
-    def reuse(self) -> profile_common.Reuse:
-        """Where this index's vectors came from (cumulative for this runner)."""
-        return self._vectors.reuse
-
-    def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
-        return self._vectors.query(query, embed_lock)
+        return self._current(base_embedder, store, embed_lock)

@@ -20,7 +20,6 @@ profile does, this one then returns no candidates and :attr:`Runner.failure` say
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -65,44 +64,18 @@ def session_entries(settings: AgentSettings) -> list[Any]:
     return [*sessions_2026_9.active_entries(db, agent_id), *sessions_2026_9.archive_entries(folder, agent_id)]
 
 
-class Runner:
+class Runner(profile_common.ProfileRunner[v2026_9.Searcher]):
     """One workspace's 2026.9 index and searcher; thread-safe, rebuilt on change."""
 
     def __init__(self, workspace: Path, settings: AgentSettings | None = None, *, cache: Any = None) -> None:
-        """``settings`` fixed (tests, replays of recordings); default: the agent's own
-        config for this workspace, re-read when ``openclaw.json`` changes. ``cache``: a
-        ``recipe_cache.RecipeCache`` keeping the vectors on disk between runs."""
-        self.workspace = Path(workspace)
-        self._settings = profile_common.SettingsWatch(self.workspace, "2026.9", settings)
-        self._lock = threading.Lock()
-        self._key: tuple[Any, ...] | None = None
-        self._searcher: v2026_9.Searcher | None = None
-        self._vectors = profile_common.RecipeVectors("2026.9", cache)
-        # Why the agent would find nothing (its reindex fails on a chunk over the context).
-        self.failure: embed_recipe.OverContext | None = None
-        # Set by the engine when its workspace cannot change (an evaluation): the index
-        # is not checked against the files again on every search.
-        self.frozen = False
+        super().__init__(workspace, settings, cache=cache, layout="2026.9", version="2026.9")
 
-    @property
-    def settings(self) -> AgentSettings:
-        """The agent settings in force (re-read when the OpenClaw config file changes)."""
-        return self._settings.current()
+    def _files(self, settings: AgentSettings) -> list[str]:
+        return memory_files(self.workspace, settings)
 
-    def _state(self, base_embedder: Any) -> tuple[Any, AgentSettings, list[str], tuple[Any, ...]]:
-        """(recipe embedder, settings, files, key): what the index is built from now."""
-        emb = self._vectors.embedder_for(base_embedder)
-        if self.frozen and self._searcher is not None and self._key is not None and self._key[-1] == id(emb):
-            # The engine's workspace does not change (an evaluation): no listing per search.
-            return emb, self._key[1], [], self._key
-        settings = self.settings
-        files = memory_files(self.workspace, settings)
-        key = (
-            profile_common.fingerprint(self.workspace, [*files, *profile_common.session_sources(settings)]),
-            settings,
-            id(emb),
-        )
-        return emb, settings, files, key
+    def _watched(self, settings: AgentSettings, files: list[str]) -> list[str | Path]:
+        # The agent's transcripts are in its index too when its search includes sessions.
+        return [*files, *profile_common.session_sources(settings)]
 
     def _build(
         self,
@@ -151,39 +124,4 @@ class Runner:
         return v2026_9.Searcher(index), None
 
     def searcher(self, base_embedder: Any, store: Any, embed_lock: Any) -> v2026_9.Searcher:
-        emb, settings, files, key = self._state(base_embedder)
-        with self._lock:
-            if self._searcher is not None and self._key == key:
-                return self._searcher
-            self._searcher, self.failure = self._build(emb, settings, files, store, embed_lock)
-            self._key = key
-            return self._searcher
-
-    def prepare(
-        self,
-        base_embedder: Any,
-        store: Any,
-        embed_lock: Any,
-        *,
-        progress: profile_common.ProgressFn | None = None,
-        cancelled: Any = None,
-    ) -> bool:
-        """Build the index ahead of its first search (a background job), without holding
-        the lock a search takes while the vectors are embedded; False if it was current.
-        ``progress(done, total)`` counts texts with a vector."""
-        emb, settings, files, key = self._state(base_embedder)
-        with self._lock:
-            if self._searcher is not None and self._key == key:
-                return False
-        searcher, failure = self._build(emb, settings, files, store, embed_lock, progress, cancelled)
-        with self._lock:
-            self._searcher, self._key, self.failure = searcher, key, failure
-        return True
-
-    @property
-    def reuse(self) -> profile_common.Reuse:
-        """Where this index's vectors came from (cumulative for this runner)."""
-        return self._vectors.reuse
-
-    def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
-        return self._vectors.query(query, embed_lock)
+        return self._current(base_embedder, store, embed_lock)

@@ -20,7 +20,7 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 import numpy as np
 
@@ -341,3 +341,115 @@ class RecipeVectors:
                 return self.embedder.embed_query(query)
         except embed_recipe.OverContext:
             return None
+
+
+Built = TypeVar("Built")
+
+
+class ProfileRunner(Generic[Built]):
+    """One workspace's index for one release's profile, thread-safe, rebuilt when a file
+    it reads changes. A release's runner says what its index reads (:meth:`_files`,
+    :meth:`_watched`) and how it is built (:meth:`_build`); building ahead of the
+    first search, the cache check and the vectors' bookkeeping are the same for both."""
+
+    layout: Layout
+
+    def __init__(
+        self, workspace: Path, settings: AgentSettings | None, *, cache: Any, layout: Layout, version: str
+    ) -> None:
+        """``settings`` fixed (tests, replays of recordings); default: the agent's own
+        config for this workspace in ``layout``, re-read when ``openclaw.json`` changes.
+        ``cache``: a ``recipe_cache.RecipeCache`` keeping the vectors on disk between runs."""
+        self.workspace = Path(workspace)
+        self.layout = layout
+        self._settings = SettingsWatch(self.workspace, layout, settings)
+        self._lock = threading.Lock()
+        self._key: tuple[Any, ...] | None = None
+        self._built: Built | None = None  # the release's index (or searcher over it)
+        self._vectors = RecipeVectors(version, cache)
+        # Why the agent would find nothing (its reindex fails on a chunk over the context).
+        self.failure: embed_recipe.OverContext | None = None
+        # Set by the engine when its workspace cannot change (an evaluation): the index
+        # is not checked against the files again on every search.
+        self.frozen = False
+
+    @property
+    def settings(self) -> AgentSettings:
+        """The agent settings in force (re-read when the OpenClaw config file changes)."""
+        return self._settings.current()
+
+    def _files(self, settings: AgentSettings) -> list[str]:
+        """The workspace-relative files this release indexes for ``settings``."""
+        raise NotImplementedError
+
+    def _watched(self, settings: AgentSettings, files: list[str]) -> list[str | Path]:
+        """The files whose change rebuilds the index: by default the indexed ones."""
+        return list(files)
+
+    def _build(
+        self,
+        emb: Any,
+        settings: AgentSettings,
+        files: list[str],
+        store: Any,
+        embed_lock: Any,
+        progress: ProgressFn | None = None,
+        cancelled: Any = None,
+    ) -> tuple[Built, embed_recipe.OverContext | None]:
+        """The release's index of ``files`` and, when its reindex would fail, why."""
+        raise NotImplementedError
+
+    def _state(self, base_embedder: Any) -> tuple[Any, AgentSettings, list[str], tuple[Any, ...]]:
+        """(recipe embedder, settings, files, key): what the index is built from now."""
+        emb = self._vectors.embedder_for(base_embedder)
+        if self.frozen and self._built is not None and self._key is not None and self._key[-1] == id(emb):
+            # The engine's workspace does not change (an evaluation): no listing per search.
+            return emb, self._key[1], [], self._key
+        settings = self.settings
+        files = self._files(settings)
+        return (
+            emb,
+            settings,
+            files,
+            (fingerprint(self.workspace, self._watched(settings, files)), settings, id(emb)),
+        )
+
+    def _current(self, base_embedder: Any, store: Any, embed_lock: Any) -> Built:
+        """The index for the files as they are now, built under the lock if stale;
+        ``base_embedder`` None: FTS-only (no provider)."""
+        emb, settings, files, key = self._state(base_embedder)
+        with self._lock:
+            if self._built is not None and self._key == key:
+                return self._built
+            built, self.failure = self._build(emb, settings, files, store, embed_lock)
+            self._built, self._key = built, key
+            return built
+
+    def prepare(
+        self,
+        base_embedder: Any,
+        store: Any,
+        embed_lock: Any,
+        *,
+        progress: ProgressFn | None = None,
+        cancelled: Any = None,
+    ) -> bool:
+        """Build the index ahead of its first search (a background job), without holding
+        the lock a search takes while the vectors are embedded; False if it was current.
+        ``progress(done, total)`` counts texts with a vector."""
+        emb, settings, files, key = self._state(base_embedder)
+        with self._lock:
+            if self._built is not None and self._key == key:
+                return False
+        built, failure = self._build(emb, settings, files, store, embed_lock, progress, cancelled)
+        with self._lock:
+            self._built, self._key, self.failure = built, key, failure
+        return True
+
+    @property
+    def reuse(self) -> Reuse:
+        """Where this index's vectors came from (cumulative for this runner)."""
+        return self._vectors.reuse
+
+    def query_vector(self, query: str, embed_lock: Any) -> np.ndarray | None:
+        return self._vectors.query(query, embed_lock)
