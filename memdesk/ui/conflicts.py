@@ -39,15 +39,6 @@ from memdesk.core.index.notetext import MINE_MARKER, ConflictHunk, conflict_hunk
 from memdesk.ui import theme
 
 
-def _tint(palette: QPalette, color: QColor, amount: float) -> QColor:
-    base = palette.color(QPalette.ColorRole.Base)
-    return QColor(
-        round(base.red() + (color.red() - base.red()) * amount),
-        round(base.green() + (color.green() - base.green()) * amount),
-        round(base.blue() + (color.blue() - base.blue()) * amount),
-    )
-
-
 def marker_background(palette: QPalette) -> QColor:
     """Behind the three marker lines: a reddish band, readable in light and dark themes."""
     return QColor(110, 40, 40) if theme.is_dark(palette) else QColor(255, 205, 196)
@@ -55,12 +46,12 @@ def marker_background(palette: QPalette) -> QColor:
 
 def mine_background(palette: QPalette) -> QColor:
     """Behind the user's side of a hunk (warm, like its ``<<<<<<< yours`` line)."""
-    return _tint(palette, QColor(230, 120, 90), 0.22 if theme.is_dark(palette) else 0.16)
+    return theme.tint(palette, QColor(230, 120, 90), 0.22 if theme.is_dark(palette) else 0.16)
 
 
 def theirs_background(palette: QPalette) -> QColor:
     """Behind the disk's side of a hunk (cool, so the two sides tell apart at a glance)."""
-    return _tint(palette, QColor(80, 140, 230), 0.25 if theme.is_dark(palette) else 0.16)
+    return theme.tint(palette, QColor(80, 140, 230), 0.25 if theme.is_dark(palette) else 0.16)
 
 
 def hunk_selections(

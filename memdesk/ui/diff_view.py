@@ -8,22 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFontDatabase, QPalette, QTextBlockFormat, QTextCursor
+from PySide6.QtGui import QColor, QFontDatabase, QTextBlockFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memdesk.core.history import diff as diff_mod
 from memdesk.ui import theme
 
 CONTEXT = 3  # unchanged lines shown around each hunk
-
-
-def _tint(palette: QPalette, color: QColor, amount: float) -> QColor:
-    base = palette.color(QPalette.ColorRole.Base)
-    return QColor(
-        round(base.red() + (color.red() - base.red()) * amount),
-        round(base.green() + (color.green() - base.green()) * amount),
-        round(base.blue() + (color.blue() - base.blue()) * amount),
-    )
 
 
 def _plain(line: str) -> str:
@@ -117,10 +108,10 @@ class DiffView(QPlainTextEdit):
         palette = self.palette()
         dark = theme.is_dark(palette)
         colors = {
-            "del": _tint(palette, QColor(220, 60, 60), 0.30 if dark else 0.18),
-            "add": _tint(palette, QColor(40, 170, 70), 0.30 if dark else 0.18),
-            "head": _tint(palette, QColor(90, 120, 200), 0.25 if dark else 0.14),
-            "current": _tint(palette, QColor(90, 120, 200), 0.55 if dark else 0.40),
+            "del": theme.tint(palette, QColor(220, 60, 60), 0.30 if dark else 0.18),
+            "add": theme.tint(palette, QColor(40, 170, 70), 0.30 if dark else 0.18),
+            "head": theme.tint(palette, QColor(90, 120, 200), 0.25 if dark else 0.14),
+            "current": theme.tint(palette, QColor(90, 120, 200), 0.55 if dark else 0.40),
         }
         current = self._starts[self._current] if 0 <= self._current < len(self._starts) else -1
         document = self.document()

@@ -20,6 +20,12 @@ def _mix(a: QColor, b: QColor, t: float) -> QColor:
     )
 
 
+def tint(palette: QPalette, color: QColor, amount: float) -> QColor:
+    """The palette's base moved ``amount`` of the way towards ``color``: a background
+    that keeps the text readable in light and dark themes (diffs, conflict sides)."""
+    return _mix(palette.color(QPalette.ColorRole.Base), color, amount)
+
+
 def match_background(palette: QPalette) -> QColor:
     """Behind a matched term: amber, deep on dark bases and pale on light ones."""
     base = palette.color(QPalette.ColorRole.Base)
