@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QDate, QEvent, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QFontDatabase, QKeySequence
+from PySide6.QtGui import QAction, QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
     QDateEdit,
@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from memdesk.core import history as history_mod
 from memdesk.qt import history_data, history_loader, jobs
 from memdesk.qt import messages as qt_messages
-from memdesk.ui import diff_view, history_restore
+from memdesk.ui import action_buttons, diff_view, history_restore
 from memdesk.ui import history_text as text_mod
 
 GroupRole = Qt.ItemDataRole.UserRole  # the ChangeGroup of a note's row
@@ -175,10 +175,7 @@ class ChangesView(QDialog):
             (self.open_action, "changesOpen"),
             (self.history_action, "changesHistory"),
         ):
-            button = QPushButton()
-            button.setObjectName(name)
-            button.setProperty("action", action)
-            button.clicked.connect(action.trigger)
+            button = action_buttons.action_button(action, name)
             actions_row.addWidget(button)
             self.buttons.append(button)
             if name == "changesNext":
@@ -212,12 +209,8 @@ class ChangesView(QDialog):
         self.resize(1180, 700)
 
     def _action(self, slot: Callable[[], object], key: str) -> QAction:
-        action = QAction(self)
-        action.setShortcut(QKeySequence(key))
-        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
-        self.addAction(action)
-        return action
+        # A window of its own: its keys work wherever its focus is.
+        return action_buttons.shortcut_action(self, slot, key, Qt.ShortcutContext.WindowShortcut)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Changes to memory"))
@@ -227,24 +220,22 @@ class ChangesView(QDialog):
         self.period_box.setItemText(2, self.tr("Since a date"))
         self.since_edit.setToolTip(self.tr("The first day to list changes from"))
         self.refresh_button.setText(self.tr("Refresh"))
-        for action, text, tip in (
-            (self.previous_action, self.tr("Previous change"), self.tr("Previous change (Alt+Up)")),
-            (self.next_action, self.tr("Next change"), self.tr("Next change (Alt+Down)")),
-            (self.keep_action, self.tr("Keep"), self.tr("Keep this change: mark it reviewed (Alt+K)")),
-            (
-                self.revert_action,
-                self.tr("Revert"),
-                self.tr("Take this change back in the note (Alt+R); saved as a new version, nothing is lost"),
-            ),
-            (self.open_action, self.tr("Open note"), self.tr("Open the note in the editor (Alt+O)")),
-            (self.history_action, self.tr("History"), self.tr("Every version of the note (Alt+H)")),
-        ):
-            action.setText(text)
-            action.setToolTip(tip)
-        for button in self.buttons:
-            action = button.property("action")
-            button.setText(action.text())
-            button.setToolTip(action.toolTip())
+        action_buttons.set_texts(
+            [
+                (self.previous_action, self.tr("Previous change"), self.tr("Previous change (Alt+Up)")),
+                (self.next_action, self.tr("Next change"), self.tr("Next change (Alt+Down)")),
+                (self.keep_action, self.tr("Keep"), self.tr("Keep this change: mark it reviewed (Alt+K)")),
+                (
+                    self.revert_action,
+                    self.tr("Revert"),
+                    self.tr(
+                        "Take this change back in the note (Alt+R); saved as a new version, nothing is lost"
+                    ),
+                ),
+                (self.open_action, self.tr("Open note"), self.tr("Open the note in the editor (Alt+O)")),
+                (self.history_action, self.tr("History"), self.tr("Every version of the note (Alt+H)")),
+            ]
+        )
         self._fill_tree()
         self._show_summary()
 
@@ -554,8 +545,6 @@ class ChangesView(QDialog):
             (self.history_action, bool(self._shown_note)),
         ):
             action.setEnabled(on)
-        for button in self.buttons:
-            button.setEnabled(button.property("action").isEnabled())
 
     # per hunk ------------------------------------------------------------------------
     def kept_hunks(self) -> list[int]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QSizePolicy,
     QSplitter,
     QTreeWidget,
@@ -36,7 +35,7 @@ from memdesk.core import errors
 from memdesk.core import history as history_mod
 from memdesk.qt import history_data, history_loader, jobs
 from memdesk.qt import messages as qt_messages
-from memdesk.ui import diff_view, history_restore
+from memdesk.ui import action_buttons, diff_view, history_restore
 from memdesk.ui import errors as ui_errors
 from memdesk.ui import history_text as text_mod
 
@@ -114,10 +113,10 @@ class HistoryPanel(QDockWidget):
         self.revert_action = self._action(self.revert_hunk, "Alt+R")
         # Not Alt+V: the menu bar's View takes it.
         self.restore_action = self._action(self.restore_version, "Alt+T")
-        self.previous_button = self._button(self.previous_action, "historyPrevious")
-        self.next_button = self._button(self.next_action, "historyNext")
-        self.revert_button = self._button(self.revert_action, "historyRevertHunk")
-        self.restore_button = self._button(self.restore_action, "historyRestore")
+        self.previous_button = action_buttons.action_button(self.previous_action, "historyPrevious")
+        self.next_button = action_buttons.action_button(self.next_action, "historyNext")
+        self.revert_button = action_buttons.action_button(self.revert_action, "historyRevertHunk")
+        self.restore_button = action_buttons.action_button(self.restore_action, "historyRestore")
 
         compare_row = QHBoxLayout()
         compare_row.addWidget(self.compare_label)
@@ -156,20 +155,8 @@ class HistoryPanel(QDockWidget):
         self._update_actions()
 
     def _action(self, slot: Callable[[], object], key: str) -> QAction:
-        action = QAction(self)
-        action.setShortcut(QKeySequence(key))
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(lambda _checked=False: slot())
-        self.addAction(action)
-        return action
-
-    @staticmethod
-    def _button(action: QAction, name: str) -> QPushButton:
-        button = QPushButton()
-        button.setObjectName(name)
-        button.clicked.connect(action.trigger)
-        button.setProperty("action", action)
-        return button
+        # Within the dock: the editor's own Alt keys stay the editor's.
+        return action_buttons.shortcut_action(self, slot, key, Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("History"))
@@ -179,28 +166,24 @@ class HistoryPanel(QDockWidget):
         self.compare_label.setText(self.tr("&Compare:"))
         self.compare_box.setItemText(0, self.tr("with the version before it"))
         self.compare_box.setItemText(1, self.tr("with the note now"))
-        for action, text, tip in (
-            (self.previous_action, self.tr("Previous change"), self.tr("Previous change (Alt+Up)")),
-            (self.next_action, self.tr("Next change"), self.tr("Next change (Alt+Down)")),
-            (
-                self.revert_action,
-                self.tr("Revert this change"),
-                self.tr(
-                    "Make the note's lines of this change as on the older side (Alt+R); saved as a new version"
+        action_buttons.set_texts(
+            [
+                (self.previous_action, self.tr("Previous change"), self.tr("Previous change (Alt+Up)")),
+                (self.next_action, self.tr("Next change"), self.tr("Next change (Alt+Down)")),
+                (
+                    self.revert_action,
+                    self.tr("Revert this change"),
+                    self.tr(
+                        "Make the note's lines of this change as on the older side (Alt+R); saved as a new version"
+                    ),
                 ),
-            ),
-            (
-                self.restore_action,
-                self.tr("Restore this version"),
-                self.tr("Make the whole note this version again (Alt+T); saved as a new version"),
-            ),
-        ):
-            action.setText(text)
-            action.setToolTip(tip)
-        for button in (self.previous_button, self.next_button, self.revert_button, self.restore_button):
-            action = button.property("action")
-            button.setText(action.text())
-            button.setToolTip(action.toolTip())
+                (
+                    self.restore_action,
+                    self.tr("Restore this version"),
+                    self.tr("Make the whole note this version again (Alt+T); saved as a new version"),
+                ),
+            ]
+        )
         self._show_title()
         self._fill_timeline()
 
@@ -397,8 +380,6 @@ class HistoryPanel(QDockWidget):
         self.next_action.setEnabled(many)
         restorable = self._selected is not None and self._selected.digest is not None
         self.restore_action.setEnabled(restorable and comparison is not None)
-        for button in (self.previous_button, self.next_button, self.revert_button, self.restore_button):
-            button.setEnabled(button.property("action").isEnabled())
 
     def _previous_hunk(self) -> None:
         self.diff.step(-1)
