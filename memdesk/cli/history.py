@@ -208,7 +208,7 @@ def cmd_changes(args: argparse.Namespace) -> int:
     if until is not None and until <= since:
         raise errors.MemdeskError("--until is before --since")
     with open_history(root) as history:
-        groups = history_changes.by_note(history.changes(since, until))
+        groups = history_changes.by_note(history.changes(since, until, git=not args.no_git))
     if args.agent_only:
         groups = [g for g in groups if g.by_agent]
     out = {
@@ -268,6 +268,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--agent-only", action="store_true", help="only notes changed by something other than memdesk"
     )
+    p.add_argument("--no-git", action="store_true", help="leave the git repository's commits out")
     p.add_argument("--workspace", metavar="DIR")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=cmd_changes)

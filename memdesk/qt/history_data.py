@@ -27,7 +27,6 @@ from memdesk.core import diskio, errors, paths
 from memdesk.core import history as history_mod
 from memdesk.core.history import diff as diff_mod
 from memdesk.core.history import shared
-from memdesk.core.history import summary as summary_mod
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 
@@ -189,7 +188,7 @@ def load_changes(root: Path, since: dt.datetime, until: dt.datetime | None = Non
     read (2,000 notes x 50 versions list at once)."""
 
     def read(history: history_mod.History) -> Changes:
-        counted = summary_mod.summarize(history, since, until)
+        counted = history.summarize(since, until)
         unseen = frozenset(history.unseen_agent_changes())
         return Changes(since, until, group_changes(counted), unseen)
 
@@ -200,8 +199,8 @@ def side_of(source: str) -> str:
     return "agent" if source in AGENT_SOURCES else "user"
 
 
-def group_changes(counted: Sequence[summary_mod.NoteChanges]) -> tuple[ChangeGroup, ...]:
-    by: dict[tuple[str, str], list[summary_mod.NoteChanges]] = {}
+def group_changes(counted: Sequence[history_mod.SourceCount]) -> tuple[ChangeGroup, ...]:
+    by: dict[tuple[str, str], list[history_mod.SourceCount]] = {}
     for row in counted:
         if row.source in NOT_CHANGES:
             continue
@@ -226,7 +225,7 @@ def load_group(
     """The group's versions in the period, oldest first (one note's timeline)."""
 
     def read(history: history_mod.History) -> tuple[history_mod.Version, ...]:
-        found = summary_mod.note_changes(history, group.note, since, until)
+        found = history.note_changes(group.note, since, until)
         return tuple(v for v in found if side_of(v.source) == group.side)
 
     return with_history(root, read)

@@ -2,7 +2,7 @@
 
 ``open_history(root)`` gives the ``History`` of one workspace: ``capture`` records a
 note's content (source "memdesk", "disk", "mcp", "deleted", "baseline"), ``timeline``,
-``content``, ``previous``, ``changes`` and ``at`` read it back (a git repository's
+``content``, ``previous``, ``changes`` (``summarize``, ``note_changes``) and ``at`` read it back (a git repository's
 commits included where asked), ``retention``/``prune`` age it. ``diff`` holds the hunks
 a restore or a review works with. Below ``index`` among core's floors, so the index's
 sync captures with the bytes it already read.
@@ -10,6 +10,6 @@ sync captures with the bytes it already read.
 
 from memdesk.core.history.retention import Retention
 from memdesk.core.history.store import History, open_history
-from memdesk.core.history.version import Version
+from memdesk.core.history.version import SourceCount, Version
 
-__all__ = ["History", "Retention", "Version", "open_history"]
+__all__ = ["History", "Retention", "SourceCount", "Version", "open_history"]

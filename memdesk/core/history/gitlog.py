@@ -158,3 +158,65 @@ def tree_at(root: Path, when: datetime) -> tuple[str, datetime, list[TreeFile]] 
             continue
         files.append(TreeFile(path=path, blob=parts[2], size=int(parts[3])))
     return sha, datetime.fromtimestamp(int(ct), UTC), files
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One file a commit changed, as ``changes_between`` lists it."""
+
+    sha: str
+    at: datetime  # the commit time, UTC
+    path: str  # relative to the workspace root
+    blob: str | None  # the file's git blob after the commit; None: the commit deleted it
+    added: int | None  # lines added and removed (``--numstat``); None for a binary file
+    removed: int | None
+
+
+def changes_between(root: Path, since: datetime, until: datetime | None = None) -> list[FileChange]:
+    """The files under ``root`` each commit made in ``[since, until)`` changed, oldest
+    first (a rename is a deletion and an addition: the notes are kept by path)."""
+    args = ["log", "--no-color", "--no-abbrev", "--no-renames", "--relative", "--raw", "--numstat", "-z"]
+    args += [f"--format={_MARK}%H %ct", f"--since=@{int(since.timestamp())}"]
+    if until is not None:
+        args.append(f"--until=@{int(until.timestamp())}")
+    out = _git(root, [*args, "--", "."])
+    if not out:
+        return []
+    found: list[FileChange] = []
+    # git lists the newest commit first: read oldest first, so equal times keep git's order.
+    for record in reversed(out.decode("utf-8", "surrogateescape").split(_MARK)[1:]):
+        found.extend(_parse_files(record))
+    # git's --since/--until take whole seconds and both ends: the period is half open.
+    end = until if until is not None else datetime.max.replace(tzinfo=UTC)
+    return sorted((c for c in found if since <= c.at < end), key=lambda c: c.at)
+
+
+def _parse_files(record: str) -> list[FileChange]:
+    """One commit of ``git log --raw --numstat -z``: "sha time\\0", then per file
+    "\\n:modes blobs status\\0path\\0", then per file "added\\tremoved\\tpath\\0"."""
+    fields = record.split("\0")
+    parts = fields[0].split()
+    if len(parts) != 2 or not parts[1].isdigit():
+        return []
+    sha, at = parts[0], datetime.fromtimestamp(int(parts[1]), UTC)
+    blobs: dict[str, str | None] = {}
+    counts: dict[str, tuple[int | None, int | None]] = {}
+    i = 1
+    while i < len(fields):
+        field = fields[i].lstrip("\n")
+        if field.startswith(":") and i + 1 < len(fields):
+            meta = field.split()
+            if len(meta) >= 5:
+                deleted = meta[4].startswith("D") or meta[3] == _ZERO
+                blobs[fields[i + 1]] = None if deleted else meta[3]
+            i += 2
+            continue
+        added, tab, rest = field.partition("\t")
+        removed, tab2, path = rest.partition("\t")
+        if tab and tab2:
+            counts[path] = (
+                int(added) if added.isdigit() else None,
+                int(removed) if removed.isdigit() else None,
+            )
+        i += 1
+    return [FileChange(sha, at, path, blob, *counts.get(path, (None, None))) for path, blob in blobs.items()]

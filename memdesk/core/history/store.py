@@ -9,6 +9,7 @@ CLI, ``memdesk mcp``) open their own and SQLite's WAL and busy timeout order the
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import logging
 import threading
@@ -29,6 +30,7 @@ from memdesk.core.history.version import (
     CAPTURED_SOURCES,
     DELETED,
     GIT,
+    SourceCount,
     Version,
     from_micros,
     to_micros,
@@ -99,6 +101,8 @@ class History:
         self._git: OrderedDict[str, dict[str, bytes | None]] = OrderedDict()
         # The notes of the git tree ``at`` last read: {(note, version id): bytes}.
         self._git_tree: dict[tuple[str, str], bytes | None] = {}
+        # The notes commits changed in the period ``changes`` last read, likewise.
+        self._git_period: dict[tuple[str, str], bytes | None] = {}
 
     # -- writing ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -335,9 +339,18 @@ class History:
             )
         return _version(found[0]) if found else None
 
+    def changes(self, since: datetime, until: datetime | None = None, *, git: bool = True) -> list[Version]:
+        """Every version captured in ``[since, until)``, oldest first (baselines left out);
+        with ``git``, each note a commit of the workspace's repository changed in the
+        period too (source "git", read only)."""
+        found = self._captured_changes(since, until)
+        if git:
+            found.extend(self._git_changes(since, until))
+            found.sort(key=lambda v: v.at)  # stable: captured versions keep their id order
+        return found
+
     @_repairing
-    def changes(self, since: datetime, until: datetime | None = None) -> list[Version]:
-        """Every version captured in ``[since, until)``, oldest first (baselines left out)."""
+    def _captured_changes(self, since: datetime, until: datetime | None) -> list[Version]:
         end = to_micros(utc(until)) if until is not None else 2**62
         with self._lock:
             return [
@@ -350,6 +363,58 @@ class History:
                     where=self.path,
                 )
             ]
+
+    def summarize(
+        self, since: datetime, until: datetime | None = None, *, git: bool = True
+    ) -> list[SourceCount]:
+        """Per note and source, the versions of ``changes(since, until)`` counted, in note
+        order then source name, without reading each version: the Changes view's list
+        (``changes`` builds 100,000 ``Version`` objects on 2,000 notes x 50 versions)."""
+        counted = self._captured_counts(since, until)
+        if git:
+            per_note: dict[str, list[datetime]] = {}
+            for version in self._git_changes(since, until):
+                per_note.setdefault(version.note, []).append(version.at)
+            counted += [
+                SourceCount(note, GIT, len(ats), min(ats), max(ats)) for note, ats in per_note.items()
+            ]
+        return sorted(counted, key=lambda c: (c.note, c.source))  # sources by name, not by code
+
+    @_repairing
+    def _captured_counts(self, since: datetime, until: datetime | None) -> list[SourceCount]:
+        end = to_micros(utc(until)) if until is not None else 2**62
+        with self._lock:
+            rows = sqlite.rows(
+                self._conn,
+                "SELECT n.path, v.source, count(*), min(v.at), max(v.at) FROM versions v "
+                "JOIN notes n ON n.id = v.note WHERE v.at >= ? AND v.at < ? AND v.source != ? "
+                "GROUP BY v.note, v.source",
+                (to_micros(utc(since)), end, _code(BASELINE)),
+                where=self.path,
+            )
+        return [
+            SourceCount(
+                str(path), CAPTURED_SOURCES[int(code)], int(n), from_micros(int(a)), from_micros(int(b))
+            )
+            for path, code, n, a, b in rows
+        ]
+
+    def note_changes(
+        self, note: str, since: datetime, until: datetime | None = None, *, git: bool = True
+    ) -> list[Version]:
+        """``note``'s versions of ``changes(since, until)``, oldest first: the versions
+        of one row of ``summarize``, read when it is opened."""
+        start, end = utc(since), utc(until) if until is not None else None
+        found = [
+            v
+            for v in self.timeline(note, git=False)
+            if v.source != BASELINE and v.at >= start and (end is None or v.at < end)
+        ]
+        found.sort(key=lambda v: (v.at, int(v.id)))
+        if git:
+            found.extend(v for v in self._git_changes(since, until) if v.note == note)
+            found.sort(key=lambda v: v.at)
+        return found
 
     def at(self, when: datetime, *, git: bool = False) -> dict[str, Version]:
         """For each note, its version current at ``when`` (notes deleted by then left
@@ -525,21 +590,9 @@ class History:
         kept: dict[str, bytes | None] = {}
         for commit in commits:
             data = contents.get(commit.blob) if commit.blob else None
-            vid = f"git:{commit.sha}"
-            kept[vid] = data
-            versions.append(
-                Version(
-                    id=vid,
-                    note=note,
-                    at=commit.at,
-                    source=GIT,
-                    size=0 if data is None else len(data),
-                    digest=None if data is None else codec.digest(data).hex(),
-                    reason=None
-                    if data is not None
-                    else messages.msg(messages.QT_TRANSLATE_NOOP("core", "deleted in this commit")),
-                )
-            )
+            version = self._git_version(note, commit.sha, commit.at, data)
+            kept[version.id] = data
+            versions.append(version)
         with self._lock:
             self._git[note] = kept
             self._git.move_to_end(note)
@@ -547,10 +600,47 @@ class History:
                 self._git.popitem(last=False)
         return versions
 
+    def _git_changes(self, since: datetime, until: datetime | None) -> list[Version]:
+        """The notes commits changed in ``[since, until)`` as versions (oldest first),
+        their contents kept for ``content``. Notes are what ``is_note`` accepts and any
+        other file the store keeps versions of (``USER.md``...)."""
+        start, end = utc(since), None if until is None else utc(until)
+        changed = gitlog.changes_between(self.root, start, end)
+        if not changed:
+            return []
+        known = set(self.notes())
+        changed = [c for c in changed if c.path in known or is_note(c.path)]
+        contents = gitlog.blob_contents(self.root, sorted({c.blob for c in changed if c.blob}))
+        versions: list[Version] = []
+        period: dict[tuple[str, str], bytes | None] = {}
+        for c in changed:
+            data = contents.get(c.blob) if c.blob else None
+            version = self._git_version(c.path, c.sha, c.at, data)
+            period[(c.path, version.id)] = data
+            versions.append(dataclasses.replace(version, added=c.added, removed=c.removed))
+        with self._lock:
+            self._git_period = period  # the last period asked for is kept, for ``content``
+        return versions
+
+    @staticmethod
+    def _git_version(note: str, sha: str, at: datetime, data: bytes | None) -> Version:
+        return Version(
+            id=f"git:{sha}",
+            note=note,
+            at=at,
+            source=GIT,
+            size=0 if data is None else len(data),
+            digest=None if data is None else codec.digest(data).hex(),
+            reason=None
+            if data is not None
+            else messages.msg(messages.QT_TRANSLATE_NOOP("core", "deleted in this commit")),
+        )
+
     def _git_content(self, version: Version) -> bytes | None:
         with self._lock:
-            if (version.note, version.id) in self._git_tree:
-                return self._git_tree[(version.note, version.id)]
+            for kept in (self._git_tree, self._git_period):
+                if (version.note, version.id) in kept:
+                    return kept[(version.note, version.id)]
             cached = self._git.get(version.note)
         if cached is None or version.id not in cached:
             self._git_versions(version.note)

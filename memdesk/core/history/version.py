@@ -45,6 +45,18 @@ class Version:
         return self.source == GIT
 
 
+@dataclass(frozen=True)
+class SourceCount:
+    """``count`` versions of ``note`` from ``source`` in a period, ``first`` to ``last``
+    (``History.summarize``)."""
+
+    note: str
+    source: str
+    count: int
+    first: datetime
+    last: datetime
+
+
 def utc(when: datetime | None = None) -> datetime:
     """``when`` as an aware UTC datetime (naive means UTC); now when None."""
     if when is None:

@@ -138,3 +138,55 @@ def test_at_with_git_fills_in_notes_memdesk_had_not_seen_yet(repo: Path, history
     assert june["memory/ferry-project.md"].source == "baseline"
     assert june["MEMORY.md"].source == "git"
     assert history.at(datetime(2026, 2, 1, tzinfo=UTC), git=True) == {}  # before the first commit
+
+
+def test_a_periods_changes_include_its_commits_read_only(repo: Path, history: History) -> None:
+    """``changes`` (``memdesk changes``), its per-note counts and one note's versions (the
+    Changes view) list what each commit of the period did to the workspace's notes, as
+    the History panel does, and write nothing to the repository."""
+    (repo / "elsewhere.txt").write_bytes(b"not in the workspace\n")
+    _git(repo, "add", "elsewhere.txt")
+    _git(repo, "commit", "-q", "-m", "outside", when="2026-04-20T08:00:00+00:00")
+    history.capture("MEMORY.md", b"# Memory\nA line\n", source="memdesk", at=datetime(2026, 4, 5, tzinfo=UTC))
+    before = _state(repo)
+    since, until = datetime(2026, 3, 15, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)
+    found = history.changes(since, until)
+    assert [(v.source, v.note, v.at.date().isoformat(), v.added, v.removed) for v in found] == [
+        ("git", "memory/ferry.md", "2026-04-02", 1, 0),
+        ("memdesk", "MEMORY.md", "2026-04-05", 2, 0),
+        ("git", "memory/ferry-project.md", "2026-05-03", 2, 0),  # a rename: added here...
+        ("git", "memory/ferry.md", "2026-05-03", 0, 2),  # ...and deleted there
+    ]
+    assert history.content(found[0]) == b"Ferry owner: Ana\r\nFerry owner: Bruno\r\n"
+    assert found[0].digest == hashlib.sha256(b"Ferry owner: Ana\r\nFerry owner: Bruno\r\n").hexdigest()
+    assert (found[3].digest, history.content(found[3])) == (None, None)
+    assert history.previous(found[0]) is not None  # its diff reads against the commit before it
+    assert [v.source for v in history.changes(since, until, git=False)] == ["memdesk"]
+    assert [(c.note, c.source, c.count) for c in history.summarize(since, until)] == [
+        ("MEMORY.md", "memdesk", 1),
+        ("memory/ferry-project.md", "git", 1),
+        ("memory/ferry.md", "git", 2),
+    ]
+    assert history.note_changes("memory/ferry.md", since, until) == [found[0], found[3]]
+    assert history.changes(datetime(2026, 4, 3, tzinfo=UTC), datetime(2026, 5, 3, 12, tzinfo=UTC)) == [
+        found[1]
+    ]
+    assert _state(repo) == before  # nothing in the repository was written
+
+
+def test_the_changes_view_lists_commits_on_the_agents_side(repo: Path, history: History) -> None:
+    from memdesk.qt import history_data
+
+    root = repo / "agent" / "workspace"
+    changes = history_data.load_changes(
+        root, datetime(2026, 3, 15, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)
+    )
+    assert [(g.side, g.note, g.count, g.sources) for g in changes.groups] == [
+        ("agent", "memory/ferry-project.md", 1, ("git",)),
+        ("agent", "memory/ferry.md", 2, ("git",)),
+    ]
+    versions = history_data.load_group(root, changes.groups[1], changes.since, changes.until)
+    assert [(v.source, v.at.date().isoformat()) for v in versions] == [
+        ("git", "2026-04-02"),
+        ("git", "2026-05-03"),
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from memdesk.core.history import open_history, summary
+from memdesk.core.history import open_history
 
 T0 = dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC)
 
@@ -18,7 +18,7 @@ def test_counts_per_note_and_source_in_the_period(tmp_path: Path) -> None:
             history.capture("MEMORY.md", f"v{i + 1}\n".encode(), source=source, at=T0 + dt.timedelta(hours=i))
         history.capture("memory/a.md", b"a\n", source="disk", at=T0 - dt.timedelta(days=2))  # before
         history.capture("memory/a.md", b"b\n", source="disk", at=T0 + dt.timedelta(days=5))  # after
-        rows = summary.summarize(history, T0, T0 + dt.timedelta(days=1))
+        rows = history.summarize(T0, T0 + dt.timedelta(days=1))
         assert [(r.note, r.source, r.count) for r in rows] == [
             ("MEMORY.md", "disk", 2),
             ("MEMORY.md", "mcp", 1),
@@ -29,9 +29,9 @@ def test_counts_per_note_and_source_in_the_period(tmp_path: Path) -> None:
         # The same as counting History.changes, which reads every version.
         full = history.changes(T0, T0 + dt.timedelta(days=1))
         assert sum(r.count for r in rows) == len(full) == 4
-        found = summary.note_changes(history, "MEMORY.md", T0, T0 + dt.timedelta(days=1))
+        found = history.note_changes("MEMORY.md", T0, T0 + dt.timedelta(days=1))
         assert [v.source for v in found] == ["memdesk", "disk", "disk", "mcp"]
-        assert summary.note_changes(history, "memory/a.md", T0) == [
+        assert history.note_changes("memory/a.md", T0) == [
             v for v in history.timeline("memory/a.md", git=False) if v.at >= T0
         ]
     finally:
