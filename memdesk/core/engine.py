@@ -270,6 +270,12 @@ class Engine:
         return self._embedder
 
     @property
+    def chunk_params(self) -> indexer.ChunkParams:
+        """The chunking this engine's index uses: the one fixed at construction, else the
+        one the indexer derives from the embedder's context (``chunk_params_for``)."""
+        return self._chunk_params or indexer.chunk_params_for(self._embedder)
+
+    @property
     def fallback_reason(self) -> str | None:
         return self._fallback_reason
 

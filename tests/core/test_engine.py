@@ -360,3 +360,17 @@ def test_model_loads_only_when_something_is_embedded(small_ws: Path, minilm_path
         assert result.pool.mode == "hybrid" and result.hits[0].vector_score is not None
     finally:
         eng.close()
+
+
+def test_chunk_params_are_the_fixed_ones_or_those_of_the_embedders_context(small_ws: Path) -> None:
+    """What ``core/asof`` reads to cut a day's notes as the live index cut them."""
+    from memdesk.core.index import indexer
+
+    fixed = indexer.ChunkParams(tokens=120, overlap=10)
+    eng = engine.Engine(small_ws, embedder=None, chunk_params=fixed, history=False)
+    assert eng.chunk_params == fixed
+    eng.close()
+    small = HashEmbedder()
+    eng = engine.Engine(small_ws, embedder=small, history=False)
+    assert eng.chunk_params == indexer.chunk_params_for(small)
+    eng.close()

@@ -23,7 +23,7 @@ from memdesk.core import errors
 from memdesk.core.asof import snapshot
 from memdesk.core.asof.snapshot import NoteVersion
 from memdesk.core.history import History
-from memdesk.core.index import indexer, workspace
+from memdesk.core.index import workspace
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
 from memdesk.core.search import hits as hits_mod
@@ -187,7 +187,7 @@ def open_snapshot(
         built.notes_dir,
         embedder=live.embedder,
         db_path=built.db_path,
-        chunk_params=live._chunk_params,  # the live index's chunking: the same chunk texts
+        chunk_params=live.chunk_params,  # the live index's chunking: the same chunk texts
         history=False,  # a copy of the past: its notes' versions are the history's already
     )
     eng.embed_lock = live.embed_lock  # llama.cpp's context is not re-entrant
@@ -221,7 +221,7 @@ def reuse_vectors(eng: engine_mod.Engine, written: dict[str, bytes], *, sources:
     embedder = eng.embedder
     if embedder is None or not written:
         return 0
-    params = eng._chunk_params or indexer.chunk_params_for(embedder)
+    params = eng.chunk_params
     hashes: list[str] = []
     for note, data in written.items():
         try:
