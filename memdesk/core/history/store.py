@@ -29,6 +29,7 @@ from memdesk.core.history.version import (
     BASELINE,
     CAPTURED_SOURCES,
     DELETED,
+    DISK,
     GIT,
     SourceCount,
     Version,
@@ -43,6 +44,11 @@ log = logging.getLogger(__name__)
 _COLUMNS = "v.id, n.path, v.at, v.source, coalesce(v.size, b.size), b.digest, v.reason, v.added, v.removed"
 _FROM = "versions v JOIN notes n ON n.id = v.note LEFT JOIN blobs b ON b.id = v.blob"
 _GIT_NOTES_CACHED = 8
+# memdesk's announced writes (``History.expect``): one ``meta`` row per note being written.
+_EXPECT = "expect:"
+# How long an announced write stands: a save takes milliseconds; one whose writer
+# died before capturing it must not claim the note's later changes.
+EXPECT_SECONDS = 60
 
 
 def _code(source: str) -> int:
@@ -183,7 +189,11 @@ class History:
         elif data is None and reason is None:
             raise ValueError("a version without content needs a reason")
         when = to_micros(utc(at))
+        sha = None if data is None else codec.digest(data)
         with self._writing():
+            claimed = self._claim_expected(note, sha)
+            if claimed is not None and source == DISK:
+                source = claimed  # memdesk's own write, read by a sync before its writer captured it
             note_id = self._note_id(note)
             latest = sqlite.rows(
                 self._conn,
@@ -193,7 +203,6 @@ class History:
                 where=self.path,
             )
             last = latest[0] if latest else None
-            sha = None if data is None else codec.digest(data)
             if last is not None and self._same(
                 (CAPTURED_SOURCES[int(last[0])], *last[1:]), source, sha, reason, size
             ):
@@ -232,6 +241,40 @@ class History:
                 (note_id, when, vid),
             )
         return _version(row[0])
+
+    @_repairing
+    def expect(self, note: str, data: bytes, *, source: str) -> None:
+        """memdesk is about to write ``data`` to ``note`` and will capture it from
+        ``source`` once written (``captures.saved``). A sync that reads the file between
+        the write and that capture would record it from the disk; the bytes announced
+        here make that capture ``source``'s. Stands until a capture of these bytes,
+        ``forget_expected``, or ``EXPECT_SECONDS``; kept in the store, so a sync of
+        another process (the app while ``memdesk mcp`` appends) sees it too."""
+        if source not in CAPTURED_SOURCES:
+            raise ValueError(f"unknown history source {source!r}")
+        with self._writing():
+            value = f"{codec.digest(data).hex()} {source} {to_micros(utc())}"
+            self._set_meta(_EXPECT + note, value)
+
+    @_repairing
+    def forget_expected(self, note: str) -> None:
+        """The write ``expect`` announced did not happen (the save failed)."""
+        with self._writing():
+            sqlite.rows(self._conn, "DELETE FROM meta WHERE key = ?", (_EXPECT + note,), where=self.path)
+
+    def _claim_expected(self, note: str, sha: bytes | None) -> str | None:
+        """The source of the write ``expect`` announced for ``note`` when ``sha`` is its
+        bytes (the announcement is then used up); None otherwise. A stale one is dropped."""
+        key = _EXPECT + note
+        found = sqlite.rows(self._conn, "SELECT value FROM meta WHERE key = ?", (key,), where=self.path)
+        if not found:
+            return None
+        digest, source, micros = str(found[0][0]).split(" ")
+        fresh = to_micros(utc()) - int(micros) <= EXPECT_SECONDS * 1_000_000
+        if fresh and (sha is None or sha.hex() != digest):
+            return None  # another change came first: the announced write is still to come
+        sqlite.rows(self._conn, "DELETE FROM meta WHERE key = ?", (key,), where=self.path)
+        return source if fresh and source in CAPTURED_SOURCES else None
 
     @staticmethod
     def _same(last: Any, source: str, sha: bytes | None, reason: str | None, size: int | None) -> bool:

@@ -8,7 +8,9 @@
 
 Capture never stops what it hooks: a failure is logged and the sync or save goes on.
 The same bytes seen again (the sync finding the file memdesk just saved) are not a new
-version: the store dedups by digest.
+version: the store dedups by digest. A sync that reads memdesk's write before its
+writer captured it records it as memdesk's: the writer announces its bytes first
+(``expect``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,18 @@ from memdesk.core.messages import of as message_of
 
 log = logging.getLogger(__name__)
 
-__all__ = ["DELETED", "DISK", "MEMDESK", "SyncCaptures", "gone", "kept_form", "saved", "wrote"]
+__all__ = [
+    "DELETED",
+    "DISK",
+    "MEMDESK",
+    "SyncCaptures",
+    "expect",
+    "gone",
+    "kept_form",
+    "saved",
+    "unexpected",
+    "wrote",
+]
 
 
 def kept_form(rel: str, data: bytes | None, size: int) -> tuple[bytes | None, str | None, int]:
@@ -64,6 +77,31 @@ def saved(root: Path | None, path: Path, data: bytes, *, source: str = MEMDESK) 
     """memdesk wrote ``data`` to the note at ``path`` of the workspace ``root``."""
     if root is not None:
         _capture(shared.for_workspace(root), workspace.rel_path(root, path), data, len(data), source)
+
+
+def expect(root: Path | None, path: Path, data: bytes, *, source: str = MEMDESK) -> None:
+    """memdesk is about to write ``data`` to the note at ``path``: a sync that reads it
+    before ``saved`` records it as ``source``'s, not as a change on disk."""
+    if root is None:
+        return
+    history = shared.for_workspace(root)
+    if history is None:
+        return
+    try:
+        history.expect(workspace.rel_path(root, path), data, source=source)
+    except Exception as exc:  # capture never stops a save
+        log.warning("could not announce memdesk's write of %s to the history: %s", path, exc)
+
+
+def unexpected(root: Path | None, path: Path) -> None:
+    """The write ``expect`` announced did not happen."""
+    history = None if root is None else shared.for_workspace(root)
+    if root is None or history is None:
+        return
+    try:
+        history.forget_expected(workspace.rel_path(root, path))
+    except Exception as exc:
+        log.warning("could not update the history of %s: %s", path, exc)
 
 
 def wrote(root: Path | None, path: Path, *, source: str = MEMDESK) -> None:

@@ -170,12 +170,15 @@ def create_note(root: Path, rel: str, text: str, *, source: str = "memdesk") -> 
     path = _target(root, rel)
     if path.exists():
         raise errors.MemdeskError(f"{rel} already exists")
+    data = text.encode("utf-8")
+    captures.expect(root, path, data, source=source)  # a sync reading it first: still ours
     try:
         _make_folders(root, path.parent)
         workspace.write_note_atomic(path, text, mode=_neighbour_mode(path, root))
     except OSError as exc:
+        captures.unexpected(root, path)
         raise errors.MemdeskError(f"Cannot create {rel}: {exc.strerror or exc}") from None
-    captures.saved(root, path, text.encode("utf-8"), source=source)
+    captures.saved(root, path, data, source=source)
     return path
 
 

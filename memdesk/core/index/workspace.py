@@ -569,43 +569,49 @@ def save_note(
         confined(
             root, path, also=() if _inside(os.path.abspath(path), os.path.abspath(root)) else [path.parent]
         )
+    from memdesk.core.index import captures  # it reads notes with this module
+
     merged_any = False
     with _SAVE_LOCK:
-        for _attempt in range(5):
-            disk = disk_state(path)
-            if disk.digest != expected or disk.exists != (expected is not None):
-                merged = _merged(base, disk, data) if disk.exists else None
-                if merged is None:
-                    raise errors.NoteChanged(path, disk)
-                expected, base, data, merged_any = disk.digest, disk.data, merged, True
-            mode = 0o600
-            if disk.exists:
-                mode = stat.S_IMODE(os.stat(path).st_mode)
-                if not mode & 0o222 and not overwrite_readonly:
-                    raise errors.NoteReadOnly(
-                        msg(
-                            QT_TRANSLATE_NOOP("core", "{name} is read-only (mode {mode:04o}); not saved"),
-                            name=path.name,
-                            mode=mode,
+        try:
+            for _attempt in range(5):
+                disk = disk_state(path)
+                if disk.digest != expected or disk.exists != (expected is not None):
+                    merged = _merged(base, disk, data) if disk.exists else None
+                    if merged is None:
+                        raise errors.NoteChanged(path, disk)
+                    expected, base, data, merged_any = disk.digest, disk.data, merged, True
+                mode = 0o600
+                if disk.exists:
+                    mode = stat.S_IMODE(os.stat(path).st_mode)
+                    if not mode & 0o222 and not overwrite_readonly:
+                        raise errors.NoteReadOnly(
+                            msg(
+                                QT_TRANSLATE_NOOP("core", "{name} is read-only (mode {mode:04o}); not saved"),
+                                name=path.name,
+                                mode=mode,
+                            )
                         )
-                    )
-            # This attempt's base and data, bound now (they change on the next attempt).
-            merge = functools.partial(_merge_disk, base, data)
-            outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
-            if outcome is None:
-                diskio.fsync_dir(path.parent)
-                from memdesk.core.index import captures  # it reads notes with this module
-
-                captures.saved(root, path, data, source=source)
-                return Saved(data, merged_any)
-            if outcome is _RETRY:
-                continue  # the note appeared while we wrote a new one: check again
-            displaced, merged = outcome
-            if merged is None:
-                raise errors.NoteChanged(path, displaced)  # theirs was put back in place
-            # Ours is on disk now; write the merge over it on the next turn.
-            expected, base, data, merged_any = sha256(data), data, merged, True
-    raise errors.NoteChanged(path, disk_state(path))
+                # This attempt's base and data, bound now (they change on the next attempt).
+                merge = functools.partial(_merge_disk, base, data)
+                # A sync reading the note between the swap and ``saved`` sees ``source``'s bytes.
+                captures.expect(root, path, data, source=source)
+                outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
+                if outcome is None:
+                    diskio.fsync_dir(path.parent)
+                    captures.saved(root, path, data, source=source)
+                    return Saved(data, merged_any)
+                if outcome is _RETRY:
+                    continue  # the note appeared while we wrote a new one: check again
+                displaced, merged = outcome
+                if merged is None:
+                    raise errors.NoteChanged(path, displaced)  # theirs was put back in place
+                # Ours is on disk now; write the merge over it on the next turn.
+                expected, base, data, merged_any = sha256(data), data, merged, True
+            raise errors.NoteChanged(path, disk_state(path))
+        except BaseException:
+            captures.unexpected(root, path)
+            raise
 
 
 _RETRY: Any = object()

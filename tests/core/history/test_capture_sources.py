@@ -12,7 +12,7 @@ import pytest
 
 from memdesk.core import engine as engine_mod
 from memdesk.core.history import History, shared
-from memdesk.core.index import notes, trash, workspace
+from memdesk.core.index import captures, notes, trash, workspace
 
 
 def _write(root: Path, rel: str, data: bytes) -> Path:
@@ -168,3 +168,70 @@ def test_a_failing_capture_stops_neither_the_sync_nor_the_save(
     saved = workspace.save_note(path, b"new\n", expected=workspace.sha256(before), base=before, root=root)
     assert saved.data == b"new\n" and path.read_bytes() == b"new\n"
     assert "could not keep" in caplog.text
+
+
+def _sync_before_the_writer_captures(
+    monkeypatch: pytest.MonkeyPatch, engine: engine_mod.Engine, path: Path
+) -> list[bytes]:
+    """Run a whole sync between memdesk's write of a note and its capture of it (the
+    watcher's sync winning that race), deterministically: the sync runs inside the
+    writer's call to ``captures.saved``. Returns what the sync read."""
+    original = captures.saved
+    read: list[bytes] = []
+
+    def sync_first(root: Path | None, written: Path, data: bytes, *, source: str = "memdesk") -> None:
+        _bump_mtime(path)  # the index must see the file as changed, whatever the clock's grain
+        read.append(path.read_bytes())
+        engine.sync()
+        original(root, written, data, source=source)
+
+    monkeypatch.setattr(captures, "saved", sync_first)
+    return read
+
+
+def test_a_sync_reading_memdesks_save_before_its_capture_records_it_as_memdesks(
+    root: Path, engine: engine_mod.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine.sync()
+    path = root / "MEMORY.md"
+    before = path.read_bytes()
+    after = before + b"- saved in the editor\n"
+    read = _sync_before_the_writer_captures(monkeypatch, engine, path)
+    workspace.save_note(path, after, expected=workspace.sha256(before), base=before, root=root)
+    assert read == [after]  # the sync did read memdesk's bytes before memdesk captured them
+    assert _sources(root, "MEMORY.md") == ["memdesk", "baseline"]
+    # The announcement is used up: the agent writing those bytes again later is the disk's.
+    path.write_bytes(before)
+    engine.sync()
+    path.write_bytes(after)
+    _bump_mtime(path)
+    engine.sync()
+    assert _sources(root, "MEMORY.md") == ["disk", "disk", "memdesk", "baseline"]
+
+
+def test_a_created_note_read_by_a_sync_first_is_memdesks_too(
+    root: Path, engine: engine_mod.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine.sync()
+    _sync_before_the_writer_captures(monkeypatch, engine, root / "memory" / "ideas.md")
+    notes.create_note(root, "memory/ideas.md", "# Ideas\n")
+    assert _sources(root, "memory/ideas.md") == ["memdesk"]
+
+
+def test_a_failed_save_leaves_no_announcement_behind(
+    root: Path, engine: engine_mod.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine.sync()
+    path = root / "MEMORY.md"
+    before = path.read_bytes()
+
+    def disk_full(*args: object, **kwargs: object) -> Path:
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch, pytest.raises(OSError):
+        patch.setattr(workspace.diskio, "write_temp", disk_full)
+        workspace.save_note(path, b"mine\n", expected=workspace.sha256(before), base=before, root=root)
+    path.write_bytes(b"mine\n")  # then the agent happens to write those very bytes
+    _bump_mtime(path)
+    engine.sync()
+    assert _sources(root, "MEMORY.md") == ["disk", "baseline"]
