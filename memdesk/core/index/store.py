@@ -24,7 +24,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, cast
 
@@ -987,28 +987,15 @@ class Store:
     @maps_errors
     def copy_cache_from(self, other: Path) -> int:
         """Seed this index's embedding cache from another index file (safe rebuild)."""
-        if not other.exists():
-            return 0
-        try:
-            self.conn.execute("ATTACH DATABASE ? AS old", (str(other),))
-        except apsw.Error:
-            return 0
-        try:
-            with self.conn:
-                self.conn.execute("INSERT OR IGNORE INTO embedding_cache SELECT * FROM old.embedding_cache")
-                copied = int(self.conn.changes())
-                has_windows = self.conn.execute(
-                    "SELECT 1 FROM old.sqlite_master WHERE name = 'window_vectors'"
-                ).fetchall()
-                if has_windows:
-                    self.conn.execute("INSERT OR IGNORE INTO window_vectors SELECT * FROM old.window_vectors")
+
+        def copy(has_windows: bool) -> int:
+            self.conn.execute("INSERT OR IGNORE INTO embedding_cache SELECT * FROM src.embedding_cache")
+            copied = int(self.conn.changes())
+            if has_windows:
+                self.conn.execute("INSERT OR IGNORE INTO window_vectors SELECT * FROM src.window_vectors")
             return copied
-        except apsw.Error as exc:
-            log.warning("could not reuse the embedding cache of %s: %s", other, exc)
-            return 0
-        finally:
-            with contextlib.suppress(apsw.Error):
-                self.conn.execute("DETACH DATABASE old")
+
+        return self._copy_from(other, copy, "the embedding cache")
 
     @maps_errors
     def copy_embeddings_from(
@@ -1023,37 +1010,50 @@ class Store:
         unchanged text without copying the whole cache.
         """
         unique = list(dict.fromkeys(hashes))
-        if not unique or not other.exists() or other.resolve() == self.path.resolve():
+        if not unique or (other.exists() and other.resolve() == self.path.resolve()):
+            return 0
+
+        def copy(has_windows: bool) -> int:
+            copied = 0
+            for start in range(0, len(unique), 400):
+                part = unique[start : start + 400]
+                marks = ",".join("?" * len(part))
+                self.conn.execute(
+                    "INSERT OR IGNORE INTO embedding_cache SELECT * FROM src.embedding_cache "
+                    f"WHERE provider = ? AND model = ? AND provider_key = ? AND hash IN ({marks})",
+                    (provider, model, provider_key, *part),
+                )
+                copied += int(self.conn.changes())
+                if has_windows:  # a chunk's passage windows, stored by its hash
+                    self.conn.execute(
+                        "INSERT OR IGNORE INTO window_vectors SELECT * FROM src.window_vectors "
+                        f"WHERE embedder = ? AND hash IN ({marks})",
+                        (provider_key, *part),
+                    )
+                    copied += int(self.conn.changes())
+            return copied
+
+        return self._copy_from(other, copy, "the embeddings")
+
+    def _copy_from(self, other: Path, copy: Callable[[bool], int], what: str) -> int:
+        """Run ``copy(has_windows)`` in one transaction with the index file ``other``
+        attached as ``src`` (``has_windows``: it has a ``window_vectors`` table); its
+        count, or 0 when ``other`` is missing or cannot be read (a warning naming it)."""
+        if not other.exists():
             return 0
         try:
             self.conn.execute("ATTACH DATABASE ? AS src", (str(other),))
         except apsw.Error:
             return 0
-        copied = 0
         try:
             has_windows = bool(
                 self.conn.execute("SELECT 1 FROM src.sqlite_master WHERE name = 'window_vectors'").fetchall()
             )
             with self.conn:
-                for start in range(0, len(unique), 400):
-                    part = unique[start : start + 400]
-                    marks = ",".join("?" * len(part))
-                    self.conn.execute(
-                        "INSERT OR IGNORE INTO embedding_cache SELECT * FROM src.embedding_cache "
-                        f"WHERE provider = ? AND model = ? AND provider_key = ? AND hash IN ({marks})",
-                        (provider, model, provider_key, *part),
-                    )
-                    copied += int(self.conn.changes())
-                    if has_windows:  # a chunk's passage windows, stored by its hash
-                        self.conn.execute(
-                            "INSERT OR IGNORE INTO window_vectors SELECT * FROM src.window_vectors "
-                            f"WHERE embedder = ? AND hash IN ({marks})",
-                            (provider_key, *part),
-                        )
-                        copied += int(self.conn.changes())
+                copied = copy(has_windows)
             return copied
         except apsw.Error as exc:
-            log.warning("could not reuse the embeddings of %s: %s", other, exc)
+            log.warning("could not reuse %s of %s: %s", what, other, exc)
             return 0
         finally:
             with contextlib.suppress(apsw.Error):
