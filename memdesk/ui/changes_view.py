@@ -45,6 +45,8 @@ GroupRole = Qt.ItemDataRole.UserRole  # the ChangeGroup of a note's row
 VersionRole = Qt.ItemDataRole.UserRole + 1  # the Version of a version's row
 
 PERIODS = ("today", "week", "since")
+# A window of its own: its keys work wherever its focus is in it.
+_IN_WINDOW = Qt.ShortcutContext.WindowShortcut
 
 
 def period_start(period: str, since: dt.date | None = None, *, now: dt.datetime | None = None) -> dt.datetime:
@@ -159,8 +161,7 @@ class ChangesView(QDialog):
         beside.setChildrenCollapsible(False)
         dream_page.setVisible(False)
 
-        self.previous_action = self._action(lambda: self.diff.step(-1), "Alt+Up")
-        self.next_action = self._action(lambda: self.diff.step(1), "Alt+Down")
+        self.previous_action, self.next_action = self.diff.step_actions(self, _IN_WINDOW)
         self.keep_action = self._action(self.keep_hunk, "Alt+K")
         self.revert_action = self._action(self.revert_hunk, "Alt+R")
         self.open_action = self._action(self._open_note, "Alt+O")
@@ -209,8 +210,7 @@ class ChangesView(QDialog):
         self.resize(1180, 700)
 
     def _action(self, slot: Callable[[], object], key: str) -> QAction:
-        # A window of its own: its keys work wherever its focus is.
-        return action_buttons.shortcut_action(self, slot, key, Qt.ShortcutContext.WindowShortcut)
+        return action_buttons.shortcut_action(self, slot, key, _IN_WINDOW)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("Changes to memory"))
@@ -222,8 +222,7 @@ class ChangesView(QDialog):
         self.refresh_button.setText(self.tr("Refresh"))
         action_buttons.set_texts(
             [
-                (self.previous_action, self.tr("Previous change"), self.tr("Previous change (Alt+Up)")),
-                (self.next_action, self.tr("Next change"), self.tr("Next change (Alt+Down)")),
+                *self.diff.step_texts(self.previous_action, self.next_action),
                 (self.keep_action, self.tr("Keep"), self.tr("Keep this change: mark it reviewed (Alt+K)")),
                 (
                     self.revert_action,

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, Qt, Signal, Slot
-from PySide6.QtGui import QColor, QFontDatabase, QTextBlockFormat, QTextCursor
+from PySide6.QtGui import QAction, QColor, QFontDatabase, QTextBlockFormat, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from memdesk.core.history import diff as diff_mod
-from memdesk.ui import theme
+from memdesk.ui import action_buttons, theme
 
 CONTEXT = 3  # unchanged lines shown around each hunk
 
@@ -46,6 +46,20 @@ class DiffView(QPlainTextEdit):
         self._current = -1
         self._kept: set[int] = set()
         self.cursorPositionChanged.connect(self._on_cursor_position_changed)
+
+    def step_actions(self, owner: QWidget, context: Qt.ShortcutContext) -> tuple[QAction, QAction]:
+        """The previous and next change actions of ``owner`` over this diff (Alt+Up,
+        Alt+Down within ``context``); ``step_texts`` names them."""
+        previous = action_buttons.shortcut_action(owner, lambda: self.step(-1), "Alt+Up", context)
+        following = action_buttons.shortcut_action(owner, lambda: self.step(1), "Alt+Down", context)
+        return previous, following
+
+    def step_texts(self, previous: QAction, following: QAction) -> list[tuple[QAction, str, str]]:
+        """(action, text, tooltip) of ``step_actions``' two, in the current language."""
+        return [
+            (previous, self.tr("Previous change"), self.tr("Previous change (Alt+Up)")),
+            (following, self.tr("Next change"), self.tr("Next change (Alt+Down)")),
+        ]
 
     @property
     def hunks(self) -> tuple[diff_mod.Hunk, ...]:

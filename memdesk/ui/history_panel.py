@@ -40,6 +40,8 @@ from memdesk.ui import errors as ui_errors
 from memdesk.ui import history_text as text_mod
 
 DOCK_WIDTH = 460
+# The panel's keys work within the dock: the editor's own Alt keys stay the editor's.
+_WITHIN_DOCK = Qt.ShortcutContext.WidgetWithChildrenShortcut
 VersionRole = Qt.ItemDataRole.UserRole
 
 
@@ -108,8 +110,7 @@ class HistoryPanel(QDockWidget):
         self.diff_label.setTextFormat(Qt.TextFormat.PlainText)
         self.diff_label.setWordWrap(True)
 
-        self.previous_action = self._action(self._previous_hunk, "Alt+Up")
-        self.next_action = self._action(self._next_hunk, "Alt+Down")
+        self.previous_action, self.next_action = self.diff.step_actions(self, _WITHIN_DOCK)
         self.revert_action = self._action(self.revert_hunk, "Alt+R")
         # Not Alt+V: the menu bar's View takes it.
         self.restore_action = self._action(self.restore_version, "Alt+T")
@@ -155,8 +156,7 @@ class HistoryPanel(QDockWidget):
         self._update_actions()
 
     def _action(self, slot: Callable[[], object], key: str) -> QAction:
-        # Within the dock: the editor's own Alt keys stay the editor's.
-        return action_buttons.shortcut_action(self, slot, key, Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        return action_buttons.shortcut_action(self, slot, key, _WITHIN_DOCK)
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("History"))
@@ -168,8 +168,7 @@ class HistoryPanel(QDockWidget):
         self.compare_box.setItemText(1, self.tr("with the note now"))
         action_buttons.set_texts(
             [
-                (self.previous_action, self.tr("Previous change"), self.tr("Previous change (Alt+Up)")),
-                (self.next_action, self.tr("Next change"), self.tr("Next change (Alt+Down)")),
+                *self.diff.step_texts(self.previous_action, self.next_action),
                 (
                     self.revert_action,
                     self.tr("Revert this change"),
@@ -380,12 +379,6 @@ class HistoryPanel(QDockWidget):
         self.next_action.setEnabled(many)
         restorable = self._selected is not None and self._selected.digest is not None
         self.restore_action.setEnabled(restorable and comparison is not None)
-
-    def _previous_hunk(self) -> None:
-        self.diff.step(-1)
-
-    def _next_hunk(self) -> None:
-        self.diff.step(1)
 
     # restoring -----------------------------------------------------------------------
     def revert_hunk(self) -> bool:

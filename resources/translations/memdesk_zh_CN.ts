@@ -2579,22 +2579,6 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>刷新</translation>
     </message>
     <message>
-        <source>Previous change</source>
-        <translation>上一处变更</translation>
-    </message>
-    <message>
-        <source>Previous change (Alt+Up)</source>
-        <translation>上一处变更 (Alt+Up)</translation>
-    </message>
-    <message>
-        <source>Next change</source>
-        <translation>下一处变更</translation>
-    </message>
-    <message>
-        <source>Next change (Alt+Down)</source>
-        <translation>下一处变更 (Alt+Down)</translation>
-    </message>
-    <message>
         <source>Keep</source>
         <translation>保留</translation>
     </message>
@@ -2765,22 +2749,6 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>与笔记的当前内容</translation>
     </message>
     <message>
-        <source>Previous change</source>
-        <translation>上一处变更</translation>
-    </message>
-    <message>
-        <source>Previous change (Alt+Up)</source>
-        <translation>上一处变更 (Alt+Up)</translation>
-    </message>
-    <message>
-        <source>Next change</source>
-        <translation>下一处变更</translation>
-    </message>
-    <message>
-        <source>Next change (Alt+Down)</source>
-        <translation>下一处变更 (Alt+Down)</translation>
-    </message>
-    <message>
         <source>Revert this change</source>
         <translation>撤销这处变更</translation>
     </message>
@@ -2868,6 +2836,22 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>reviewed</source>
         <translation>已审阅</translation>
+    </message>
+    <message>
+        <source>Previous change</source>
+        <translation>上一处变更</translation>
+    </message>
+    <message>
+        <source>Previous change (Alt+Up)</source>
+        <translation>上一处变更 (Alt+Up)</translation>
+    </message>
+    <message>
+        <source>Next change</source>
+        <translation>下一处变更</translation>
+    </message>
+    <message>
+        <source>Next change (Alt+Down)</source>
+        <translation>下一处变更 (Alt+Down)</translation>
     </message>
 </context>
 <context>
