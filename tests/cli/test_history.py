@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,22 @@ def test_bad_input_is_one_line(scripted: Path, memdesk_home: Path) -> None:
     ):
         out = run(*args, "--workspace", ws, home=memdesk_home, check=False)
         assert out.returncode == 1 and out.stderr.count("\n") == 1 and words in out.stderr, (args, out.stderr)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs the git binary")
+def test_changes_lists_the_repositorys_commits_unless_no_git(tmp_path: Path, memdesk_home: Path) -> None:
+    from tests.core.history.test_git_timeline import _git
+
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    _git(ws, "init", "-q", "-b", "main")
+    (ws / "memory" / "2026-12-02.md").write_bytes(b"- committed by the agent\n")
+    _git(ws, "add", "-A")
+    _git(ws, "commit", "-q", "-m", "agent", when="2026-12-02T12:00:00+00:00")
+    args = ("changes", "--since", "2026-12-01", "--until", "2026-12-03", "--workspace", str(ws), "--json")
+    out = json.loads(run(*args, home=memdesk_home).stdout)
+    assert [(n["note"], n["sources"], n["added"]) for n in out["notes"]] == [
+        ("memory/2026-12-02.md", ["git"], 1)
+    ]
+    assert out["notes"][0]["versions"][0]["id"].startswith("git:")
+    assert json.loads(run(*args, "--no-git", home=memdesk_home).stdout)["notes"] == []
