@@ -48,7 +48,7 @@ def cmd_search_as_of(args: argparse.Namespace) -> int:
             t0 = time.perf_counter()
             found = snap.search(args.query, settings, scope=args.scope, now=now)
             total_ms = (time.perf_counter() - t0) * 1000
-            notes, differences, skipped = snap.notes, snap.differences, snap.skipped
+            summary = snap.to_json()
         finally:
             snap.close()
     finally:
@@ -64,14 +64,7 @@ def cmd_search_as_of(args: argparse.Namespace) -> int:
         "mode": result.pool.mode,
         "profile": settings.profile,
         "settings": settings.to_json(),
-        "as_of": {
-            "day": day.isoformat(),
-            "at": asof.end_of_day(day).isoformat(),
-            "notes": notes,
-            "differ_now": differences.count,
-            "differences": differences.to_json(),
-            "not_kept": skipped,
-        },
+        "as_of": summary,
         "timings_ms": timings,
         "results": [h.to_json() | {"near_tie": list(ties.get(h.hit.chunk_id, ()))} for h in found.hits],
     }
@@ -91,8 +84,8 @@ def cmd_search_as_of(args: argparse.Namespace) -> int:
             explained[marked.hit.chunk_id] = e
             obj["explain"] = e.to_json()
     lines = [
-        f"memory as it was on {day.isoformat()}: {notes} notes, {differences.count} differ now"
-        + ("" if notes else " (the history keeps no version from that day or before)")
+        f"memory as it was on {day.isoformat()}: {summary['notes']} notes, {summary['differ_now']} differ now"
+        + ("" if summary["notes"] else " (the history keeps no version from that day or before)")
     ]
     for a in found.hits:
         h = a.hit

@@ -34,7 +34,8 @@ URI_SCHEME = "memory://"
 INSTRUCTIONS = (
     "memdesk serves the agent's Markdown memory workspace (MEMORY.md, memory/**/*.md) with the "
     "ranking its user tuned. memory_search finds notes (explain=true says how each score came "
-    "about), memory_get reads a note or some of its lines, memory_status reports the index, "
+    "about; since/until keep notes of a date range), memory_search_as_of searches memory as it "
+    "was on a past day, memory_get reads a note or some of its lines, memory_status reports the index, "
     "memory_append adds to today's daily note when the server allows writes."
 )
 
@@ -90,6 +91,29 @@ def _logging_configured(level: str) -> None:
     """Stands in for the SDK's ``configure_logging`` (see ``MemoryServer``)."""
 
 
+# The parameters memory_search and memory_search_as_of share.
+Query = Annotated[str, Field(description="what to look for, in words (at most 4096 characters)")]
+MaxResults = Annotated[int | None, Field(description="how many hits (1-100)")]
+Folder = Annotated[str | None, Field(description="only hits under this folder, e.g. memory/projects")]
+Explain = Annotated[bool, Field(description="how each hit's score came about")]
+Since = Annotated[
+    str | None,
+    Field(
+        description="only notes dated on or after this day (YYYY-MM-DD): its name's date, else when written"
+    ),
+]
+Until = Annotated[str | None, Field(description="only notes dated on or before this day (YYYY-MM-DD)")]
+
+
+def _check_query(query: str, tool: str) -> None:
+    if len(query) > tools_mod.MAX_QUERY_CHARS:
+        # A protocol error, not a tool result: the request itself is out of bounds.
+        raise MCPError(
+            code=mcp_types.INVALID_PARAMS,
+            message=f"query is {len(query)} characters; {tool} takes at most {tools_mod.MAX_QUERY_CHARS}",
+        )
+
+
 def _refused(exc: errors.MemdeskError) -> ToolError:
     return ToolError(workspace.printable(str(exc)))
 
@@ -104,8 +128,8 @@ def build_server(memory: tools_mod.MemoryTools) -> MemoryServer:
 
     @server.tool(annotations=read_only)
     def memory_search(
-        query: Annotated[str, Field(description="what to look for, in words (at most 4096 characters)")],
-        max_results: Annotated[int | None, Field(description="how many hits (1-100)")] = None,
+        query: Query,
+        max_results: MaxResults = None,
         profile: Annotated[
             str | None,
             Field(
@@ -114,22 +138,47 @@ def build_server(memory: tools_mod.MemoryTools) -> MemoryServer:
             ),
         ] = None,
         as_of: Annotated[
-            str | None, Field(description="rank as on this date (YYYY-MM-DD): decay's clock")
+            str | None,
+            Field(
+                description="rank as on this date (YYYY-MM-DD): decay's clock "
+                "(memory_search_as_of searches memory as it was on a day)"
+            ),
         ] = None,
-        folder: Annotated[
-            str | None, Field(description="only hits under this folder, e.g. memory/projects")
-        ] = None,
-        explain: Annotated[bool, Field(description="how each hit's score came about")] = False,
+        folder: Folder = None,
+        explain: Explain = False,
+        since: Since = None,
+        until: Until = None,
     ) -> dict[str, Any]:
         """Search the memory workspace as the user tuned it: hits with path, lines, snippet, score."""
-        if len(query) > tools_mod.MAX_QUERY_CHARS:
-            # A protocol error, not a tool result: the request itself is out of bounds.
-            raise MCPError(
-                code=mcp_types.INVALID_PARAMS,
-                message=f"query is {len(query)} characters; memory_search takes at most {tools_mod.MAX_QUERY_CHARS}",
-            )
+        _check_query(query, "memory_search")
         try:
-            return memory.memory_search(query, max_results, profile, as_of, folder, explain)
+            return memory.memory_search(query, max_results, profile, as_of, folder, explain, since, until)
+        except errors.MemdeskError as exc:
+            raise _refused(exc) from None
+
+    @server.tool(annotations=read_only)
+    def memory_search_as_of(
+        query: Query,
+        day: Annotated[
+            str,
+            Field(
+                description="search memory as it was at the end of this day (YYYY-MM-DD): "
+                "each note's version then, from memdesk's history and the workspace's git commits"
+            ),
+        ],
+        max_results: MaxResults = None,
+        profile: Annotated[str | None, Field(description="ranking profile, as for memory_search")] = None,
+        folder: Folder = None,
+        since: Since = None,
+        until: Until = None,
+        explain: Explain = False,
+    ) -> dict[str, Any]:
+        """Search memory as it was on a past day: each hit names the version it came from
+        and whether its note changed since. The first search of a day indexes that day's
+        notes (reusing today's vectors), later ones reuse it."""
+        _check_query(query, "memory_search_as_of")
+        try:
+            return memory.memory_search_as_of(query, day, max_results, profile, folder, since, until, explain)
         except errors.MemdeskError as exc:
             raise _refused(exc) from None
 

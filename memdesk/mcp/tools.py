@@ -73,6 +73,7 @@ class MemoryTools:
         self._model = model
         self._engine: Any = None
         self._engine_lock = threading.Lock()
+        self._asof_lock = threading.Lock()
         self._sync_lock = threading.Lock()
         self._sync_thread: threading.Thread | None = None
         # Asked for while a sync ran: that sync may have listed the notes before the
@@ -214,6 +215,47 @@ class MemoryTools:
             log.warning("%s", exc)
             return settings_mod.SearchSettings.defaults(settings_mod.canonical_profile(profile))
 
+    def _request(
+        self,
+        query: str,
+        max_results: int | None,
+        profile: str | None,
+        folder: str | None,
+        since: str | None,
+        until: str | None,
+    ) -> tuple[settings_mod.SearchSettings, Any]:
+        """A search request checked: (its settings, its filter); ToolInputError names
+        what is wrong."""
+        if len(query) > MAX_QUERY_CHARS:
+            raise ToolInputError(
+                f"query is {len(query)} characters; memory_search takes at most {MAX_QUERY_CHARS}"
+            )
+        settings = self.settings_for(profile)
+        wanted = settings.max_results
+        if max_results is not None:
+            if not 1 <= max_results <= 100:
+                raise ToolInputError(f"max_results {max_results}: expected 1 to 100")
+            wanted = max_results
+        flt = _search_filter(folder, _parse_date(since, "since"), _parse_date(until, "until"))
+        return settings.replace(max_results=wanted), flt
+
+    def _ready_engine(self) -> Any:
+        """The engine, a sync started if notes may have changed, and the first sync waited
+        for a moment: it mostly finds the index up to date (the app or an earlier server
+        keeps it), so a search need not answer keyword-only, unless that sync starts
+        embedding (the keyword index is then complete) or takes long."""
+        eng = self.engine()
+        self.start_background()
+        if self._changed.is_set() or (
+            self._observer is None and time.monotonic() - self._last_sync_end > RESYNC_AFTER_S
+        ):
+            self.start_sync()
+        deadline = time.monotonic() + FIRST_SYNC_WAIT_S
+        while not self._first_sync_done.wait(0.01):
+            if eng.embedder_busy or time.monotonic() > deadline:
+                break
+        return eng
+
     def memory_search(
         self,
         query: str,
@@ -222,37 +264,16 @@ class MemoryTools:
         as_of: str | None = None,
         folder: str | None = None,
         explain_hits: bool = False,
+        since: str | None = None,
+        until: str | None = None,
     ) -> dict[str, Any]:
         # What only a search needs is imported by the first search (start-up answers
         # memory_status sooner without it).
-        from memdesk.core.search import explain, explain_text, highlight, ranking
+        from memdesk.core.search import ranking
 
-        if len(query) > MAX_QUERY_CHARS:
-            raise ToolInputError(
-                f"query is {len(query)} characters; memory_search takes at most {MAX_QUERY_CHARS}"
-            )
-        now = _parse_date(as_of)
-        settings = self.settings_for(profile)
-        wanted = settings.max_results
-        if max_results is not None:
-            if not 1 <= max_results <= 100:
-                raise ToolInputError(f"max_results {max_results}: expected 1 to 100")
-            wanted = max_results
-        flt = _folder_filter(folder)
-        settings = settings.replace(max_results=wanted)
-        eng = self.engine()
-        self.start_background()
-        if self._changed.is_set() or (
-            self._observer is None and time.monotonic() - self._last_sync_end > RESYNC_AFTER_S
-        ):
-            self.start_sync()
-        # The first sync after start mostly finds the index up to date (the app or an
-        # earlier server keeps it): wait for it rather than answer keyword-only, unless
-        # it starts embedding (the keyword index is then complete) or takes long.
-        deadline = time.monotonic() + FIRST_SYNC_WAIT_S
-        while not self._first_sync_done.wait(0.01):
-            if eng.embedder_busy or time.monotonic() > deadline:
-                break
+        settings, flt = self._request(query, max_results, profile, folder, since, until)
+        now = _parse_date(as_of, "as_of")
+        eng = self._ready_engine()
         indexing = not self._first_sync_done.is_set() or eng.embedder_busy
         mode = "fts" if indexing and eng.mode != "fts" else None
         t0 = time.perf_counter()
@@ -278,23 +299,67 @@ class MemoryTools:
             "settings": settings.to_json(),
             "as_of": now.isoformat() if now else None,
             "folder": flt.folders[0] if flt.folders else None,
+            "since": since or None,
+            "until": until or None,
             "indexing": indexing,
             "notices": notices,
             "timings_ms": {"total_ms": round(total_ms, 3)},
             "results": [h.to_json() for h in hits],
         }
         if explain_hits:
-            terms = highlight.KeywordTerms.for_query(query, settings.profile)
             today = clock if isinstance(clock, dt.date) and not isinstance(clock, dt.datetime) else None
-            all_hits = tuple(hits)
-            for obj, h in zip(data["results"], hits, strict=True):
-                e = explain.explain(
-                    h, settings, found.mode, hits=all_hits, pool=found, terms=terms, today=today
-                )
-                obj["explain"] = e.to_json()
-                # The app's explanation pane, word for word (in English): its heading,
-                # then one "Heading: sentence" line per row of its table.
-                obj["explain_lines"] = explain_text.lines(e)
+            _explain(data["results"], query, settings, found, hits, today)
+        return json_safe(data)
+
+    def memory_search_as_of(
+        self,
+        query: str,
+        day: str,
+        max_results: int | None = None,
+        profile: str | None = None,
+        folder: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        explain_hits: bool = False,
+    ) -> dict[str, Any]:
+        """Memory as it was at the end of ``day``: each note's version current then (the
+        history memdesk keeps, and the workspace's git commits), indexed in memdesk's
+        data dir and searched at that day's clock; each hit names its version and
+        whether its note changed since (``core/asof``, as ``memdesk search --as-of``).
+        Reads the workspace only."""
+        from memdesk.core import asof
+
+        settings, flt = self._request(query, max_results, profile, folder, since, until)
+        when = _parse_date(day, "day")
+        assert when is not None  # the SDK requires it
+        eng = self._ready_engine()
+        history = eng.history
+        if history is None:
+            raise ToolInputError(f"{self.root}: memdesk keeps no history of this workspace")
+        t0 = time.perf_counter()
+        with self._asof_lock:  # one snapshot folder per day: built by one search at a time
+            snap = asof.open_snapshot(eng, history, when)
+            try:
+                found = snap.search(query, settings, filters=flt)
+                summary = snap.to_json()
+            finally:
+                snap.close()
+        result = found.result
+        data: dict[str, Any] = {
+            "query": query,
+            "mode": result.pool.mode,
+            "profile": settings.profile,
+            "settings": settings.to_json(),
+            "as_of": summary,
+            "folder": flt.folders[0] if flt.folders else None,
+            "since": since or None,
+            "until": until or None,
+            "notices": [n for n in (result.pool.notice,) if n],
+            "timings_ms": {"total_ms": round((time.perf_counter() - t0) * 1000, 3)},
+            "results": [h.to_json() for h in found.hits],
+        }
+        if explain_hits:
+            _explain(data["results"], query, settings, result.pool, result.hits, when)
         return json_safe(data)
 
     # -- memory_get --------------------------------------------------------------------
@@ -411,20 +476,37 @@ class MemoryTools:
         return sorted(workspace.rel_path(self.root, p) for p in workspace.list_memory_files(self.root))
 
 
-def _parse_date(value: str | None) -> dt.date | None:
+def _parse_date(value: str | None, name: str) -> dt.date | None:
     if value is None or value == "":
         return None
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        raise ToolInputError(f"as_of {value!r}: expected a date as YYYY-MM-DD") from None
+        raise ToolInputError(f"{name} {value!r}: expected a date as YYYY-MM-DD") from None
 
 
-def _folder_filter(folder: str | None) -> Any:
-    """The search filter for ``folder`` (one definition for app, CLI and MCP: ``core/search/filters``)."""
+def _search_filter(folder: str | None, since: dt.date | None, until: dt.date | None) -> Any:
+    """The search filter for ``folder`` and the notes' date range (one definition for
+    app, CLI and MCP: ``core/search/filters``)."""
     from memdesk.core.search import filters
 
     try:
-        return filters.SearchFilter.build([folder] if folder else [])
+        return filters.SearchFilter.build([folder] if folder else [], since, until)
     except filters.FilterError as exc:
         raise ToolInputError(str(exc)) from None
+
+
+def _explain(
+    results: list[dict[str, Any]], query: str, settings: Any, pool: Any, hits: Any, today: dt.date | None
+) -> None:
+    """Each result's explanation, as JSON and as the app's explanation pane words it."""
+    from memdesk.core.search import explain, explain_text, highlight
+
+    terms = highlight.KeywordTerms.for_query(query, settings.profile)
+    all_hits = tuple(hits)
+    for obj, h in zip(results, all_hits, strict=True):
+        e = explain.explain(h, settings, pool.mode, hits=all_hits, pool=pool, terms=terms, today=today)
+        obj["explain"] = e.to_json()
+        # The app's explanation pane, word for word (in English): its heading,
+        # then one "Heading: sentence" line per row of its table.
+        obj["explain_lines"] = explain_text.lines(e)

@@ -101,6 +101,7 @@ def test_the_mcp_inspector_cli_searches_with_explanations(
         "memory_append",
         "memory_get",
         "memory_search",
+        "memory_search_as_of",
         "memory_status",
     ]
 

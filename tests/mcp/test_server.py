@@ -440,3 +440,46 @@ def test_print_config_is_the_clients_file_format_with_absolute_paths(
         [entry["command"], *entry["args"], "--print-config", "codex"], capture_output=True, text=True, env=env
     )
     assert status.returncode == 0 and "[mcp_servers.memdesk]" in status.stdout
+
+
+def test_search_since_until_and_as_of_a_day(tmp_path: Path, memdesk_home: Path) -> None:
+    """``since``/``until`` keep the notes of a date range (the CLI's filter), and
+    ``memory_search_as_of`` searches the scripted history's notes as they were on a day,
+    each hit with its version and whether its note changed since; the workspace's
+    files are not written."""
+    from tests.core.asof import scripted
+
+    root = tmp_path / "ws"
+    scripted.scripted(root)  # into this test's data dir, where the server reads it
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+    async def body() -> tuple[dict, dict, dict, dict, str, str]:
+        async with mcp_session(root, memdesk_home, "--model", "none") as s:
+            await wait_indexed(s)
+            ranged = await call(s, "memory_search", query="2026", since="2026-10-21", until="2026-10-22")
+            everything = await call(s, "memory_search", query="2026")
+            day3 = await call(s, "memory_search_as_of", query="ferry project owned", day="2026-11-03")
+            lighthouse = await call(
+                s, "memory_search_as_of", query="lighthouse migration", day="2026-11-03", since="2026-11-01"
+            )
+            bad_day = await error_text(s, "memory_search_as_of", query="x", day="3 November")
+            bad_range = await error_text(
+                s, "memory_search", query="x", since="2026-11-02", until="2026-11-01"
+            )
+            return ranged, everything, day3, lighthouse, bad_day, bad_range
+
+    ranged, everything, day3, lighthouse, bad_day, bad_range = anyio.run(body)
+    assert {h["path"] for h in ranged["results"]} == {"memory/2026-10-21.md", "memory/2026-10-22.md"}
+    assert (ranged["since"], ranged["until"]) == ("2026-10-21", "2026-10-22")
+    assert len({h["path"] for h in everything["results"]}) > 2  # the filter did the narrowing
+
+    assert day3["as_of"]["day"] == "2026-11-03" and day3["as_of"]["differences"]["gone"] == [scripted.GONE]
+    ferry = [h for h in day3["results"] if h["path"] == scripted.FERRY]
+    assert ferry and "Dana Whitfield" in ferry[0]["snippet"] and ferry[0]["changed_since"] is True
+    assert ferry[0]["as_of"]["source"] == "disk"
+    (gone,) = [h for h in lighthouse["results"] if h["path"] == scripted.GONE]
+    assert gone["changed_since"] is True  # deleted since
+    assert all(h["path"] == scripted.GONE for h in lighthouse["results"])  # the only note dated then
+    assert "day '3 November': expected a date as YYYY-MM-DD" in bad_day
+    assert "ends before it starts" in bad_range
+    assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before

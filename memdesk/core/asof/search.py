@@ -26,6 +26,7 @@ from memdesk.core.history import History
 from memdesk.core.index import workspace
 from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
+from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import settings as settings_mod
 
@@ -157,10 +158,23 @@ class Snapshot:
         *,
         scope: engine_mod.Scope = "all",
         now: dt.date | dt.datetime | None = None,
+        filters: filters_mod.SearchFilter = filters_mod.NO_FILTER,
     ) -> AsOfResult:
         """The normal search over the snapshot, its clock at the snapshot's day (or ``now``)."""
-        result = self.engine.search(query, settings, scope=scope, now=now or self.day)
+        result = self.engine.search(query, settings, scope=scope, now=now or self.day, filters=filters)
         return AsOfResult(self.day, result, self.mark(result.hits))
+
+    def to_json(self) -> dict[str, Any]:
+        """The day, its end, how many notes it had and how they differ now, and the
+        notes whose content the history did not keep (``memdesk search --as-of``, MCP)."""
+        return {
+            "day": self.day.isoformat(),
+            "at": self.when.isoformat(),
+            "notes": self.notes,
+            "differ_now": self.differences.count,
+            "differences": self.differences.to_json(),
+            "not_kept": self.skipped,
+        }
 
     def close(self) -> None:
         self.engine.close()
