@@ -240,3 +240,38 @@ def test_a_change_made_again_later_is_not_already_kept(workspace: Path) -> None:
     assert one.hunks == two.hunks
     keys = {history_data.hunk_key(c, h) for c in (one, two) for h in c.hunks}
     assert len(keys) == 2 * len(one.hunks)
+
+
+def test_the_buttons_follow_their_actions_in_either_language(qtbot, scripted) -> None:  # type: ignore[no-untyped-def]
+    """Each button shows its action's text, tooltip and state (``action_buttons``), and
+    the previous/next pair is the diff's own (``DiffView.step_actions``), in English
+    and after a live switch to Chinese."""
+    window = scripted
+    view = _open(qtbot, window)
+    with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+        assert view.select_group("agent", "memory/2026-05-04.md")
+    actions = [
+        view.previous_action,
+        view.next_action,
+        view.keep_action,
+        view.revert_action,
+        view.open_action,
+        view.history_action,
+    ]
+
+    def shown() -> list[tuple[str, str, bool]]:
+        return [(b.text(), b.toolTip(), b.isEnabled()) for b in view.buttons]
+
+    assert shown() == [(a.text(), a.toolTip(), a.isEnabled()) for a in actions]
+    assert shown()[0][:2] == ("Previous change", "Previous change (Alt+Up)")
+    # The MCP append is one hunk: keep and revert act on it, there is no other to step to.
+    assert [b.isEnabled() for b in view.buttons] == [False, False, True, True, True, True]
+    try:
+        window.set_language("zh_CN")
+        qtbot.waitUntil(lambda: view.buttons[0].text() == "上一处变更")
+        assert shown() == [(a.text(), a.toolTip(), a.isEnabled()) for a in actions]
+        assert view.buttons[1].toolTip() == "下一处变更 (Alt+Down)"
+        panel = window.history_ui.show_history("MEMORY.md")
+        assert panel.previous_button.text() == "上一处变更"
+    finally:
+        window.set_language("en")
