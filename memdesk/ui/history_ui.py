@@ -115,7 +115,7 @@ class HistoryUi(QObject):
         if visible and not self.panel.isFloating():
             wanted = max(self.panel.minimumSizeHint().width(), panel_mod.DOCK_WIDTH)
             window.resizeDocks([self.panel], [wanted], Qt.Orientation.Horizontal)
-        window.fit.dock_shown(self.panel, visible)  # type: ignore[arg-type]  # any dock folds the tree
+        window.fit.history_shown(self.panel, visible)  # the Ranking column gives way, not the tree
 
     def show_changes(self) -> changes_mod.ChangesView:
         """The Changes window (created once, listed again each time it is shown)."""

@@ -1,0 +1,74 @@
+"""The History panel beside the tree and the note at 1280x800: opening it keeps the
+tree, the editor and the panel all usable and the window on the screen, a Merge's
+conflict bar included; closing it brings back the column it folded. Real window, real
+index, real history store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QTextCursor
+
+from memdesk.ui import history_panel as panel_mod
+
+NOTE = "MEMORY.md"
+SIZE = (1280, 800)
+
+
+def _usable(qtbot, window) -> None:  # type: ignore[no-untyped-def]
+    panel = window.history_ui.panel
+    tree = window.tree
+    editor = window.editor
+    chars = editor.fontMetrics().averageCharWidth()
+    debug = (
+        window.width(),
+        window.minimumSizeHint().width(),
+        window.splitter.sizes(),
+        panel.width(),
+        editor.width(),
+        tree.width(),
+    )
+    assert window.width() <= SIZE[0], debug
+    assert tree.isVisible() and tree.width() >= 150, debug
+    assert tree.visibleRegion().boundingRect().width() >= 150, debug
+    assert editor.isVisible() and editor.width() >= 40 * chars, debug
+    assert panel.isVisible() and not panel.isFloating(), debug
+    assert panel.width() >= min(panel.minimumSizeHint().width(), panel_mod.DOCK_WIDTH), debug
+    # The whole panel is inside the window (it was cut at the screen's edge).
+    right = panel.mapTo(window, panel.rect().topRight()).x()
+    assert right <= window.width(), (right, debug)
+
+
+def test_history_panel_keeps_tree_and_editor_at_1280x800(  # type: ignore[no-untyped-def]
+    qtbot, make_window, workspace: Path, tmp_path: Path, monkeypatch
+) -> None:
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "openclaw"))  # never the real ~/.openclaw
+    window = make_window(workspace, model=None)
+    window.set_window_size(*SIZE)
+    qtbot.waitUntil(lambda: window.tree.width() > 0)
+    assert window.open_note(NOTE)
+    ranking_before = window.splitter.sizes()[2]
+    window.history_ui.show_history(NOTE)
+    panel = window.history_ui.panel
+    qtbot.waitUntil(lambda: panel.isVisible() and panel.width() > 0)
+    qtbot.wait(100)  # the dock's and the splitter's layout settle
+    _usable(qtbot, window)
+
+    # A Merge's conflict bar over the editor: the window still fits the screen.
+    editor = window.note_editor
+    cursor = window.editor.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    cursor.insertText("\nmine at the end\n")
+    path = workspace / NOTE
+    path.write_text(path.read_text(encoding="utf-8") + "\ntheirs at the end\n", encoding="utf-8")
+    with qtbot.waitSignal(editor.conflict_detected, timeout=5000):
+        editor.on_files_changed([NOTE])
+    with qtbot.waitSignal(editor.conflicts_changed, timeout=5000):
+        editor.open_dialog(NOTE).merge_button.click()  # type: ignore[union-attr]
+    qtbot.wait(200)
+    _usable(qtbot, window)
+
+    # Closed, the panel gives back what it folded.
+    panel.setVisible(False)
+    qtbot.waitUntil(lambda: window.splitter.sizes()[2] >= ranking_before - 2, timeout=5000)
+    assert window._right_pane.isVisible()
