@@ -561,6 +561,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_tuning_settings_changed(self, settings: settings_mod.SearchSettings) -> None:
         self.session.set_settings(settings)
+        self.status.show_index_mode()  # another profile may search keyword-only for now
         self.tuned_settings.record(settings)
         if self.lab is not None:
             self.lab.set_settings(settings)

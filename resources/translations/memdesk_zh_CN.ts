@@ -2131,6 +2131,14 @@ Save over it anyway? It stays read-only afterwards.</source>
 <context>
     <name>StatusBar</name>
     <message>
+        <source>OpenClaw {0} index {1} %</source>
+        <translation>OpenClaw {0} 索引 {1} %</translation>
+    </message>
+    <message>
+        <source>Searches with the OpenClaw {0} profile are keyword-only until its own index is ready: {1} % built</source>
+        <translation>使用 OpenClaw {0} 配置的搜索在其自己的索引就绪之前仅用关键词：已构建 {1} %</translation>
+    </message>
+    <message>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>

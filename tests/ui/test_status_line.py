@@ -115,3 +115,28 @@ def test_fallback_reason_is_shortened_by_whole_words(qtbot, fts_window) -> None:
     words = set(reason.replace("(", " ").replace(")", " ").split())
     shown = text.split("(", 1)[1].rstrip(")").removesuffix("…").split()
     assert shown and all(word in words for word in shown), text
+
+
+def test_mode_says_keyword_only_while_the_profiles_own_index_is_built(
+    qtbot, make_window, workspace: Path, tmp_path: Path, minilm_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """An OpenClaw profile's searches are keyword-only while its own index is built in the
+    background: the mode says so, with the build's progress, then "Hybrid" once it is ready."""
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "no-openclaw"))  # never the user's agent
+    window = make_window(workspace, model=minilm_path)
+    session = window.session
+    mode = window.status.mode_label
+    assert mode.text() == "Hybrid"
+    shown: list[str] = []
+    session.profile_index_progress.connect(lambda *_a: shown.append(mode.text()))
+    combo = window.tuning.profile_combo
+    with qtbot.waitSignal(session.profile_index_finished, timeout=300_000):
+        combo.setCurrentIndex(combo.findData("openclaw-2026.4"))
+        assert session.engine.preparing("openclaw-2026.4")
+        assert mode.text().startswith("FTS-only (OpenClaw 2026.4 index"), mode.text()
+        assert "keyword-only until its own index is ready" in mode.toolTip()
+    assert all(t.startswith("FTS-only") and "%" in t for t in shown), shown
+    qtbot.waitUntil(lambda: mode.text() == "Hybrid", timeout=10_000)
+    # Back to memdesk's own profile while another build runs: hybrid at once.
+    combo.setCurrentIndex(combo.findData("memdesk"))
+    assert mode.text() == "Hybrid"
