@@ -36,6 +36,10 @@ class HistoryUi(QObject):
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
         self.panel.seen.connect(self._on_seen)
         self.panel.visibilityChanged.connect(self._on_panel_visibility_changed)
+        # Floated out (or docked back): the columns it folded come back (or give way).
+        self.panel.topLevelChanged.connect(
+            lambda _floating: self._on_panel_visibility_changed(self.panel.isVisible())
+        )
         self.changes: changes_mod.ChangesView | None = None
         window.tree.history_requested.connect(self.show_history)
         window.note_editor.current_changed.connect(self._on_editor_current_changed)

@@ -706,7 +706,9 @@ class MainWindow(QMainWindow):
         self._closing_confirmed = True
         self.tuned_settings.flush()
         self.prefs.set_geometry("geometry", self.saveGeometry())
-        self.prefs.set_geometry("splitter", self.splitter.saveState())
+        # The columns as the user laid them out, not folded for a dock: a tree folded
+        # for the agent dock came back hidden at the next start, with no dock open.
+        self.prefs.set_geometry("splitter", self.panes.unfolded_state())
         self.prefs.sync()
         if self.lab is not None:
             self.lab.close()

@@ -9,7 +9,7 @@ results lose their columns. The window restores saved sizes and says when to sha
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import (
     QFrame,
     QLineEdit,
@@ -208,6 +208,12 @@ class Panes(QWidget):
             right = self.right_pane.minimumWidth()
             if sizes[2] < right:
                 self.splitter.setSizes([sizes[0], max(0, sizes[1] - (right - sizes[2])), right])
+
+    def unfolded_state(self) -> QByteArray:
+        """The splitter's state with what a dock folded given back (kept at quit)."""
+        self.give_back_ranking()
+        self.give_back_tree()
+        return self.splitter.saveState()
 
     def give_back_tree(self) -> None:
         """The tree's width again after the dock went (as much as the results can spare)."""

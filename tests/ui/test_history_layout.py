@@ -72,3 +72,26 @@ def test_history_panel_keeps_tree_and_editor_at_1280x800(  # type: ignore[no-unt
     panel.setVisible(False)
     qtbot.waitUntil(lambda: window.splitter.sizes()[2] >= ranking_before - 2, timeout=5000)
     assert window._right_pane.isVisible()
+
+
+def test_a_tree_folded_for_a_dock_is_not_kept_folded_at_quit(  # type: ignore[no-untyped-def]
+    qtbot, make_window, workspace: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """Quit with the agent dock open (it folds the tree) and the History panel open (it
+    hides the Ranking column): the next start shows the tree and the Ranking column."""
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "openclaw"))  # never the real ~/.openclaw
+    window = make_window(workspace, model=None)
+    window.set_window_size(*SIZE)
+    qtbot.waitUntil(lambda: window.tree.width() > 0)
+    window.history_ui.show_history(NOTE)
+    qtbot.waitUntil(lambda: not window._right_pane.isVisible(), timeout=5000)
+    window.history_ui.panel.setFloating(True)  # the agent dock alone beside the results
+    qtbot.waitUntil(window._right_pane.isVisible, timeout=5000)  # floated: the column is back
+    window.agent_dock.show_tab(0)
+    qtbot.waitUntil(lambda: window.splitter.sizes()[0] == 0, timeout=5000)
+    window.close()
+
+    again = make_window(workspace, model=None)
+    qtbot.waitUntil(lambda: again.tree.width() > 0, timeout=5000)
+    sizes = again.splitter.sizes()
+    assert sizes[0] >= 150 and sizes[2] >= again._right_pane.minimumWidth(), sizes
