@@ -633,6 +633,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:
+        if self.sender() not in (None, self.session):
+            return  # the workspace left: its sync was cancelled by the switch
         if isinstance(exc, errors.Cancelled):
             self.status.show_sync_cancelled()
         else:

@@ -185,6 +185,8 @@ class StatusBar(QStatusBar):
     # the index ---------------------------------------------------------------------------
     @Slot()
     def _on_session_sync_started(self) -> None:
+        if self._stale():
+            return
         self.progress.setRange(0, 0)  # busy until the first file reports a total
         self.progress.set_text(self.tr("Indexing…"))
         self.progress.setVisible(True)
@@ -194,6 +196,8 @@ class StatusBar(QStatusBar):
 
     @Slot(object)
     def _on_session_sync_progress(self, progress: engine_mod.SyncProgress) -> None:
+        if self._stale():
+            return
         embedding = progress.phase == "embed" and progress.embedded < progress.to_embed
         if embedding != self._embedding_notes:
             self._embedding_notes = embedding
@@ -241,6 +245,8 @@ class StatusBar(QStatusBar):
     @Slot(str, int, int)
     def _on_session_profile_index_progress(self, name: str, done: int, total: int) -> None:
         """An OpenClaw profile's own index, built in the background after the main one."""
+        if self._stale():
+            return
         share = 100 * done // total if total > 0 else 100
         self._profile_share[name] = share
         self.show_index_mode()  # the profile in use may be keyword-only until it is done
@@ -252,6 +258,8 @@ class StatusBar(QStatusBar):
     @Slot(str)
     def _on_session_profile_index_finished(self, name: str) -> None:
         """That profile's index is built ("": the job ended, every profile's is done)."""
+        if self._stale():
+            return
         if name:
             self._profile_share.pop(name, None)
         else:
@@ -280,6 +288,8 @@ class StatusBar(QStatusBar):
 
     @Slot(bool)
     def _on_session_model_loading_changed(self, loading: bool) -> None:
+        if self._stale():
+            return
         if loading and not self._syncing():
             self.freshness_label.set_full_text(
                 " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
@@ -287,6 +297,8 @@ class StatusBar(QStatusBar):
 
     @Slot(object)
     def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
+        if self._stale():
+            return
         if report.repaired:
             self.showMessage(
                 self.tr("The index was damaged ({0}); rebuilt it from the notes").format(report.repaired),
@@ -298,6 +310,8 @@ class StatusBar(QStatusBar):
 
     @Slot(bool)
     def _on_session_idle_changed(self, idle: bool) -> None:
+        if self._stale():
+            return
         self.progress.setVisible(not idle)
         self.cancel_button.setVisible(not idle)
         if idle and self._embedding_notes:  # a cancelled or failed sync ends its embedding too
@@ -306,6 +320,8 @@ class StatusBar(QStatusBar):
 
     @Slot(object)
     def _on_session_snapshot_changed(self, snapshot: workers.WorkspaceSnapshot) -> None:
+        if self._stale():
+            return
         if snapshot.error is not None:
             self.freshness_label.set_full_text(self.tr("status unavailable: {0}").format(snapshot.error))
             return
@@ -334,6 +350,12 @@ class StatusBar(QStatusBar):
             when = status.last_sync.astimezone().strftime("%H:%M:%S") if status.last_sync else ""
             fresh = self.tr("index up to date ({0})").format(when) if when else self.tr("index up to date")
         self.freshness_label.set_full_text(fresh)
+
+    def _stale(self) -> bool:
+        """The signal comes from a workspace left since (its jobs report after the
+        switch: a cancelled sync's "Indexing cancelled" and idle were the new one's)."""
+        sender = self.sender()
+        return sender is not None and sender is not self._session
 
     def _syncing(self) -> bool:
         return self._session is not None and self._session.is_syncing

@@ -140,3 +140,25 @@ def test_mode_says_keyword_only_while_the_profiles_own_index_is_built(
     # Back to memdesk's own profile while another build runs: hybrid at once.
     combo.setCurrentIndex(combo.findData("memdesk"))
     assert mode.text() == "Hybrid"
+
+
+def test_switching_workspace_mid_sync_does_not_say_indexing_cancelled(
+    qtbot, make_window, workspace: Path, tmp_path: Path, minilm_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The old workspace's sync, cancelled by the switch, reports after the new one is
+    attached: its "Indexing cancelled" (and its idle) were shown for the new workspace."""
+    window = make_window(workspace, model=minilm_path, wait=False)
+    qtbot.waitUntil(lambda: window.session.is_syncing, timeout=30_000)
+    old = window.session
+    other = tmp_path / "other"
+    (other / "memory").mkdir(parents=True)
+    (other / "MEMORY.md").write_text("# Memory\n\nA second workspace.\n", encoding="utf-8")
+    cancelled: list[object] = []
+    old.sync_failed.connect(cancelled.append)
+    with qtbot.waitSignal(window.session_replaced):
+        window.open_workspace(other)
+    qtbot.waitUntil(lambda: bool(cancelled), timeout=30_000)  # the old sync's report came
+    qtbot.wait(50)
+    assert window.statusBar().currentMessage() != "Indexing cancelled"
+    if window.session.is_syncing:  # the new workspace's index: its progress stays shown
+        assert window.status.progress.isVisible()
