@@ -88,6 +88,12 @@ class _Popup(QMenu):
         super().showEvent(event)
         self._content.setFocus(Qt.FocusReason.PopupFocusReason)
 
+    def focusNextPrevChild(self, next: bool) -> bool:  # Qt override
+        # QMenu turns Tab into moving between its items: with one item (the box) the
+        # menu itself took the focus, and the check boxes, the dates and Clear filters
+        # could not be reached from the keyboard. Tab goes through the box's widgets.
+        return QWidget.focusNextPrevChild(self, next)
+
 
 class _FittedButton(QToolButton):
     """A text button that gives way in a narrow window: it asks for room for its whole

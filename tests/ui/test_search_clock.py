@@ -204,3 +204,31 @@ def test_a_typed_filter_date_searches_once_committed(qtbot) -> None:  # type: ig
     assert emitted[-1].since == dt.date(2023, 7, 20)
     qtbot.wait(search_filters.DATE_SETTLE_MS + 200)
     assert len(emitted) == 3
+
+
+def test_the_filter_popup_is_usable_from_the_keyboard(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Tab goes from the folders to From, its date, To…: the menu took the focus and the
+    date boxes could not be reached without a mouse."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QApplication
+
+    from memdesk.ui import search_filters
+
+    button = search_filters.FilterButton()
+    qtbot.addWidget(button)
+    button.set_folders(["memory", "memory/people"])
+    button.show()
+    qtbot.waitExposed(button)
+    emitted: list[filters.SearchFilter] = []
+    button.filters_changed.connect(emitted.append)
+    button.popup.popup(button.mapToGlobal(QPoint(0, button.height())))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is button.folder_list, timeout=2000)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is button.since_check
+    qtbot.keyClick(button.since_check, Qt.Key.Key_Space)
+    assert button.since_check.isChecked() and emitted and emitted[-1].since is not None
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is button.since_edit
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is button.since_check
+    button.popup.close()
