@@ -48,6 +48,15 @@ class HistoryUi(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is self._window and event.type() == QEvent.Type.Close and self.changes is not None:
             self.changes.close()  # its own window: it goes with the main one
+        if (
+            watched is self._window
+            and event.type() == QEvent.Type.Resize
+            and self.panel.isVisible()
+            and not self.panel.isFloating()
+        ):
+            # A narrower window took all its width from the note (the dock kept its
+            # own): the panel gives way again, after the window's new layout.
+            QTimer.singleShot(0, lambda: self._on_panel_visibility_changed(self.panel.isVisible()))
         return super().eventFilter(watched, event)
 
     def _root(self) -> Any:

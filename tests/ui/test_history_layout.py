@@ -54,6 +54,18 @@ def test_history_panel_keeps_tree_and_editor_at_1280x800(  # type: ignore[no-unt
     qtbot.wait(100)  # the dock's and the splitter's layout settle
     _usable(qtbot, window)
 
+    # A narrower window: the panel gives way, not only the note.
+    before = window.editor.width()
+    window.resize(1000, 700)
+    qtbot.waitUntil(lambda: window.width() == 1000, timeout=5000)
+    qtbot.wait(200)
+    editor_width = window.editor.width()
+    chars = window.editor.fontMetrics().averageCharWidth()
+    assert editor_width >= 30 * chars, (before, editor_width, panel.width(), window.splitter.sizes())
+    assert window.tree.width() >= 150
+    window.resize(*SIZE)
+    qtbot.waitUntil(lambda: window.width() == SIZE[0], timeout=5000)
+
     # A Merge's conflict bar over the editor: the window still fits the screen.
     editor = window.note_editor
     cursor = window.editor.textCursor()
