@@ -122,6 +122,15 @@ class HistoryUi(QObject):
         QTimer.singleShot(0, lambda: self.panel.timeline.setFocus(Qt.FocusReason.ShortcutFocusReason))
         return self.panel
 
+    def toggle_history(self) -> None:
+        """View > Note history (Ctrl+Shift+H): the panel, or away again when it is
+        shown: the keyboard had no way to close it (and the Ranking column it folds)."""
+        if self.panel.isVisible():
+            self.panel.close()
+            self._window.note_editor.text_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            self.show_history()
+
     @Slot(bool)
     def _on_panel_visibility_changed(self, visible: bool) -> None:
         window = self._window

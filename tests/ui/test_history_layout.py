@@ -107,3 +107,23 @@ def test_a_tree_folded_for_a_dock_is_not_kept_folded_at_quit(  # type: ignore[no
     qtbot.waitUntil(lambda: again.tree.width() > 0, timeout=5000)
     sizes = again.splitter.sizes()
     assert sizes[0] >= 150 and sizes[2] >= again._right_pane.minimumWidth(), sizes
+
+
+def test_ctrl_shift_h_opens_and_closes_the_history_panel(  # type: ignore[no-untyped-def]
+    qtbot, make_window, workspace: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """From the keyboard alone the panel (and the Ranking column it folds) could be
+    opened, never closed: the shortcut now closes it when it is open."""
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "openclaw"))  # never the real ~/.openclaw
+    window = make_window(workspace, model=None)
+    window.set_window_size(*SIZE)
+    assert window.open_note(NOTE)
+    panel = window.history_ui.panel
+    window.history_action.trigger()
+    qtbot.waitUntil(lambda: panel.isVisible() and panel.note == NOTE, timeout=5000)
+    qtbot.waitUntil(lambda: not window._right_pane.isVisible(), timeout=5000)
+    window.history_action.trigger()
+    qtbot.waitUntil(lambda: not panel.isVisible(), timeout=5000)
+    assert window._right_pane.isVisible()
+    window.history_action.trigger()
+    qtbot.waitUntil(panel.isVisible, timeout=5000)
