@@ -6,7 +6,6 @@ index, real history store."""
 from __future__ import annotations
 
 import contextlib
-
 from pathlib import Path
 
 from PySide6.QtGui import QTextCursor
