@@ -18,6 +18,9 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from memdesk.core import asof, errors
 from memdesk.core import engine as engine_mod
+from memdesk.core.asof import search as asof_search
+from memdesk.core.history import History, open_history
+from memdesk.core.history.version import BASELINE
 from memdesk.core.search import ranking
 from memdesk.core.search import settings as settings_mod
 from memdesk.qt import jobs
@@ -35,19 +38,75 @@ class Request:
     scope: engine_mod.Scope
 
 
-def _build(engine: engine_mod.Engine, day: dt.date) -> Callable[[jobs.JobContext], asof.Snapshot]:
-    def run(context: jobs.JobContext) -> asof.Snapshot:
-        from memdesk.core.history import open_history
+@dataclasses.dataclass(frozen=True)
+class Count:
+    """How the workspace now differs from a day's snapshot, told honestly.
 
+    ``unseen`` are notes in the workspace now that memdesk's history first kept when it
+    first looked at the workspace (its baseline), after the day: they may well have been
+    there on the day, so they are not "new since". ``first_seen`` is the earliest day
+    the history kept one of them (where its knowledge of them starts)."""
+
+    differences: asof_search.Differences
+    unseen: tuple[str, ...] = ()
+    first_seen: dt.date | None = None
+    # The earliest first version of the notes new since the day: where the history of
+    # the workspace starts when the snapshot has no note at all.
+    history_start: dt.date | None = None
+
+    @property
+    def differ(self) -> int:
+        """Notes that differ now, among those the history knew on the day."""
+        return self.differences.count - len(self.unseen)
+
+
+def count(snap: asof.Snapshot, history: History, differences: asof_search.Differences) -> Count:
+    """``differences`` (``snap.compare()``) with the notes the history had not seen yet."""
+    unseen: list[str] = []
+    first: list[dt.date] = []
+    start: list[dt.date] = []
+    for note in differences.new:
+        versions = history.timeline(note, git=True)  # newest first
+        if not versions:
+            continue
+        seen = versions[-1].at.astimezone().date()
+        start.append(seen)
+        if versions[-1].source == BASELINE:
+            unseen.append(note)
+            first.append(seen)
+    return Count(differences, tuple(unseen), min(first, default=None), min(start, default=None))
+
+
+def _build(
+    engine: engine_mod.Engine, day: dt.date
+) -> Callable[[jobs.JobContext], tuple[asof.Snapshot, Count]]:
+    def run(context: jobs.JobContext) -> tuple[asof.Snapshot, Count]:
         history = open_history(engine.workspace)
         try:
-            return asof.open_snapshot(
+            snap = asof.open_snapshot(
                 engine,
                 history,
                 day,
                 progress=lambda step: context.report(step, force=step.phase != "embed"),
                 cancelled=context.cancelled,
             )
+            try:
+                return snap, count(snap, history, snap.differences)
+            except BaseException:
+                snap.close()
+                raise
+        finally:
+            history.close()
+
+    return run
+
+
+def _recount(snap: asof.Snapshot) -> Callable[[jobs.JobContext], Count]:
+    def run(_context: jobs.JobContext) -> Count:
+        differences = snap.compare()  # reads the workspace: off the GUI thread
+        history = open_history(snap.live.workspace)
+        try:
+            return count(snap, history, differences)
         finally:
             history.close()
 
@@ -63,6 +122,7 @@ class AsOfSearch(QObject):
         ready(object): the ``asof.Snapshot``, indexed.
         failed(object): the exception (``errors.Cancelled`` when cancelled).
         results(object): ``(session.Results, asof.AsOfResult | None)`` for the request asked.
+        counted(object): the snapshot's ``Count`` again (``recount``: notes changed since).
         ended(): back to now (the snapshot closed).
     """
 
@@ -71,18 +131,24 @@ class AsOfSearch(QObject):
     ready = Signal(object)
     failed = Signal(object)
     results = Signal(object)
+    counted = Signal(object)
     ended = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.snapshot: asof.Snapshot | None = None
+        self.count: Count | None = None  # how the workspace differs from the snapshot now
         self.day: dt.date | None = None
-        self._build_job: jobs.Job[asof.Snapshot] | None = None
+        self._build_job: jobs.Job[tuple[asof.Snapshot, Count]] | None = None
+        self._count_job: jobs.Job[Count] | None = None
+        self._count_pending = False
         self._search_job: jobs.Job[tuple[Request, asof.AsOfResult, float]] | None = None
         self._waiting: Request | None = None
         self._last: tuple[Request, asof.AsOfResult] | None = None
         self._closing: list[asof.Snapshot] = []
-        self._jobs: set[jobs.Job[asof.Snapshot]] = set()  # builds until they end (cancelled ones too)
+        self._jobs: set[jobs.Job[tuple[asof.Snapshot, Count]]] = (
+            set()
+        )  # builds until they end (cancelled too)
 
     @property
     def active(self) -> bool:
@@ -97,7 +163,7 @@ class AsOfSearch(QObject):
         """Build the snapshot of ``engine``'s workspace on ``day`` (replacing any other)."""
         self.back_to_now(quiet=True)
         self.day = day
-        job: jobs.Job[asof.Snapshot] = jobs.Job(
+        job: jobs.Job[tuple[asof.Snapshot, Count]] = jobs.Job(
             "memdesk-asof-build",
             _build(engine, day),
             progress_interval=PROGRESS_INTERVAL,
@@ -116,22 +182,51 @@ class AsOfSearch(QObject):
             self.progress.emit(step)
 
     @Slot(object)
-    def _on_build_finished(self, outcome: jobs.JobOutcome[asof.Snapshot]) -> None:
+    def _on_build_finished(self, outcome: jobs.JobOutcome[tuple[asof.Snapshot, Count]]) -> None:
         job = self.sender()
         self._jobs.discard(job)  # type: ignore[arg-type]
         if job is not self._build_job:
             if outcome.value is not None:
-                outcome.value.close()  # built for a day left meanwhile
+                outcome.value[0].close()  # built for a day left meanwhile
             return
         self._build_job = None
         if outcome.value is None:
             self.day = None
             self.failed.emit(outcome.error or errors.Cancelled("cancelled"))
             return
-        self.snapshot = outcome.value
+        self.snapshot, self.count = outcome.value
         self.ready.emit(self.snapshot)
         if self._waiting is not None:
             self._run_next()
+
+    def recount(self) -> None:
+        """Count again how the workspace differs from the snapshot (notes changed since
+        it was built); ``counted`` follows. One count at a time, the last asked for kept."""
+        snap = self.snapshot
+        if snap is None:
+            return
+        if self._count_job is not None:
+            self._count_pending = True
+            return
+        job: jobs.Job[Count] = jobs.Job("memdesk-asof-count", _recount(snap), background=True)
+        job.finished.connect(self._on_count_finished)
+        self._count_job = job
+        self._count_pending = False
+        job.start()
+
+    @Slot(object)
+    def _on_count_finished(self, outcome: jobs.JobOutcome[Count]) -> None:
+        job, self._count_job = self.sender(), None
+        self._close_retired()  # a snapshot left while it was counted
+        snap = self.snapshot
+        if outcome.value is not None and snap is not None and job is not None:
+            snap.differences = outcome.value.differences  # the marks' "deleted since" reads it
+            self.count = outcome.value
+            self.counted.emit(outcome.value)
+        elif outcome.error is not None and not outcome.cancelled:
+            log.warning("could not count the notes changed since %s: %s", self.day, outcome.error)
+        if self._count_pending:
+            self.recount()
 
     def search(self, request: Request, *, reranked: bool = False) -> None:
         """Answer ``request`` from the snapshot; ``reranked``: only the settings moved,
@@ -220,23 +315,26 @@ class AsOfSearch(QObject):
         if self.snapshot is not None:
             self._closing.append(self.snapshot)
             self.snapshot = None
+        self.count = None
+        self._count_pending = False
         self._close_retired()
         if was_active and not quiet:
             self.ended.emit()
 
     def _close_retired(self) -> None:
-        if self._search_job is None:
+        if self._search_job is None and self._count_job is None:
             for snap in self._closing:
                 snap.close()
             self._closing = []
 
     def close(self) -> None:
         """Stop every job and close the snapshot (the window closes)."""
-        search = self._search_job
+        search, counting = self._search_job, self._count_job
         self.back_to_now(quiet=True)
-        for job in (*self._jobs, search):
+        for job in (*self._jobs, search, counting):
             if job is not None:
                 job.cancel()
                 job.wait()
         self._search_job = None
+        self._count_job = None
         self._close_retired()

@@ -4,8 +4,9 @@ Search > "Search as of a day…" asks for a date (``AsOfDialog``); the snapshot 
 day is built as a job (``qt/asof.py``) while the banner follows its progress; then
 every search of the search panel (typing, sliders, scope) is answered from it until
 "Back to now" (or Esc in the query box). The banner says "Memory as it was on
-2026-11-02 · N notes differ now"; each hit whose note differs now carries a
-"changed since" badge in its row and a line in its explanation.
+2026-11-02 · N notes differ now", counted again after each sync, and names the day
+memdesk's history first saw the notes it could not know then; each hit whose note
+differs now carries a "changed since" badge in its row and a line in its explanation.
 """
 
 from __future__ import annotations
@@ -138,23 +139,40 @@ class AsOfBanner(QFrame):
             )
         self.label.setText(text)
 
-    def show_ready(self, snap: asof.Snapshot) -> None:
+    def show_ready(self, snap: asof.Snapshot, count: asof_qt.Count | None = None) -> None:
+        """The day's snapshot and how the workspace differs from it now (``count``:
+        recounted as notes change; notes the history had not seen by then are not
+        counted as "new since": it could not know whether they were there)."""
         day = snap.day.isoformat()
-        if snap.notes == 0:
-            text = self.tr("Memory as it was on {0} · the history keeps no version from that day or before")
-            self.label.setText(text.format(day))
+        count = count or asof_qt.Count(snap.differences)
+        first = count.first_seen.isoformat() if count.first_seen else ""
+        if snap.notes == 0 and count.history_start is not None:
+            text = self.tr(
+                "Memory as it was on {0} · memdesk's history of this workspace starts on {1}: "
+                "it keeps no version from that day or before"
+            ).format(day, count.history_start.isoformat())
+        elif snap.notes == 0:
+            text = self.tr(
+                "Memory as it was on {0} · the history keeps no version from that day or before"
+            ).format(day)
+        elif count.unseen:
+            text = self.tr(
+                "Memory as it was on {0} · {1} notes differ now · {2} notes memdesk first saw "
+                "on {3} are not known then"
+            ).format(day, count.differ, len(count.unseen), first)
         else:
-            self.label.setText(
-                self.tr("Memory as it was on {0} · {1} notes differ now").format(day, snap.differences.count)
-            )
-        self.label.setToolTip(self._differences_tip(snap))
+            text = self.tr("Memory as it was on {0} · {1} notes differ now").format(day, count.differ)
+        self.label.setText(text)
+        self.label.setToolTip(self._differences_tip(snap, count))
 
-    def _differences_tip(self, snap: asof.Snapshot) -> str:
-        d = snap.differences
+    def _differences_tip(self, snap: asof.Snapshot, count: asof_qt.Count) -> str:
+        d = count.differences
+        unseen = set(count.unseen)
         parts = [
             (self.tr("Changed since:"), d.changed),
             (self.tr("Deleted since:"), d.gone),
-            (self.tr("New since:"), d.new),
+            (self.tr("New since:"), tuple(n for n in d.new if n not in unseen)),
+            (self.tr("Not in the history by then (first seen later):"), count.unseen),
         ]
         lines = [self.tr("{0} notes as they were on {1}").format(snap.notes, snap.day.isoformat())]
         for title, notes in parts:
@@ -195,11 +213,13 @@ class AsOfView(QObject):
         self.search.ready.connect(self._on_search_ready)
         self.search.failed.connect(self._on_search_failed)
         self.search.results.connect(self._on_search_results)
+        self.search.counted.connect(self._on_search_counted)
         window.results_view.intercept = self._intercept
         self._panel.model.extra_badges = self._badges
         self._panel.detail_note = self._detail_note
         self._panel.search_input.installEventFilter(self)
         window.session_replaced.connect(self._on_window_session_replaced)
+        self._follow(window.session)
 
     @property
     def active(self) -> bool:
@@ -260,7 +280,26 @@ class AsOfView(QObject):
 
     @Slot(object)
     def _on_search_ready(self, snap: asof.Snapshot) -> None:
-        self.banner.show_ready(snap)
+        self.banner.show_ready(snap, self.search.count)
+        session = self._window.session
+        self.search.search(asof_qt.Request(session.query, session.settings, session.scope))
+
+    def _follow(self, session: session_mod.Session) -> None:
+        # Each sync (a save, the agent's write, a delete): the count may have changed.
+        session.sync_finished.connect(self._on_session_sync_finished)
+
+    @Slot(object)
+    def _on_session_sync_finished(self, _report: object) -> None:
+        if self.sender() is self._window.session and self.search.snapshot is not None:
+            self.search.recount()
+
+    @Slot(object)
+    def _on_search_counted(self, count: asof_qt.Count) -> None:
+        snap = self.search.snapshot
+        if snap is None:
+            return
+        self.banner.show_ready(snap, count)
+        # Each hit's "changed since" was read when it was found: ask the search again.
         session = self._window.session
         self.search.search(asof_qt.Request(session.query, session.settings, session.scope))
 
@@ -373,7 +412,8 @@ class AsOfView(QObject):
         return super().eventFilter(obj, event)
 
     @Slot(object)
-    def _on_window_session_replaced(self, _session: object) -> None:
+    def _on_window_session_replaced(self, session: session_mod.Session) -> None:
+        self._follow(session)
         # Another workspace: its day would be another memory.
         self.search.back_to_now(quiet=True)
         self._marks = {}

@@ -36,6 +36,10 @@ class HistoryUi(QObject):
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
         self.panel.seen.connect(self._on_seen)
         self.panel.visibilityChanged.connect(self._on_panel_visibility_changed)
+        # Floated out (or docked back): the columns it folded come back (or give way).
+        self.panel.topLevelChanged.connect(
+            lambda _floating: self._on_panel_visibility_changed(self.panel.isVisible())
+        )
         self.changes: changes_mod.ChangesView | None = None
         window.tree.history_requested.connect(self.show_history)
         window.note_editor.current_changed.connect(self._on_editor_current_changed)
@@ -44,6 +48,15 @@ class HistoryUi(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
         if watched is self._window and event.type() == QEvent.Type.Close and self.changes is not None:
             self.changes.close()  # its own window: it goes with the main one
+        if (
+            watched is self._window
+            and event.type() == QEvent.Type.Resize
+            and self.panel.isVisible()
+            and not self.panel.isFloating()
+        ):
+            # A narrower window took all its width from the note (the dock kept its
+            # own): the panel gives way again, after the window's new layout.
+            QTimer.singleShot(0, lambda: self._on_panel_visibility_changed(self.panel.isVisible()))
         return super().eventFilter(watched, event)
 
     def _root(self) -> Any:
@@ -109,13 +122,22 @@ class HistoryUi(QObject):
         QTimer.singleShot(0, lambda: self.panel.timeline.setFocus(Qt.FocusReason.ShortcutFocusReason))
         return self.panel
 
+    def toggle_history(self) -> None:
+        """View > Note history (Ctrl+Shift+H): the panel, or away again when it is
+        shown: the keyboard had no way to close it (and the Ranking column it folds)."""
+        if self.panel.isVisible():
+            self.panel.close()
+            self._window.note_editor.text_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            self.show_history()
+
     @Slot(bool)
     def _on_panel_visibility_changed(self, visible: bool) -> None:
         window = self._window
         if visible and not self.panel.isFloating():
             wanted = max(self.panel.minimumSizeHint().width(), panel_mod.DOCK_WIDTH)
             window.resizeDocks([self.panel], [wanted], Qt.Orientation.Horizontal)
-        window.fit.dock_shown(self.panel, visible)  # type: ignore[arg-type]  # any dock folds the tree
+        window.fit.history_shown(self.panel, visible)  # the Ranking column gives way, not the tree
 
     def show_changes(self) -> changes_mod.ChangesView:
         """The Changes window (created once, listed again each time it is shown)."""

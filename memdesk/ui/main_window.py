@@ -561,6 +561,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_tuning_settings_changed(self, settings: settings_mod.SearchSettings) -> None:
         self.session.set_settings(settings)
+        self.status.show_index_mode()  # another profile may search keyword-only for now
         self.tuned_settings.record(settings)
         if self.lab is not None:
             self.lab.set_settings(settings)
@@ -632,6 +633,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_session_sync_failed(self, exc: BaseException) -> None:
+        if self.sender() not in (None, self.session):
+            return  # the workspace left: its sync was cancelled by the switch
         if isinstance(exc, errors.Cancelled):
             self.status.show_sync_cancelled()
         else:
@@ -705,7 +708,9 @@ class MainWindow(QMainWindow):
         self._closing_confirmed = True
         self.tuned_settings.flush()
         self.prefs.set_geometry("geometry", self.saveGeometry())
-        self.prefs.set_geometry("splitter", self.splitter.saveState())
+        # The columns as the user laid them out, not folded for a dock: a tree folded
+        # for the agent dock came back hidden at the next start, with no dock open.
+        self.prefs.set_geometry("splitter", self.panes.unfolded_state())
         self.prefs.sync()
         if self.lab is not None:
             self.lab.close()

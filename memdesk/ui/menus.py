@@ -107,7 +107,7 @@ class WindowMenus(QObject):
         self.history_action = self._action(
             view_menu,
             self.tr("Note &history"),
-            lambda: w.history_ui.show_history(),
+            lambda: w.history_ui.toggle_history(),
             QKeySequence("Ctrl+Shift+H"),
         )
         self.changes_action = self._action(

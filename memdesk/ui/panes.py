@@ -9,7 +9,7 @@ results lose their columns. The window restores saved sizes and says when to sha
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, Qt
 from PySide6.QtWidgets import (
     QFrame,
     QLineEdit,
@@ -28,6 +28,7 @@ from memdesk.ui import workspace_tree as tree_mod
 RESULT_ROWS = 8  # whole result rows the window's first layout shows, at 1280x800 too
 MIN_NOTE_HEIGHT = 160  # the note and explanation row, when the results take the rest
 MIN_CENTER_WIDTH = 480  # what the results keep when the tree comes back
+NOTE_SHARE_BESIDE_HISTORY = 60  # the note's percent of its row while the History panel is open
 CENTER_CHROME = 40  # the results' vertical scroll bar, frames and margins beside the columns
 
 
@@ -105,6 +106,8 @@ class Panes(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([180, 830, 270])
         self._folded_tree = 0  # the tree's width while folded away for the agent dock
+        self._folded_ranking = False  # the Ranking column hidden for the History panel
+        self._note_share: list[int] | None = None  # note | explanation before the panel came
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
@@ -156,6 +159,61 @@ class Panes(QWidget):
             self._folded_tree = tree
             self.splitter.setSizes([0, sizes[0] + sizes[1], sizes[2]])
         return spare
+
+    def make_room_for_history(self, *, window_width: int, separator: int, dock_wanted: int) -> int | None:
+        """Beside the History panel the tree and the note stay: the Ranking column goes
+        (hidden, so its width no longer holds the window wider than the screen) when
+        the tree, the results' columns and the panel do not fit with it; it comes back
+        with ``give_back_ranking``. The panel's width when it must narrow, else None."""
+        sizes = self.splitter.sizes()
+        panel = self._search_panel
+        need = panel.fixed_columns_width() + panel.snippet_min_width() + CENTER_CHROME
+        handles = 2 * self.splitter.handleWidth()
+        if sizes[0] == 0 and self._folded_tree:
+            # Folded for the agent dock this panel now shares a tab with: the tree is
+            # what the panel's notes are picked from, so it comes back.
+            sizes = [self._folded_tree, max(0, sizes[1] - self._folded_tree), sizes[2]]
+            self.splitter.setSizes(sizes)
+            self._folded_tree = 0
+        tree = sizes[0]
+        ranking = sizes[2] if self.right_pane.isVisible() else 0
+        spare = window_width - separator - handles - tree - need
+        if spare >= ranking + dock_wanted:
+            return None
+        if self.right_pane.isVisible():
+            self._folded_ranking = True
+            self.right_pane.setVisible(False)
+        if self._note_share is None:
+            # The note, where a restore lands, gets the larger part of its row: half of
+            # a column beside the panel was too narrow for a line of Markdown.
+            self._note_share = self.note_splitter.sizes()
+            row = sum(self._note_share)
+            self.note_splitter.setSizes(
+                [row * NOTE_SHARE_BESIDE_HISTORY // 100, row - row * NOTE_SHARE_BESIDE_HISTORY // 100]
+            )
+        # The results may scroll sideways rather than squeeze the note: the panel keeps
+        # what the tree and a readable note leave it.
+        room = window_width - separator - handles - tree - MIN_CENTER_WIDTH
+        return None if room >= dock_wanted else max(0, room)
+
+    def give_back_ranking(self) -> None:
+        """The Ranking column again after the History panel went."""
+        if self._note_share is not None:
+            self.note_splitter.setSizes(self._note_share)
+            self._note_share = None
+        if self._folded_ranking:
+            self._folded_ranking = False
+            self.right_pane.setVisible(True)
+            sizes = self.splitter.sizes()
+            right = self.right_pane.minimumWidth()
+            if sizes[2] < right:
+                self.splitter.setSizes([sizes[0], max(0, sizes[1] - (right - sizes[2])), right])
+
+    def unfolded_state(self) -> QByteArray:
+        """The splitter's state with what a dock folded given back (kept at quit)."""
+        self.give_back_ranking()
+        self.give_back_tree()
+        return self.splitter.saveState()
 
     def give_back_tree(self) -> None:
         """The tree's width again after the dock went (as much as the results can spare)."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 
-from PySide6.QtCore import QDate, QEvent, QLocale, QObject, QSize, Qt, Signal, Slot
+from PySide6.QtCore import QDate, QEvent, QLocale, QObject, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QCalendarWidget,
@@ -44,6 +44,7 @@ from memdesk.qt import translations, workers
 
 # Says "opens a popup" (the buttons have no menu, whose indicator would overlap the text).
 _ARROW = " ▾"
+DATE_SETTLE_MS = 800  # a date edit at rest this long is taken as typed
 
 
 def _qdate(day: dt.date) -> QDate:
@@ -86,6 +87,12 @@ class _Popup(QMenu):
     def showEvent(self, event: QShowEvent) -> None:  # Qt override
         super().showEvent(event)
         self._content.setFocus(Qt.FocusReason.PopupFocusReason)
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # Qt override
+        # QMenu turns Tab into moving between its items: with one item (the box) the
+        # menu itself took the focus, and the check boxes, the dates and Clear filters
+        # could not be reached from the keyboard. Tab goes through the box's widgets.
+        return QWidget.focusNextPrevChild(self, next)
 
 
 class _FittedButton(QToolButton):
@@ -317,13 +324,23 @@ class FilterButton(_FittedButton):
         self.folder_list.itemChanged.connect(self._on_changed)
         self.since_check.toggled.connect(self.since_edit.setEnabled)
         self.until_check.toggled.connect(self.until_edit.setEnabled)
-        for signal in (
-            self.since_check.toggled,
-            self.until_check.toggled,
-            self.since_edit.dateChanged,
-            self.until_edit.dateChanged,
-        ):
+        for signal in (self.since_check.toggled, self.until_check.toggled):
             signal.connect(self._on_changed)
+        # A date typed digit by digit passes through other days ("2026-0" … "2026-06-15"):
+        # the search runs once the date is committed (Return, focus leaving, a day picked
+        # in the calendar) or has rested a moment, not on each keystroke.
+        self._date_timer = QTimer(self)
+        self._date_timer.setObjectName("filter-date-settle-timer")
+        self._date_timer.setSingleShot(True)
+        self._date_timer.setInterval(DATE_SETTLE_MS)
+        self._date_timer.timeout.connect(self._on_changed)
+        for edit in (self.since_edit, self.until_edit):
+            edit.dateChanged.connect(self._on_date_edited)
+            edit.editingFinished.connect(self._commit_dates)
+            calendar = edit.calendarWidget()
+            if calendar is not None:
+                # After the edit has taken the day (its own connection runs first).
+                calendar.clicked.connect(lambda _day: QTimer.singleShot(0, self._commit_dates))
         self.clear_button.clicked.connect(self.clear)
         self._refresh()
 
@@ -388,9 +405,21 @@ class FilterButton(_FittedButton):
         self.filters_changed.emit(self._filters)
 
     @Slot()
+    def _on_date_edited(self) -> None:
+        if not self._updating:
+            self._date_timer.start()  # again from now: the date is still being typed
+
+    @Slot()
+    def _commit_dates(self) -> None:
+        if self._date_timer.isActive():
+            self._date_timer.stop()
+            self._on_changed()
+
+    @Slot()
     def _on_changed(self, *_args: object) -> None:
         if self._updating:
             return
+        self._date_timer.stop()  # what it would run is run now
         folders = [
             str(self.folder_list.item(i).data(Qt.ItemDataRole.UserRole))
             for i in range(self.folder_list.count())

@@ -33,6 +33,14 @@ UNDO_MS = 30_000  # how long the status bar offers to undo a move to the trash
 WRITE_SHOWN_AFTER_MS = 300  # a note write shows only when it takes longer (no flicker)
 
 
+def _layout(name: str) -> str:
+    """An OpenClaw profile as the user knows it (its release, "2026.4"), else its name."""
+    try:
+        return profiles.get(name).openclaw_layout or name
+    except ValueError:
+        return name
+
+
 def mode_name(mode: str) -> str:
     """A search mode ("hybrid", "fts", "vector") as the user reads it."""
     return QCoreApplication.translate("StatusBar", MODE_LABELS.get(mode, mode))
@@ -97,6 +105,8 @@ class StatusBar(QStatusBar):
         # now: meanwhile searches run keyword-only, so the label must not say "Hybrid".
         self._index_mode: tuple[str, str | None] = ("fts", None)
         self._embedding_notes = False
+        # How far each OpenClaw profile's own index is built (percent), while it is.
+        self._profile_share: dict[str, int] = {}
         # The note being written, once the write has taken longer than a blink.
         self.write_label = QLabel()
         self.write_label.setObjectName("noteWriteLabel")
@@ -143,8 +153,10 @@ class StatusBar(QStatusBar):
         session.idle_changed.connect(self._on_session_idle_changed)
         session.snapshot_changed.connect(self._on_session_snapshot_changed)
         session.profile_index_progress.connect(self._on_session_profile_index_progress)
+        session.profile_index_finished.connect(self._on_session_profile_index_finished)
         self._index_mode = (session.engine.mode, None)
         self._embedding_notes = False
+        self._profile_share = {}
         self.show_index_mode()
 
     # note writes and Undo --------------------------------------------------------------
@@ -173,6 +185,8 @@ class StatusBar(QStatusBar):
     # the index ---------------------------------------------------------------------------
     @Slot()
     def _on_session_sync_started(self) -> None:
+        if self._stale():
+            return
         self.progress.setRange(0, 0)  # busy until the first file reports a total
         self.progress.set_text(self.tr("Indexing…"))
         self.progress.setVisible(True)
@@ -182,6 +196,8 @@ class StatusBar(QStatusBar):
 
     @Slot(object)
     def _on_session_sync_progress(self, progress: engine_mod.SyncProgress) -> None:
+        if self._stale():
+            return
         embedding = progress.phase == "embed" and progress.embedded < progress.to_embed
         if embedding != self._embedding_notes:
             self._embedding_notes = embedding
@@ -229,14 +245,39 @@ class StatusBar(QStatusBar):
     @Slot(str, int, int)
     def _on_session_profile_index_progress(self, name: str, done: int, total: int) -> None:
         """An OpenClaw profile's own index, built in the background after the main one."""
+        if self._stale():
+            return
+        share = 100 * done // total if total > 0 else 100
+        self._profile_share[name] = share
+        self.show_index_mode()  # the profile in use may be keyword-only until it is done
         if self._syncing():
             return
-        try:
-            layout = profiles.get(name).openclaw_layout or name
-        except ValueError:
-            layout = name
-        share = 100 * done // total if total > 0 else 100
+        layout = _layout(name)
         self.freshness_label.set_full_text(self.tr("Indexing for OpenClaw {0} · {1} %").format(layout, share))
+
+    @Slot(str)
+    def _on_session_profile_index_finished(self, name: str) -> None:
+        """That profile's index is built ("": the job ended, every profile's is done)."""
+        if self._stale():
+            return
+        if name:
+            self._profile_share.pop(name, None)
+        else:
+            self._profile_share.clear()
+        self.show_index_mode()
+
+    def _profile_building(self) -> tuple[str, int] | None:
+        """The profile in use and how far its own index is built (percent), while its
+        searches are keyword-only for it (``Engine.preparing``), else None."""
+        session = self._session
+        if session is None:
+            return None
+        try:
+            name = profiles.get(session.settings.profile).name
+            building = session.engine.preparing(name)
+        except ValueError:
+            return None
+        return (name, self._profile_share.get(name, 0)) if building else None
 
     def eta_text(self, seconds: float) -> str:
         if seconds >= 90:
@@ -247,6 +288,8 @@ class StatusBar(QStatusBar):
 
     @Slot(bool)
     def _on_session_model_loading_changed(self, loading: bool) -> None:
+        if self._stale():
+            return
         if loading and not self._syncing():
             self.freshness_label.set_full_text(
                 " · ".join([self.tr("Loading the embedding model"), self.tr("keyword search ready")])
@@ -254,6 +297,8 @@ class StatusBar(QStatusBar):
 
     @Slot(object)
     def _on_session_sync_finished(self, report: engine_mod.SyncReport) -> None:
+        if self._stale():
+            return
         if report.repaired:
             self.showMessage(
                 self.tr("The index was damaged ({0}); rebuilt it from the notes").format(report.repaired),
@@ -265,6 +310,8 @@ class StatusBar(QStatusBar):
 
     @Slot(bool)
     def _on_session_idle_changed(self, idle: bool) -> None:
+        if self._stale():
+            return
         self.progress.setVisible(not idle)
         self.cancel_button.setVisible(not idle)
         if idle and self._embedding_notes:  # a cancelled or failed sync ends its embedding too
@@ -273,6 +320,8 @@ class StatusBar(QStatusBar):
 
     @Slot(object)
     def _on_session_snapshot_changed(self, snapshot: workers.WorkspaceSnapshot) -> None:
+        if self._stale():
+            return
         if snapshot.error is not None:
             self.freshness_label.set_full_text(self.tr("status unavailable: {0}").format(snapshot.error))
             return
@@ -302,6 +351,12 @@ class StatusBar(QStatusBar):
             fresh = self.tr("index up to date ({0})").format(when) if when else self.tr("index up to date")
         self.freshness_label.set_full_text(fresh)
 
+    def _stale(self) -> bool:
+        """The signal comes from a workspace left since (its jobs report after the
+        switch: a cancelled sync's "Indexing cancelled" and idle were the new one's)."""
+        sender = self.sender()
+        return sender is not None and sender is not self._session
+
     def _syncing(self) -> bool:
         return self._session is not None and self._session.is_syncing
 
@@ -321,6 +376,17 @@ class StatusBar(QStatusBar):
             self.show_mode("fts", self.tr("loading the embedding model"))
         elif mode == "hybrid" and self._embedding_notes:
             self.show_mode("fts", self.tr("embedding notes"))
+        elif mode == "hybrid" and (building := self._profile_building()) is not None:
+            # An OpenClaw profile's searches run keyword-only until its own index (its
+            # own chunks, its own vectors) is built in the background: "Hybrid" was untrue.
+            name, share = building
+            self.show_mode("fts", self.tr("OpenClaw {0} index {1} %").format(_layout(name), share))
+            self.mode_label.setToolTip(
+                self.tr(
+                    "Searches with the OpenClaw {0} profile are keyword-only until its own index "
+                    "is ready: {1} % built"
+                ).format(_layout(name), share)
+            )
         else:
             self.show_mode(mode, qt_messages.text(reason) if reason else None)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMainWindow, QStyle
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QStyle
 
 from memdesk.qt import preferences as prefs_mod
 from memdesk.ui import agent_dock as agent_dock_mod
@@ -112,3 +112,20 @@ class WindowFit(QObject):
         )
         if spare is not None:
             window.resizeDocks([dock], [max(least, min(wanted, spare))], Qt.Orientation.Horizontal)
+
+    def history_shown(self, dock: QDockWidget, visible: bool) -> None:
+        """Beside the History panel the tree (where its notes are picked) and the note
+        (where a restore lands) stay usable: the Ranking column gives way first, then
+        the panel narrows to what is left (see ``Panes.make_room_for_history``)."""
+        window = self._window
+        if not visible or dock.isFloating():
+            self._panes.give_back_ranking()
+            return
+        separator = window.style().pixelMetric(QStyle.PixelMetric.PM_DockWidgetSeparatorExtent, None, window)
+        least = dock.minimumSizeHint().width()
+        wanted = max(least, dock.width())
+        spare = self._panes.make_room_for_history(
+            window_width=window.width(), separator=separator, dock_wanted=wanted
+        )
+        if spare is not None:
+            window.resizeDocks([dock], [max(least, spare)], Qt.Orientation.Horizontal)

@@ -428,6 +428,18 @@
 <context>
     <name>AsOfBanner</name>
     <message>
+        <source>Memory as it was on {0} · memdesk's history of this workspace starts on {1}: it keeps no version from that day or before</source>
+        <translation>{0} 当天的记忆 · memdesk 对这个工作区的历史从 {1} 开始：没有那天或更早的版本</translation>
+    </message>
+    <message>
+        <source>Memory as it was on {0} · {1} notes differ now · {2} notes memdesk first saw on {3} are not known then</source>
+        <translation>{0} 当天的记忆 · {1} 篇笔记与现在不同 · memdesk 在 {3} 才首次见到的 {2} 篇笔记当时情况未知</translation>
+    </message>
+    <message>
+        <source>Not in the history by then (first seen later):</source>
+        <translation>当时尚未进入历史（之后才首次见到）：</translation>
+    </message>
+    <message>
         <source>Back to now</source>
         <translation>回到现在</translation>
     </message>
@@ -2130,6 +2142,14 @@ Save over it anyway? It stays read-only afterwards.</source>
 </context>
 <context>
     <name>StatusBar</name>
+    <message>
+        <source>OpenClaw {0} index {1} %</source>
+        <translation>OpenClaw {0} 索引 {1} %</translation>
+    </message>
+    <message>
+        <source>Searches with the OpenClaw {0} profile are keyword-only until its own index is ready: {1} % built</source>
+        <translation>使用 OpenClaw {0} 配置的搜索在其自己的索引就绪之前仅用关键词：已构建 {1} %</translation>
+    </message>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>

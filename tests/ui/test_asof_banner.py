@@ -121,3 +121,57 @@ def test_back_to_now_button(qtbot, make_window, tmp_path, minilm_path) -> None: 
     # Typing on searches memory as it is now.
     search(qtbot, window, "lighthouse migration")
     assert scripted.GONE not in _rows(model)
+
+
+def test_banner_counts_again_when_notes_change(qtbot, make_window, tmp_path, minilm_path) -> None:  # type: ignore[no-untyped-def]
+    """The agent rewrites MEMORY.md while a day is shown: the banner's count and the
+    hit's mark follow (they were counted once, when the day opened)."""
+    window = _window(qtbot, make_window, tmp_path, minilm_path)
+    model = _choose_day(qtbot, window, QDate(2026, 11, 3))
+    banner = window.as_of.banner
+    assert banner.label.text() == "Memory as it was on 2026-11-03 · 2 notes differ now"
+    assert _badges(model, _rows(model)["MEMORY.md"]) == []
+    memory = window.session.workspace / "MEMORY.md"
+    memory.write_text(scripted.MEMORY + "- The ferry project moved to Marcus.\n", encoding="utf-8")
+    with qtbot.waitSignal(window.as_of.search.results, timeout=60_000):
+        window.session.request_sync(["MEMORY.md"])
+    qtbot.waitUntil(
+        lambda: banner.label.text() == "Memory as it was on 2026-11-03 · 3 notes differ now", timeout=30_000
+    )
+    assert "MEMORY.md" in banner.label.toolTip()
+    qtbot.waitUntil(lambda: "changed since" in _badges(model, _rows(model)["MEMORY.md"]), timeout=30_000)
+
+
+def test_notes_the_history_had_not_seen_are_not_new_since(qtbot, make_window, tmp_path, minilm_path) -> None:  # type: ignore[no-untyped-def]
+    """A note already in the workspace when memdesk first kept its history (today) was
+    not seen on a past day: the banner does not count it as differing, it says from
+    when the history knows it; on a day before any version it says where the history starts."""
+    import datetime as dt
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    scripted.scripted(ws)
+    scripted.write(ws, "memory/people/ana.md", "# Ana\n\nAna runs the ferry's pontoon tests.\n")
+    window = make_window(ws, model=minilm_path)  # its first look keeps ana.md as first seen today
+    search(qtbot, window, FERRY_QUERY)
+    today = dt.date.today().isoformat()
+    _choose_day(qtbot, window, QDate(2026, 11, 3))
+    banner = window.as_of.banner
+    assert banner.label.text() == (
+        f"Memory as it was on 2026-11-03 · 2 notes differ now · 1 notes memdesk first saw on {today} "
+        "are not known then"
+    )
+    tip = banner.label.toolTip()
+    assert "first seen later): memory/people/ana.md" in tip and "New since: memory/people/ana.md" not in tip
+
+    # Before the history's first version: it says where the history starts.
+    window.as_of.back_to_now()
+    window.menus.as_of_action.trigger()
+    dialog = window.findChild(asof_banner.AsOfDialog)
+    dialog.date_edit.setDate(QDate(2026, 10, 1))
+    with qtbot.waitSignal(window.as_of.search.results, timeout=120_000):
+        dialog.accept()
+    assert banner.label.text() == (
+        "Memory as it was on 2026-10-01 · memdesk's history of this workspace starts on "
+        f"{scripted.BEFORE.astimezone().date().isoformat()}: it keeps no version from that day or before"
+    )

@@ -166,3 +166,69 @@ def test_the_clock_and_filter_buttons_give_way_in_a_narrow_window(
     window.resize(400, 800)
     qtbot.waitUntil(lambda: clock.text() == "▾" and flt.text() == "▾", timeout=5_000)
     assert clock.full_text() == "as of 2023-10-22 ▾"  # still said whole by the tooltip's owner
+
+
+def test_a_typed_filter_date_searches_once_committed(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Typing 2023-07-14 into the From box passes through other valid days: no search
+    runs for them; one runs with the whole date on Return, and one after a pause."""
+    from memdesk.ui import search_filters
+
+    button = search_filters.FilterButton()
+    qtbot.addWidget(button)
+    emitted: list[filters.SearchFilter] = []
+    button.filters_changed.connect(emitted.append)
+    button.since_edit.setDate(QDate(2020, 1, 1))
+    button.since_check.setChecked(True)
+    assert [f.since for f in emitted] == [dt.date(2020, 1, 1)]
+    edit = button.since_edit
+    edit.show()
+    qtbot.waitExposed(edit)
+    edit.setFocus()
+    edit.setSelectedSection(edit.Section.YearSection)
+    qtbot.keyClicks(edit, "2023")
+    qtbot.keyClick(edit, Qt.Key.Key_Right)
+    edit.setSelectedSection(edit.Section.MonthSection)
+    qtbot.keyClicks(edit, "07")
+    edit.setSelectedSection(edit.Section.DaySection)
+    qtbot.keyClicks(edit, "14")
+    assert edit.date() == QDate(2023, 7, 14)
+    assert len(emitted) == 1, [f.since for f in emitted]  # none while typing
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    assert [f.since for f in emitted] == [dt.date(2020, 1, 1), dt.date(2023, 7, 14)]
+
+    # Typed, then left alone: the date is taken after a moment, once.
+    edit.setSelectedSection(edit.Section.DaySection)
+    qtbot.keyClicks(edit, "20")
+    assert len(emitted) == 2
+    qtbot.waitUntil(lambda: len(emitted) == 3, timeout=search_filters.DATE_SETTLE_MS * 3)
+    assert emitted[-1].since == dt.date(2023, 7, 20)
+    qtbot.wait(search_filters.DATE_SETTLE_MS + 200)
+    assert len(emitted) == 3
+
+
+def test_the_filter_popup_is_usable_from_the_keyboard(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Tab goes from the folders to From, its date, To…: the menu took the focus and the
+    date boxes could not be reached without a mouse."""
+    from PySide6.QtCore import QPoint
+    from PySide6.QtWidgets import QApplication
+
+    from memdesk.ui import search_filters
+
+    button = search_filters.FilterButton()
+    qtbot.addWidget(button)
+    button.set_folders(["memory", "memory/people"])
+    button.show()
+    qtbot.waitExposed(button)
+    emitted: list[filters.SearchFilter] = []
+    button.filters_changed.connect(emitted.append)
+    button.popup.popup(button.mapToGlobal(QPoint(0, button.height())))
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is button.folder_list, timeout=2000)
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is button.since_check
+    qtbot.keyClick(button.since_check, Qt.Key.Key_Space)
+    assert button.since_check.isChecked() and emitted and emitted[-1].since is not None
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+    assert QApplication.focusWidget() is button.since_edit
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is button.since_check
+    button.popup.close()

@@ -115,3 +115,50 @@ def test_fallback_reason_is_shortened_by_whole_words(qtbot, fts_window) -> None:
     words = set(reason.replace("(", " ").replace(")", " ").split())
     shown = text.split("(", 1)[1].rstrip(")").removesuffix("…").split()
     assert shown and all(word in words for word in shown), text
+
+
+def test_mode_says_keyword_only_while_the_profiles_own_index_is_built(
+    qtbot, make_window, workspace: Path, tmp_path: Path, minilm_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """An OpenClaw profile's searches are keyword-only while its own index is built in the
+    background: the mode says so, with the build's progress, then "Hybrid" once it is ready."""
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "no-openclaw"))  # never the user's agent
+    window = make_window(workspace, model=minilm_path)
+    session = window.session
+    mode = window.status.mode_label
+    assert mode.text() == "Hybrid"
+    shown: list[str] = []
+    session.profile_index_progress.connect(lambda *_a: shown.append(mode.text()))
+    combo = window.tuning.profile_combo
+    with qtbot.waitSignal(session.profile_index_finished, timeout=300_000):
+        combo.setCurrentIndex(combo.findData("openclaw-2026.4"))
+        assert session.engine.preparing("openclaw-2026.4")
+        assert mode.text().startswith("FTS-only (OpenClaw 2026.4 index"), mode.text()
+        assert "keyword-only until its own index is ready" in mode.toolTip()
+    assert all(t.startswith("FTS-only") and "%" in t for t in shown), shown
+    qtbot.waitUntil(lambda: mode.text() == "Hybrid", timeout=10_000)
+    # Back to memdesk's own profile while another build runs: hybrid at once.
+    combo.setCurrentIndex(combo.findData("memdesk"))
+    assert mode.text() == "Hybrid"
+
+
+def test_switching_workspace_mid_sync_does_not_say_indexing_cancelled(
+    qtbot, make_window, workspace: Path, tmp_path: Path, minilm_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The old workspace's sync, cancelled by the switch, reports after the new one is
+    attached: its "Indexing cancelled" (and its idle) were shown for the new workspace."""
+    window = make_window(workspace, model=minilm_path, wait=False)
+    qtbot.waitUntil(lambda: window.session.is_syncing, timeout=30_000)
+    old = window.session
+    other = tmp_path / "other"
+    (other / "memory").mkdir(parents=True)
+    (other / "MEMORY.md").write_text("# Memory\n\nA second workspace.\n", encoding="utf-8")
+    cancelled: list[object] = []
+    old.sync_failed.connect(cancelled.append)
+    with qtbot.waitSignal(window.session_replaced):
+        window.open_workspace(other)
+    qtbot.waitUntil(lambda: bool(cancelled), timeout=30_000)  # the old sync's report came
+    qtbot.wait(50)
+    assert window.statusBar().currentMessage() != "Indexing cancelled"
+    if window.session.is_syncing:  # the new workspace's index: its progress stays shown
+        assert window.status.progress.isVisible()
