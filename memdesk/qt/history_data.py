@@ -27,13 +27,12 @@ from memdesk.core import diskio, errors, paths
 from memdesk.core import history as history_mod
 from memdesk.core.history import diff as diff_mod
 from memdesk.core.history import shared
+from memdesk.core.history.version import by_agent
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 
 T = TypeVar("T")
 
-AGENT_SOURCES = frozenset({"disk", "mcp", "deleted", "git"})
-"""Sources that are not the user working in memdesk (the agent, a dreaming pass, git)."""
 NOT_CHANGES = frozenset({"baseline"})
 """A note as memdesk first saw it: where its history starts, not a change."""
 
@@ -60,7 +59,8 @@ def with_history(root: Path, fn: Callable[[history_mod.History], T]) -> T:
 
 
 def is_agent(version: history_mod.Version) -> bool:
-    return version.source in AGENT_SOURCES
+    """On the agent's side (``core/history/version.by_agent``, as ``memdesk changes --agent-only``)."""
+    return by_agent(version.source)
 
 
 # the History panel -----------------------------------------------------------------------
@@ -196,7 +196,7 @@ def load_changes(root: Path, since: dt.datetime, until: dt.datetime | None = Non
 
 
 def side_of(source: str) -> str:
-    return "agent" if source in AGENT_SOURCES else "user"
+    return "agent" if by_agent(source) else "user"
 
 
 def group_changes(counted: Sequence[history_mod.SourceCount]) -> tuple[ChangeGroup, ...]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memdesk.core.history.version import AGENT_SOURCES, Version
+from memdesk.core.history.version import Version, by_agent
 
 
 @dataclass(frozen=True)
@@ -36,13 +36,14 @@ class NoteChanges:
 
     @property
     def by_agent(self) -> tuple[Version, ...]:
-        """The versions memdesk did not write: the agent, a dreaming pass, another editor."""
-        return tuple(v for v in self.versions if v.source in AGENT_SOURCES)
+        """The versions memdesk did not write: the agent, a dreaming pass, another editor,
+        an MCP client, a git commit (``version.by_agent``)."""
+        return tuple(v for v in self.versions if by_agent(v.source))
 
     @property
     def by_user(self) -> tuple[Version, ...]:
         """The versions written through memdesk."""
-        return tuple(v for v in self.versions if v.source not in AGENT_SOURCES)
+        return tuple(v for v in self.versions if not by_agent(v.source))
 
 
 def by_note(versions: Iterable[Version]) -> list[NoteChanges]:
