@@ -291,3 +291,47 @@ def test_the_buttons_follow_their_actions_in_either_language(qtbot, scripted) ->
         assert panel.previous_button.text() == "上一处变更"
     finally:
         window.set_language("en")
+
+
+def test_each_sides_diff_shows_only_its_own_edits_when_both_wrote(
+    qtbot, make_window, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    # In one period: the user saves MEMORY.md, a dreaming pass rewrites it, the user saves
+    # again, the agent appends again; the lines the two add at the end lie side by side.
+    (workspace / "MEMORY.md").write_text(BEFORE, "utf-8")
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", _now() - dt.timedelta(days=30))
+    history = history_mod.open_history(workspace)
+    try:
+        captures.SyncCaptures(history).baseline(workspace, workspace_mod.scan_memory_files(workspace).files)
+    finally:
+        history.close()
+    user_1 = BEFORE + "USER edit one\n"
+    agent_1 = user_1.replace("Ana", "Bo") + "AGENT appended line\n"
+    user_2 = agent_1 + "user edit two\n"
+    agent_2 = user_2 + "agent line two\n"
+    for text, source in ((user_1, "memdesk"), (agent_1, "disk"), (user_2, "memdesk"), (agent_2, "disk")):
+        _write(workspace, "MEMORY.md", text, source)
+    window = make_window(workspace, model=None)
+    view = _open(qtbot, window)
+
+    def shown(side: str) -> tuple[set[str], set[str]]:
+        with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+            assert view.select_group(side, "MEMORY.md")
+        hunks = view.comparison.hunks
+        return {x for h in hunks for x in h.old_lines}, {x for h in hunks for x in h.new_lines}
+
+    removed, added = shown("agent")
+    assert added == {"- Owner of Ferry: Bo\n", "AGENT appended line\n", "agent line two\n"}
+    assert removed == {"- Owner of Ferry: Ana\n"}
+    removed, added = shown("user")
+    assert added == {"USER edit one\n", "user edit two\n"} and removed == set()
+    # Reverting the agent's first append takes back that line only, through the safe save.
+    removed, added = shown("agent")
+    appended = next(i for i, h in enumerate(view.comparison.hunks) if "AGENT appended line\n" in h.new_lines)
+    view.diff.go_to_hunk(appended)
+    before = _versions(workspace, "MEMORY.md")
+    with qtbot.waitSignal(window.history_ui.restorer.restored, timeout=10_000):
+        assert view.revert_hunk()
+    assert (workspace / "MEMORY.md").read_text("utf-8") == agent_2.replace("AGENT appended line\n", "")
+    after = _versions(workspace, "MEMORY.md")
+    assert len(after) == len(before) + 1 and after[0].source == "memdesk"
