@@ -35,6 +35,7 @@ class HistoryUi(QObject):
         self.panel.setVisible(False)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
         self.panel.seen.connect(self._on_seen)
+        self.panel.closed.connect(self._on_panel_closed)
         self.panel.visibilityChanged.connect(self._on_panel_visibility_changed)
         self.changes: changes_mod.ChangesView | None = None
         window.tree.history_requested.connect(self.show_history)
@@ -108,6 +109,11 @@ class HistoryUi(QObject):
             self.panel.show_note(rel)
         QTimer.singleShot(0, lambda: self.panel.timeline.setFocus(Qt.FocusReason.ShortcutFocusReason))
         return self.panel
+
+    @Slot()
+    def _on_panel_closed(self) -> None:
+        # The keys go back to the note (else to whatever widget Qt picks next).
+        self._window.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @Slot(bool)
     def _on_panel_visibility_changed(self, visible: bool) -> None:
