@@ -266,7 +266,9 @@ def register(sub: Any) -> None:
     p.add_argument("--since", required=True, metavar="YYYY-MM-DD", help="from the start of this day")
     p.add_argument("--until", metavar="YYYY-MM-DD", help="to the end of this day (default: now)")
     p.add_argument(
-        "--agent-only", action="store_true", help="only notes changed by something other than memdesk"
+        "--agent-only",
+        action="store_true",
+        help="only notes the agent changed: on disk, through MCP, deleted, or in a git commit",
     )
     p.add_argument("--no-git", action="store_true", help="leave the git repository's commits out")
     p.add_argument("--workspace", metavar="DIR")

@@ -25,15 +25,15 @@ from typing import TypeVar
 
 from memdesk.core import diskio, errors, paths
 from memdesk.core import history as history_mod
+from memdesk.core.history import changes as changes_mod
 from memdesk.core.history import diff as diff_mod
 from memdesk.core.history import shared
+from memdesk.core.history.version import DELETED, by_agent
 from memdesk.core.index import notetext
 from memdesk.core.index import workspace as workspace_mod
 
 T = TypeVar("T")
 
-AGENT_SOURCES = frozenset({"disk", "mcp", "deleted", "git"})
-"""Sources that are not the user working in memdesk (the agent, a dreaming pass, git)."""
 NOT_CHANGES = frozenset({"baseline"})
 """A note as memdesk first saw it: where its history starts, not a change."""
 
@@ -60,7 +60,8 @@ def with_history(root: Path, fn: Callable[[history_mod.History], T]) -> T:
 
 
 def is_agent(version: history_mod.Version) -> bool:
-    return version.source in AGENT_SOURCES
+    """On the agent's side (``core/history/version.by_agent``, as ``memdesk changes --agent-only``)."""
+    return by_agent(version.source)
 
 
 # the History panel -----------------------------------------------------------------------
@@ -162,6 +163,50 @@ def compare(
 
 
 # the Changes view ------------------------------------------------------------------------
+def _order(version: history_mod.Version) -> tuple[dt.datetime, int]:
+    return version.at, int(version.id)
+
+
+def _text_of(history: history_mod.History, version: history_mod.Version) -> str | None:
+    if version.source == DELETED:
+        return ""  # the note was gone: no lines
+    text, _problem = _decode(history.content(version), "")
+    return text
+
+
+def compare_changes(root: Path, versions: Sequence[history_mod.Version]) -> Comparison:
+    """The diff of ``versions`` (one side's changes to one note in a period, oldest
+    first) as a whole: from the version before the first to the last. Where the other
+    side wrote in between (the user saving between the agent's rewrites), its changes
+    are on both sides (``changes.without_own_changes``): only these versions' own
+    changes show, and a hunk reverted leaves the other side's edits alone."""
+    first, last = versions[0], versions[-1]
+    if len(versions) == 1 or any(v.is_git for v in versions):
+        # A commit's previous is the commit before it, on git's own timeline.
+        return compare(root, last.note, None, last, old_before=first)
+
+    def read(history: history_mod.History) -> Comparison:
+        before = history.previous(first)
+        span = [
+            v for v in history.timeline(last.note, git=False) if _order(first) <= _order(v) <= _order(last)
+        ]
+        span.reverse()  # oldest first
+        own = {v.id for v in versions}
+        old_side = _version_side(history, before)
+        new_side = _version_side(history, last)
+        if old_side.text is not None and any(v.id not in own for v in span):
+            texts = [_text_of(history, v) for v in span]
+            if all(text is not None for text in texts):  # else the plain diff, as a whole
+                steps = [(text or "", v.id in own) for v, text in zip(span, texts, strict=True)]
+                old_side = Side(before, changes_mod.without_own_changes(old_side.text, steps))
+        found: tuple[diff_mod.Hunk, ...] = ()
+        if old_side.text is not None and new_side.text is not None:
+            found = tuple(diff_mod.hunks(old_side.text, new_side.text))
+        return Comparison(old_side, new_side, found)
+
+    return with_history(root, read)
+
+
 @dataclasses.dataclass(frozen=True)
 class ChangeGroup:
     """One note's changes in the period by one side ("agent" or "user"): how many and
@@ -196,7 +241,7 @@ def load_changes(root: Path, since: dt.datetime, until: dt.datetime | None = Non
 
 
 def side_of(source: str) -> str:
-    return "agent" if source in AGENT_SOURCES else "user"
+    return "agent" if by_agent(source) else "user"
 
 
 def group_changes(counted: Sequence[history_mod.SourceCount]) -> tuple[ChangeGroup, ...]:
@@ -308,8 +353,8 @@ def load_detail(
     """What the Changes view shows for one selected version, or a group of them (oldest
     first): the diff from the version before the first to the last, and for an agent's
     rewrite of ``MEMORY.md``/``USER.md`` the dream nearest before it beside it."""
-    first, last = versions[0], versions[-1]
-    comparison = compare(root, last.note, None, last, old_before=first)
+    last = versions[-1]
+    comparison = compare_changes(root, versions)
     dream = find_dream(root, last.at) if rewrites_memory(last.note) and is_agent(last) else None
     return tuple(versions), comparison, dream
 

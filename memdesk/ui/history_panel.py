@@ -52,11 +52,13 @@ class HistoryPanel(QDockWidget):
         seen(str): the note's history was shown (its agent changes count as seen).
         loaded(str): the timeline of this note is on screen.
         compared(): a diff is on screen (tests, automation).
+        closed(): Esc closed it (the window gives the editor its keys back).
     """
 
     seen = Signal(str)
     loaded = Signal(str)
     compared = Signal()
+    closed = Signal()
 
     def __init__(
         self,
@@ -114,6 +116,9 @@ class HistoryPanel(QDockWidget):
         self.revert_action = self._action(self.revert_hunk, "Alt+R")
         # Not Alt+V: the menu bar's View takes it.
         self.restore_action = self._action(self.restore_version, "Alt+T")
+        # Esc closes it from anywhere in it, as the Changes window's Esc closes that one;
+        # an open list of the compare box takes its own Esc first.
+        self.close_action = self._action(self.close_panel, "Esc")
         self.previous_button = action_buttons.action_button(self.previous_action, "historyPrevious")
         self.next_button = action_buttons.action_button(self.next_action, "historyNext")
         self.revert_button = action_buttons.action_button(self.revert_action, "historyRevertHunk")
@@ -157,6 +162,10 @@ class HistoryPanel(QDockWidget):
 
     def _action(self, slot: Callable[[], object], key: str) -> QAction:
         return action_buttons.shortcut_action(self, slot, key, _WITHIN_DOCK)
+
+    def close_panel(self) -> None:
+        self.hide()
+        self.closed.emit()
 
     def retranslate(self) -> None:
         self.setWindowTitle(self.tr("History"))

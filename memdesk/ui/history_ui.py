@@ -35,6 +35,7 @@ class HistoryUi(QObject):
         self.panel.setVisible(False)
         window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.panel)
         self.panel.seen.connect(self._on_seen)
+        self.panel.closed.connect(self._on_panel_closed)
         self.panel.visibilityChanged.connect(self._on_panel_visibility_changed)
         # Floated out (or docked back): the columns it folded come back (or give way).
         self.panel.topLevelChanged.connect(
@@ -127,9 +128,14 @@ class HistoryUi(QObject):
         shown: the keyboard had no way to close it (and the Ranking column it folds)."""
         if self.panel.isVisible():
             self.panel.close()
-            self._window.note_editor.text_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            self._window.editor.setFocus(Qt.FocusReason.ShortcutFocusReason)
         else:
             self.show_history()
+
+    @Slot()
+    def _on_panel_closed(self) -> None:
+        # The keys go back to the note (else to whatever widget Qt picks next).
+        self._window.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @Slot(bool)
     def _on_panel_visibility_changed(self, visible: bool) -> None:

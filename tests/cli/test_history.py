@@ -137,3 +137,24 @@ def test_changes_lists_the_repositorys_commits_unless_no_git(tmp_path: Path, mem
     ]
     assert out["notes"][0]["versions"][0]["id"].startswith("git:")
     assert json.loads(run(*args, "--no-git", home=memdesk_home).stdout)["notes"] == []
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs the git binary")
+def test_agent_only_keeps_the_repositorys_commits(tmp_path: Path, memdesk_home: Path) -> None:
+    """A commit is the agent's (or another tool's) change, not the user's through
+    memdesk: ``--agent-only`` keeps it, as the Changes view lists it on the agent's side."""
+    from tests.core.history.test_git_timeline import _git
+
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    _git(ws, "init", "-q", "-b", "main")
+    (ws / "memory" / "2026-12-02.md").write_bytes(b"- committed by the agent\n")
+    _git(ws, "add", "-A")
+    _git(ws, "commit", "-q", "-m", "agent", when="2026-12-02T12:00:00+00:00")
+    with open_history(ws) as history:
+        history.capture("MEMORY.md", b"# Memory\n- saved in memdesk\n", source="memdesk", at=_at(2, 13))
+    args = ("changes", "--since", "2026-12-01", "--until", "2026-12-03", "--workspace", str(ws), "--json")
+    every = json.loads(run(*args, home=memdesk_home).stdout)
+    assert {n["note"] for n in every["notes"]} == {"MEMORY.md", "memory/2026-12-02.md"}
+    agent = json.loads(run(*args, "--agent-only", home=memdesk_home).stdout)
+    assert [(n["note"], n["sources"]) for n in agent["notes"]] == [("memory/2026-12-02.md", ["git"])]

@@ -13,6 +13,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from memdesk.core import history as history_mod
+from memdesk.core.index import captures
+from memdesk.core.index import workspace as workspace_mod
 from memdesk.qt import history_data
 from memdesk.ui import changes_view
 
@@ -53,24 +55,38 @@ def _agent_rewrite(root: Path, at: dt.datetime) -> None:
     _capture(root, "MEMORY.md", AFTER, "disk", at)
 
 
+def _write(root: Path, note: str, text: str, source: str) -> None:
+    """``note`` written with ``text`` and captured from ``source`` now, as its writer would."""
+    (root / note).write_text(text, "utf-8")
+    _capture(root, note, text, source, _now())
+
+
 def _script(workspace: Path) -> None:
-    """After the window's first sync kept every note as it was (the baseline): memdesk
-    saved MEMORY.md a month ago, a dreaming pass rewrote it 5 minutes ago, the user
-    saved one daily note and an MCP client appended to another."""
-    now = _now()
+    """The history, written before the window opens (so no sync of its can race the
+    writes), every note on disk as its latest version: memdesk saved MEMORY.md a month
+    ago, the first sync kept the notes as they were (the baseline, through the sync's
+    own code), then a dreaming pass rewrote MEMORY.md, the user saved one daily note and
+    an MCP client appended to another. The changes come after the baseline in time, as
+    live ones do: the window's sync finds each file as the store's latest version of it
+    and records nothing (back-dated before the baseline, they would not be the latest,
+    and a sync would record MEMORY.md again as a second 'disk' version)."""
     (workspace / "MEMORY.md").write_text(BEFORE, "utf-8")
-    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(days=30))
-    _agent_rewrite(workspace, now - dt.timedelta(minutes=5))
-    _capture(workspace, "memory/2026-05-01.md", "the user's edit\n", "memdesk", now - dt.timedelta(minutes=4))
-    _capture(workspace, "memory/2026-05-04.md", "an MCP append\n", "mcp", now - dt.timedelta(minutes=3))
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", _now() - dt.timedelta(days=30))
+    history = history_mod.open_history(workspace)
+    try:
+        captures.SyncCaptures(history).baseline(workspace, workspace_mod.scan_memory_files(workspace).files)
+    finally:
+        history.close()
+    _agent_rewrite(workspace, _now())
+    _write(workspace, "memory/2026-05-01.md", "the user's edit\n", "memdesk")
+    _write(workspace, "memory/2026-05-04.md", "an MCP append\n", "mcp")
 
 
 @pytest.fixture
 def scripted(make_window, workspace: Path):  # type: ignore[no-untyped-def]
-    """The window over the example workspace, then the scripted history above."""
-    window = make_window(workspace, model=None)
+    """The scripted history above, then the window over the example workspace."""
     _script(workspace)
-    return window
+    return make_window(workspace, model=None)
 
 
 def _open(qtbot, window):  # type: ignore[no-untyped-def]
@@ -275,3 +291,47 @@ def test_the_buttons_follow_their_actions_in_either_language(qtbot, scripted) ->
         assert panel.previous_button.text() == "上一处变更"
     finally:
         window.set_language("en")
+
+
+def test_each_sides_diff_shows_only_its_own_edits_when_both_wrote(
+    qtbot, make_window, workspace: Path
+) -> None:  # type: ignore[no-untyped-def]
+    # In one period: the user saves MEMORY.md, a dreaming pass rewrites it, the user saves
+    # again, the agent appends again; the lines the two add at the end lie side by side.
+    (workspace / "MEMORY.md").write_text(BEFORE, "utf-8")
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", _now() - dt.timedelta(days=30))
+    history = history_mod.open_history(workspace)
+    try:
+        captures.SyncCaptures(history).baseline(workspace, workspace_mod.scan_memory_files(workspace).files)
+    finally:
+        history.close()
+    user_1 = BEFORE + "USER edit one\n"
+    agent_1 = user_1.replace("Ana", "Bo") + "AGENT appended line\n"
+    user_2 = agent_1 + "user edit two\n"
+    agent_2 = user_2 + "agent line two\n"
+    for text, source in ((user_1, "memdesk"), (agent_1, "disk"), (user_2, "memdesk"), (agent_2, "disk")):
+        _write(workspace, "MEMORY.md", text, source)
+    window = make_window(workspace, model=None)
+    view = _open(qtbot, window)
+
+    def shown(side: str) -> tuple[set[str], set[str]]:
+        with qtbot.waitSignal(view.detail_shown, timeout=10_000):
+            assert view.select_group(side, "MEMORY.md")
+        hunks = view.comparison.hunks
+        return {x for h in hunks for x in h.old_lines}, {x for h in hunks for x in h.new_lines}
+
+    removed, added = shown("agent")
+    assert added == {"- Owner of Ferry: Bo\n", "AGENT appended line\n", "agent line two\n"}
+    assert removed == {"- Owner of Ferry: Ana\n"}
+    removed, added = shown("user")
+    assert added == {"USER edit one\n", "user edit two\n"} and removed == set()
+    # Reverting the agent's first append takes back that line only, through the safe save.
+    removed, added = shown("agent")
+    appended = next(i for i, h in enumerate(view.comparison.hunks) if "AGENT appended line\n" in h.new_lines)
+    view.diff.go_to_hunk(appended)
+    before = _versions(workspace, "MEMORY.md")
+    with qtbot.waitSignal(window.history_ui.restorer.restored, timeout=10_000):
+        assert view.revert_hunk()
+    assert (workspace / "MEMORY.md").read_text("utf-8") == agent_2.replace("AGENT appended line\n", "")
+    after = _versions(workspace, "MEMORY.md")
+    assert len(after) == len(before) + 1 and after[0].source == "memdesk"

@@ -197,3 +197,28 @@ def _unseen(root: Path) -> set[str]:
         return history.unseen_agent_changes()
     finally:
         history.close()
+
+
+def test_esc_closes_the_panel_and_gives_the_note_its_keys_back(qtbot, make_window, scripted: Path) -> None:  # type: ignore[no-untyped-def]
+    window = make_window(scripted, model=None)
+    assert window.open_note("MEMORY.md")
+    panel = _open_panel(qtbot, window, "MEMORY.md")
+    window.activateWindow()
+    qtbot.waitUntil(lambda: panel.timeline.hasFocus(), timeout=5_000)
+    toggle = panel.toggleViewAction()
+    assert toggle.isChecked()
+    qtbot.keyClick(panel.timeline, Qt.Key.Key_Escape)
+    assert not panel.isVisible() and not toggle.isChecked()
+    qtbot.waitUntil(lambda: window.editor.hasFocus(), timeout=5_000)
+    # From the diff too, once shown again.
+    panel = _open_panel(qtbot, window, "MEMORY.md")
+    panel.diff.setFocus()
+    qtbot.waitUntil(lambda: panel.diff.hasFocus(), timeout=5_000)
+    qtbot.keyClick(panel.diff, Qt.Key.Key_Escape)
+    assert not panel.isVisible()
+    # Esc in the editor is the editor's: it does not touch the panel shown beside it.
+    panel = _open_panel(qtbot, window, "MEMORY.md")
+    window.editor.setFocus()
+    qtbot.waitUntil(lambda: window.editor.hasFocus(), timeout=5_000)
+    qtbot.keyClick(window.editor, Qt.Key.Key_Escape)
+    assert panel.isVisible()

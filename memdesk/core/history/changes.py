@@ -4,10 +4,12 @@ carries, so no content is read)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import difflib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from memdesk.core.history.version import AGENT_SOURCES, Version
+from memdesk.core.history import diff as diff_mod
+from memdesk.core.history.version import Version, by_agent
 
 
 @dataclass(frozen=True)
@@ -36,13 +38,14 @@ class NoteChanges:
 
     @property
     def by_agent(self) -> tuple[Version, ...]:
-        """The versions memdesk did not write: the agent, a dreaming pass, another editor."""
-        return tuple(v for v in self.versions if v.source in AGENT_SOURCES)
+        """The versions memdesk did not write: the agent, a dreaming pass, another editor,
+        an MCP client, a git commit (``version.by_agent``)."""
+        return tuple(v for v in self.versions if by_agent(v.source))
 
     @property
     def by_user(self) -> tuple[Version, ...]:
         """The versions written through memdesk."""
-        return tuple(v for v in self.versions if v.source not in AGENT_SOURCES)
+        return tuple(v for v in self.versions if not by_agent(v.source))
 
 
 def by_note(versions: Iterable[Version]) -> list[NoteChanges]:
@@ -56,3 +59,64 @@ def by_note(versions: Iterable[Version]) -> list[NoteChanges]:
     ]
     found.sort(key=lambda c: (c.last.at, c.note), reverse=True)
     return found
+
+
+@dataclass
+class _Line:
+    """One line met on a note's way through a span of versions: who brought it (None:
+    it was there before) and who took it out (None: it is there now)."""
+
+    text: str
+    added_by_own: bool | None = None
+    removed_by_own: bool | None = None
+
+
+def without_own_changes(base: str, steps: Sequence[tuple[str, bool]]) -> str:
+    """``base`` with only the other side's changes made: ``steps`` are the note's texts
+    after ``base``, oldest first, each True when written by the side being shown.
+    Diffed against the last step's text, what is left is that side's changes alone,
+    even where the other side wrote in between (the user saving between two agent
+    rewrites): the other's lines are on both sides, not a change of this side's, and a
+    hunk of it reverted leaves them as they are.
+
+    Each line is followed through every step (a line-level blame), so lines the two
+    sides added next to each other, which a three-way merge would call a conflict, are
+    told apart; a line taken out and written again (a change reverted) is the same line
+    back, not a new one."""
+    found = [_Line(text) for text in diff_mod.lines(base)]
+    for text, own in steps:
+        alive = [i for i, line in enumerate(found) if line.removed_by_own is None]
+        new = diff_mod.lines(text)
+        opcodes = difflib.SequenceMatcher(None, [found[i].text for i in alive], new, autojunk=False)
+        # From the end, so the positions of the runs before stay where they are.
+        for tag, i1, i2, j1, j2 in reversed(opcodes.get_opcodes()):
+            if tag == "equal":
+                continue
+            for k in range(i1, i2):
+                found[alive[k]].removed_by_own = own
+            # The run's gap: its own lines and the lines taken out around them before.
+            lo = alive[i1 - 1] + 1 if i1 > 0 else 0
+            hi = alive[i2] if i2 < len(alive) else len(found)
+            found[lo:hi] = _fill_gap(found[lo:hi], new[j1:j2], own)
+    return "".join(
+        line.text for line in found if line.added_by_own is not True and line.removed_by_own is not False
+    )
+
+
+def _fill_gap(gap: list[_Line], new: list[str], own: bool) -> list[_Line]:
+    """``new`` written where only the taken-out lines of ``gap`` are: one of them
+    written again is brought back (the same line); the others are new lines."""
+    out: list[_Line] = []
+    matcher = difflib.SequenceMatcher(None, [line.text for line in gap], new, autojunk=False)
+    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
+        if tag == "equal":
+            for line in gap[a1:a2]:
+                # Taken out by the other side and brought back by this one: this side's line now.
+                if own and line.removed_by_own is False:
+                    line.added_by_own = True
+                line.removed_by_own = None
+                out.append(line)
+            continue
+        out += gap[a1:a2]
+        out += [_Line(added, added_by_own=own) for added in new[b1:b2]]
+    return out

@@ -25,8 +25,8 @@ from memdesk.core.history import catalog, codec, gitlog
 from memdesk.core.history.blobs import Blobs, keyframe_room
 from memdesk.core.history.retention import Retention, to_prune
 from memdesk.core.history.version import (
-    AGENT_SOURCES,
     BASELINE,
+    CAPTURED_AGENT_SOURCES,
     CAPTURED_SOURCES,
     DELETED,
     DISK,
@@ -542,8 +542,8 @@ class History:
             rows = sqlite.rows(
                 self._conn,
                 "SELECT DISTINCT n.path FROM versions v JOIN notes n ON n.id = v.note "
-                f"WHERE v.id > coalesce(n.seen, ?) AND v.source IN ({','.join('?' * len(AGENT_SOURCES))})",
-                (start, *(_code(s) for s in AGENT_SOURCES)),
+                f"WHERE v.id > coalesce(n.seen, ?) AND v.source IN ({','.join('?' * len(CAPTURED_AGENT_SOURCES))})",
+                (start, *(_code(s) for s in CAPTURED_AGENT_SOURCES)),
                 where=self.path,
             )
         return {str(r[0]) for r in rows}

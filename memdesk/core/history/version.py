@@ -15,8 +15,17 @@ BASELINE = "baseline"  # the note as it was the first time memdesk kept history 
 
 # The catalog keeps a version's source as its index here: add new ones at the end only.
 CAPTURED_SOURCES = (MEMDESK, DISK, MCP, DELETED, BASELINE)
-# Changes the user did not make through memdesk: what the tree's badge counts.
-AGENT_SOURCES = (DISK, MCP, DELETED)
+# The agent's side of a period's changes: every change the user did not make through
+# memdesk (the agent, a dreaming pass, another editor, an MCP client, a git commit). The
+# one definition ``memdesk changes --agent-only`` and the Changes view both use (``by_agent``).
+AGENT_SOURCES = (DISK, MCP, DELETED, GIT)
+# Of those, the ones the store keeps (a commit never is): what the tree's badge counts.
+CAPTURED_AGENT_SOURCES = tuple(s for s in AGENT_SOURCES if s in CAPTURED_SOURCES)
+
+
+def by_agent(source: str) -> bool:
+    """Whether a version from ``source`` is on the agent's side of the changes, not the user's."""
+    return source in AGENT_SOURCES
 
 
 @dataclass(frozen=True)

@@ -190,3 +190,39 @@ def test_the_changes_view_lists_commits_on_the_agents_side(repo: Path, history: 
         ("git", "2026-04-02"),
         ("git", "2026-05-03"),
     ]
+
+
+def test_the_cli_and_the_changes_view_agree_on_the_agents_side(repo: Path, history: History) -> None:
+    """``memdesk changes --agent-only`` (``NoteChanges.by_agent``) and the Changes view's
+    sides (``history_data``) take one definition (``version.by_agent``): commits, disk,
+    MCP and deleted are the agent's, memdesk's saves the user's."""
+    from memdesk.core.history import changes as history_changes
+    from memdesk.core.history import version
+    from memdesk.qt import history_data
+
+    root = repo / "agent" / "workspace"
+    since, until = datetime(2026, 3, 15, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)
+    history.capture("MEMORY.md", b"# Memory\nA line\n", source="memdesk", at=datetime(2026, 4, 5, tzinfo=UTC))
+    history.capture("memory/mcp.md", b"appended\n", source="mcp", at=datetime(2026, 4, 6, tzinfo=UTC))
+    history.capture("memory/disk.md", b"written\n", source="disk", at=datetime(2026, 4, 7, tzinfo=UTC))
+    history.capture("memory/disk.md", None, source="deleted", at=datetime(2026, 4, 8, tzinfo=UTC))
+    groups = history_changes.by_note(history.changes(since, until))
+    cli = {("agent", g.note) for g in groups if g.by_agent} | {("user", g.note) for g in groups if g.by_user}
+    view = {(g.side, g.note) for g in history_data.load_changes(root, since, until).groups}
+    assert (
+        cli
+        == view
+        == {
+            ("user", "MEMORY.md"),
+            ("agent", "memory/mcp.md"),
+            ("agent", "memory/disk.md"),
+            ("agent", "memory/ferry-project.md"),
+            ("agent", "memory/ferry.md"),
+        }
+    )
+    assert [s for s in (*version.CAPTURED_SOURCES, version.GIT) if version.by_agent(s)] == [
+        "disk",
+        "mcp",
+        "deleted",
+        "git",
+    ]
