@@ -301,8 +301,11 @@ def model_source(name: str) -> object | None:
 def packaged_source(name: str) -> bool:
     """True when this desktop bundle ships model ``name``'s pinned source (its own
     quantised blocks, ``packaging/build.sh``), from which the model's files are built."""
+    from memdesk.core import paths
     from memdesk.core.embed.models import wheels
 
+    if paths.bundled_sources_dir() is None:  # not a bundle: no converter import (numpy) needed
+        return False
     source = model_source(name)
     return isinstance(source, wheels.SourcePackage) and wheels.shipped_folder(source) is not None
 
