@@ -44,11 +44,20 @@ def _default_model_builder() -> Callable[[Callable[[object], None]], Path]:
     def build(progress: Callable[[object], None]) -> Path:
         from memdesk.core.embed.models import registry
 
-        return registry.build_model(
-            registry.DEFAULT_MODEL, paths.models_dir(), progress=lambda message: progress(message)
-        )
+        # As `memdesk model build`: the F16 file and this CPU's format, which then loads.
+        return registry.build_default_model(paths.models_dir(), progress=lambda message: progress(message))
 
     return build
+
+
+def _first_start_build() -> bool:
+    """A desktop bundle's first start: the default model is built from the source it
+    ships, in the background, without asking (nothing to download, nothing to install)."""
+    try:
+        from memdesk.core.embed.models import registry
+    except ImportError:
+        return False
+    return registry.needs_first_start_build(paths.models_dir())
 
 
 def _default_model_missing() -> bool:
@@ -98,6 +107,8 @@ def build_window(
         offer_model_build=offer,
         log_file=logs.log_path(data),
     )
+    if offer and _first_start_build():
+        window.start_model_build()  # the banner follows it; search is keyword-only meanwhile
     prefs.remember_workspace(session.workspace)
     # Everything built so far (modules, Qt wrappers, the window) lives as long as the
     # app: keep it out of the cyclic collector's full passes. A full pass over it took
@@ -133,6 +144,8 @@ class _Screenshooter:
         session = window.session
         session.sync_finished.connect(self._on_session_sync_done)
         session.sync_failed.connect(self._on_session_sync_done)
+        # A first start's model build: shoot after the notes are embedded with it.
+        session.model_build_finished.connect(self._on_model_built)
         for signal in (
             session.idle_changed,
             session.results_changed,
@@ -144,9 +157,14 @@ class _Screenshooter:
     def _on_session_sync_done(self, _value: object) -> None:
         self._synced = True
 
+    def _on_model_built(self, _path: object) -> None:
+        self._synced = False  # the sync with the new model is still to come
+
     def _check(self, *_args: object) -> None:
         session = self._window.session
         if self._shot or not self._synced or session.is_syncing or session.snapshot is None:
+            return
+        if session.is_building_model:
             return
         if session.is_loading_model:
             return  # its results would be keyword-only: shoot the hybrid ones

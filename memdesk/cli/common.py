@@ -53,6 +53,32 @@ def model_arg(value: str | None) -> ModelSpec:
     return parse_model_spec(value)
 
 
+def prepare_packaged_model() -> None:
+    """On a desktop bundle's first start, build the default model into the data dir from
+    the source the bundle ships (once, offline; the GUI does it in the background),
+    saying so on stderr. A failure is one line and leaves search keyword-only."""
+    from memdesk.core.embed.models import registry
+
+    folder = paths.models_dir()
+    if not registry.needs_first_start_build(folder):
+        return
+    sys.stderr.write("memdesk: first start: preparing the embedding model from the packaged weights (once)\n")
+    start = time.monotonic()
+
+    def progress(message: str) -> None:
+        sys.stderr.write(terminal_safe(f"memdesk:   {message}") + "\n")
+
+    try:
+        registry.build_default_model(folder, progress)
+    except (errors.MemdeskError, OSError) as exc:  # e.g. a full disk
+        sys.stderr.write(
+            terminal_safe(f"memdesk: error: cannot prepare the embedding model ({exc}); keyword search only")
+            + "\n"
+        )
+        return
+    sys.stderr.write(f"memdesk: embedding model ready in {time.monotonic() - start:.1f} s\n")
+
+
 # C0 controls but tab and newline, DEL and C1 controls: ESC (and CSI, 0x9b) would let
 # a note's text move the cursor, retitle or recolour the user's terminal.
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")

@@ -71,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.ERROR, format="%(levelname)s %(name)s: %(message)s"
     )
     try:
+        if getattr(args, "model", False) is None and args.command != "gui":
+            common.prepare_packaged_model()  # the default model, on a bundle's first start
         return int(args.func(args) or 0)
     except errors.MemdeskError as exc:
         sys.stderr.write(common.terminal_safe(f"memdesk: error: {exc}") + "\n")

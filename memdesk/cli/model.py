@@ -19,18 +19,28 @@ def cmd_model(args: argparse.Namespace) -> int:
     if args.model_cmd == "list":
         infos = registry.list_models(folder)
         data = [registry.model_info_json(i) for i in infos]
-        lines = [
-            f"{'*' if d.get('default') else ' '} {d['name']:<10} "
-            f"{'built' if d['built'] else 'not built':<10} {d['path']}"
-            for d in data
-        ]
+        loaded = registry.find_default_model(folder)
+        lines: list[str] = []
+        for info, d in zip(infos, data, strict=True):
+            mark = "  (loaded by default)" if info.path == loaded else ""
+            lines.append(
+                f"{'*' if d.get('default') else ' '} {d['name']:<10} "
+                f"{'built' if d['built'] else 'not built':<10} {d['path']}{mark}"
+            )
+            # The model's files in other weight formats (BF16 on a CPU that multiplies it).
+            for fmt, path in info.formats.items():
+                if path != info.path:
+                    mark = "  (loaded by default)" if path == loaded else ""
+                    lines.append(f"  {'':<10} {fmt:<10} {path}{mark}")
         if not args.json:  # the JSON stays the list of models
             lines.append(f"llama.cpp CPU backend: {_cpu_backend_line()}")
         common.emit(data, args.json, "\n".join(lines))
         return 0
     if args.model_cmd == "embed":
         return _embed(args, registry.find_default_model(folder))
-    names = list(registry.MODEL_NAMES) if args.name == "all" else [args.name]
+    # "all" in a desktop bundle: the models it ships the source of (building another
+    # says what to do instead: pip cannot install its source into a bundle).
+    names = [n for n in registry.MODEL_NAMES if registry.buildable(n)] if args.name == "all" else [args.name]
     # By default the portable F16 file and, where this CPU runs another format faster,
     # that one too (the models dir then holds one file per format; loading picks the CPU's).
     formats = [args.weights] if args.weights else list(dict.fromkeys(("f16", registry.cpu_weights())))

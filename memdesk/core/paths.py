@@ -45,12 +45,29 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def is_bundle() -> bool:
+    """True in a desktop bundle (PyInstaller): no pip, no source checkout beside it."""
+    return bool(getattr(sys, "frozen", False)) and getattr(sys, "_MEIPASS", None) is not None
+
+
 def bundled_models_dir() -> Path | None:
     """The built models a desktop bundle (PyInstaller) ships beside its code, if any."""
     bundle = getattr(sys, "_MEIPASS", None)
     if not getattr(sys, "frozen", False) or bundle is None:
         return None
     folder = Path(bundle) / "models"
+    return folder if folder.is_dir() else None
+
+
+def bundled_sources_dir() -> Path | None:
+    """The pinned model sources a desktop bundle ships in place of built models (the
+    default model's own quantised blocks, smaller than any file derived from them), if
+    any: ``<bundle>/model-sources/<dist>-<version>/``, built into the data dir at first
+    start (``registry.derive_packaged_default``)."""
+    bundle = getattr(sys, "_MEIPASS", None)
+    if not getattr(sys, "frozen", False) or bundle is None:
+        return None
+    folder = Path(bundle) / "model-sources"
     return folder if folder.is_dir() else None
 
 

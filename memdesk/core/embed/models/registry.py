@@ -74,6 +74,9 @@ class ModelInfo:
     source_sha256: str | None  # digest of the pinned source package, None if unknown
     up_to_date: bool  # built from the current source and converter
     description: str
+    # Every built file of the model, by weight format (``path`` is the F16 one); the
+    # default model loads this CPU's format when built (``find_default_model``).
+    formats: dict[str, Path] = dataclasses.field(default_factory=dict)
 
 
 def _spec(name: str) -> ModelSpec:
@@ -164,6 +167,12 @@ def build_model(
     module = _load_module(spec)
     if module is None or not callable(getattr(module, "build", None)):
         raise ModelBuildError(f"Model {name!r} cannot be built by this version of memdesk")
+    if not buildable(name):  # said before any progress line: nothing will be built
+        from memdesk.core.embed.models import wheels
+
+        source = model_source(name)
+        if isinstance(source, wheels.SourcePackage):
+            raise ModelBuildError(wheels.not_shipped(source, name))
     expected = _expected_stamp(spec, module, weights)
     if not force and _is_up_to_date(path, expected):
         logger.info("%s is up to date", path)
@@ -211,6 +220,11 @@ def list_models(models_dir: Path) -> list[ModelInfo]:
             size: int | None = path.stat().st_size if path.is_file() else None
         except OSError:
             size = None
+        formats = {
+            fmt: model_file(name, models_dir, fmt)
+            for fmt in weight_formats.FORMATS
+            if model_file(name, models_dir, fmt).is_file()
+        }
         rows.append(
             ModelInfo(
                 name=name,
@@ -221,6 +235,7 @@ def list_models(models_dir: Path) -> list[ModelInfo]:
                 source_sha256=_source_sha256(module),
                 up_to_date=size is not None and _is_up_to_date(path, _expected_stamp(spec, module)),
                 description=spec.description,
+                formats=formats,
             )
         )
     return rows
@@ -269,5 +284,57 @@ def model_info_json(info: ModelInfo) -> dict[str, object]:
     """``ModelInfo`` as JSON-ready data (for ``memdesk model list --json``)."""
     data = dataclasses.asdict(info)
     data["path"] = str(info.path)
+    data["formats"] = {fmt: str(path) for fmt, path in info.formats.items()}
     data["default"] = info.name == DEFAULT_MODEL
     return data
+
+
+def model_source(name: str) -> object | None:
+    """The pinned source (``wheels.SourcePackage``) model ``name`` is built from, if known."""
+    try:
+        module = _load_module(_spec(name))
+    except ImportError:
+        return None
+    return getattr(module, "SOURCE", None) if module is not None else None
+
+
+def packaged_source(name: str) -> bool:
+    """True when this desktop bundle ships model ``name``'s pinned source (its own
+    quantised blocks, ``packaging/build.sh``), from which the model's files are built."""
+    from memdesk.core import paths
+    from memdesk.core.embed.models import wheels
+
+    if paths.bundled_sources_dir() is None:  # not a bundle: no converter import (numpy) needed
+        return False
+    source = model_source(name)
+    return isinstance(source, wheels.SourcePackage) and wheels.shipped_folder(source) is not None
+
+
+def buildable(name: str) -> bool:
+    """Whether ``memdesk model build name`` can work here: anywhere but in a desktop
+    bundle, which can only build what it ships the source of."""
+    from memdesk.core import paths
+
+    return not paths.is_bundle() or packaged_source(name)
+
+
+def needs_first_start_build(models_dir: Path) -> bool:
+    """A desktop bundle's first start: it ships the default model's source and no file
+    of that model is built yet in ``models_dir`` (the user's data dir)."""
+    if not packaged_source(DEFAULT_MODEL):
+        return False
+    return not any(model_file(DEFAULT_MODEL, models_dir, fmt).is_file() for fmt in weight_formats.FORMATS)
+
+
+def build_default_model(models_dir: Path, progress: Progress | None = None) -> Path:
+    """Build the default model as ``memdesk model build`` does (its F16 file, which the
+    OpenClaw profiles compute on, and this CPU's format where that is another) and
+    return the file loaded by default. Each file is byte-identical to what
+    ``memdesk model build`` writes from the same pinned source (the same converter,
+    the source's sha256 checked first)."""
+    for fmt in dict.fromkeys((weight_formats.DEFAULT_FORMAT, cpu_weights())):
+        build_model(DEFAULT_MODEL, models_dir, progress, weights=fmt)
+    path = find_default_model(models_dir)
+    if path is None:  # build_model raises first; this would be a bug
+        raise ModelBuildError(f"{DEFAULT_MODEL} was built but no file of it is in {models_dir}")
+    return path

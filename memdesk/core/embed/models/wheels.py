@@ -15,6 +15,7 @@ import logging
 from collections.abc import Mapping
 from pathlib import Path
 
+from memdesk.core import paths
 from memdesk.core.errors import ModelBuildError
 
 logger = logging.getLogger(__name__)
@@ -83,9 +84,17 @@ def locate(source: SourcePackage) -> Path:
     """The installed folder holding ``source``'s model files.
 
     Uses the distribution's metadata rather than importing the package: the
-    package's own ``__init__`` may import heavy dependencies we skipped.
-    Raises ``ModelBuildError`` (with the pip command) when missing or the wrong version.
+    package's own ``__init__`` may import heavy dependencies we skipped. In a desktop
+    bundle, the copy of the source it ships (``shipped_folder``): the files are checked
+    against the same sha256s either way. Raises ``ModelBuildError`` (with the pip
+    command) when missing or the wrong version, or, in a bundle, saying what the user
+    can do instead (pip cannot install into a bundle).
     """
+    shipped = shipped_folder(source)
+    if shipped is not None:
+        return shipped
+    if paths.is_bundle():
+        raise ModelBuildError(not_shipped(source))
     try:
         dist = importlib.metadata.distribution(source.dist_name)
     except importlib.metadata.PackageNotFoundError:
@@ -107,27 +116,54 @@ def locate(source: SourcePackage) -> Path:
     return folder
 
 
+def not_shipped(source: SourcePackage, model: str = "") -> str:
+    """What a desktop bundle says of a model whose source it does not ship: pip cannot
+    install into a bundle, so where to build the model instead and how to use its file."""
+    return (
+        f"This packaged memdesk does not include the source weights of {source.dist_name} "
+        f"{source.version}: build the model with memdesk installed from source "
+        f"({source.pip_command}, then memdesk model build{' ' + model if model else ''}) "
+        "and open its file with --model PATH"
+    )
+
+
+def shipped_name(source: SourcePackage) -> str:
+    """The folder a desktop bundle ships ``source``'s files in (``packaging/build.sh``)."""
+    return f"{source.dist_name}-{source.version}"
+
+
+def shipped_folder(source: SourcePackage) -> Path | None:
+    """The folder of ``source``'s files a desktop bundle ships, if this is one that does."""
+    root = paths.bundled_sources_dir()
+    if root is None:
+        return None
+    folder = root / shipped_name(source)
+    return folder if folder.is_dir() else None
+
+
 def verified_files(source: SourcePackage) -> dict[str, Path]:
     """Paths of ``source``'s files after checking each one's sha256.
 
     Raises ``ModelBuildError`` naming the first missing or altered file.
     """
     folder = locate(source)
-    paths: dict[str, Path] = {}
+    # A bundle's copy is mended by reinstalling memdesk, a pip package's by pip.
+    fix = (
+        "Reinstall memdesk"
+        if shipped_folder(source) is not None
+        else f"Reinstall it with: {source.pip_command} --force-reinstall"
+    )
+    files: dict[str, Path] = {}
     for name, expected in source.files.items():
         path = folder / name
         if not path.is_file():
-            raise ModelBuildError(
-                f"{path} is missing from {source.dist_name}. "
-                f"Reinstall it with: {source.pip_command} --force-reinstall"
-            )
+            raise ModelBuildError(f"{path} is missing from {source.dist_name}. {fix}")
         actual = sha256_file(path)
         if actual != expected:
             raise ModelBuildError(
                 f"{path} has sha256 {actual}, expected {expected}: the package "
-                f"{source.dist_name} was modified. Reinstall it with: "
-                f"{source.pip_command} --force-reinstall"
+                f"{source.dist_name} was modified. {fix}"
             )
         logger.debug("verified %s", path)
-        paths[name] = path
-    return paths
+        files[name] = path
+    return files
