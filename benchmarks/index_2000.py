@@ -209,23 +209,41 @@ def child_search(workspace: Path) -> int:
     queries = [" ".join(rng.sample(words, 2)) for _ in range(SEARCH_QUERIES)]
     eng = engine.Engine.open(workspace, model="auto")
     settings = settings_mod.SearchSettings.defaults("memdesk")
+    embed_cpu = [0.0]  # this thread's CPU inside the query embedding (llama.cpp runs on it too)
+    if eng.embedder is not None:
+        real_embed = eng.embedder.embed_query
+
+        def timed_embed(text: str) -> Any:
+            t = time.thread_time()
+            try:
+                return real_embed(text)
+            finally:
+                embed_cpu[0] += time.thread_time() - t
+
+        eng.embedder.embed_query = timed_embed  # type: ignore[method-assign]
     try:
         for q in queries[:5]:
             eng.search(q, settings)  # warm caches and the model
-        times = []
+        times, cpu = [], []
         for q in queries:
-            t = time.perf_counter()
+            embed_cpu[0] = 0.0
+            c, t = time.thread_time(), time.perf_counter()
             result = eng.search(q, settings)
             elapsed = (time.perf_counter() - t) * 1000 - result.pool.timings_ms.get("embed_ms", 0.0)
             times.append(elapsed)
+            cpu.append((time.thread_time() - c - embed_cpu[0]) * 1000)
             if result.pool.mode != "hybrid":
                 raise SystemExit(f"search ran {result.pool.mode}, not hybrid")
     finally:
         eng.close()
     times.sort()
-    pct = lambda p: times[min(len(times) - 1, round(p / 100 * (len(times) - 1)))]  # noqa: E731
-    print(json.dumps({"event": "search", "queries": len(times), "p50_ms": round(pct(50), 2),
-                      "p95_ms": round(pct(95), 2), "max_ms": round(times[-1], 2)}), flush=True)  # fmt: skip
+    cpu.sort()
+    pct = lambda xs, p: xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]  # noqa: E731
+    # Wall time is what a user waits; on a shared machine it also holds the other jobs'
+    # turns, so the search thread's own CPU time (query embedding excluded) is printed too.
+    print(json.dumps({"event": "search", "queries": len(times), "p50_ms": round(pct(times, 50), 2),
+                      "p95_ms": round(pct(times, 95), 2), "max_ms": round(times[-1], 2),
+                      "cpu_p50_ms": round(pct(cpu, 50), 2), "cpu_p95_ms": round(pct(cpu, 95), 2)}), flush=True)  # fmt: skip
     return 0
 
 
