@@ -115,7 +115,9 @@ class _Walker:
                     kind=diskio.non_regular_kind(mode),
                 ),
             )
-        elif not _is_utf8(_relative(os.fspath(self.root), path)):
+        # A whole path in UTF-8 has its workspace-relative part in UTF-8 too: the relative
+        # path is worked out only for the rare other name (or a root that is not UTF-8).
+        elif not _is_utf8(path) and not _is_utf8(_relative(os.fspath(self.root), path)):
             self.skip(
                 path,
                 msg(QT_TRANSLATE_NOOP("core", "the name is not valid UTF-8; rename the file to index it")),
@@ -157,7 +159,10 @@ class _Walker:
                 if entry.name.endswith(".md"):
                     rest = entry.path[len(directory) :].lstrip(os.sep)  # ``directory`` may end in one
                     real = None if real_dir is None else os.path.join(real_dir, rest)
-                    self.add_file(entry.path, entry.stat(follow_symlinks=False).st_mode, real)
+                    # The entry's type from the directory listing: no stat of a regular note.
+                    regular = entry.is_file(follow_symlinks=False)
+                    mode = stat.S_IFREG if regular else entry.stat(follow_symlinks=False).st_mode
+                    self.add_file(entry.path, mode, real)
             except OSError as exc:
                 self.skip(entry.path, _cannot_read(exc))
 
