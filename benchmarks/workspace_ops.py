@@ -1,0 +1,105 @@
+"""What a large workspace costs on every save: the per-operation work that grows with the notes.
+
+Generates ``index_2000.py``'s daily notes (default 20,000), indexes them keyword-only
+(no model: the operations timed here do not embed), then times, in CPU seconds of
+this process (best of ``--repeat``; the machine is shared, wall time would hold
+other jobs' turns), what the app and the CLI do after each change:
+
+- listing the workspace (discovery: every sync, the clock, a status read);
+- the workspace clock (``Engine.default_clock``, read again after each sync);
+- a status read and the per-file states (the app's snapshot after each sync);
+- opening one note (``Engine.read_note``: the path is checked against discovery);
+- a sync with nothing changed, and a sync of one changed note (``paths=``).
+
+Usage: python benchmarks/workspace_ops.py [--notes 20000] [--repeat 3]
+The last line of output is one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+def _cpu_ms(run: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        run()
+        best = min(best, time.process_time() - t)
+    return round(best * 1000, 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notes", type=int, default=20000)
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args(argv)
+    tmp = Path(tempfile.mkdtemp(prefix="memdesk-wsops-"))
+    os.environ["MEMDESK_HOME"] = str(tmp / "home")
+    try:
+        import index_2000
+
+        from memdesk.core import engine
+        from memdesk.core.index import workspace
+        from memdesk.core.search import clock
+
+        ws = tmp / "workspace"
+        newest = index_2000.generate(ws, args.notes)
+        rel = workspace.rel_path(ws, newest)
+        load = os.getloadavg()[0]
+        eng = engine.Engine(ws, embedder=None, db_path=tmp / "index.sqlite")
+        try:
+            t = time.process_time()
+            eng.sync()
+            first = round(time.process_time() - t, 2)
+            figures = {
+                "list_ms": _cpu_ms(lambda: workspace.list_memory_files(ws), args.repeat),
+                # What ``Engine.default_clock`` does after each sync.
+                "clock_ms": _cpu_ms(
+                    lambda: clock.default_clock(ws, workspace.list_memory_files(ws)), args.repeat
+                ),
+                "status_ms": _cpu_ms(eng.status, args.repeat),
+                "file_states_ms": _cpu_ms(eng.file_states, args.repeat),
+                "read_note_ms": _cpu_ms(lambda: eng.read_note(rel), args.repeat),
+                "sync_nothing_changed_ms": _cpu_ms(eng.sync, args.repeat),
+            }
+
+            def one_note() -> None:
+                with newest.open("a", encoding="utf-8") as handle:
+                    handle.write("- one more line\n")
+                eng.sync(paths=[rel])
+
+            figures["sync_one_note_ms"] = _cpu_ms(one_note, args.repeat)
+        finally:
+            eng.close()
+        summary = {
+            "benchmark": "workspace_ops",
+            "notes": args.notes,
+            "first_index_keyword_only_cpu_s": first,
+            "cpu_ms": figures,
+            "memdesk": str(Path(engine.__file__).resolve().parents[2]),
+            "load_average_1m_at_start": round(load, 2),
+            "load_average_1m_at_end": round(os.getloadavg()[0], 2),
+        }
+        for name, value in figures.items():
+            print(f"{name}: {value} ms of CPU", flush=True)
+        print(json.dumps(summary))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
