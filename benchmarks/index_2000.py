@@ -133,11 +133,11 @@ def child_index(workspace: Path, t0: float, until: str = "complete") -> int:
     from startup import _status_kb
 
     sequences = _count_sequences(eng.embedder)
-    stop = lambda: until == "hybrid" and "windows" in seen  # noqa: E731
+    stop = lambda: (until == "hybrid" and "windows" in seen) or (until == "keyword" and "keyword" in seen)  # noqa: E731
     try:
         report = eng.sync(progress=progress, cancelled=stop)
         chunks, files, embedded, mode = report.chunks, report.files, report.embedded, report.mode
-    except errors.Cancelled:  # stopped at hybrid-ready: count what the index holds
+    except errors.Cancelled:  # stopped at hybrid-ready or keyword-searchable: count what the index holds
         status = eng.status()
         chunks, files = status.chunks, status.files
         embedded, mode = None, eng.mode
@@ -147,7 +147,7 @@ def child_index(workspace: Path, t0: float, until: str = "complete") -> int:
         files=files,
         embedded=embedded,
         mode=mode,
-        stopped_at="hybrid-ready" if until == "hybrid" else None,
+        stopped_at={"hybrid": "hybrid-ready", "keyword": "keyword-searchable"}.get(until),
         peak_rss_mb=round(_status_kb("VmHWM") / 1024, 1),
         sequences_encoded=sequences[0],
     )
@@ -352,9 +352,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rest", type=float, default=3.0, help="seconds idle before RSS at rest")
     parser.add_argument("--models-dir", type=Path, default=None,
                         help="built models to use (default: this user's memdesk models dir)")  # fmt: skip
-    parser.add_argument("--until", choices=("complete", "hybrid"), default="complete",
+    parser.add_argument("--until", choices=("complete", "hybrid", "keyword"), default="complete",
                         help="'hybrid': stop the index at hybrid-ready (every chunk vector committed, the "
-                             "passage windows not embedded) and search over that index")  # fmt: skip
+                             "passage windows not embedded) and search over that index; 'keyword': stop "
+                             "when every note is keyword-searchable (no search step)")  # fmt: skip
     parser.add_argument(
         "--keep",
         type=Path,
@@ -427,8 +428,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         for name, size in list(work.get("bytes_by_table", {}).items())[:8]:
             print(f"  {name}: {size / 1e6:.2f} MB", flush=True)
-        search = _search(workspace, env)
-        over = "hybrid-ready index, no passage windows" if args.until == "hybrid" else "complete index"
+        search = _search(workspace, env) if args.until != "keyword" else {"skipped": "no vectors yet"}
+        over = {"hybrid": "hybrid-ready index, no passage windows", "keyword": "keyword-only index"}.get(
+            args.until, "complete index"
+        )
         print(f"search over the {over} (hybrid, query embedding excluded): {search}", flush=True)
         from startup import _gui
 
