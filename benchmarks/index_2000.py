@@ -27,8 +27,11 @@ then, each in a cold process with a private data dir and the default built model
 cancelled when its passage-window phase begins, as a quit would) and searches over
 that index, every chunk vector in it but no passage windows (labelled so in the output):
 the windows phase is ~4x the chunk phase, hours at 20,000 notes on 2 shared cores.
+``--until keyword`` stops when every note is keyword-searchable (no search step).
+``--keep DIR`` keeps the workspace and index; ``--search-over DIR`` re-times the search.
 
-Usage: python benchmarks/index_2000.py [--notes 2000] [--until complete|hybrid] [--rest 3] [--models-dir DIR]
+Usage: python benchmarks/index_2000.py [--notes 2000] [--until complete|hybrid|keyword] [--rest 3]
+       [--keep DIR | --search-over DIR] [--models-dir DIR]
 The last line of output is one JSON object with every figure.
 """
 
