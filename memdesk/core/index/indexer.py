@@ -520,9 +520,14 @@ def _embed_missing(
     commit(finished=True)
 
 
-def dirty_files(store: Store, root: Path, extra_paths: Sequence[Path | str] = ()) -> list[str]:
-    """Paths whose content differs from the index, plus indexed paths now gone."""
-    listed = {workspace.rel_path(root, p): p for p in workspace.list_memory_files(root, extra_paths)}
+def dirty_files(
+    store: Store, root: Path, extra_paths: Sequence[Path | str] = (), *, scan: workspace.Scan | None = None
+) -> list[str]:
+    """Paths whose content differs from the index, plus indexed paths now gone.
+    ``scan``: the workspace's listing when the caller has one (a listing of 20,000 notes
+    is a sizeable part of a status read)."""
+    files = scan.files if scan is not None else workspace.list_memory_files(root, extra_paths)
+    listed = {workspace.rel_path(root, p): p for p in files}
     known = store.file_rows()
     dirty = [rel for rel in known if rel not in listed]
     for rel, path in listed.items():

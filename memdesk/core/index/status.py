@@ -143,6 +143,7 @@ def read_status(
     sync to rebuild), never raised.
     """
     mode: Mode = "hybrid" if embedder is not None else "fts"
+    scan = workspace.scan_memory_files(root, extra_paths)  # once, for the dirty and the skipped
     with index.read_lock:
         try:
             store = index.reader()
@@ -151,13 +152,11 @@ def read_status(
         except (errors.IndexCorrupt, errors.QueryRejected) as exc:
             index.damage = str(exc)
             return _damaged_status(index, root, embedder, fallback_reason, mode, str(exc))
-        dirty = indexer.dirty_files(store, root, extra_paths)
+        dirty = indexer.dirty_files(store, root, extra_paths, scan=scan)
         failures = tuple(FileFailure(p, r[4] or "") for p, r in store.file_rows().items() if r[3] == "failed")
         vec_ok, vec_err = store.vec_available, store.vec_error
         size = store.size_bytes()
-    skipped = tuple(
-        FileFailure(s.path, s.reason) for s in workspace.scan_memory_files(root, extra_paths).skipped
-    )
+    skipped = tuple(FileFailure(s.path, s.reason) for s in scan.skipped)
     ident = embedder.identity if embedder is not None else None
     reason = fallback_reason if ident is None else None
     if ident is not None and not vec_ok:
@@ -213,12 +212,13 @@ def file_states(
     index: IndexFiles, root: Path, extra_paths: Sequence[Path | str]
 ) -> dict[str, tuple[str, str]]:
     """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file."""
+    scan = workspace.scan_memory_files(root, extra_paths)  # once, for the dirty and the states
     with index.read_lock:
         store = index.reader()
         known = store.file_rows()
-        dirty = set(indexer.dirty_files(store, root, extra_paths))
+        dirty = set(indexer.dirty_files(store, root, extra_paths, scan=scan))
     out: dict[str, tuple[str, str]] = {}
-    for path in workspace.list_memory_files(root, extra_paths):
+    for path in scan.files:
         rel = workspace.rel_path(root, path)
         row = known.get(rel)
         if rel in dirty or row is None:

@@ -17,6 +17,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from memdesk.core.index import workspace
 from memdesk.core.search import dates
 
 
@@ -31,7 +32,7 @@ def default_clock(root: Path, files: Iterable[Path], *, today: dt.date | None = 
     newest: dt.date | None = None
     newest_write = -1.0
     for path in files:
-        rel = os.path.relpath(path, root).replace(os.sep, "/")
+        rel = workspace.rel_path(root, path)  # after each sync, for every note: its fast path
         date = dates.memdesk_path_date(rel)
         if date is not None and date <= limit:
             newest = date if newest is None or date > newest else newest

@@ -84,3 +84,71 @@ def test_write_note_atomic_replaces_and_keeps_mode(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == "新的内容\n"
     assert path.stat().st_mode & 0o777 == 0o640
     assert [p.name for p in path.parent.iterdir()] == ["a.md"]  # no temp files left
+
+
+def _count_realpaths(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    real = os.path.realpath
+
+    def counting(path: str | os.PathLike[str], *args: object, **kwargs: object) -> str:
+        calls.append(os.fspath(path))
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os.path, "realpath", counting)
+    return calls
+
+
+def test_a_listing_resolves_each_walked_folder_not_each_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A walk follows no symlink, so a note's realpath is its folder's and the rest:
+    listing 20,000 notes spent most of its time in one ``realpath`` per note (an
+    ``lstat`` per path component), after every sync and on every note opened."""
+    _touch(tmp_path / "MEMORY.md")
+    for day in range(1, 31):
+        _touch(tmp_path / "memory" / "2026" / "01" / f"2026-01-{day:02}.md")
+    calls = _count_realpaths(monkeypatch)
+    files = workspace.list_memory_files(tmp_path)
+    assert len(files) == 31
+    assert len(calls) <= 2, calls  # MEMORY.md and the memory folder
+    calls.clear()
+    note = workspace.resolve_note(tmp_path, "memory/2026/01/2026-01-07.md")
+    assert note == tmp_path / "memory" / "2026" / "01" / "2026-01-07.md"
+    assert len(calls) <= 3, calls  # the listing's two and the note asked for
+
+
+def test_notes_reached_twice_are_listed_once_through_a_linked_root(tmp_path: Path) -> None:
+    """The realpath of a walked note is its folder's realpath and the rest: a note
+    reached through a symlinked root and again through an extra path naming its real
+    folder (with a trailing separator) is one note, listed where it was first found."""
+    real_root = tmp_path / "real"
+    _touch(real_root / "memory" / "sub" / "deep.md")
+    _touch(real_root / "memory" / "top.md")
+    linked = tmp_path / "linked"
+    os.symlink(real_root, linked)
+    extra = str(real_root / "memory" / "sub") + os.sep
+    files = workspace.list_memory_files(linked, [extra, "memory/sub/"])
+    assert files == [linked / "memory" / "sub" / "deep.md", linked / "memory" / "top.md"]
+    assert workspace.resolve_note(linked, extra + "deep.md") == linked / "memory" / "sub" / "deep.md"
+
+
+@pytest.mark.parametrize(
+    ("root", "path"),
+    [
+        ("/w/ws", "/w/ws/memory/2026/01/a.md"),
+        ("/w/ws/", "/w/ws/memory/a.md"),
+        ("/w/ws", "/w/ws/memory/../secret.md"),
+        ("/w/ws", "/w/ws/./memory/a.md"),
+        ("/w/ws", "/w/ws//memory/a.md"),
+        ("/w/ws", "/w/other/e.md"),
+        ("/w/ws", "/w/wsx/e.md"),
+        ("/w/ws/../ws", "/w/ws/memory/a.md"),
+        ("/w/ws", "/w/ws"),
+        ("ws", "ws/memory/a.md"),
+    ],
+)
+def test_rel_path_is_relpath(root: str, path: str) -> None:
+    """The prefix cut gives what ``os.path.relpath`` gives, for normal and odd paths."""
+    want = os.path.relpath(path, root).replace(os.sep, "/")
+    assert workspace.rel_path(root, path) == want
+    assert workspace.rel_path(Path(root), Path(path)) == os.path.relpath(Path(path), Path(root))
