@@ -52,6 +52,9 @@ class Legs:
     on_embedder_failed: Callable[[errors.EmbedderUnavailable], None]
     # Set by the pool function: the terms its keyword leg matched (highlights use them).
     keyword_terms: tuple[str, ...] = ()
+    # Set by memdesk's pool function in a hybrid search: the terms before the common ones
+    # were left out (its text scores count for the share of them searched).
+    keyword_asked: tuple[str, ...] = ()
     # Set by the pool function: one line to show with the results (e.g. why there are none).
     notice: str | None = None
 
@@ -288,6 +291,7 @@ def memdesk_pool(
     legs.keyword_terms = tuple(terms)
     # In a hybrid search the keyword score counts for the share of the query it searched.
     share = keyword.searched_share(asked, terms) if mode == "hybrid" else 1.0
+    legs.keyword_asked = tuple(asked) if mode == "hybrid" else ()
     t0 = time.perf_counter()
     expr, split = keyword.query_plan(store, terms, opts)
     kw = (
