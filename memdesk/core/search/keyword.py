@@ -77,7 +77,7 @@ def searched_share(terms: Sequence[str], searched: Sequence[str]) -> float:
     says nothing about which note answers (in a conversation, the speakers' names are
     in every chunk), so when most of a question's words are such words the keyword leg
     has seen only a little of the question and its score counts for as much less.
-    Measured on LoCoMo dev: every conversation gains (docs/quality.md, session 9).
+    Measured on LoCoMo dev: every conversation gains (docs/quality.md, session 11).
     """
     if not terms or not searched:
         return 1.0
