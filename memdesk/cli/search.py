@@ -9,7 +9,7 @@ from typing import Any
 
 from memdesk.cli import common
 from memdesk.core import errors
-from memdesk.core.search import decay_gap, explain, highlight, near_ties, profiles
+from memdesk.core.search import decay_gap, explain, explain_text, highlight, near_ties, profiles
 from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import settings as settings_mod
 
@@ -150,7 +150,11 @@ def _explain_lines(e: explain.Explanation) -> list[str]:
         "evergreen": "x1.000, undated note (never ages)",
         "dated": f"x{e.decay:.3f}, {e.age_days} days old, half-life {e.half_life_days} days",
     }[e.decay_state]
-    lines = [f"merged   {merged} = {e.merged:.3f}", f"decay    {decay}"]
+    lines = [f"merged   {merged} = {e.merged:.3f}"]
+    share = explain_text.text_share_row(e)  # the pane's words: query words left out of BM25
+    if share is not None:
+        lines.append(f"share    {share[0]}: {share[1]}")
+    lines.append(f"decay    {decay}")
     if e.recency > 0:
         lines.append(f"recency  +{e.recency:.3f} (the question asks for the current state)")
     if e.date_boost > 0:

@@ -510,6 +510,7 @@ class Engine:
             profile=settings.profile,
             candidates=tuple(cands),
             query_terms=legs.keyword_terms,
+            keyword_asked=legs.keyword_asked,
             timings_ms=timings,
             model_loading=model_loading,
             embedder_busy=embedder_busy,

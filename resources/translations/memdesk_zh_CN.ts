@@ -3449,6 +3449,22 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>词语匹配程度（BM25 关键词分数；越罕见的词、匹配越多，分数越高）</translation>
     </message>
     <message>
+        <source>Text ×{0}</source>
+        <translation>文本分数 ×{0}</translation>
+    </message>
+    <message>
+        <source>{0} of {1} query words searched ({2}); already in the text score above</source>
+        <translation>检索了查询的 {1} 个词中的 {0} 个（{2}）；已计入上面的文本分数</translation>
+    </message>
+    <message>
+        <source>{0} is in half the notes or more</source>
+        <translation>{0} 出现在一半或更多的笔记中</translation>
+    </message>
+    <message>
+        <source>{0} are in half the notes or more</source>
+        <translation>{0} 出现在一半或更多的笔记中</translation>
+    </message>
+    <message>
         <source>Text —</source>
         <translation>文本分数 —</translation>
     </message>

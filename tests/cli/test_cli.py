@@ -192,3 +192,24 @@ def test_search_explain(example_workspace: Path, memdesk_home: Path) -> None:
     text = run(*args, "--explain", home=memdesk_home).stdout
     assert "merged   text" in text and "final    " in text
     assert "merged" not in run(*args, home=memdesk_home).stdout
+
+
+def test_search_explain_says_which_words_the_keyword_leg_left_out(
+    tmp_path: Path, memdesk_home: Path, minilm_path: Path
+) -> None:
+    """A hybrid search's --explain says that the text score counts for the share of the
+    query's words the keyword leg searched, in the explanation pane's words."""
+    ws = tmp_path / "workspace"
+    (ws / "memory").mkdir(parents=True)
+    for day, topic in enumerate(["hiking trip", "pottery class", "violin lessons", "dog shelter"], 1):
+        lines = "\n".join(f"- Caroline: today was about the {topic}, part {n}." for n in range(3))
+        (ws / "memory" / f"2023-05-0{day}.md").write_text(f"# 2023-05-0{day}\n\n{lines}\n", encoding="utf-8")
+    args = ("search", "--workspace", str(ws), "--model", str(minilm_path), "--explain")
+    text = run(*args[:1], "Caroline pottery class", *args[1:], home=memdesk_home).stdout
+    share = (
+        "    share    Text ×2/3: 2 of 3 query words searched (“caroline” is in half the notes or more); "
+        "already in the text score above"
+    )
+    assert share in text.splitlines(), text
+    # Every word searched: nothing about it.
+    assert "share    " not in run(*args[:1], "pottery class", *args[1:], home=memdesk_home).stdout

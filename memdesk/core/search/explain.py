@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Literal
 
-from memdesk.core.search import highlight, profiles, ranking
+from memdesk.core.search import highlight, keyword, profiles, ranking
 from memdesk.core.search.hits import CandidatePool, Hit
 from memdesk.core.search.settings import SearchSettings
 
@@ -89,6 +89,17 @@ class Explanation:
     embedder_busy: bool = False
     # In a hybrid search: not embedded yet, so scored by its text score alone.
     keyword_only: bool = False
+    # In a hybrid search whose keyword leg left out words in half the chunks or more:
+    # ``text`` is its keyword match * keyword_searched / keyword_asked (distinct query
+    # words), ``keyword_left_out`` the words left out. 0, 0, () when nothing was scaled.
+    keyword_searched: int = 0
+    keyword_asked: int = 0
+    keyword_left_out: tuple[str, ...] = ()
+
+    @property
+    def text_share(self) -> float:
+        """What the text score was multiplied by (1.0 when nothing was left out)."""
+        return self.keyword_searched / self.keyword_asked if self.keyword_asked else 1.0
 
     @property
     def weight_sum(self) -> float:
@@ -144,6 +155,7 @@ def explain(
         plain = ranking.rank(pool, settings.replace(decay=False), now=today)
         rank_without_decay = next((h.rank for h in plain if h.chunk_id == hit.chunk_id), None)
         dropped = rank_without_decay is None
+    searched, asked, left_out = _text_share(hit, pool)
     return Explanation(
         path=hit.path,
         start_line=hit.start_line,
@@ -196,4 +208,21 @@ def explain(
         embedder_busy=pool is not None and pool.embedder_busy,
         keyword_only=pool is not None
         and any(c.keyword_only and c.chunk_id == hit.chunk_id for c in pool.candidates),
+        keyword_searched=searched,
+        keyword_asked=asked,
+        keyword_left_out=left_out,
     )
+
+
+def _text_share(hit: Hit, pool: CandidatePool | None) -> tuple[int, int, tuple[str, ...]]:
+    """(words searched, words asked, words left out) when ``hit``'s text score was
+    scaled by the share of the query its keyword leg searched (``pool.memdesk_pool``:
+    a hybrid hit with both scores), else (0, 0, ()). Only where the factor changed the
+    score: a hit the keyword leg did not match (text 0) shows nothing."""
+    if pool is None or not pool.keyword_asked or not hit.text_score or hit.vector_score is None:
+        return 0, 0, ()
+    if keyword.searched_share(pool.keyword_asked, pool.query_terms) >= 1.0:
+        return 0, 0, ()
+    asked = tuple(dict.fromkeys(pool.keyword_asked))
+    kept = set(pool.query_terms)
+    return len(kept), len(asked), tuple(t for t in asked if t not in kept)

@@ -92,6 +92,9 @@ def rows(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> list[
                 ),
             )
         )
+        share = text_share_row(e, tr, escape)
+        if share is not None:
+            out.append(share)
     elif e.mode != "vector":
         out.append(
             (
@@ -316,6 +319,31 @@ def rows(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> list[
             )
         )
     return out
+
+
+def text_share_row(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> tuple[str, str] | None:
+    """The factor a hybrid search put on the text score because its keyword leg left
+    out query words found in half the notes or more (``keyword.searched_share``), or
+    None when it searched them all. The pane, ``memdesk search --explain`` and
+    ``memory_search(explain=true)`` all say it in these words."""
+    if not e.keyword_left_out or e.keyword_searched >= e.keyword_asked:
+        return None
+    words = ", ".join(f"“{escape(w)}”" for w in e.keyword_left_out[:8])
+    if len(e.keyword_left_out) > 8:
+        words += ", …"
+    if len(e.keyword_left_out) == 1:
+        common = tr(QT_TRANSLATE_NOOP("core", "{0} is in half the notes or more")).format(words)
+    else:
+        common = tr(QT_TRANSLATE_NOOP("core", "{0} are in half the notes or more")).format(words)
+    fraction = f"{e.keyword_searched}/{e.keyword_asked}"
+    return (
+        tr(QT_TRANSLATE_NOOP("core", "Text ×{0}")).format(fraction),
+        tr(
+            QT_TRANSLATE_NOOP(
+                "core", "{0} of {1} query words searched ({2}); already in the text score above"
+            )
+        ).format(e.keyword_searched, e.keyword_asked, common),
+    )
 
 
 def annotation_rows(e: Explanation, tr: Translate = _same, escape: Escape = _same) -> list[tuple[str, str]]:

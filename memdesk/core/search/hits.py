@@ -72,6 +72,10 @@ class CandidatePool:
     # The terms the keyword leg matched, exactly (after dropping stop words and terms
     # too common to rank): what snippets and the editor highlight, and nothing else.
     query_terms: tuple[str, ...] = ()
+    # A hybrid search's keyword terms before the ones in half the chunks or more were
+    # left out (memdesk profile; empty elsewhere): its text scores count for the share
+    # of these that ``query_terms`` kept (``keyword.searched_share``), which ``explain`` shows.
+    keyword_asked: tuple[str, ...] = ()
     fts_only_fallback: bool = False  # OpenClaw FTS-only "top maxResults anyway" rule applies
     timings_ms: dict[str, float] = dataclasses.field(default_factory=dict)
     # Keyword-only because the embedding model was still loading (the window does

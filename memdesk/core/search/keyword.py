@@ -69,6 +69,21 @@ def searched_terms(store: Store, terms: list[str], opts: MemdeskOptions) -> list
     return [t for t in terms if t.replace('"', "")][:MAX_TERMS]
 
 
+def searched_share(terms: Sequence[str], searched: Sequence[str]) -> float:
+    """The share of the query's keyword ``terms`` that the leg really searches
+    (``searched_terms``: the others are in half the chunks or more), in (0, 1].
+
+    A hybrid search weighs its keyword score by it: a word found in half the notes
+    says nothing about which note answers (in a conversation, the speakers' names are
+    in every chunk), so when most of a question's words are such words the keyword leg
+    has seen only a little of the question and its score counts for as much less.
+    Measured on LoCoMo dev: every conversation gains (docs/quality.md, session 11).
+    """
+    if not terms or not searched:
+        return 1.0
+    return min(1.0, len(set(searched)) / len(set(terms)))
+
+
 def match_expression(terms: list[str], opts: MemdeskOptions) -> str | None:
     """The FTS5 MATCH expression for ``searched_terms``, or None when there are none."""
     return lexical.fts_match_expression(terms, limit=MAX_TERMS, joiner=" OR " if opts.or_terms else " AND ")

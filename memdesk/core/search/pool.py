@@ -52,6 +52,9 @@ class Legs:
     on_embedder_failed: Callable[[errors.EmbedderUnavailable], None]
     # Set by the pool function: the terms its keyword leg matched (highlights use them).
     keyword_terms: tuple[str, ...] = ()
+    # Set by memdesk's pool function in a hybrid search: the terms before the common ones
+    # were left out (its text scores count for the share of them searched).
+    keyword_asked: tuple[str, ...] = ()
     # Set by the pool function: one line to show with the results (e.g. why there are none).
     notice: str | None = None
 
@@ -283,8 +286,12 @@ def memdesk_pool(
     ``complete_text`` asks for it (measured: no gain, real cost).
     """
     store = legs.store
-    terms = keyword.searched_terms(store, keyword.query_terms(q, opts), opts) if mode != "vector" else []
+    asked = keyword.query_terms(q, opts) if mode != "vector" else []
+    terms = keyword.searched_terms(store, asked, opts) if asked else []
     legs.keyword_terms = tuple(terms)
+    # In a hybrid search the keyword score counts for the share of the query it searched.
+    share = keyword.searched_share(asked, terms) if mode == "hybrid" else 1.0
+    legs.keyword_asked = tuple(asked) if mode == "hybrid" else ()
     t0 = time.perf_counter()
     expr, split = keyword.query_plan(store, terms, opts)
     kw = (
@@ -324,6 +331,9 @@ def memdesk_pool(
             continue
         text_score = keyword.normalise(kw_scores.get(rid, 0.0), best, opts) if expr is not None else None
         vector_score = vec_scores.get(rid) if qvec is not None else None
+        if text_score is not None and vector_score is not None:
+            # Not a keyword-only hit (scored by its text score alone): see searched_share.
+            text_score *= share
         cand = legs.candidate(rows[rid], profile, vector_score, text_score)
         if vector_score is None and qvec is not None and opts.complete_vector:
             # The completion found no vector: the chunk is not embedded yet.

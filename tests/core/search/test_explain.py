@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.core import engine
-from memdesk.core.search import explain, highlight, ranking
+from memdesk.core.search import explain, explain_text, highlight, ranking
 from memdesk.core.search.settings import SearchSettings
 
 
@@ -54,3 +54,56 @@ def test_decay_off_and_mmr_off(fts_engine) -> None:  # type: ignore[no-untyped-d
     assert e.decay_state == "off" and e.rank_without_decay is None and not e.dropped_without_decay
     assert e.mmr_lambda is None and e.rank_without_mmr is None
     assert e.matched == ()  # no terms given, nothing claimed to match
+
+
+def _dialog_workspace(root: Path) -> Path:
+    """Five days of one speaker's lines: "tim" is in every chunk, each topic in one."""
+    (root / "memory").mkdir(parents=True)
+    topics = ["hiking trip", "pottery class", "violin lessons", "garden tomatoes", "dog shelter"]
+    for day, topic in enumerate(topics, 1):
+        lines = "\n".join(f"- Tim: today was about the {topic}, part {n}." for n in range(3))
+        (root / "memory" / f"2023-05-0{day}.md").write_text(
+            f"# 2023-05-0{day}\n\n{lines}\n", encoding="utf-8"
+        )
+    return root
+
+
+def test_text_score_scaled_by_the_share_of_words_searched(tmp_path: Path, minilm_path: Path) -> None:
+    """A hybrid hit whose keyword leg left out a word in half the notes or more says by
+    how much its text score was scaled, and why; with every word searched, nothing new."""
+    root = _dialog_workspace(tmp_path / "workspace")
+    eng = engine.Engine.open(root, model=minilm_path, db_path=tmp_path / "index.sqlite")
+    try:
+        eng.sync()
+        settings = SearchSettings.defaults("memdesk")
+        today = dt.date(2023, 5, 6)
+        query = "Tim pottery class"  # "tim" is in every chunk
+        fts = {c.chunk_id: c.text_score for c in eng.fetch_candidates(query, settings, mode="fts").candidates}
+        pool = eng.fetch_candidates(query, settings, mode="hybrid")
+        hits = ranking.rank(pool, settings, now=today)
+        matched = [h for h in hits if h.text_score]
+        assert matched
+        for hit in matched:
+            e = explain.explain(hit, settings, pool.mode, hits=hits, pool=pool, today=today)
+            assert (e.keyword_searched, e.keyword_asked, e.keyword_left_out) == (2, 3, ("tim",))
+            assert e.text == pytest.approx(e.text_share * (fts[hit.chunk_id] or 0.0))  # the ranking's factor
+            rows = explain_text.rows(e)
+            text_row = next(i for i, (title, _) in enumerate(rows) if title.startswith("Text 0"))
+            assert rows[text_row + 1] == (
+                "Text ×2/3",
+                "2 of 3 query words searched (“tim” is in half the notes or more); already in the text score above",
+            )
+            assert list(e.to_json()["keyword_left_out"]) == ["tim"]  # in --explain --json too
+        for hit in (h for h in hits if not h.text_score):  # the factor changed nothing there
+            e = explain.explain(hit, settings, pool.mode, hits=hits, pool=pool, today=today)
+            assert not any(title.startswith("Text ×") for title, _ in explain_text.rows(e))
+        # Every word searched: no factor, no row.
+        pool = eng.fetch_candidates("pottery class", settings, mode="hybrid")
+        hits = ranking.rank(pool, settings, now=today)
+        assert any(h.text_score for h in hits)
+        for hit in hits:
+            e = explain.explain(hit, settings, pool.mode, hits=hits, pool=pool, today=today)
+            assert e.text_share == 1.0 and e.keyword_left_out == ()
+            assert not any(title.startswith("Text ×") for title, _ in explain_text.rows(e))
+    finally:
+        eng.close()

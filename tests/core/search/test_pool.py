@@ -123,3 +123,43 @@ def test_ablation_options_change_the_pool(hybrid_engine: engine.Engine) -> None:
         hybrid_engine.memdesk_options = keyword.MemdeskOptions()
     # AND of every word including "the" matches fewer chunks than OR of the content words.
     assert len(strict.candidates) < len(default.candidates)
+
+
+def test_hybrid_keyword_score_counts_for_the_share_of_the_query_it_searched(
+    tmp_path: Path, minilm_path: Path
+) -> None:
+    """A word in half the chunks or more is left out of the keyword leg (it cannot tell
+    the notes apart: here a speaker's name in every dialog line); in a hybrid search the
+    keyword score then counts only for the share of the query's words it did search."""
+    root = tmp_path / "workspace"
+    (root / "memory").mkdir(parents=True)
+    topics = ["hiking trip", "pottery class", "violin lessons", "garden tomatoes", "dog shelter"]
+    for day, topic in enumerate(topics, 1):
+        lines = "\n".join(f"- Tim: today was about the {topic}, part {n}." for n in range(3))
+        (root / "memory" / f"2023-05-0{day}.md").write_text(
+            f"# 2023-05-0{day}\n\n{lines}\n", encoding="utf-8"
+        )
+    eng = engine.Engine.open(root, model=minilm_path, db_path=tmp_path / "index.sqlite")
+    try:
+        eng.sync()
+        settings = SearchSettings.defaults("memdesk")
+        query = "Tim pottery"  # "tim" is in every chunk, "pottery" in one
+        fts = {c.chunk_id: c.text_score for c in eng.fetch_candidates(query, settings, mode="fts").candidates}
+        hybrid = eng.fetch_candidates(query, settings, mode="hybrid")
+        assert hybrid.query_terms == ("pottery",)
+        matched = [c for c in hybrid.candidates if c.text_score]
+        assert matched and all("pottery" in c.text for c in matched)
+        for c in matched:
+            assert c.text_score == pytest.approx(0.5 * (fts[c.chunk_id] or 0.0))
+        # Every word searched: the keyword score is the keyword leg's own.
+        full = eng.fetch_candidates("pottery class", settings, mode="hybrid")
+        alone = {
+            c.chunk_id: c.text_score
+            for c in eng.fetch_candidates("pottery class", settings, mode="fts").candidates
+        }
+        assert any(c.text_score for c in full.candidates)
+        for c in full.candidates:
+            if c.text_score:
+                assert c.text_score == pytest.approx(alone[c.chunk_id] or 0.0)
+    finally:
+        eng.close()
