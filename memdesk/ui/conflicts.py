@@ -171,9 +171,19 @@ class ConflictDialog(QDialog):
         deleted: bool = False,
         problem: str | None = None,
         conflicts: int | None = None,
+        inline: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
+        self.inline = inline
+        self._changes_again = 0
+        if inline:
+            # A bar inside the editor, not a window: the agent writes while the user
+            # types, and a window (modal, with a focused default button) took the next
+            # keystrokes, a space pressing Merge. The keyboard stays in the editor.
+            self.setWindowFlags(Qt.WindowType.Widget)
+            self.setAutoFillBackground(True)
+            self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
         self.setWindowTitle(title.format(rel))
         # Wide enough for the whole title (the window manager cuts it, not wraps it).
@@ -208,11 +218,24 @@ class ConflictDialog(QDialog):
                 "Merge the disk changes into yours, reload the disk version (your edits are "
                 "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
             ).format(name=name, overlap=overlap)
+        if inline:
+            layout.setContentsMargins(8, 4, 8, 4)
+            message += "<br>" + self.tr(
+                "Keep typing: nothing changes until you choose (F8 goes to these buttons)."
+            )
         label = QLabel(message)
         label.setObjectName("conflictMessage")
         label.setTextFormat(Qt.TextFormat.RichText)
         label.setWordWrap(True)
         layout.addWidget(label)
+        # Shown when the file changes again, or when a Merge must wait (inline only).
+        self.status_label = QLabel("")
+        self.status_label.setObjectName("conflictAgain")
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.status_label.setWordWrap(True)
+        self.status_label.setVisible(False)
+        layout.addWidget(self.status_label)
+        self._held = False
         self._diff = QPlainTextEdit()
         self._diff.setObjectName("conflictDiff")
         self._diff.setReadOnly(True)
@@ -255,11 +278,59 @@ class ConflictDialog(QDialog):
         self.cancel_button.clicked.connect(self.reject)
         self.compare_button.toggled.connect(self._on_compare_button_toggled)
         self.finished.connect(self._on_self_finished)
+        if inline:
+            # No default button and no focus: Enter and Space typed into the editor
+            # must never reach a button. The user clicks, or F8 then Tab and Space.
+            for button in self.findChildren(QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
+            return
         # The safe choice is the default: merging loses nothing; for a deleted note,
         # keeping the edits; for an unreadable one, looking before overwriting.
         default = self.merge_button if can_merge else self.keep_button if deleted else self.cancel_button
         default.setDefault(True)
         default.setFocus()
+
+    def changed_again(self) -> None:
+        """The file changed on disk again while this bar waits: say so (a Merge
+        takes the newest version, read when it is clicked)."""
+        self._changes_again += 1
+        self._show_status()
+
+    def hold_merge(self, held: bool) -> None:
+        """Disable Merge while the note still holds unresolved markers of an earlier
+        merge: merging again would nest a second set of markers inside them."""
+        self._held = held
+        self.merge_button.setEnabled(not held)
+        self._show_status()
+
+    @property
+    def changes_again(self) -> int:
+        return self._changes_again
+
+    def _show_status(self) -> None:
+        parts = []
+        if self._changes_again:
+            parts.append(
+                self.tr(
+                    "It changed on disk again ({0} times since this bar opened); Merge takes the newest version."
+                ).format(self._changes_again)
+            )
+        if self._held:
+            parts.append(
+                self.tr(
+                    "Merge waits until the conflicts already in the note are resolved (Take mine, theirs or both)."
+                )
+            )
+        self.status_label.setText("\n".join(parts))
+        self.status_label.setVisible(bool(parts))
+
+    def focus_buttons(self) -> None:
+        """F8: the keyboard goes to the first enabled button (Tab moves on, Esc closes)."""
+        for button in (self.merge_button, self.reload_button, self.keep_button, self.cancel_button):
+            if button.isVisibleTo(self) and button.isEnabled() and button.parent() is not None:
+                button.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return
 
     @property
     def default_button(self) -> QPushButton | None:
@@ -286,6 +357,9 @@ class ConflictDialog(QDialog):
     @Slot(bool)
     def _on_compare_button_toggled(self, on: bool) -> None:
         self._diff.setVisible(on)
+        if self.inline:
+            self._diff.setMaximumHeight(220)  # the editor below stays in sight
+            return
         self.resize(max(self.width(), 640), 480 if on else self.sizeHint().height())
 
     @Slot(int)
