@@ -17,6 +17,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QKeySequence,
     QPalette,
+    QShowEvent,
     QTextCursor,
     QTextDocument,
     QTextFormat,
@@ -332,6 +333,14 @@ class ConflictDialog(QDialog):
                 button.setFocus(Qt.FocusReason.ShortcutFocusReason)
                 return
 
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        super().showEvent(event)
+        if self.inline:
+            # QDialogButtonBox makes its first accept button the default when shown
+            # in a dialog; a bar has none (Enter in the editor must not reach it).
+            for button in self.findChildren(QPushButton):
+                button.setDefault(False)
+
     @property
     def default_button(self) -> QPushButton | None:
         for button in self.findChildren(QPushButton):
@@ -485,10 +494,16 @@ class ConflictHunks(QObject):
         for action in self.actions:
             action.setEnabled(bool(hunks))
         self._show_state()
-        if jump and hunks:
+        if jump and hunks and not self._on_a_side():
             self.go_to_hunk(hunks[0])
         if changed:
             self.changed.emit(len(hunks))
+
+    def _on_a_side(self) -> bool:
+        """The cursor is on a text line of a hunk (where the user was typing when the
+        merge put markers round it): a jump would move their next keys elsewhere."""
+        line = self._edit.textCursor().blockNumber()
+        return any(h.start < line < h.end and line != h.middle for h in self.hunks)
 
     def current(self) -> ConflictHunk | None:
         """The hunk the cursor is in, else the next one after it (wrapping)."""
@@ -512,7 +527,16 @@ class ConflictHunks(QObject):
         return True
 
     def go_to_hunk(self, hunk: ConflictHunk) -> None:
-        block = self._edit.document().findBlockByNumber(hunk.start)
+        # On the hunk's first text line, not its ``<<<<<<< yours``: what the user types
+        # next lands in a side of the hunk, never on a marker line (which it would
+        # break, so the hunk could no longer be taken with its markers).
+        if hunk.start + 1 < hunk.middle:
+            line = hunk.start + 1
+        elif hunk.middle + 1 < hunk.end:
+            line = hunk.middle + 1
+        else:
+            line = hunk.start
+        block = self._edit.document().findBlockByNumber(line)
         if block.isValid():
             self._show_edit()
             self._edit.setTextCursor(QTextCursor(block))

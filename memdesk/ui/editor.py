@@ -14,7 +14,7 @@ import dataclasses
 import difflib
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -31,6 +31,7 @@ from PySide6.QtGui import (
     QAction,
     QFontDatabase,
     QKeySequence,
+    QTextBlock,
     QTextCursor,
     QTextDocument,
     QTextFormat,
@@ -754,6 +755,10 @@ class NoteEditor(QWidget):
         """Turn the buffer's text into ``text`` by editing only the lines that differ,
         as one undo step; Qt moves the view's cursor along with the edits."""
         old = buffer.text()
+        keep: tuple[str, int] | None = None
+        if buffer is self._current and not self.text_edit.textCursor().hasSelection():
+            cursor = self.text_edit.textCursor()
+            keep = (cursor.block().text(), cursor.positionInBlock())
         a, b = old.splitlines(keepends=True), text.splitlines(keepends=True)
         starts = [0]
         for line in a:  # document positions count UTF-16 units (an emoji is two)
@@ -771,6 +776,29 @@ class NoteEditor(QWidget):
         if buffer.text() != text:  # never expected; the whole text is then the safe way
             log.warning("line patch of %s missed; replacing the whole text", buffer.rel)
             self._replace_text(buffer, text)
+        elif keep is not None and keep[0].strip():
+            self._keep_cursor_on(buffer, *keep)
+
+    def _keep_cursor_on(self, buffer: Buffer, line: str, column: int) -> None:
+        """Put the cursor back on ``line`` at ``column`` when a patch moved it off: the
+        line being typed in was replaced only for its ending (a merge put a marker
+        after it), and Qt left the cursor at its start or after the inserted lines,
+        so the next keys would have landed before the words or on a marker line.
+        Only when the line is found once (an ordinary line, not a repeated one)."""
+        cursor = self.text_edit.textCursor()
+        if cursor.block().text() == line and cursor.positionInBlock() == column:
+            return
+        found = [b for b in self._blocks(buffer.document) if b.text() == line]
+        if len(found) == 1:
+            cursor.setPosition(found[0].position() + column)
+            self.text_edit.setTextCursor(cursor)
+
+    @staticmethod
+    def _blocks(document: QTextDocument) -> Iterator[QTextBlock]:
+        block = document.begin()
+        while block.isValid():
+            yield block
+            block = block.next()
 
     @staticmethod
     def _changed_behind(buffer: Buffer, disk: workspace_mod.DiskState) -> bool:
