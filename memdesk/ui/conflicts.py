@@ -187,8 +187,9 @@ class ConflictDialog(QDialog):
             self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
         self.setWindowTitle(title.format(rel))
-        # Wide enough for the whole title (the window manager cuts it, not wraps it).
-        self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
+        if not inline:  # a bar takes the pane's width; it never widens the pane
+            # Wide enough for the whole title (the window manager cuts it, not wraps it).
+            self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
         self._choice = "cancel"
         name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
         layout = QVBoxLayout(self)
@@ -220,9 +221,15 @@ class ConflictDialog(QDialog):
                 "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
             ).format(name=name, overlap=overlap)
         if inline:
-            layout.setContentsMargins(8, 4, 8, 4)
-            message += "<br>" + self.tr(
-                "Keep typing: nothing changes until you choose (F8 goes to these buttons)."
+            # The editor pane is narrow and short: the bar says what happened in two
+            # lines (the question is its buttons) and keeps the editor in sight.
+            layout.setContentsMargins(8, 3, 8, 3)
+            layout.setSpacing(2)
+            if theirs is not None and not deleted:  # the rare others keep their whole text
+                message = f"<b>{html.escape(self.windowTitle())}</b> · {overlap}"
+            # How to reach it from the keyboard: on hover (the pane has no room).
+            self.setToolTip(
+                self.tr("Keep typing: nothing changes until you choose (F8 goes to these buttons).")
             )
         label = QLabel(message)
         label.setObjectName("conflictMessage")
@@ -285,6 +292,20 @@ class ConflictDialog(QDialog):
             for button in self.findChildren(QPushButton):
                 button.setAutoDefault(False)
                 button.setDefault(False)
+                button.setStyleSheet("QPushButton { padding: 2px 6px; }")  # five fit the pane
+                button.setMinimumWidth(button.sizeHint().width())  # never cut to "oad from d"
+                # A click leaves the keyboard in the editor (a clicked button kept the
+                # focus, and when the bar closed Qt passed it on to the notes filter).
+                button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            box_layout = buttons.layout()
+            if box_layout is not None:
+                box_layout.setSpacing(4)
+            # Four buttons fit the pane; closing without a choice is Esc (after F8),
+            # and leaving the bar open costs nothing: the user just types on.
+            if can_merge:
+                buttons.removeButton(self.cancel_button)
+                self.cancel_button.setParent(self)
+                self.cancel_button.hide()
             return
         # The safe choice is the default: merging loses nothing; for a deleted note,
         # keeping the edits; for an unreadable one, looking before overwriting.

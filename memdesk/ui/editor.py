@@ -37,6 +37,7 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QLabel,
     QMessageBox,
@@ -504,7 +505,11 @@ class NoteEditor(QWidget):
         """Queue the save of ``buffer`` (see ``save_buffer``); None when it was not
         queued (a conflict dialog is open for it, or the user kept unresolved markers)."""
         if buffer.rel in self._dialogs:
-            self._dialogs[buffer.rel].raise_()
+            self.save_refused.emit(
+                self.tr(
+                    "{0} not saved: it changed on disk; choose on the bar above the editor first."
+                ).format(buffer.rel)
+            )
             return None
         if self._refuse_unresolved(buffer):
             return None
@@ -876,7 +881,11 @@ class NoteEditor(QWidget):
 
         def on_chosen(choice: str, buffer: Buffer = buffer, disk: workspace_mod.DiskState = disk) -> None:
             self._dialogs.pop(buffer.rel, None)
+            focused = QApplication.focusWidget()
+            had_focus = focused is None or dialog.isAncestorOf(focused)
             dialog.hide()
+            if had_focus and buffer is self._current:
+                self.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)  # back where typing goes
             # What the user chose applies to the disk as it is now, not as it was when
             # the bar opened (an agent may have written again meanwhile).
             disk = workspace_mod.disk_state(buffer.path)

@@ -1766,6 +1766,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <source>{0} not saved: line {1} still holds the merge&apos;s conflict marker {2}; resolve it (Take mine, theirs or both, or delete the marker lines) and save again.</source>
         <translation>{0} 未保存：第 {1} 行仍有合并留下的冲突标记 {2}；请先解决（采用我的、磁盘的或两者，或删除标记行）再保存。</translation>
     </message>
+    <message>
+        <source>{0} not saved: it changed on disk; choose on the bar above the editor first.</source>
+        <translation>{0} 未保存：它在磁盘上已更改；请先在编辑器上方的提示栏中选择。</translation>
+    </message>
 </context>
 <context>
     <name>QualityPanel</name>
