@@ -939,7 +939,10 @@ class NoteEditor(QWidget):
         self._patch_text(buffer, notetext.NoteText.parse(merge.text).editable)
         buffer.document.setModified(True)
         if buffer is self._current:
-            self.hunks.refresh(jump=bool(merge.conflicts))
+            # The cursor stays where the user types (a jump to the first hunk moved
+            # their next words to the start of a line in it); the bar counts the
+            # hunks and F7 goes to them.
+            self.hunks.refresh()
         self.merged.emit(buffer.rel, merge.conflicts)
         return True
 
