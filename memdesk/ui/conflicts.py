@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -98,6 +99,9 @@ class ConflictBar(QWidget):
         self.setAutoFillBackground(True)
         self.label = QLabel("")
         self.label.setObjectName("conflictBarLabel")
+        # "1 unresolved conflict from the merge" (the cursor is outside the hunks since a
+        # Merge no longer moves it) wraps rather than widening the window past the screen.
+        self.label.setWordWrap(True)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 2, 4, 2)
         layout.addWidget(self.label, 1)
@@ -185,6 +189,8 @@ class ConflictDialog(QDialog):
             self.setWindowFlags(Qt.WindowType.Widget)
             self.setAutoFillBackground(True)
             self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            # Never squeezed below its text (the editor below gives up lines instead).
+            self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
         self.setWindowTitle(title.format(rel))
         if not inline:  # a bar takes the pane's width; it never widens the pane
@@ -244,6 +250,7 @@ class ConflictDialog(QDialog):
         self.status_label.setVisible(False)
         layout.addWidget(self.status_label)
         self._held = False
+        self.had_focus = False
         self._diff = QPlainTextEdit()
         self._diff.setObjectName("conflictDiff")
         self._diff.setReadOnly(True)
@@ -292,8 +299,10 @@ class ConflictDialog(QDialog):
             for button in self.findChildren(QPushButton):
                 button.setAutoDefault(False)
                 button.setDefault(False)
-                button.setStyleSheet("QPushButton { padding: 2px 6px; }")  # five fit the pane
-                button.setMinimumWidth(button.sizeHint().width())  # never cut to "oad from d"
+                button.setStyleSheet("QPushButton { padding: 2px 6px; }")  # four fit the pane
+                # In a narrower pane (the History panel open) a button's text is cut
+                # rather than the window pushed past the screen.
+                button.setMinimumWidth(1)
                 # A click leaves the keyboard in the editor (a clicked button kept the
                 # focus, and when the bar closed Qt passed it on to the notes filter).
                 button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
@@ -368,6 +377,13 @@ class ConflictDialog(QDialog):
             if button.isDefault():
                 return button
         return None
+
+    def done(self, result: int) -> None:  # Qt override
+        # Whether the keyboard was on the bar, read before it hides (Qt then moves the
+        # focus on, to the notes filter): the editor takes it back after the choice.
+        focused = QApplication.focusWidget()
+        self.had_focus = focused is not None and self.isAncestorOf(focused)
+        super().done(result)
 
     @Slot()
     def _on_merge_button_clicked(self) -> None:

@@ -37,7 +37,6 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 from PySide6.QtWidgets import (
-    QApplication,
     QHBoxLayout,
     QLabel,
     QMessageBox,
@@ -881,10 +880,8 @@ class NoteEditor(QWidget):
 
         def on_chosen(choice: str, buffer: Buffer = buffer, disk: workspace_mod.DiskState = disk) -> None:
             self._dialogs.pop(buffer.rel, None)
-            focused = QApplication.focusWidget()
-            had_focus = focused is None or dialog.isAncestorOf(focused)
             dialog.hide()
-            if had_focus and buffer is self._current:
+            if dialog.had_focus and buffer is self._current:
                 self.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)  # back where typing goes
             # What the user chose applies to the disk as it is now, not as it was when
             # the bar opened (an agent may have written again meanwhile).
