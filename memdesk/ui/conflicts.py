@@ -102,6 +102,10 @@ class ConflictBar(QWidget):
         # "1 unresolved conflict from the merge" (the cursor is outside the hunks since a
         # Merge no longer moves it) wraps rather than widening the window past the screen.
         self.label.setWordWrap(True)
+        # Not narrower than "Conflict 10 of 10" (CJK text wraps after any character).
+        self.label.setMinimumWidth(
+            self.label.fontMetrics().horizontalAdvance(self.tr("Conflict {0} of {1}").format(10, 10)) + 4
+        )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 2, 4, 2)
         layout.addWidget(self.label, 1)
@@ -242,12 +246,24 @@ class ConflictDialog(QDialog):
         label.setTextFormat(Qt.TextFormat.RichText)
         label.setWordWrap(True)
         layout.addWidget(label)
+        if inline:
+            # One line per fact, cut at the pane's edge (the tooltip has it all): a
+            # wrapped label in the short editor pane got less height than its lines
+            # and they were drawn over each other.
+            label.setWordWrap(False)
+            label.setMinimumWidth(1)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            label.setToolTip(f"{message}<br>{html.escape(self.toolTip())}")
         # Shown when the file changes again, or when a Merge must wait (inline only).
         self.status_label = QLabel("")
         self.status_label.setObjectName("conflictAgain")
         self.status_label.setTextFormat(Qt.TextFormat.PlainText)
         self.status_label.setWordWrap(True)
         self.status_label.setVisible(False)
+        if inline:
+            self.status_label.setWordWrap(False)
+            self.status_label.setMinimumWidth(1)
+            self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         layout.addWidget(self.status_label)
         self._held = False
         self.had_focus = False
@@ -354,6 +370,7 @@ class ConflictDialog(QDialog):
                 )
             )
         self.status_label.setText("\n".join(parts))
+        self.status_label.setToolTip("\n".join(parts))
         self.status_label.setVisible(bool(parts))
 
     def focus_buttons(self) -> None:
