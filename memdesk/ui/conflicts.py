@@ -17,6 +17,7 @@ from PySide6.QtGui import (
     QFontDatabase,
     QKeySequence,
     QPalette,
+    QShowEvent,
     QTextCursor,
     QTextDocument,
     QTextFormat,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -97,6 +99,13 @@ class ConflictBar(QWidget):
         self.setAutoFillBackground(True)
         self.label = QLabel("")
         self.label.setObjectName("conflictBarLabel")
+        # "1 unresolved conflict from the merge" (the cursor is outside the hunks since a
+        # Merge no longer moves it) wraps rather than widening the window past the screen.
+        self.label.setWordWrap(True)
+        # Not narrower than "Conflict 10 of 10" (CJK text wraps after any character).
+        self.label.setMinimumWidth(
+            self.label.fontMetrics().horizontalAdvance(self.tr("Conflict {0} of {1}").format(10, 10)) + 4
+        )
         layout = QHBoxLayout(self)
         layout.setContentsMargins(6, 2, 4, 2)
         layout.addWidget(self.label, 1)
@@ -171,13 +180,26 @@ class ConflictDialog(QDialog):
         deleted: bool = False,
         problem: str | None = None,
         conflicts: int | None = None,
+        inline: bool = False,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
+        self.inline = inline
+        self._changes_again = 0
+        if inline:
+            # A bar inside the editor, not a window: the agent writes while the user
+            # types, and a window (modal, with a focused default button) took the next
+            # keystrokes, a space pressing Merge. The keyboard stays in the editor.
+            self.setWindowFlags(Qt.WindowType.Widget)
+            self.setAutoFillBackground(True)
+            self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            # Never squeezed below its text (the editor below gives up lines instead).
+            self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         title = self.tr("{0} was deleted on disk") if deleted else self.tr("{0} changed on disk")
         self.setWindowTitle(title.format(rel))
-        # Wide enough for the whole title (the window manager cuts it, not wraps it).
-        self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
+        if not inline:  # a bar takes the pane's width; it never widens the pane
+            # Wide enough for the whole title (the window manager cuts it, not wraps it).
+            self.setMinimumWidth(min(900, self.fontMetrics().horizontalAdvance(self.windowTitle()) + 160))
         self._choice = "cancel"
         name = f"<b>{html.escape(rel)}</b>"  # a file name is text, never markup
         layout = QVBoxLayout(self)
@@ -208,11 +230,43 @@ class ConflictDialog(QDialog):
                 "Merge the disk changes into yours, reload the disk version (your edits are "
                 "dropped) or keep yours (saving overwrites the disk version)?<br>{overlap}"
             ).format(name=name, overlap=overlap)
+        if inline:
+            # The editor pane is narrow and short: the bar says what happened in two
+            # lines (the question is its buttons) and keeps the editor in sight.
+            layout.setContentsMargins(8, 3, 8, 3)
+            layout.setSpacing(2)
+            if theirs is not None and not deleted:  # the rare others keep their whole text
+                message = f"<b>{html.escape(self.windowTitle())}</b> · {overlap}"
+            # How to reach it from the keyboard: on hover (the pane has no room).
+            self.setToolTip(
+                self.tr("Keep typing: nothing changes until you choose (F8 goes to these buttons).")
+            )
         label = QLabel(message)
         label.setObjectName("conflictMessage")
         label.setTextFormat(Qt.TextFormat.RichText)
         label.setWordWrap(True)
         layout.addWidget(label)
+        if inline:
+            # One line per fact, cut at the pane's edge (the tooltip has it all): a
+            # wrapped label in the short editor pane got less height than its lines
+            # and they were drawn over each other.
+            label.setWordWrap(False)
+            label.setMinimumWidth(1)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            label.setToolTip(f"{message}<br>{html.escape(self.toolTip())}")
+        # Shown when the file changes again, or when a Merge must wait (inline only).
+        self.status_label = QLabel("")
+        self.status_label.setObjectName("conflictAgain")
+        self.status_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.status_label.setWordWrap(True)
+        self.status_label.setVisible(False)
+        if inline:
+            self.status_label.setWordWrap(False)
+            self.status_label.setMinimumWidth(1)
+            self.status_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        layout.addWidget(self.status_label)
+        self._held = False
+        self.had_focus = False
         self._diff = QPlainTextEdit()
         self._diff.setObjectName("conflictDiff")
         self._diff.setReadOnly(True)
@@ -255,11 +309,84 @@ class ConflictDialog(QDialog):
         self.cancel_button.clicked.connect(self.reject)
         self.compare_button.toggled.connect(self._on_compare_button_toggled)
         self.finished.connect(self._on_self_finished)
+        if inline:
+            # No default button and no focus: Enter and Space typed into the editor
+            # must never reach a button. The user clicks, or F8 then Tab and Space.
+            for button in self.findChildren(QPushButton):
+                button.setAutoDefault(False)
+                button.setDefault(False)
+                button.setStyleSheet("QPushButton { padding: 2px 6px; }")  # four fit the pane
+                # In a narrower pane (the History panel open) a button's text is cut
+                # rather than the window pushed past the screen.
+                button.setMinimumWidth(1)
+                # A click leaves the keyboard in the editor (a clicked button kept the
+                # focus, and when the bar closed Qt passed it on to the notes filter).
+                button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+            box_layout = buttons.layout()
+            if box_layout is not None:
+                box_layout.setSpacing(4)
+            # Four buttons fit the pane; closing without a choice is Esc (after F8),
+            # and leaving the bar open costs nothing: the user just types on.
+            if can_merge:
+                buttons.removeButton(self.cancel_button)
+                self.cancel_button.setParent(self)
+                self.cancel_button.hide()
+            return
         # The safe choice is the default: merging loses nothing; for a deleted note,
         # keeping the edits; for an unreadable one, looking before overwriting.
         default = self.merge_button if can_merge else self.keep_button if deleted else self.cancel_button
         default.setDefault(True)
         default.setFocus()
+
+    def changed_again(self) -> None:
+        """The file changed on disk again while this bar waits: say so (a Merge
+        takes the newest version, read when it is clicked)."""
+        self._changes_again += 1
+        self._show_status()
+
+    def hold_merge(self, held: bool) -> None:
+        """Disable Merge while the note still holds unresolved markers of an earlier
+        merge: merging again would nest a second set of markers inside them."""
+        self._held = held
+        self.merge_button.setEnabled(not held)
+        self._show_status()
+
+    @property
+    def changes_again(self) -> int:
+        return self._changes_again
+
+    def _show_status(self) -> None:
+        parts = []
+        if self._changes_again:
+            parts.append(
+                self.tr(
+                    "It changed on disk again ({0} times since this bar opened); Merge takes the newest version."
+                ).format(self._changes_again)
+            )
+        if self._held:
+            parts.append(
+                self.tr(
+                    "Merge waits until the conflicts already in the note are resolved (Take mine, theirs or both)."
+                )
+            )
+        self.status_label.setText("\n".join(parts))
+        self.status_label.setToolTip("\n".join(parts))
+        self.status_label.setVisible(bool(parts))
+
+    def focus_buttons(self) -> None:
+        """F8: the keyboard goes to the first enabled button (Tab moves on, Esc closes)."""
+        for button in (self.merge_button, self.reload_button, self.keep_button, self.cancel_button):
+            if button.isVisibleTo(self) and button.isEnabled() and button.parent() is not None:
+                button.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        super().showEvent(event)
+        if self.inline:
+            # QDialogButtonBox makes its first accept button the default when shown
+            # in a dialog; a bar has none (Enter in the editor must not reach it).
+            for button in self.findChildren(QPushButton):
+                button.setDefault(False)
 
     @property
     def default_button(self) -> QPushButton | None:
@@ -267,6 +394,13 @@ class ConflictDialog(QDialog):
             if button.isDefault():
                 return button
         return None
+
+    def done(self, result: int) -> None:  # Qt override
+        # Whether the keyboard was on the bar, read before it hides (Qt then moves the
+        # focus on, to the notes filter): the editor takes it back after the choice.
+        focused = QApplication.focusWidget()
+        self.had_focus = focused is not None and self.isAncestorOf(focused)
+        super().done(result)
 
     @Slot()
     def _on_merge_button_clicked(self) -> None:
@@ -286,6 +420,9 @@ class ConflictDialog(QDialog):
     @Slot(bool)
     def _on_compare_button_toggled(self, on: bool) -> None:
         self._diff.setVisible(on)
+        if self.inline:
+            self._diff.setMaximumHeight(220)  # the editor below stays in sight
+            return
         self.resize(max(self.width(), 640), 480 if on else self.sizeHint().height())
 
     @Slot(int)
@@ -411,10 +548,16 @@ class ConflictHunks(QObject):
         for action in self.actions:
             action.setEnabled(bool(hunks))
         self._show_state()
-        if jump and hunks:
+        if jump and hunks and not self._on_a_side():
             self.go_to_hunk(hunks[0])
         if changed:
             self.changed.emit(len(hunks))
+
+    def _on_a_side(self) -> bool:
+        """The cursor is on a text line of a hunk (where the user was typing when the
+        merge put markers round it): a jump would move their next keys elsewhere."""
+        line = self._edit.textCursor().blockNumber()
+        return any(h.start < line < h.end and line != h.middle for h in self.hunks)
 
     def current(self) -> ConflictHunk | None:
         """The hunk the cursor is in, else the next one after it (wrapping)."""
@@ -438,7 +581,16 @@ class ConflictHunks(QObject):
         return True
 
     def go_to_hunk(self, hunk: ConflictHunk) -> None:
-        block = self._edit.document().findBlockByNumber(hunk.start)
+        # On the hunk's first text line, not its ``<<<<<<< yours``: what the user types
+        # next lands in a side of the hunk, never on a marker line (which it would
+        # break, so the hunk could no longer be taken with its markers).
+        if hunk.start + 1 < hunk.middle:
+            line = hunk.start + 1
+        elif hunk.middle + 1 < hunk.end:
+            line = hunk.middle + 1
+        else:
+            line = hunk.start
+        block = self._edit.document().findBlockByNumber(line)
         if block.isValid():
             self._show_edit()
             self._edit.setTextCursor(QTextCursor(block))

@@ -14,7 +14,7 @@ import dataclasses
 import difflib
 import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -30,6 +30,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import (
     QAction,
     QFontDatabase,
+    QKeySequence,
+    QTextBlock,
     QTextCursor,
     QTextDocument,
     QTextFormat,
@@ -78,6 +80,9 @@ class Buffer:
     base_digest: str | None  # sha256 of the version on disk the edits are based on
     note: notetext.NoteText
     deleted_on_disk: bool = False
+    # Conflicts memdesk's merge put between markers since the last load or save: only
+    # then are marker lines looked for at the save (a note about git keeps its own).
+    merge_markers: int = 0
 
     @property
     def modified(self) -> bool:
@@ -114,6 +119,8 @@ class NoteEditor(QWidget):
             (on save, or by the user's Merge); the int counts overlapping changes left
             between conflict markers.
         readonly_asked(str): saving met a read-only note and asks before overwriting it.
+        save_refused(str): a save was refused (the one-line reason): the note still
+            holds conflict markers memdesk's merge put there.
         conflicts_changed(int): the number of conflict hunks (``<<<<<<< yours`` …
             ``>>>>>>> on disk``) in the shown note changed; 0 once all are resolved.
     """
@@ -126,6 +133,7 @@ class NoteEditor(QWidget):
     merged = Signal(str, int)
     readonly_asked = Signal(str)
     conflicts_changed = Signal(int)
+    save_refused = Signal(str)
 
     def __init__(
         self, workspace: Path, parent: QWidget | None = None, *, ops: note_ops.NoteOps | None = None
@@ -191,6 +199,26 @@ class NoteEditor(QWidget):
         edit_layout.setContentsMargins(0, 0, 0, 0)
         edit_layout.setSpacing(0)
         edit_layout.addWidget(self.conflict_bar)
+        # Why the last save was refused (unresolved merge markers); gone at the next save.
+        self.refusal_label = QLabel("")
+        self.refusal_label.setObjectName("saveRefusedLabel")
+        self.refusal_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.refusal_label.setWordWrap(True)
+        self.refusal_label.setContentsMargins(8, 3, 8, 3)
+        self.refusal_label.setStyleSheet(
+            "QLabel { background: palette(highlight); color: palette(highlighted-text); }"
+        )
+        self.refusal_label.setVisible(False)
+        edit_layout.addWidget(self.refusal_label)
+        self._edit_layout = edit_layout
+        # F8: the keyboard goes to the bar asking about a change on disk (it never
+        # takes the focus by itself).
+        self.disk_bar_action = QAction(self.tr("Go to the changed-on-disk bar"), self)
+        self.disk_bar_action.setObjectName("diskBarAction")
+        self.disk_bar_action.setShortcut(QKeySequence("F8"))
+        self.disk_bar_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.disk_bar_action.triggered.connect(self._on_disk_bar_action_triggered)
+        self.addAction(self.disk_bar_action)
         edit_layout.addWidget(self.text_edit, 1)
         edit_layout.addWidget(self.find_bar)
         self.tabs = QTabWidget()
@@ -318,6 +346,9 @@ class NoteEditor(QWidget):
             self._current = buffer
             self.text_edit.setDocument(buffer.document)
             self.text_edit.setReadOnly(False)
+            self.refusal_label.setVisible(False)
+            for shown, bar in self._dialogs.items():
+                bar.setVisible(shown == rel)
             self._update_title()
             self._render_preview()
             self.current_changed.emit(rel)
@@ -398,6 +429,10 @@ class NoteEditor(QWidget):
         if buffer is None:
             return
         self._highlighters.pop(rel, None)
+        dialog = self._dialogs.pop(rel, None)
+        if dialog is not None:  # nothing left to ask about
+            dialog.hide()
+            dialog.deleteLater()
         if buffer is self._current:
             self._current = None
             placeholder = QTextDocument(self)
@@ -469,16 +504,23 @@ class NoteEditor(QWidget):
         """Queue the save of ``buffer`` (see ``save_buffer``); None when it was not
         queued (a conflict dialog is open for it, or the user kept unresolved markers)."""
         if buffer.rel in self._dialogs:
-            self._dialogs[buffer.rel].raise_()
+            self.save_refused.emit(
+                self.tr(
+                    "{0} not saved: it changed on disk; choose on the bar above the editor first."
+                ).format(buffer.rel)
+            )
             return None
-        if not allow_conflicts and not self._confirm_unresolved(buffer):
+        if self._refuse_unresolved(buffer):
             return None
+        self.refusal_label.setVisible(False)
         sent: list[tuple[str, bytes]] = []  # the text the write started from, and its bytes
 
         def prepare() -> Callable[[], workspace_mod.Saved] | None:
             # At its turn in the queue: what an earlier save left is the base now.
             if self._buffers.get(buffer.rel) is not buffer or buffer.rel in self._dialogs:
                 return None  # closed meanwhile, or a conflict asks about it already
+            if self._refuse_unresolved(buffer):
+                return None  # typed or undone back in while the queue waited
             sent.append((buffer.text(), buffer.data()))
             self._saving.add(buffer.rel)
             return functools.partial(
@@ -528,6 +570,7 @@ class NoteEditor(QWidget):
         untouched = buffer.text() == text
         if untouched:
             buffer.adopt(saved.data, workspace_mod.sha256(saved.data))
+            buffer.merge_markers = 0  # written without any: nothing of the merge is left
             if saved.merged:
                 self._patch_text(buffer, buffer.note.editable)
             buffer.document.setModified(False)
@@ -590,47 +633,33 @@ class NoteEditor(QWidget):
         box.open()
         self.readonly_asked.emit(buffer.rel)
 
-    def _confirm_unresolved(self, buffer: Buffer) -> bool:
-        """True when ``buffer`` holds no conflict hunk the disk lacks, or the user says
-        to save them anyway (Cancel is the default; it shows the first hunk)."""
-        text = buffer.text()
-        if notetext.MINE_MARKER not in text:  # the common case costs one substring search
-            return True
-        count = len(notetext.unresolved_hunks(text.split("\n"), buffer.note.lines))
-        if not count:
-            return True
-        box = QMessageBox(self)
-        box.setObjectName("unresolvedConflictsDialog")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle(self.tr("Unresolved conflicts"))
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        text = (
-            self.tr(
-                "1 conflict in {1} is unresolved: the lines between "
-                "<<<<<<< yours and >>>>>>> on disk would be written into the note as they are."
-            )
-            if count == 1
-            else self.tr(
-                "{0} conflicts in {1} are unresolved: the lines between "
-                "<<<<<<< yours and >>>>>>> on disk would be written into the note as they are."
-            )
-        )
-        box.setText(text.format(count, buffer.rel))
-        box.setInformativeText(
-            self.tr("Resolve each one with Take mine, Take theirs or Take both above the editor.")
-        )
-        save = box.addButton(self.tr("Save anyway"), QMessageBox.ButtonRole.AcceptRole)
-        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(cancel)
-        box.setEscapeButton(cancel)
-        box.exec()
-        confirmed = box.clickedButton() is save
-        box.deleteLater()
-        if not confirmed:
-            if buffer is not self._current:
-                self.open_note(buffer.rel)
-            self.hunks.refresh(jump=True)
-        return confirmed
+    def unresolved_lines(self, buffer: Buffer) -> list[int]:
+        """0-based lines of ``buffer`` that still hold a conflict marker memdesk's merge
+        put there (typing around a marker does not resolve it); [] when no merge of
+        this buffer left any since its last load or save."""
+        if not buffer.merge_markers:
+            return []
+        return notetext.markers_left(buffer.text().split("\n"), buffer.note.lines)
+
+    def _refuse_unresolved(self, buffer: Buffer) -> bool:
+        """True (and the one-line reason shown above the editor and sent out) when
+        saving ``buffer`` would write conflict markers of memdesk's merge that the
+        user has not resolved: those are never written. The buffer is kept as is."""
+        lines = self.unresolved_lines(buffer)
+        if not lines:
+            return False
+        text = buffer.text().split("\n")[lines[0]]
+        marker = notetext.MINE_MARKER if notetext.MINE_MARKER in text else notetext.THEIRS_MARKER
+        message = self.tr(
+            "{0} not saved: line {1} still holds the merge's conflict marker {2}; "
+            "resolve it (Take mine, theirs or both, or delete the marker lines) and save again."
+        ).format(buffer.rel, lines[0] + 1, marker)
+        if buffer is self._current:
+            self.refusal_label.setText(message)
+            self.refusal_label.setVisible(True)
+            self.hunks.refresh()
+        self.save_refused.emit(message)
+        return True
 
     # conflict hunks ------------------------------------------------------------------
     @property
@@ -657,7 +686,15 @@ class NoteEditor(QWidget):
         """
         for rel in rels:
             buffer = self._buffers.get(rel)
-            if buffer is None or rel in self._dialogs:
+            if buffer is None:
+                continue
+            if rel in self._dialogs:
+                # The bar still waits for the user: say the file changed again (Merge
+                # reads the newest version when it is clicked); never a second bar.
+                if rel not in self._saving and self._changed_behind(
+                    buffer, workspace_mod.disk_state(buffer.path)
+                ):
+                    self._dialogs[rel].changed_again()
                 continue
             if rel in self._saving:
                 # Our own write may be what changed it; looked at once the save is back.
@@ -722,6 +759,10 @@ class NoteEditor(QWidget):
         """Turn the buffer's text into ``text`` by editing only the lines that differ,
         as one undo step; Qt moves the view's cursor along with the edits."""
         old = buffer.text()
+        keep: tuple[str, int] | None = None
+        if buffer is self._current and not self.text_edit.textCursor().hasSelection():
+            cursor = self.text_edit.textCursor()
+            keep = (cursor.block().text(), cursor.positionInBlock())
         a, b = old.splitlines(keepends=True), text.splitlines(keepends=True)
         starts = [0]
         for line in a:  # document positions count UTF-16 units (an emoji is two)
@@ -739,6 +780,29 @@ class NoteEditor(QWidget):
         if buffer.text() != text:  # never expected; the whole text is then the safe way
             log.warning("line patch of %s missed; replacing the whole text", buffer.rel)
             self._replace_text(buffer, text)
+        elif keep is not None and keep[0].strip():
+            self._keep_cursor_on(buffer, *keep)
+
+    def _keep_cursor_on(self, buffer: Buffer, line: str, column: int) -> None:
+        """Put the cursor back on ``line`` at ``column`` when a patch moved it off: the
+        line being typed in was replaced only for its ending (a merge put a marker
+        after it), and Qt left the cursor at its start or after the inserted lines,
+        so the next keys would have landed before the words or on a marker line.
+        Only when the line is found once (an ordinary line, not a repeated one)."""
+        cursor = self.text_edit.textCursor()
+        if cursor.block().text() == line and cursor.positionInBlock() == column:
+            return
+        found = [b for b in self._blocks(buffer.document) if b.text() == line]
+        if len(found) == 1:
+            cursor.setPosition(found[0].position() + column)
+            self.text_edit.setTextCursor(cursor)
+
+    @staticmethod
+    def _blocks(document: QTextDocument) -> Iterator[QTextBlock]:
+        block = document.begin()
+        while block.isValid():
+            yield block
+            block = block.next()
 
     @staticmethod
     def _changed_behind(buffer: Buffer, disk: workspace_mod.DiskState) -> bool:
@@ -748,6 +812,7 @@ class NoteEditor(QWidget):
 
     def _load_disk(self, buffer: Buffer, disk: workspace_mod.DiskState) -> None:
         buffer.adopt(disk.data, disk.digest)
+        buffer.merge_markers = 0
         # Only the lines that changed are replaced, so the cursor and the scroll stay
         # on the text the user was looking at (setPlainText put both back at the top).
         self._patch_text(buffer, buffer.note.editable)
@@ -770,12 +835,19 @@ class NoteEditor(QWidget):
             self.text_edit.setTextCursor(cursor)
 
     def _ask_conflict(self, buffer: Buffer, disk: workspace_mod.DiskState, *, saving: bool = False) -> None:
-        """The conflict dialog for ``buffer``; ``saving``: a save met the change, so
-        Keep mine completes that save."""
+        """The bar above the editor asking about a change on disk under ``buffer``'s
+        unsaved edits (merge, reload, keep mine, compare); ``saving``: a save met the
+        change, so Keep mine completes that save.
+
+        It is not a window and takes no focus: the user keeps typing, and the choice
+        acts on the buffer and the disk as they are when it is made (Merge merges
+        the newest disk version into the text as typed by then)."""
         if buffer.rel in self._dialogs:
-            self._dialogs[buffer.rel].raise_()
             return
-        if buffer is not self._current:
+        if buffer is not self._current and saving:
+            # A save the user asked for met the change: show that note. (A watcher's
+            # report about another open note never switches the note being typed in;
+            # its bar waits there.)
             self.open_note(buffer.rel)
         mine = buffer.note.rebuild(buffer.text())
         theirs = workspace_mod.note_text(disk.data)
@@ -799,24 +871,26 @@ class NoteEditor(QWidget):
             deleted=not disk.exists,
             problem=problem,
             conflicts=merge.conflicts if merge is not None else None,
+            inline=True,
         )
         self._dialogs[buffer.rel] = dialog
+        self._edit_layout.insertWidget(0, dialog)
+        dialog.setVisible(buffer is self._current)
+        self._update_holds()
 
-        def on_chosen(
-            choice: str,
-            buffer: Buffer = buffer,
-            disk: workspace_mod.DiskState = disk,
-            merge: notetext.MergeResult | None = merge,
-        ) -> None:
+        def on_chosen(choice: str, buffer: Buffer = buffer, disk: workspace_mod.DiskState = disk) -> None:
             self._dialogs.pop(buffer.rel, None)
-            if choice == "merge" and merge is not None:
-                # The disk version becomes the base; the buffer holds both sides' changes.
-                buffer.adopt(disk.data, disk.digest)
-                self._patch_text(buffer, notetext.NoteText.parse(merge.text).editable)
-                buffer.document.setModified(True)
-                if buffer is self._current:
-                    self.hunks.refresh(jump=bool(merge.conflicts))
-                self.merged.emit(buffer.rel, merge.conflicts)
+            dialog.hide()
+            if dialog.had_focus and buffer is self._current:
+                self.text_edit.setFocus(Qt.FocusReason.OtherFocusReason)  # back where typing goes
+            # What the user chose applies to the disk as it is now, not as it was when
+            # the bar opened (an agent may have written again meanwhile).
+            disk = workspace_mod.disk_state(buffer.path)
+            if choice == "merge" and self._buffers.get(buffer.rel) is buffer:
+                if not self._merge_chosen(buffer, disk):
+                    dialog.deleteLater()
+                    self._ask_conflict(buffer, workspace_mod.disk_state(buffer.path), saving=saving)
+                    return
             elif choice == "reload":
                 if not disk.exists:
                     self.close_note(buffer.rel)
@@ -840,9 +914,52 @@ class NoteEditor(QWidget):
                 self.submit_save(buffer, allow_conflicts=True)
 
         dialog.chosen.connect(on_chosen)
-        dialog.setWindowModality(Qt.WindowModality.WindowModal)
-        dialog.open()
         self.conflict_detected.emit(buffer.rel)
+
+    def _merge_chosen(self, buffer: Buffer, disk: workspace_mod.DiskState) -> bool:
+        """The user's Merge: the disk version (read again if it changed since the bar
+        opened) merged into the buffer's text as it is now (typed into meanwhile).
+        False (nothing done) when that cannot be done now: the disk is unreadable or
+        gone, or the merge would put markers inside markers an earlier merge left."""
+        if not self._changed_behind(buffer, disk):
+            return True  # the disk went back to the base: nothing to merge
+        theirs = workspace_mod.note_text(disk.data) if disk.exists else None
+        if theirs is None:
+            return False
+        base = buffer.base.decode("utf-8") if buffer.base is not None else ""
+        merge = notetext.merge3(base, buffer.note.rebuild(buffer.text()), theirs)
+        if merge.conflicts and self.unresolved_lines(buffer):
+            return False
+        # The disk version becomes the base; the buffer holds both sides' changes.
+        buffer.adopt(disk.data, disk.digest)
+        buffer.merge_markers += merge.conflicts
+        self._patch_text(buffer, notetext.NoteText.parse(merge.text).editable)
+        buffer.document.setModified(True)
+        if buffer is self._current:
+            # The cursor stays where the user types (a jump to the first hunk moved
+            # their next words to the start of a line in it); the bar counts the
+            # hunks and F7 goes to them.
+            self.hunks.refresh()
+        self.merged.emit(buffer.rel, merge.conflicts)
+        return True
+
+    def _update_holds(self) -> None:
+        """Merge waits on each bar while its note holds unresolved merge markers; the
+        refusal line goes once the markers it names are resolved."""
+        for rel, dialog in self._dialogs.items():
+            buffer = self._buffers.get(rel)
+            dialog.hold_merge(buffer is not None and bool(self.unresolved_lines(buffer)))
+        if not self.refusal_label.isHidden() and (
+            self._current is None or not self.unresolved_lines(self._current)
+        ):
+            self.refusal_label.setVisible(False)
+
+    @Slot()
+    def _on_disk_bar_action_triggered(self) -> None:
+        dialog = self._dialogs.get(self.current_rel)
+        if dialog is not None:
+            self.tabs.setCurrentWidget(self._edit_page)
+            dialog.focus_buttons()
 
     # internals -----------------------------------------------------------------------
     def _update_title(self) -> None:
@@ -865,6 +982,8 @@ class NoteEditor(QWidget):
     @Slot()
     def _on_document_contents_changed(self) -> None:
         self.hunks.schedule()
+        if self._dialogs or not self.refusal_label.isHidden():
+            self._update_holds()
         if self.tabs.currentWidget() is self.preview:
             self._preview_timer.start()
 

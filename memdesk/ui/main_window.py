@@ -308,6 +308,7 @@ class MainWindow(QMainWindow):
         self.quality.apply_requested.connect(self._on_quality_apply_requested)
         self.note_editor.saved.connect(self._on_editor_saved)
         self.note_editor.merged.connect(self._on_editor_merged)
+        self.note_editor.save_refused.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.note_editor.conflicts_changed.connect(self._on_editor_conflicts_changed)
         self.note_editor.current_changed.connect(self._on_editor_current_changed)
 

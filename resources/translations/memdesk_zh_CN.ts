@@ -636,6 +636,18 @@
         <source>Compare</source>
         <translation>比较</translation>
     </message>
+    <message>
+        <source>Keep typing: nothing changes until you choose (F8 goes to these buttons).</source>
+        <translation>可以继续输入：在你选择之前什么都不会改变（按 F8 转到这些按钮）。</translation>
+    </message>
+    <message>
+        <source>It changed on disk again ({0} times since this bar opened); Merge takes the newest version.</source>
+        <translation>它在磁盘上又更改了（此提示出现后共 {0} 次）；合并会采用最新版本。</translation>
+    </message>
+    <message>
+        <source>Merge waits until the conflicts already in the note are resolved (Take mine, theirs or both).</source>
+        <translation>笔记中已有的冲突解决之前暂不能合并（采用我的、磁盘的或两者）。</translation>
+    </message>
 </context>
 <context>
     <name>ConflictBar</name>
@@ -1745,6 +1757,18 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Saving {0}…</source>
         <translation>正在保存 {0}…</translation>
+    </message>
+    <message>
+        <source>Go to the changed-on-disk bar</source>
+        <translation>转到“磁盘上已更改”提示栏</translation>
+    </message>
+    <message>
+        <source>{0} not saved: line {1} still holds the merge&apos;s conflict marker {2}; resolve it (Take mine, theirs or both, or delete the marker lines) and save again.</source>
+        <translation>{0} 未保存：第 {1} 行仍有合并留下的冲突标记 {2}；请先解决（采用我的、磁盘的或两者，或删除标记行）再保存。</translation>
+    </message>
+    <message>
+        <source>{0} not saved: it changed on disk; choose on the bar above the editor first.</source>
+        <translation>{0} 未保存：它在磁盘上已更改；请先在编辑器上方的提示栏中选择。</translation>
     </message>
 </context>
 <context>

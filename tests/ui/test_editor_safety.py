@@ -58,7 +58,8 @@ def _replace_line(widget: editor.NoteEditor, number: int, text: str) -> None:
 )
 def test_save_over_an_undecodable_or_huge_change_asks(qtbot, tmp_path: Path, change: bytes) -> None:  # type: ignore[no-untyped-def]
     """Unsaved edits + the file changed on disk into something the editor cannot show:
-    Save asks (Cancel by default) and the disk version stays as it is."""
+    Save asks (on the bar above the editor: no default button to type into) and the
+    disk version stays as it is."""
     path = _note(tmp_path)
     widget = _editor(qtbot, tmp_path)
     assert widget.open_note(REL)
@@ -67,7 +68,7 @@ def test_save_over_an_undecodable_or_huge_change_asks(qtbot, tmp_path: Path, cha
     with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
         assert widget.save() is False
     dialog = widget.open_dialog(REL)
-    assert dialog is not None and dialog.default_button is dialog.cancel_button
+    assert dialog is not None and dialog.default_button is None and not dialog.merge_button.parent()
     assert path.read_bytes() == change
     with qtbot.waitSignal(widget.conflict_resolved):
         dialog.cancel_button.click()
@@ -99,10 +100,10 @@ def test_save_race_with_an_agent_appending_loses_nothing(qtbot, tmp_path: Path) 
         writer.start()
         saved = widget.save()
         writer.join()
-        if not saved:  # the agent's line landed first and the dialog asks: take the default
+        if not saved:  # the agent's line landed first and the bar asks: Merge
             asked += 1
             dialog = widget.open_dialog(REL)
-            assert dialog is not None and dialog.default_button is dialog.merge_button
+            assert dialog is not None and dialog.default_button is None
             dialog.merge_button.click()
             assert widget.save()
         disk = path.read_text(encoding="utf-8")
@@ -237,7 +238,7 @@ def test_merge_is_the_default_and_marks_overlaps(qtbot, tmp_path: Path) -> None:
     with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
         widget.on_files_changed([REL])
     dialog = widget.open_dialog(REL)
-    assert dialog.default_button is dialog.merge_button  # type: ignore[union-attr]
+    assert dialog.default_button is None  # type: ignore[union-attr]
     with qtbot.waitSignal(widget.merged) as merged:
         dialog.merge_button.click()  # type: ignore[union-attr]
     assert merged.args == [REL, 1]
@@ -315,33 +316,33 @@ def _merge_with_conflicts(
     assert merged.args == [REL, len(edits)]
 
 
-def test_save_with_unresolved_conflict_markers_asks_and_cancel_writes_nothing(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """After a Merge left conflict markers, Ctrl+S asks first (Cancel by default):
-    Cancel writes nothing and shows the first conflict; Save anyway is the user's
-    deliberate choice and writes the markers."""
+def test_save_with_unresolved_conflict_markers_is_refused_and_keeps_the_buffer(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """After a Merge left conflict markers, a save is refused with one line naming the
+    note, the line and the marker (no box to answer, no "Save anyway": memdesk never
+    writes its own unresolved markers); the buffer stays as it is. Once resolved,
+    the note saves."""
     path = _note(tmp_path)
     widget = _editor(qtbot, tmp_path)
     assert widget.open_note(REL)
     _merge_with_conflicts(qtbot, widget, path, {3: ("mine 3", "theirs 3"), 9: ("mine 9", "theirs 9")})
     on_disk = path.read_bytes()
-    widget.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+    text = widget.current_buffer.text()  # type: ignore[union-attr]
     seen = answer_modal("Cancel")
-    assert widget.save() is False
-    assert [s["name"] for s in seen] == ["unresolvedConflictsDialog"]
-    assert seen[0]["default"] == "Cancel" and "Save anyway" in seen[0]["buttons"]  # type: ignore[operator]
-    assert "2 conflicts" in str(seen[0]["text"]) and REL in str(seen[0]["text"])
-    assert path.read_bytes() == on_disk and widget.current_buffer.modified  # type: ignore[union-attr]
-    assert widget.text_edit.textCursor().block().text() == "<<<<<<< yours"  # the first one shown
-
-    seen = answer_modal("Save anyway")
+    with qtbot.waitSignal(widget.save_refused, timeout=5000) as refused:
+        assert widget.save() is False
+    assert seen == []  # nothing modal
+    message = refused.args[0]
+    assert REL in message and "line 4" in message and "<<<<<<< yours" in message and "\n" not in message
+    assert not widget.refusal_label.isHidden() and widget.refusal_label.text() == message
+    assert path.read_bytes() == on_disk
+    assert widget.current_buffer.text() == text and widget.current_buffer.modified  # type: ignore[union-attr]
+    assert widget.resolve_conflict("mine", widget.conflict_hunks[0])
+    assert widget.save() is False and path.read_bytes() == on_disk  # one is left
+    assert widget.resolve_conflict("both", widget.conflict_hunks[0])
+    assert widget.refusal_label.isHidden()
     with qtbot.waitSignal(widget.saved, timeout=5000):
         assert widget.save() is True
-    assert [s["clicked"] for s in seen] == ["Save anyway"]
-    assert "<<<<<<< yours\nmine 3\n=======\ntheirs 3\n>>>>>>> on disk\n" in path.read_text()
-    # Markers the file already holds were asked about once; the next save does not ask again.
-    _replace_line(widget, 0, "line 0 edited")
-    with qtbot.waitSignal(widget.saved, timeout=5000):
-        assert widget.save() is True
+    assert "<<<<<<<" not in path.read_text() and "mine 3\n" in path.read_text()
 
 
 def test_keep_mine_in_the_dialog_a_save_opened_completes_that_save(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

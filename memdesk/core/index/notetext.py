@@ -214,3 +214,24 @@ def unresolved_hunks(lines: Sequence[str], saved: Sequence[str]) -> list[Conflic
     already hold: markers a save would newly write into the note."""
     on_disk = {tuple(saved[h.start : h.end + 1]) for h in conflict_hunks(saved)}
     return [h for h in conflict_hunks(lines) if tuple(lines[h.start : h.end + 1]) not in on_disk]
+
+
+def markers_left(lines: Sequence[str], base: Sequence[str]) -> list[int]:
+    """0-based numbers of the lines holding a ``<<<<<<< yours`` or ``>>>>>>> on disk``
+    marker beyond those the ``base`` version (the disk's) already holds.
+
+    A marker counts anywhere in a line, not only alone on it: typing that lands
+    before or after it (the cursor sat on the marker line) leaves it just as
+    unresolved, and an exact-line check then let the next save write it. Counting
+    against the base lets a note that already held such a line (one about git)
+    save; the caller asks only for buffers that memdesk's merge put markers into.
+    """
+    out: list[int] = []
+    for marker in (MINE_MARKER, THEIRS_MARKER):
+        holding = [number for number, line in enumerate(lines) if marker in line]
+        extra = len(holding) - sum(marker in line for line in base)
+        if extra > 0:
+            known = set(base)
+            fresh = [number for number in holding if lines[number] not in known]
+            out += fresh[:extra] if len(fresh) >= extra else holding[-extra:]
+    return sorted(out)

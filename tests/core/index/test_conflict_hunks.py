@@ -47,3 +47,16 @@ def test_unresolved_hunks_are_the_ones_the_disk_lacks() -> None:
     saved = ["intro", *hunk]
     assert notetext.unresolved_hunks(["intro", *hunk], saved) == []
     assert notetext.unresolved_hunks(["intro", *hunk, *other], saved) == [ConflictHunk(6, 8, 10)]
+
+
+def test_markers_left_finds_markers_typing_landed_around_and_spares_the_base_s_own() -> None:
+    """The save's check: a marker with typing before or after it is still a marker
+    (the exact-line hunk scan missed it and the markers were written); the marker
+    lines the disk version already holds (a note about git) are the user's text."""
+    base = ["# git", "<<<<<<< yours", "a", "=======", "b", ">>>>>>> on disk", "end"]
+    merged = [*base[:-1], "typed<<<<<<< yours", "mine", "=======", "theirs", ">>>>>>> on disk typed", "end"]
+    assert notetext.conflict_hunks(merged) == [ConflictHunk(1, 3, 5)]  # the exact scan: only git's
+    assert notetext.markers_left(merged, base) == [6, 10]
+    resolved = [*base[:-1], "mine", "theirs", "end"]
+    assert notetext.markers_left(resolved, base) == []
+    assert notetext.markers_left(base, base) == []

@@ -1,0 +1,210 @@
+"""An agent writing to the note the user is typing in (the real watcher, real files,
+keystrokes sent where the application's focus is, as a keyboard's are): no keystroke
+is taken by a dialog, markers never nest, and memdesk's unresolved markers never
+reach the file, however the typing lands around them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QApplication
+
+from memdesk.core.index import notetext
+from memdesk.qt import watcher
+from memdesk.ui import editor
+from tests.ui.modal import answer_modal
+
+REL = "memory/2026-11-12.md"
+BASE = "# 2026-11-12\n\n- agent: started the day\n"
+
+
+class Desk:
+    """The editor on a real workspace, fed by the real (debounced) watcher."""
+
+    def __init__(self, qtbot, root: Path) -> None:  # type: ignore[no-untyped-def]
+        self.qtbot = qtbot
+        self.path = root / REL
+        self.widget = editor.NoteEditor(root)
+        qtbot.addWidget(self.widget)
+        self.widget.resize(900, 600)
+        self.widget.show()
+        qtbot.waitExposed(self.widget)
+        self.bridge = watcher.WatchBridge(root, debounce_ms=40)
+        self.bridge.paths_changed.connect(self.widget.on_files_changed)
+        self.bridge.start()
+        self.appended = 0
+        assert self.widget.open_note(REL)
+        self.widget.text_edit.moveCursor(QTextCursor.MoveOperation.End)
+        self.widget.activateWindow()
+        self.widget.text_edit.setFocus()
+        qtbot.waitUntil(self.widget.text_edit.hasFocus, timeout=2000)
+
+    def type(self, text: str) -> None:
+        """Each key goes to the focused widget, wherever the focus is now (a dialog
+        that took it gets the keys, as it did at the real display)."""
+        for char in text:
+            target = QApplication.focusWidget()
+            assert target is not None
+            self.qtbot.keyClicks(target, char)  # a space is Qt.Key_Space: it presses a button
+
+    def agent_appends(self) -> str:
+        """The agent appends a line; returns once the watcher reported it and the
+        editor handled the report."""
+        line = f"- agent: note {self.appended}\n"
+        self.appended += 1
+        with (
+            self.qtbot.waitSignal(self.bridge.paths_changed, timeout=5000),
+            open(self.path, "a", encoding="utf-8") as handle,
+        ):
+            handle.write(line)
+        return line
+
+    @property
+    def text(self) -> str:
+        buffer = self.widget.current_buffer
+        assert buffer is not None
+        return buffer.text()
+
+
+@pytest.fixture
+def desk(qtbot, tmp_path: Path) -> Iterator[Desk]:  # type: ignore[no-untyped-def]
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "MEMORY.md").write_text("# Memory\n", encoding="utf-8")
+    (tmp_path / REL).write_text(BASE, encoding="utf-8")
+    made = Desk(qtbot, tmp_path)
+    yield made
+    made.bridge.stop()
+
+
+def _merge_with_one_conflict(desk: Desk) -> None:
+    """The user types a last line, the agent appends one: Merge leaves one hunk."""
+    desk.qtbot.keyClicks(desk.widget.text_edit, "user line")
+    desk.agent_appends()
+    dialog = desk.widget.open_dialog(REL)
+    assert dialog is not None
+    # From the keyboard: F8 goes to the bar, Space presses Merge, and the keyboard is
+    # back in the editor (Qt gave it to the notes filter when the bar hid).
+    desk.widget.disk_bar_action.trigger()
+    assert dialog.merge_button.hasFocus()
+    with desk.qtbot.waitSignal(desk.widget.merged, timeout=5000) as merged:
+        desk.type(" ")
+    assert merged.args == [REL, 1] and "<<<<<<< yours\nuser line\n=======\n" in desk.text
+    assert desk.widget.text_edit.hasFocus()
+
+
+def test_an_agent_appending_while_the_user_types_takes_no_keystroke(desk: Desk) -> None:
+    """The incident: an append every few words at the end of the note the user types
+    at the end of. A modal dialog opened at the first append and the next space pressed
+    its focused Merge. Now every key lands in the editor, in order; the bar above it
+    asks once and counts the further changes; Merge takes the newest disk version."""
+    asked: list[str] = []
+    desk.widget.conflict_detected.connect(asked.append)
+    typed = ""
+    for number in range(6):
+        word = f"word{number} "
+        desk.type(word[:3])
+        desk.agent_appends()
+        desk.type(word[3:])  # goes on mid-word, then the space that pressed Merge
+        typed += word
+        assert QApplication.activeModalWidget() is None
+        assert desk.widget.text_edit.hasFocus()
+    assert desk.text == BASE + typed  # every keystroke, in order; nothing merged unasked
+    assert asked == [REL]  # one bar, not one dialog per append
+    dialog = desk.widget.open_dialog(REL)
+    assert dialog is not None and dialog.isVisibleTo(desk.widget) and dialog.default_button is None
+    assert dialog.changes_again == 5 and "changed on disk again (5 times" in dialog.status_label.text()
+    with desk.qtbot.waitSignal(desk.widget.merged, timeout=5000) as merged:
+        # With the mouse: the clicked button kept the focus, and when the bar closed
+        # Qt passed it on (at the display, the next words went into the notes filter).
+        desk.qtbot.mouseClick(dialog.merge_button, Qt.MouseButton.LeftButton)
+    assert merged.args == [REL, 1] and desk.widget.text_edit.hasFocus()
+    agent = "".join(f"- agent: note {n}\n" for n in range(6))
+    assert desk.text == BASE + f"<<<<<<< yours\n{typed}\n=======\n{agent}>>>>>>> on disk\n"
+    # The cursor is on the user's line inside the hunk: typing on keeps the markers whole.
+    desk.type("more")
+    assert len(desk.widget.conflict_hunks) == 1 and f"{typed}more\n" in desk.text
+
+
+def test_a_change_while_merge_markers_are_unresolved_does_not_nest_them(desk: Desk) -> None:
+    """A second append while the first merge's hunk is unresolved: the bar says the
+    file changed and Merge waits (merging would put markers inside markers); once the
+    hunk is resolved Merge takes every agent line and the note saves clean."""
+    _merge_with_one_conflict(desk)
+    desk.type(" and more")
+    desk.agent_appends()
+    dialog = desk.widget.open_dialog(REL)
+    assert dialog is not None and QApplication.activeModalWidget() is None
+    assert not dialog.merge_button.isEnabled() and "Merge waits" in dialog.status_label.text()
+    dialog.merge_button.click()  # a disabled button does nothing
+    desk.type("!")
+    assert desk.text.count(notetext.MINE_MARKER) == 1 and desk.text.count(notetext.THEIRS_MARKER) == 1
+    assert "user line and more!" in desk.text
+    assert desk.widget.resolve_conflict("both")
+    desk.qtbot.waitUntil(dialog.merge_button.isEnabled, timeout=2000)
+    with desk.qtbot.waitSignal(desk.widget.merged, timeout=5000) as merged:
+        dialog.merge_button.click()
+    assert merged.args == [REL, 0]
+    with desk.qtbot.waitSignal(desk.widget.saved, timeout=5000):
+        assert desk.widget.save()
+    on_disk = desk.path.read_text(encoding="utf-8")
+    assert "<<<<<<<" not in on_disk and ">>>>>>>" not in on_disk and "=======" not in on_disk
+    assert "user line and more!\n" in on_disk
+    assert "- agent: note 0\n" in on_disk and "- agent: note 1\n" in on_disk
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_typing_around_a_marker_does_not_let_the_save_write_it(desk: Desk, where: str) -> None:
+    """Typing that lands on a marker line (before ``<<<<<<< yours``, as at the real
+    display, or after ``>>>>>>> on disk``) breaks the exact marker line, and the old
+    save then counted the hunk as resolved and wrote the markers. Now the save is
+    refused with one line naming the line, and the buffer is kept."""
+    _merge_with_one_conflict(desk)
+    hunk = desk.widget.conflict_hunks[0]
+    block = desk.widget.text_edit.document().findBlockByNumber(hunk.start if where == "before" else hunk.end)
+    cursor = QTextCursor(block)
+    if where == "after":
+        cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+    desk.widget.text_edit.setTextCursor(cursor)
+    desk.type("typed here")
+    desk.qtbot.waitUntil(lambda: desk.widget.conflict_hunks == [], timeout=2000)  # no longer exact
+    text, on_disk = desk.text, desk.path.read_bytes()
+    seen = answer_modal("Save anyway")  # had a box asked, the old answer: no box now
+    assert desk.widget.save() is False
+    assert desk.path.read_bytes() == on_disk and desk.text == text and seen == []
+    assert f"{REL} not saved: line {hunk.start + 1} " in desk.widget.refusal_label.text()
+    assert QApplication.activeModalWidget() is None
+
+
+def test_a_note_about_git_with_marker_lines_still_saves(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Marker lines the user wrote (a note about git) are text: they save, typed in
+    the editor, and also after a merge of this note left (and the user resolved) a
+    hunk of memdesk's own."""
+    (tmp_path / "memory").mkdir()
+    path = tmp_path / REL
+    path.write_text(BASE, encoding="utf-8")
+    desk = Desk(qtbot, tmp_path)
+    try:
+        git = "\nA git conflict looks like:\n<<<<<<< yours\nmine\n=======\ntheirs\n>>>>>>> on disk\n"
+        desk.widget.text_edit.insertPlainText(git)
+        seen = answer_modal("Save anyway")
+        with qtbot.waitSignal(desk.widget.saved, timeout=5000):
+            assert desk.widget.save()
+        assert path.read_text(encoding="utf-8") == BASE + git and seen == []  # nothing asked
+        _merge_with_one_conflict(desk)
+        seen = answer_modal("Cancel")
+        assert desk.widget.save() is False  # memdesk's own hunk is unresolved
+        assert seen == []
+        memdesk_hunk = desk.widget.conflict_hunks[-1]
+        assert desk.widget.resolve_conflict("both", memdesk_hunk)
+        with qtbot.waitSignal(desk.widget.saved, timeout=5000):
+            assert desk.widget.save()
+        assert (
+            path.read_text(encoding="utf-8").count("<<<<<<< yours\nmine\n=======\ntheirs\n>>>>>>> on disk\n")
+            == 1
+        )
+    finally:
+        desk.bridge.stop()
