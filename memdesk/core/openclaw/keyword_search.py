@@ -10,6 +10,7 @@ precision.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
@@ -47,7 +48,7 @@ def score_fallback_keyword_result(query: str, path: str, text: str, fts_score: f
     query_tokens = list(dict.fromkeys(js_lower(t) for t in word_tokens(query)))
     if not query_tokens:
         return fts_score
-    text_tokens = {js_lower(t) for t in word_tokens(text)}
+    text_tokens = _lower_token_set(text)
     overlap = sum(1 for t in query_tokens if t in text_tokens)
     coverage = overlap / len(query_tokens)
     density = overlap / max(len(text_tokens), 1)
@@ -57,6 +58,15 @@ def score_fallback_keyword_result(query: str, path: str, text: str, fts_score: f
     # Same association as OpenClaw (boost summed first) so the float is bit-identical.
     lexical_boost = coverage * 0.45 + density * 0.2 + path_boost + length_boost
     return min(1.0, fts_score + lexical_boost)
+
+
+# FTS-only search scores every candidate row (up to 4x max results, per extracted
+# keyword when the whole query finds nothing): the same chunks come back for each
+# keyword of a query and for the next query, so their token sets are kept, not
+# re-tokenized per hit. Bounded: a SciFact chunk's set is about 15 kB, so at most ~15 MB.
+@functools.lru_cache(maxsize=1024)
+def _lower_token_set(text: str) -> frozenset[str]:
+    return frozenset(js_lower(t) for t in word_tokens(text))
 
 
 @dataclass(frozen=True)
