@@ -9,12 +9,15 @@ character, for any string (lone surrogates included: a JS slice can leave them).
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 
 import apsw
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memdesk.core import engine
+from memdesk.core.eval import runner as eval_runner
 from memdesk.core.openclaw import keyword_search
 from memdesk.core.openclaw import text as oc_text
 
@@ -88,40 +91,56 @@ def test_every_letter_digit_and_mark_of_this_unicode_is_a_word_character() -> No
     assert marked == "".join(ch for ch in everything if ch == "_" or unicodedata.category(ch)[0] in "LMN")
 
 
-def test_fts_only_search_tokenizes_each_hit_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A query whose words are never all in one chunk falls back to one search per
-    keyword; a chunk that several keywords find is scored for each, and tokenizing its
-    whole text every time cost ~7 s a SciFact query. Each chunk's text is tokenized once,
-    and scores are those of tokenizing it each time."""
-    conn = apsw.Connection(":memory:")
-    conn.execute(keyword_search.chunks_fts_ddl())
+def test_fts_only_search_tokenizes_each_chunk_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """2026.4 without a model: a query whose words are never all in one chunk falls back
+    to one search per keyword, and each row is scored with its text's word tokens.
+    Tokenizing a hit's whole text for every keyword and every query cost ~7 s a SciFact
+    query; the profile's index tokenizes each chunk once, and the scores are those of
+    the definition."""
+    root = tmp_path / "ws"
+    (root / "memory").mkdir(parents=True)
     texts = {
-        f"c{i}": f"Ferry schedule note {i}: the harbour ferry leaves at {i} am. " * 5 + f"owner {i}."
-        for i in range(40)
+        f"memory/n{i}.md": f"Ferry schedule note {i}: the harbour ferry leaves at {i} am. " * 5
+        + f"owner {i}."
+        for i in range(30)
     }
-    for cid, body in texts.items():
-        keyword_search.insert_fts_row(conn, id=cid, path=f"memory/{cid}.md", text=body)
-    query = "ferry harbour owner zeppelin"  # "zeppelin" is nowhere: the AND query fails
-    keyword_search._lower_token_set.cache_clear()
+    for rel, body in texts.items():
+        (root / rel).write_text(body, encoding="utf-8")
     tokenized: list[str] = []
     real = keyword_search.word_tokens
     monkeypatch.setattr(keyword_search, "word_tokens", lambda t, **k: tokenized.append(t) or real(t, **k))
-    rows = keyword_search.fts_only_candidates(conn, query, 100)
-    assert {r.id for r in rows} == set(texts)
+    eng = engine.Engine.open(root, model=None, db_path=tmp_path / "index.sqlite", history=False)
+    try:
+        eng.sync()
+        settings = eval_runner.eval_settings("openclaw-2026.4", mmr=False)
+        keywords = ("ferry", "harbour", "owner", "zeppelin")
+        pools = {
+            q: eng.fetch_candidates(q, settings) for q in ("ferry harbour owner zeppelin", "owner ferry moon")
+        }
+    finally:
+        eng.close()
     for body in texts.values():
         assert tokenized.count(body) == 1
-    # The scores are the definition's: each row scored against the keyword that found it best.
-    for r in rows:
-        best = max(
-            min(
-                1.0,
-                kw_row.text_score + _lexical_boost(kw, r.path, texts[r.id]),
+    for query, pool in pools.items():
+        assert {c.path for c in pool.candidates} == set(texts)
+        for c in pool.candidates:
+            # FTS-only: each row scored against the keyword that finds it best.
+            best = max(
+                min(1.0, row.text_score + _lexical_boost(kw, c.path, c.text))
+                for kw in keywords
+                if kw in query
+                for row in keyword_search.search_keyword(_fts(texts), kw, 100)
+                if row.path == c.path
             )
-            for kw in ("ferry", "harbour", "owner", "zeppelin")
-            for kw_row in keyword_search.search_keyword(conn, kw, 100)
-            if kw_row.id == r.id
-        )
-        assert r.score == best
+            assert c.text_score == best, (query, c.path)
+
+
+def _fts(texts: dict[str, str]) -> apsw.Connection:
+    conn = apsw.Connection(":memory:")
+    conn.execute(keyword_search.chunks_fts_ddl())
+    for rel, body in texts.items():
+        keyword_search.insert_fts_row(conn, id=rel, path=rel, text=body.rstrip("\n"))
+    return conn
 
 
 def _lexical_boost(query: str, path: str, text: str) -> float:
