@@ -8,6 +8,7 @@ character, for any string (lone surrogates included: a JS slice can leave them).
 
 from __future__ import annotations
 
+import types
 import unicodedata
 from pathlib import Path
 
@@ -89,6 +90,23 @@ def test_every_letter_digit_and_mark_of_this_unicode_is_a_word_character() -> No
     assert words == "".join(ch for ch in everything if ch == "_" or unicodedata.category(ch)[0] in "LN")
     marked = "".join(oc_text.word_tokens(everything, marks=True))
     assert marked == "".join(ch for ch in everything if ch == "_" or unicodedata.category(ch)[0] in "LMN")
+
+
+def test_the_word_pattern_keeps_to_its_class_where_re_word_is_wider(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Should a Unicode version give ``str.isalnum`` a character outside ``[\\p{L}\\p{N}]``,
+    the pattern is the class's own ranges, not ``\\w``."""
+    real = unicodedata.category
+    monkeypatch.setattr(
+        oc_text, "unicodedata", types.SimpleNamespace(category=lambda ch: "Po" if ch == "5" else real(ch))
+    )
+    oc_text._word_pattern.cache_clear()
+    try:
+        assert oc_text.word_tokens("a5b _x 成语") == ["a", "b", "_x", "成语"]
+        assert oc_text.word_tokens("e\u0301 5", marks=True) == ["e\u0301"]
+    finally:
+        monkeypatch.undo()
+        oc_text._word_pattern.cache_clear()
+    assert oc_text.word_tokens("a5b") == ["a5b"]
 
 
 def test_fts_only_search_tokenizes_each_chunk_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
