@@ -10,7 +10,8 @@ precision.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -44,10 +45,18 @@ def score_fallback_keyword_result(query: str, path: str, text: str, fts_score: f
     where coverage/density count unique lowercase query tokens found among the
     text's tokens. A query without word tokens returns ``fts_score`` unchanged.
     """
-    query_tokens = list(dict.fromkeys(js_lower(t) for t in word_tokens(query)))
+    return _fallback_score(_query_tokens(query), path, text, lower_token_set(text), fts_score)
+
+
+def _query_tokens(query: str) -> list[str]:
+    return list(dict.fromkeys(js_lower(t) for t in word_tokens(query)))
+
+
+def _fallback_score(
+    query_tokens: Sequence[str], path: str, text: str, text_tokens: frozenset[str], fts_score: float
+) -> float:
     if not query_tokens:
         return fts_score
-    text_tokens = {js_lower(t) for t in word_tokens(text)}
     overlap = sum(1 for t in query_tokens if t in text_tokens)
     coverage = overlap / len(query_tokens)
     density = overlap / max(len(text_tokens), 1)
@@ -57,6 +66,19 @@ def score_fallback_keyword_result(query: str, path: str, text: str, fts_score: f
     # Same association as OpenClaw (boost summed first) so the float is bit-identical.
     lexical_boost = coverage * 0.45 + density * 0.2 + path_boost + length_boost
     return min(1.0, fts_score + lexical_boost)
+
+
+def lower_token_set(text: str) -> frozenset[str]:
+    """The distinct lower-cased word tokens of ``text`` (what the fallback boost counts)."""
+    return frozenset(sys.intern(js_lower(t)) for t in word_tokens(text))
+
+
+# (chunk id, text) -> ``lower_token_set(text)``: FTS-only search scores every candidate
+# row (up to 4x max results, again per extracted keyword when the whole query finds
+# nothing), so a caller that keeps an index passes the token sets it keeps per chunk
+# (``runner_2026_4.Index.token_set``) instead of re-tokenizing every hit's whole text
+# (~7 s a SciFact query).
+TokenSets = Callable[[str, str], frozenset[str]]
 
 
 @dataclass(frozen=True)
@@ -86,6 +108,7 @@ def search_keyword(
     boost_fallback_ranking: bool = False,
     snippet_max_chars: int = SNIPPET_MAX_CHARS,
     legacy_bm25: bool = False,
+    token_sets: TokenSets | None = None,
 ) -> list[KeywordRow]:
     """OpenClaw's ``searchKeyword``: FTS5 MATCH (+LIKE terms), ordered by bm25 ascending.
 
@@ -120,16 +143,16 @@ def search_keyword(
         f"FROM chunks_fts WHERE {' AND '.join(clauses)} ORDER BY rank ASC LIMIT ?"
     )
     params.append(int(limit))
+    query_tokens = _query_tokens(query) if boost_fallback_ranking else []
     rows: list[KeywordRow] = []
     for row_id, path, source, start_line, end_line, text, rank in conn.execute(sql, params):
         rank_f = float(rank)
         text_score = 1.0 if plan.match_query is None else bm25_rank_to_score(rank_f, legacy=legacy_bm25)
         text_s = str(text)
-        score = (
-            score_fallback_keyword_result(query, str(path), text_s, text_score)
-            if boost_fallback_ranking
-            else text_score
-        )
+        score = text_score
+        if boost_fallback_ranking and query_tokens:
+            words = token_sets(str(row_id), text_s) if token_sets is not None else lower_token_set(text_s)
+            score = _fallback_score(query_tokens, str(path), text_s, words, text_score)
         rows.append(
             KeywordRow(
                 id=str(row_id),
@@ -154,6 +177,7 @@ def fts_only_candidates(
     *,
     fts_tokenizer: str = "unicode61",
     sources: Sequence[str] | None = None,
+    token_sets: TokenSets | None = None,
 ) -> list[KeywordRow]:
     """The candidate rows of FTS-only search, before decay and the minScore cut.
 
@@ -165,7 +189,13 @@ def fts_only_candidates(
     if not cleaned:
         return []
     hits = search_keyword(
-        conn, cleaned, candidates, fts_tokenizer=fts_tokenizer, sources=sources, boost_fallback_ranking=True
+        conn,
+        cleaned,
+        candidates,
+        fts_tokenizer=fts_tokenizer,
+        sources=sources,
+        boost_fallback_ranking=True,
+        token_sets=token_sets,
     )
     if hits:
         return hits
@@ -178,6 +208,7 @@ def fts_only_candidates(
             fts_tokenizer=fts_tokenizer,
             sources=sources,
             boost_fallback_ranking=True,
+            token_sets=token_sets,
         ):
             prev = best.get(row.id)
             if prev is None or row.score > prev.score:
@@ -254,9 +285,11 @@ def insert_fts_row(
 __all__ = [
     "SNIPPET_MAX_CHARS",
     "KeywordRow",
+    "TokenSets",
     "chunks_fts_ddl",
     "fts_only_candidates",
     "insert_fts_row",
+    "lower_token_set",
     "score_fallback_keyword_result",
     "search_fts_only",
     "search_keyword",

@@ -8,8 +8,11 @@ helpers here translate explicitly instead of relying on ``len``/``strip``.
 
 from __future__ import annotations
 
+import array
+import functools
 import hashlib
 import re
+import sys
 import unicodedata
 
 # ECMAScript WhiteSpace + LineTerminator (what String.prototype.trim and /\s/
@@ -24,6 +27,7 @@ _JS_WS_SET = frozenset(JS_WHITESPACE)
 # Any code point outside the Basic Multilingual Plane (two UTF-16 units).
 _ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 _CJK_WEIGHT_RE = re.compile("[\u2e80-\u9fff\ua000-\ua4ff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]")
+_EXT_B_PAIR_RE = re.compile("[\U00020000-\U0002fbff]")
 CJK_CHAR_WEIGHT = 4
 
 
@@ -42,23 +46,26 @@ def js_lower(s: str) -> str:
     return s.lower()
 
 
+# These helpers run per character of every chunk the OpenClaw profiles index and of
+# every keyword hit they score (a SciFact evaluation: tens of millions of characters),
+# so they let the codecs and ``re`` do the per-character work; each equals the plain
+# per-character definition it replaced (tests/core/openclaw/test_text_speed.py).
+
+
 def utf16_len(s: str) -> int:
     """JS ``.length``: number of UTF-16 code units (astral chars count 2)."""
-    return len(s) + sum(1 for ch in s if ord(ch) > 0xFFFF)
+    if s.isascii():
+        return len(s)
+    # "surrogatepass" writes a lone surrogate as the one unit it is in JS.
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def to_utf16_units(s: str) -> list[int]:
     """The UTF-16 code units of ``s`` (lone surrogates pass through unchanged)."""
-    units: list[int] = []
-    for ch in s:
-        cp = ord(ch)
-        if cp > 0xFFFF:
-            cp -= 0x10000
-            units.append(0xD800 + (cp >> 10))
-            units.append(0xDC00 + (cp & 0x3FF))
-        else:
-            units.append(cp)
-    return units
+    units = array.array("H", s.encode("utf-16-le", "surrogatepass"))
+    if sys.byteorder == "big":
+        units.byteswap()
+    return units.tolist()
 
 
 def from_utf16_units(units: list[int]) -> str:
@@ -67,18 +74,10 @@ def from_utf16_units(units: list[int]) -> str:
     Unpaired surrogates are kept as lone surrogate code points, mirroring a JS
     string that was sliced through a pair.
     """
-    out: list[str] = []
-    i = 0
-    n = len(units)
-    while i < n:
-        u = units[i]
-        if 0xD800 <= u <= 0xDBFF and i + 1 < n and 0xDC00 <= units[i + 1] <= 0xDFFF:
-            out.append(chr(0x10000 + ((u - 0xD800) << 10) + (units[i + 1] - 0xDC00)))
-            i += 2
-        else:
-            out.append(chr(u))
-            i += 1
-    return "".join(out)
+    raw = array.array("H", units)
+    if sys.byteorder == "big":
+        raw.byteswap()
+    return raw.tobytes().decode("utf-16-le", "surrogatepass")
 
 
 def utf16_slice(s: str, start: int, end: int | None = None) -> str:
@@ -134,13 +133,15 @@ def estimate_string_chars(text: str, *, legacy: bool = False) -> int:
         return utf16_len(text)
     if not text:
         return 0
-    non_latin = sum(1 for ch in text if _CJK_WEIGHT_RE.match(ch))
+    if text.isascii():
+        return len(text)
+    non_latin = len(_CJK_WEIGHT_RE.findall(text))
     if non_latin == 0:
         return utf16_len(text)
     # OpenClaw subtracts one unit per surrogate pair whose high half is
     # D840-D87E (U+20000-U+2FBFF), a slightly wider range than the weighted
     # class; reproduce that formula rather than a per-character weight.
-    pairs = sum(1 for ch in text if 0x20000 <= ord(ch) <= 0x2FBFF)
+    pairs = len(_EXT_B_PAIR_RE.findall(text))
     return utf16_len(text) - pairs + non_latin * (CJK_CHAR_WEIGHT - 1)
 
 
@@ -183,15 +184,44 @@ def is_unicode_punct_or_symbol(ch: str) -> bool:
 def word_tokens(text: str, *, marks: bool = False) -> list[str]:
     """All matches of ``/[\\p{L}\\p{N}_]+/gu`` in order (case preserved); with ``marks``,
     of ``/[\\p{L}\\p{M}\\p{N}_]+/gu`` (2026.9's path and trigram plans keep combining marks)."""
-    classes = "LMN" if marks else "LN"
-    tokens: list[str] = []
-    buf: list[str] = []
-    for ch in text:
-        if ch == "_" or unicodedata.category(ch)[0] in classes:
-            buf.append(ch)
-        elif buf:
-            tokens.append("".join(buf))
-            buf = []
-    if buf:
-        tokens.append("".join(buf))
-    return tokens
+    return _word_pattern("LMN" if marks else "LN").findall(text)
+
+
+@functools.cache
+def _word_pattern(classes: str) -> re.Pattern[str]:
+    """``[_\\p{...}]+`` for ``re`` (which has no ``\\p``), from this Python's
+    ``unicodedata``; built once per process (~0.5 s). ``re``'s ``\\w`` is ``_`` and
+    ``str.isalnum``, which is ``[_\\p{L}\\p{N}]`` in the Unicode versions we know
+    and ~10x faster than a class of 700 ranges, so the pattern is ``\\w`` plus
+    whatever the class has beyond it (the marks), unless ``\\w`` has a character the
+    class lacks: then the class's own ranges."""
+    beyond: list[str] = []
+    word_is_wider = False
+    start = -1
+    for cp in range(sys.maxunicode + 2):
+        ch = chr(cp) if cp <= sys.maxunicode else ""
+        inside = bool(ch) and (ch == "_" or unicodedata.category(ch)[0] in classes)
+        word = bool(ch) and (ch == "_" or ch.isalnum())
+        word_is_wider = word_is_wider or (word and not inside)
+        extra = inside and not word
+        if extra and start < 0:
+            start = cp
+        elif not extra and start >= 0:
+            beyond.append(_char_range(start, cp - 1))
+            start = -1
+    if not word_is_wider:
+        return re.compile("[\\w" + "".join(beyond) + "]+" if beyond else "\\w+")
+    ranges: list[str] = []
+    start = -1
+    for cp in range(sys.maxunicode + 2):
+        inside = cp <= sys.maxunicode and (cp == 0x5F or unicodedata.category(chr(cp))[0] in classes)
+        if inside and start < 0:
+            start = cp
+        elif not inside and start >= 0:
+            ranges.append(_char_range(start, cp - 1))
+            start = -1
+    return re.compile("[" + "".join(ranges) + "]+")
+
+
+def _char_range(first: int, last: int) -> str:
+    return re.escape(chr(first)) + ("-" + re.escape(chr(last)) if last > first else "")

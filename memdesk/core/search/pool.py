@@ -155,7 +155,9 @@ def openclaw_pool(
     conn = index.conn
     if base is None:
         t0 = time.perf_counter()
-        rows = oc_kw.fts_only_candidates(conn, q, limit + extra, fts_tokenizer=index.tokenizer)
+        rows = oc_kw.fts_only_candidates(
+            conn, q, limit + extra, fts_tokenizer=index.tokenizer, token_sets=index.token_set
+        )
         timings["keyword_ms"] = (time.perf_counter() - t0) * 1000
         # The whole union: OpenClaw sorts all per-keyword hits before cutting.
         return [legs.candidate(_keyword_row(r), profile, None, r.score) for r in rows if in_scope(r.path)]

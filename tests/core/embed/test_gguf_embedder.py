@@ -385,3 +385,26 @@ def test_packing_budget_above_the_context_is_capped(minilm_gguf: Path) -> None:
         _assert_unit_rows(vectors)
     finally:
         emb.close()
+
+
+def test_a_query_is_embedded_once_and_its_vector_kept(
+    gguf_embedder: GgufEmbedder, minilm_gguf: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An evaluation asks each query once per mode and profile (SciFact: 809 queries, three
+    modes with a vector leg): the vector is computed once, and is the one a fresh
+    computation gives, so every score stays what it was."""
+    calls: list[list[str]] = []
+    real = GgufEmbedder._embed
+
+    def embed(self: GgufEmbedder, prefixes: list[str], texts: list[str], **kw: object) -> np.ndarray:
+        calls.append(list(texts))
+        return real(self, prefixes, texts, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(GgufEmbedder, "_embed", embed)
+    query = f"which friday did alice move the deadline {random.random()}"
+    first = gguf_embedder.embed_query(query)
+    first[:] = 0  # a caller's copy: the kept vector does not change with it
+    again = gguf_embedder.embed_query(query)
+    assert calls == [[query]]
+    fresh = GgufEmbedder(minilm_gguf).embed_query(query)
+    assert np.array_equal(again, fresh) and np.any(fresh)

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -249,3 +250,49 @@ def test_beir_eval_lists_the_corpus_once_per_profile_and_scores_the_same(
     assert per_query_checks >= 2 * len(dataset.queries) and len(listed) <= 2
     for a, b in zip(checked, frozen, strict=True):
         assert (a.profile, a.mode, a.per_query) == (b.profile, b.mode, b.per_query)
+
+
+@pytest.mark.model
+def test_a_re_run_embeds_only_the_queries(
+    tmp_path: Path, minilm_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``memdesk eval`` run again (after a ranking change, say) reuses the corpus's vectors
+    from the data dir, memdesk's index and the OpenClaw profile's own, so it costs only
+    the searches; and it scores as the first run did."""
+    from memdesk.core.embed import gguf_embedder
+
+    folder = _tiny_beir(tmp_path / "tiny")
+    documents: list[int] = []  # texts embedded as documents, per call
+    reference: list[int] = []  # one-sequence encodes (the OpenClaw recipes': documents and queries)
+    real_embed, real_reference = (
+        gguf_embedder.GgufEmbedder._embed,
+        gguf_embedder.GgufEmbedder.encode_reference,
+    )
+
+    def embed(self: Any, prefixes: Any, texts: Any, *, queries: bool, **kw: Any) -> Any:
+        if not queries:
+            documents.append(len(texts))
+        return real_embed(self, prefixes, texts, queries=queries, **kw)
+
+    def encode(self: Any, tokens: Any, **kw: Any) -> Any:
+        reference.append(len(tokens))
+        return real_reference(self, tokens, **kw)
+
+    monkeypatch.setattr(gguf_embedder.GgufEmbedder, "_embed", embed)
+    monkeypatch.setattr(gguf_embedder.GgufEmbedder, "encode_reference", encode)
+
+    def run() -> dict[str, Any]:
+        return eval_runner.evaluate_dataset(
+            folder, profiles=("memdesk", "openclaw-2026.4"), modes=["fts", "hybrid"], model=minilm_path
+        )
+
+    first = run()
+    assert sum(documents) >= 4 and len(reference) >= 4 + 4  # the corpus, then the queries
+    documents.clear()
+    reference.clear()
+    again = run()
+    assert documents == []
+    assert len(reference) == 4  # 2026.4's hybrid queries: one encode each, no document
+    assert [dict(r, latency_ms_p50=0, latency_ms_p95=0) for r in again["results"]] == [
+        dict(r, latency_ms_p50=0, latency_ms_p95=0) for r in first["results"]
+    ]

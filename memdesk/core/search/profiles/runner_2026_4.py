@@ -112,9 +112,19 @@ class Index:
                         (chunk.rowid, c.text, cid, rel, "memory", model, c.start_line, c.end_line),
                     )
         self.by_id = {c.id: c for c in self.chunks}
+        # chunk id -> its lower-cased word tokens, filled as FTS-only search first scores
+        # the chunk: each is tokenized once per index, not once per hit and keyword.
+        self._token_sets: dict[str, frozenset[str]] = {}
         self.vectors: np.ndarray | None = None
         if embed_documents is not None:
             self.vectors = np.asarray(embed_documents([c.text for c in self.chunks]), dtype=np.float32)
+
+    def token_set(self, chunk_id: str, text: str) -> frozenset[str]:
+        """``keyword_search.lower_token_set(text)`` of one of this index's chunks, kept."""
+        words = self._token_sets.get(chunk_id)
+        if words is None:
+            words = self._token_sets[chunk_id] = oc_kw.lower_token_set(text)
+        return words
 
     def vector_hits(self, query_vec: np.ndarray, limit: int, keep: Any = None) -> list[tuple[Chunk, float]]:
         """The ``limit`` chunks nearest ``query_vec`` by cosine, best first (ties in
