@@ -318,11 +318,26 @@ def buildable(name: str) -> bool:
     return not paths.is_bundle() or packaged_source(name)
 
 
+def remove_partial_files(models_dir: Path) -> list[Path]:
+    """Delete the partial model files (``gguf_file``'s temp names, ~100 MB each) a build
+    killed mid-write left in ``models_dir``, for every model and format; one a running
+    build still writes is kept. Returns what was removed."""
+    from memdesk.core.embed.models import gguf_file
+
+    removed: list[Path] = []
+    for name in MODEL_NAMES:
+        for fmt in weight_formats.FORMATS:
+            removed += gguf_file.remove_partial_files(model_file(name, models_dir, fmt))
+    return removed
+
+
 def needs_first_start_build(models_dir: Path) -> bool:
     """A desktop bundle's first start: it ships the default model's source and no file
-    of that model is built yet in ``models_dir`` (the user's data dir)."""
+    of that model is built yet in ``models_dir`` (the user's data dir). Asked at every
+    start of such a bundle, it first removes what a build killed mid-write left there."""
     if not packaged_source(DEFAULT_MODEL):
         return False
+    remove_partial_files(models_dir)
     return not any(model_file(DEFAULT_MODEL, models_dir, fmt).is_file() for fmt in weight_formats.FORMATS)
 
 
