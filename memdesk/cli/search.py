@@ -101,7 +101,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         data["decay_hides"] = gap.to_json()
     explained: dict[str, explain.Explanation] = {}
     if args.explain:
-        terms = highlight.KeywordTerms.for_query(args.query, settings.profile)
+        # The words the keyword leg searched, as the pane lists them: not a query word it
+        # left out for being in half the chunks or more (keyword.searched_share).
+        terms = highlight.KeywordTerms.of_pool(result.pool)
         today = _day(clock)
         for obj, h in zip(data["results"], result.hits, strict=True):
             e = explain.explain(

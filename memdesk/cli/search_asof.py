@@ -70,7 +70,7 @@ def cmd_search_as_of(args: argparse.Namespace) -> int:
     }
     explained: dict[str, explain.Explanation] = {}
     if args.explain:
-        terms = highlight.KeywordTerms.for_query(args.query, settings.profile)
+        terms = highlight.KeywordTerms.of_pool(result.pool)  # the words searched, as the pane
         for obj, marked in zip(data["results"], found.hits, strict=True):
             e = explain.explain(
                 marked.hit,

@@ -308,7 +308,7 @@ class MemoryTools:
         }
         if explain_hits:
             today = clock if isinstance(clock, dt.date) and not isinstance(clock, dt.datetime) else None
-            _explain(data["results"], query, settings, found, hits, today)
+            _explain(data["results"], settings, found, hits, today)
         return json_safe(data)
 
     def memory_search_as_of(
@@ -359,7 +359,7 @@ class MemoryTools:
             "results": [h.to_json() for h in found.hits],
         }
         if explain_hits:
-            _explain(data["results"], query, settings, result.pool, result.hits, when)
+            _explain(data["results"], settings, result.pool, result.hits, when)
         return json_safe(data)
 
     # -- memory_get --------------------------------------------------------------------
@@ -497,12 +497,14 @@ def _search_filter(folder: str | None, since: dt.date | None, until: dt.date | N
 
 
 def _explain(
-    results: list[dict[str, Any]], query: str, settings: Any, pool: Any, hits: Any, today: dt.date | None
+    results: list[dict[str, Any]], settings: Any, pool: Any, hits: Any, today: dt.date | None
 ) -> None:
     """Each result's explanation, as JSON and as the app's explanation pane words it."""
     from memdesk.core.search import explain, explain_text, highlight
 
-    terms = highlight.KeywordTerms.for_query(query, settings.profile)
+    # The words the keyword leg searched, as the pane lists them: not a query word it
+    # left out for being in half the chunks or more (keyword.searched_share).
+    terms = highlight.KeywordTerms.of_pool(pool)
     all_hits = tuple(hits)
     for obj, h in zip(results, all_hits, strict=True):
         e = explain.explain(h, settings, pool.mode, hits=all_hits, pool=pool, terms=terms, today=today)

@@ -211,5 +211,8 @@ def test_search_explain_says_which_words_the_keyword_leg_left_out(
         "already in the text score above"
     )
     assert share in text.splitlines(), text
+    # Matched words are those the keyword leg searched, as in the pane: not "Caroline".
+    matched = [line for line in text.splitlines() if line.startswith("    matched  ")]
+    assert matched and all("pottery" in line and "caroline" not in line.lower() for line in matched), text
     # Every word searched: nothing about it.
     assert "share    " not in run(*args[:1], "pottery class", *args[1:], home=memdesk_home).stdout
