@@ -57,10 +57,13 @@ def remove_partial_files(out_path: Path) -> list[Path]:
         except OSError:
             continue
         try:
-            if _lock(fd, wait=False):
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(entry.path)
-                    removed.append(Path(entry.path))
+            if not _lock(fd, wait=False):
+                continue  # a build is writing it
+            # Gone meanwhile, a read-only folder, Windows's open file: left, never an error.
+            os.unlink(entry.path)
+            removed.append(Path(entry.path))
+        except OSError:
+            continue
         finally:
             os.close(fd)
     for path in removed:
