@@ -435,15 +435,18 @@ def _pending_windows(store: Store, embedder: str) -> list[str]:
     windows, in index order (``Store.chunks_without_windows``'), cutting the windows only
     of chunk texts not seen before."""
     pending = store.chunk_hashes_without_windows(embedder)
-    unknown = [h for h in pending if h not in _WINDOWED]
-    if len(_WINDOWED) + len(unknown) > _WINDOWED_MAX or _WINDOWED_VERSION[0] != windows.VERSION:
+    if _WINDOWED_VERSION[0] != windows.VERSION:
         _WINDOWED.clear()
         _WINDOWED_VERSION[0] = windows.VERSION
-        unknown = pending
+    # Decided from a copy: another thread's sync (an as-of index) may empty the memo meanwhile.
+    decided = {h: _WINDOWED.get(h) for h in pending}
+    unknown = [h for h, known in decided.items() if known is None]
     if unknown:
+        if len(_WINDOWED) + len(unknown) > _WINDOWED_MAX:
+            _WINDOWED.clear()
         for h, text in store.chunk_texts_by_hash(unknown).items():
-            _WINDOWED[h] = bool(windows.line_windows(text))
-    return [h for h in pending if _WINDOWED.get(h, False)]
+            decided[h] = _WINDOWED[h] = bool(windows.line_windows(text))
+    return [h for h in pending if decided[h]]
 
 
 def _embed_missing(
