@@ -418,6 +418,37 @@ def _write_keyword_batch(
     return written
 
 
+# chunk hash -> whether its text has passage windows (``windows.line_windows``), for
+# every chunk hash a windows phase has looked at in this process. A pure function of
+# the text (the hash's) and of how windows are cut (``windows.VERSION``, which the memo
+# is kept for and is emptied when it changes), so it never goes stale; it lets
+# each sync during the windows phase (the watcher runs one after every save) read and
+# cut only the chunks it has not seen, instead of every chunk lacking windows. Bounded:
+# cleared past _WINDOWED_MAX hashes (about 100 bytes each), then filled again.
+_WINDOWED: dict[str, bool] = {}
+_WINDOWED_VERSION: list[str] = [windows.VERSION]
+_WINDOWED_MAX = 500_000
+
+
+def _pending_windows(store: Store, embedder: str) -> list[str]:
+    """Hashes of the chunks whose passage windows are not stored yet and that have
+    windows, in index order (``Store.chunks_without_windows``'), cutting the windows only
+    of chunk texts not seen before."""
+    pending = store.chunk_hashes_without_windows(embedder)
+    if _WINDOWED_VERSION[0] != windows.VERSION:
+        _WINDOWED.clear()
+        _WINDOWED_VERSION[0] = windows.VERSION
+    # Decided from a copy: another thread's sync (an as-of index) may empty the memo meanwhile.
+    decided = {h: _WINDOWED.get(h) for h in pending}
+    unknown = [h for h, known in decided.items() if known is None]
+    if unknown:
+        if len(_WINDOWED) + len(unknown) > _WINDOWED_MAX:
+            _WINDOWED.clear()
+        for h, text in store.chunk_texts_by_hash(unknown).items():
+            decided[h] = _WINDOWED[h] = bool(windows.line_windows(text))
+    return [h for h in pending if decided[h]]
+
+
 def _embed_missing(
     store: Store,
     embedder: Embedder,
@@ -443,10 +474,7 @@ def _embed_missing(
     ):
         texts.setdefault(text_hash, text)
         targets.setdefault(text_hash, []).append((rid, workspace.is_shared_scope(path)))
-    need_windows: dict[str, str] = {}
-    for text_hash, text in store.chunks_without_windows(ident.provider_key):
-        if windows.line_windows(text):
-            need_windows.setdefault(text_hash, text)
+    need_windows = dict.fromkeys(_pending_windows(store, ident.provider_key))  # ordered, O(1) `in`
     lock = cast("contextlib.AbstractContextManager[object] | None", embed_lock)
     fresh: dict[str, np.ndarray] = {}
     fresh_windows: dict[str, np.ndarray] = {}
@@ -504,8 +532,9 @@ def _embed_missing(
     def embed_part_windows(part: list[str]) -> None:
         # The distinct windows of the part in calls of EMBED_LOCK_CHUNKS texts, each
         # under the lock: a search (hybrid by now) waits for one call, not for the part.
+        part_texts = store.chunk_texts_by_hash(part)
         found = windows.embed_windows(
-            embedder, [need_windows[h] for h in part], batch=EMBED_LOCK_CHUNKS, lock=lock
+            embedder, [part_texts[h] for h in part], batch=EMBED_LOCK_CHUNKS, lock=lock
         )
         fresh_windows.update(zip(part, found, strict=True))
 

@@ -985,6 +985,33 @@ class Store:
         ]
 
     @maps_errors
+    def chunk_hashes_without_windows(self, embedder: str) -> list[str]:
+        """``chunks_without_windows``' hashes alone, in the same order: a sync during the
+        windows phase reads no chunk text it has looked at before (``indexer._embed_missing``)."""
+        return [
+            str(h)
+            for (h,) in self.conn.execute(
+                "SELECT c.hash FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM window_vectors w "
+                "WHERE w.embedder = ? AND w.hash = c.hash) GROUP BY c.hash ORDER BY min(c.rid)",
+                (embedder,),
+            )
+        ]
+
+    @maps_errors
+    def chunk_texts_by_hash(self, hashes: Iterable[str]) -> dict[str, str]:
+        """chunk hash -> its text, for those of ``hashes`` some chunk has."""
+        unique = list(dict.fromkeys(hashes))
+        out: dict[str, str] = {}
+        for start in range(0, len(unique), 400):
+            part = unique[start : start + 400]
+            marks = ",".join("?" * len(part))
+            for h, text in self.conn.execute(
+                f"SELECT hash, text FROM chunks WHERE hash IN ({marks}) GROUP BY hash", tuple(part)
+            ):
+                out[str(h)] = str(text)
+        return out
+
+    @maps_errors
     def copy_cache_from(self, other: Path) -> int:
         """Seed this index's embedding cache from another index file (safe rebuild)."""
 

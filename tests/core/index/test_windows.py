@@ -412,3 +412,84 @@ def test_a_sync_cancelled_after_the_chunk_vectors_is_hybrid_searchable_and_the_n
         assert not store.vectors_pending()
     finally:
         store.close()
+
+
+def test_a_sync_during_the_windows_phase_derives_windows_only_of_what_changed(
+    tmp_path: Path, minilm_embedder: GgufEmbedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While windows are pending, each sync (the watcher runs one after every save) used
+    to read every chunk lacking windows and cut its line windows again: work of the whole
+    pending set per save. Which chunk hashes have windows is remembered, so a sync cuts
+    the windows only of the chunks it has not seen (here: the one note changed), and the
+    sync that finishes stores every chunk's windows as an uninterrupted one does."""
+    root = _dialog_notes(tmp_path / "ws", 6)
+    db = tmp_path / "index.sqlite"
+    phases: list[str] = []
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
+    try:
+        with pytest.raises(errors.Cancelled):
+            eng.sync(progress=lambda p: phases.append(p.phase), cancelled=lambda: "windows" in phases)
+    finally:
+        eng.close()
+    store = Store(db)
+    try:
+        pending = {h for h, t in store.chunks_without_windows(minilm_embedder.identity.provider_key)}
+        windowed = {hash_text(t) for _rid, t in store.chunk_texts() if windows.line_windows(t)}
+    finally:
+        store.close()
+    assert len(windowed & pending) >= 6  # the windows phase had not begun
+    changed = root / "memory" / "2023-05-10.md"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("puppy", "kitten"), encoding="utf-8")
+    changed_rel = "memory/2023-05-10.md"
+    cut: list[str] = []
+    real = windows.line_windows
+
+    def counting(text: str) -> Any:
+        cut.append(text)
+        return real(text)
+
+    monkeypatch.setattr(windows, "line_windows", counting)
+    phases.clear()
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
+    try:
+        with pytest.raises(errors.Cancelled):
+            eng.sync(progress=lambda p: phases.append(p.phase), cancelled=lambda: "windows" in phases)
+    finally:
+        eng.close()
+    monkeypatch.setattr(windows, "line_windows", real)
+    store = Store(db)
+    try:
+        new_chunks = {
+            str(h) for (h,) in store.execute("SELECT hash FROM chunks WHERE path = ?", (changed_rel,))
+        }
+    finally:
+        store.close()
+    assert new_chunks
+    # The changed note's chunks alone (each seen by the keyword batch and once more as
+    # unknown to the windows phase), not the pending set's.
+    assert {hash_text(t) for t in cut} <= new_chunks
+    assert len(cut) <= 2 * len(new_chunks)
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=db)
+    try:
+        eng.sync()
+    finally:
+        eng.close()
+    fresh_db = tmp_path / "fresh.sqlite"
+    eng = engine.Engine(root, embedder=minilm_embedder, db_path=fresh_db)
+    try:
+        eng.sync()
+    finally:
+        eng.close()
+    key = minilm_embedder.identity.provider_key
+    got: list[dict[str, np.ndarray]] = []
+    for path in (db, fresh_db):
+        store = Store(path)
+        try:
+            hashes = [hash_text(t) for _rid, t in store.chunk_texts()]
+            got.append(store.window_vectors(key, hashes))
+            assert not store.vectors_pending()
+        finally:
+            store.close()
+    assert set(got[0]) == set(got[1]) and len(got[0]) >= 6
+    for h, m in got[0].items():
+        np.testing.assert_allclose(m, got[1][h], atol=2e-2)
