@@ -432,7 +432,7 @@ _WINDOWED_MAX = 500_000
 
 def _pending_windows(store: Store, embedder: str) -> list[str]:
     """Hashes of the chunks whose passage windows are not stored yet and that have
-    windows, in index order (``Store.chunks_without_windows``'), cutting the windows only
+    windows, in index order (``Store.chunk_hashes_without_windows``'), cutting the windows only
     of chunk texts not seen before."""
     pending = store.chunk_hashes_without_windows(embedder)
     if _WINDOWED_VERSION[0] != windows.VERSION:

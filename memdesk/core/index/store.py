@@ -972,22 +972,11 @@ class Store:
         )
 
     @maps_errors
-    def chunks_without_windows(self, embedder: str) -> list[tuple[str, str]]:
-        """(hash, text) of the distinct chunk texts with no window row for this embedder
-        (prose chunks, which have no windows, among them), in index order."""
-        return [
-            (str(h), str(text))
-            for h, text in self.conn.execute(
-                "SELECT c.hash, c.text FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM window_vectors w "
-                "WHERE w.embedder = ? AND w.hash = c.hash) GROUP BY c.hash ORDER BY min(c.rid)",
-                (embedder,),
-            )
-        ]
-
-    @maps_errors
     def chunk_hashes_without_windows(self, embedder: str) -> list[str]:
-        """``chunks_without_windows``' hashes alone, in the same order: a sync during the
-        windows phase reads no chunk text it has looked at before (``indexer._embed_missing``)."""
+        """Hashes of the distinct chunk texts with no window row for this embedder (prose
+        chunks, which have no windows, among them), in index order: hashes alone, so a sync
+        during the windows phase reads no chunk text it has looked at before
+        (``indexer._embed_missing``)."""
         return [
             str(h)
             for (h,) in self.conn.execute(

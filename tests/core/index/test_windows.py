@@ -433,7 +433,7 @@ def test_a_sync_during_the_windows_phase_derives_windows_only_of_what_changed(
         eng.close()
     store = Store(db)
     try:
-        pending = {h for h, t in store.chunks_without_windows(minilm_embedder.identity.provider_key)}
+        pending = set(store.chunk_hashes_without_windows(minilm_embedder.identity.provider_key))
         windowed = {hash_text(t) for _rid, t in store.chunk_texts() if windows.line_windows(t)}
     finally:
         store.close()
