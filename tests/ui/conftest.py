@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memdesk.qt import compat
+from tests.ui import modal
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 compat.apply_refcount_workaround()  # PySide6 6.12.0 under-counts None/True/False
@@ -30,6 +31,14 @@ def _copy_example(target: Path) -> Path:
             "# 2026-06-01\n\nDecided SQLite for the Atlas database.\n", encoding="utf-8"
         )
     return target
+
+
+@pytest.fixture(autouse=True)
+def _no_answer_outlives_its_test() -> object:
+    """A dialog answer a test set up and no dialog took must not answer the next
+    test's dialog (see ``tests/ui/modal.py``)."""
+    yield
+    modal.drop_pending()
 
 
 @pytest.fixture

@@ -12,18 +12,34 @@ def _text(button: QAbstractButton) -> str:
     return button.text().replace("&", "")
 
 
+_pending: list[list[bool]] = []  # one live flag per answer not yet given
+
+
+def drop_pending() -> None:
+    """Stop every answer still looking for its dialog."""
+    for alive in _pending:
+        alive[0] = False
+    _pending.clear()
+
+
 def answer_modal(button_text: str, *, tries: int = 300) -> list[dict[str, object]]:
     """Click ``button_text`` in the next modal dialog. The list receives what the
     dialog showed, read before the click: its objectName, text, default button and
     buttons (an empty ``clicked`` when no such button was there: it was closed)."""
     seen: list[dict[str, object]] = []
+    alive = [True]
+    _pending.append(alive)
 
     def look(left: int = tries) -> None:
+        if not alive[0]:
+            return
         modal = QApplication.activeModalWidget()
         if modal is None:
             if left > 0:
                 QTimer.singleShot(10, lambda: look(left - 1))
             return
+        alive[0] = False
+        _pending.remove(alive)
         buttons = [b for b in modal.findChildren(QAbstractButton) if b.isVisible()]
         button = next((b for b in buttons if _text(b) == button_text), None)
         record: dict[str, object] = {
