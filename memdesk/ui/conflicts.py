@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.core.index.notetext import MINE_MARKER, ConflictHunk, conflict_hunks, resolve_hunk
+from memdesk.core.index.notetext import MINE_MARKER, ConflictHunk, conflict_hunks, resolution
 from memdesk.ui import theme
 
 
@@ -602,6 +602,12 @@ class ConflictHunks(QObject):
 
         ``hunk``: the one the cursor is in (or the next) when not given. Only the
         hunk's lines change; every other line keeps its exact bytes at the save.
+        Text typed onto a marker line stays, on its own line (``resolution``).
+
+        The cursor stays on the character it was on when that is kept (the user was
+        typing in their side, and their next keys go on there); when its line goes
+        (a marker, a side not taken) it goes to the end of the resolved text; a
+        cursor outside the hunk (the bar's button acts on the next hunk) stays put.
         """
         self.refresh()
         hunk = hunk or self.current()
@@ -609,30 +615,68 @@ class ConflictHunks(QObject):
             return False
         document = self._edit.document()
         lines = [document.findBlockByNumber(n).text() for n in range(hunk.start, hunk.end + 1)]
-        kept = resolve_hunk(lines, ConflictHunk(0, hunk.middle - hunk.start, hunk.end - hunk.start), take)
-        first = document.findBlockByNumber(hunk.start)
-        last = document.findBlockByNumber(hunk.end)
+        outcome = resolution(lines, ConflictHunk(0, hunk.middle - hunk.start, hunk.end - hunk.start), take)
+        view = self._edit.textCursor()
+        row = view.blockNumber() - hunk.start
+        # A selection reaching into the hunk counts as in it (and becomes a cursor).
+        inside = 0 <= row < len(lines) or hunk.contains(document.findBlock(view.anchor()).blockNumber())
+        column = view.positionInBlock()
         cursor = QTextCursor(document)
         cursor.beginEditBlock()
-        if kept:
-            cursor.setPosition(first.position())
-            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
-            cursor.insertText("\n".join(kept))
-        elif last.next().isValid():  # nothing kept: the lines go, with one separator
-            cursor.setPosition(first.position())
-            cursor.setPosition(last.next().position(), QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
-        else:
-            previous = first.previous()
-            start = previous.position() + previous.length() - 1 if previous.isValid() else 0
-            cursor.setPosition(start)
-            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        # Line by line from the last, so the block numbers above stay right: the kept
+        # lines are never rewritten (Qt keeps positions on them), a marker line typed
+        # onto keeps its text, the rest go with one separator each.
+        for offset in reversed(range(len(lines))):
+            kept = outcome[offset]
+            if kept == lines[offset]:
+                continue
+            block = document.findBlockByNumber(hunk.start + offset)
+            end = block.position() + block.length() - 1
+            if kept is not None:
+                cursor.setPosition(block.position())
+                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+                cursor.insertText(kept)
+                continue
+            if block.next().isValid():
+                cursor.setPosition(block.position())
+                cursor.setPosition(block.next().position(), QTextCursor.MoveMode.KeepAnchor)
+            else:  # the note's last line: the separator before it goes
+                previous = block.previous()
+                cursor.setPosition(previous.position() + previous.length() - 1 if previous.isValid() else 0)
+                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
             cursor.removeSelectedText()
         cursor.endEditBlock()
-        at = document.findBlockByNumber(min(hunk.start, document.blockCount() - 1))
-        self._edit.setTextCursor(QTextCursor(at))
+        if inside:
+            self._edit.setTextCursor(self._after_resolve(hunk.start, outcome, lines, row, column))
         self.refresh()
         return True
+
+    def _after_resolve(
+        self, start: int, outcome: list[str | None], lines: list[str], row: int, column: int
+    ) -> QTextCursor:
+        """Where the cursor goes after a take that acted on the hunk it was in (see
+        ``resolve``): ``row`` is its line in the hunk before (-1 or past the end: only
+        its selection's other end was in it), ``column`` its column there."""
+        document = self._edit.document()
+        kept = [offset for offset, text in enumerate(outcome) if text is not None]
+        cursor = QTextCursor(document)
+        if not kept:  # nothing left of the hunk: the start of the line after it
+            if start < document.blockCount():
+                cursor.setPosition(document.findBlockByNumber(start).position())
+            else:
+                cursor.movePosition(QTextCursor.MoveOperation.End)
+            return cursor
+        if row in kept:
+            block = document.findBlockByNumber(start + kept.index(row))
+            # An untouched line keeps the column; a marker line's typed text, its end.
+            untouched = outcome[row] == lines[row]
+            cursor.setPosition(
+                block.position() + (min(column, block.length() - 1) if untouched else block.length() - 1)
+            )
+            return cursor
+        block = document.findBlockByNumber(start + len(kept) - 1)
+        cursor.setPosition(block.position() + block.length() - 1)
+        return cursor
 
     def _show_state(self) -> None:
         line = self._edit.textCursor().blockNumber()

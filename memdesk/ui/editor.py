@@ -648,12 +648,21 @@ class NoteEditor(QWidget):
         lines = self.unresolved_lines(buffer)
         if not lines:
             return False
-        text = buffer.text().split("\n")[lines[0]]
+        all_lines = buffer.text().split("\n")
+        text = all_lines[lines[0]]
         marker = notetext.MINE_MARKER if notetext.MINE_MARKER in text else notetext.THEIRS_MARKER
-        message = self.tr(
-            "{0} not saved: line {1} still holds the merge's conflict marker {2}; "
-            "resolve it (Take mine, theirs or both, or delete the marker lines) and save again."
-        ).format(buffer.rel, lines[0] + 1, marker)
+        if any(hunk.contains(lines[0]) for hunk in notetext.conflict_hunks(all_lines)):
+            message = self.tr(
+                "{0} not saved: line {1} still holds the merge's conflict marker {2}; "
+                "resolve it (Take mine, theirs or both, or delete the marker lines) and save again."
+            ).format(buffer.rel, lines[0] + 1, marker)
+        else:
+            # Its other markers were edited away: the bar no longer shows this conflict,
+            # so the line must not send the user to buttons that cannot take it.
+            message = self.tr(
+                "{0} not saved: line {1} still holds the merge's conflict marker {2}, and the rest "
+                "of its conflict's markers were edited away; delete that marker line (or undo) and save again."
+            ).format(buffer.rel, lines[0] + 1, marker)
         if buffer is self._current:
             self.refusal_label.setText(message)
             self.refusal_label.setVisible(True)

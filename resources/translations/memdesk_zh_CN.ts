@@ -1767,6 +1767,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>{0} 未保存：第 {1} 行仍有合并留下的冲突标记 {2}；请先解决（采用我的、磁盘的或两者，或删除标记行）再保存。</translation>
     </message>
     <message>
+        <source>{0} not saved: line {1} still holds the merge&apos;s conflict marker {2}, and the rest of its conflict&apos;s markers were edited away; delete that marker line (or undo) and save again.</source>
+        <translation>{0} 未保存：第 {1} 行仍有合并留下的冲突标记 {2}，而该冲突的其他标记已被改掉；请删除这一标记行（或撤销）再保存。</translation>
+    </message>
+    <message>
         <source>{0} not saved: it changed on disk; choose on the bar above the editor first.</source>
         <translation>{0} 未保存：它在磁盘上已更改；请先在编辑器上方的提示栏中选择。</translation>
     </message>

@@ -11,7 +11,7 @@ from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QApplication, QMenu
 
 from memdesk.core.index import notetext
-from memdesk.ui import editor
+from memdesk.ui import conflicts, editor
 
 REL = "memory/2026-06-01.md"
 # A BOM, CRLF line ends and one lone CR: the lines nobody touches must come back so.
@@ -62,10 +62,15 @@ def test_conflict_bar_and_highlight_follow_the_hunks(qtbot, tmp_path: Path) -> N
     widget.previous_conflict_action.trigger()
     widget.previous_conflict_action.trigger()  # wraps round to the last
     assert bar.label.text() == "Conflict 3 of 3"
-    # Editing a marker away by hand resolves that hunk as far as the editor is concerned.
+    # Typing onto a marker line keeps the hunk; deleting a marker line by hand
+    # resolves it as far as the editor is concerned.
     hunk = widget.conflict_hunks[0]
     cursor = QTextCursor(widget.text_edit.document().findBlockByNumber(hunk.start))
     cursor.insertText("x")
+    qtbot.wait(2 * conflicts.ConflictHunks.SCAN_MS)
+    assert len(widget.conflict_hunks) == 3
+    cursor.select(QTextCursor.SelectionType.BlockUnderCursor)
+    cursor.removeSelectedText()
     qtbot.waitUntil(lambda: len(widget.conflict_hunks) == 2, timeout=2000)
     assert bar.label.text().startswith("Conflict")
 
@@ -151,3 +156,55 @@ def test_taking_an_empty_side_removes_the_hunk_lines(qtbot, tmp_path: Path) -> N
     assert len(widget.conflict_hunks) == 1
     assert widget.resolve_conflict("mine")
     assert widget.current_buffer.text() == "a\nc\n"  # type: ignore[union-attr]
+
+
+def _at(widget: editor.NoteEditor, number: int, column: int) -> None:
+    cursor = QTextCursor(widget.text_edit.document().findBlockByNumber(number))
+    cursor.setPosition(cursor.position() + column)
+    widget.text_edit.setTextCursor(cursor)
+
+
+def _where(widget: editor.NoteEditor) -> tuple[str, int]:
+    cursor = widget.text_edit.textCursor()
+    return cursor.block().text(), cursor.positionInBlock()
+
+
+def test_a_take_keeps_the_cursor_on_the_text_it_was_on(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Where the cursor goes after a take: on a kept line it stays on its character;
+    on a line the take drops (a marker, the side not taken), at the end of the
+    resolved text; outside the hunk (the bar acts on the next one) it does not move.
+    Each take is one undo step."""
+    widget, _path = _setup(qtbot, tmp_path)
+    first, second, _third = widget.conflict_hunks
+    # In the user's side, mid-line: Take both leaves it on the same character.
+    _at(widget, first.start + 1, 4)
+    text = widget.current_buffer.text()  # type: ignore[union-attr]
+    widget.conflict_bar.buttons["both"].click()
+    assert _where(widget) == ("mine 2", 4) and len(widget.conflict_hunks) == 2
+    widget.text_edit.undo()
+    assert widget.current_buffer.text() == text  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: len(widget.conflict_hunks) == 3, timeout=2000)
+    # On the user's side again, and the disk's is taken: the end of what is left.
+    _at(widget, second.start + 1, 3)
+    qtbot.keyClick(widget.text_edit, Qt.Key.Key_2, Qt.KeyboardModifier.AltModifier)
+    assert _where(widget) == ("theirs 5", len("theirs 5"))
+    # On a marker line: the end of the resolved text too.
+    _at(widget, widget.conflict_hunks[-1].middle, 0)
+    widget.conflict_bar.buttons["both"].click()
+    assert _where(widget) == ("theirs 9b", len("theirs 9b"))
+    # Outside any hunk, before them: the bar takes the first, the cursor stays.
+    _at(widget, 0, 3)
+    widget.conflict_bar.buttons["mine"].click()
+    assert widget.conflict_hunks == [] and _where(widget) == ("line 0", 3)
+    assert widget.text_edit.textCursor().blockNumber() == 0
+
+
+def test_a_take_after_the_cursor_leaves_it_on_its_line(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The cursor below the hunks (typing at the note's end): the bar's take acts on a
+    hunk above it, and the cursor stays on the line it was typing in."""
+    widget, _path = _setup(qtbot, tmp_path)
+    last = widget.text_edit.document().blockCount() - 2  # "line 11" (an empty line follows)
+    _at(widget, last, 5)
+    assert _where(widget) == ("line 11", 5)
+    widget.conflict_bar.buttons["theirs"].click()  # the next hunk, wrapping: the first
+    assert len(widget.conflict_hunks) == 2 and _where(widget) == ("line 11", 5)

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from memdesk.core.index import notetext
 from memdesk.qt import watcher
-from memdesk.ui import editor
+from memdesk.ui import conflicts, editor
 from tests.ui.modal import answer_modal
 
 REL = "memory/2026-11-12.md"
@@ -156,27 +156,71 @@ def test_a_change_while_merge_markers_are_unresolved_does_not_nest_them(desk: De
     assert "- agent: note 0\n" in on_disk and "- agent: note 1\n" in on_disk
 
 
-@pytest.mark.parametrize("where", ["before", "after"])
-def test_typing_around_a_marker_does_not_let_the_save_write_it(desk: Desk, where: str) -> None:
-    """Typing that lands on a marker line (before ``<<<<<<< yours``, as at the real
-    display, or after ``>>>>>>> on disk``) breaks the exact marker line, and the old
-    save then counted the hunk as resolved and wrote the markers. Now the save is
-    refused with one line naming the line, and the buffer is kept."""
+# Where the keys land on which marker line, the side taken on the bar, and the note
+# saved: the typed words stay on their own line where the marker was, whatever is taken.
+TYPED_ON_MARKERS = {
+    "before-mine-marker": ("start", "before", "mine", "typed here\nuser line\n"),
+    "after-mine-marker": ("start", "after", "theirs", "typed here\n- agent: note 0\n"),
+    "after-middle-marker": ("middle", "after", "both", "user line\ntyped here\n- agent: note 0\n"),
+    "after-disk-marker": ("end", "after", "theirs", "- agent: note 0\ntyped here\n"),
+}
+
+
+@pytest.mark.parametrize("marker,where,take,resolved", TYPED_ON_MARKERS.values(), ids=TYPED_ON_MARKERS)
+def test_typing_onto_a_marker_line_leaves_the_conflict_for_the_bar_to_resolve(
+    desk: Desk, marker: str, where: str, take: str, resolved: str
+) -> None:
+    """Keys that land on a marker line (the cursor sat on ``<<<<<<< yours``, as at the
+    real display, or after ``=======``) no longer hide the conflict: the bar still
+    counts it, the save is refused with a line that says to take a side (and that is
+    true), the bar's button resolves it, and the typed words are kept, not dropped
+    with the marker. One Ctrl+Z gives the hunk back as it was; the note then saves
+    with no marker and the typed words."""
     _merge_with_one_conflict(desk)
     hunk = desk.widget.conflict_hunks[0]
-    block = desk.widget.text_edit.document().findBlockByNumber(hunk.start if where == "before" else hunk.end)
+    block = desk.widget.text_edit.document().findBlockByNumber(getattr(hunk, marker))
     cursor = QTextCursor(block)
     if where == "after":
         cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
     desk.widget.text_edit.setTextCursor(cursor)
-    desk.type("typed here")
-    desk.qtbot.waitUntil(lambda: desk.widget.conflict_hunks == [], timeout=2000)  # no longer exact
+    desk.type("typed here " if where == "before" else " typed here")
+    desk.qtbot.wait(2 * conflicts.ConflictHunks.SCAN_MS)  # the hunks are looked for again
+    assert desk.widget.conflict_hunks == [hunk] and desk.widget.conflict_bar.isVisible()
     text, on_disk = desk.text, desk.path.read_bytes()
     seen = answer_modal("Save anyway")  # had a box asked, the old answer: no box now
-    assert desk.widget.save() is False
+    with desk.qtbot.waitSignal(desk.widget.save_refused, timeout=5000) as refused:
+        assert desk.widget.save() is False
     assert desk.path.read_bytes() == on_disk and desk.text == text and seen == []
-    assert f"{REL} not saved: line {hunk.start + 1} " in desk.widget.refusal_label.text()
+    assert refused.args[0].startswith(f"{REL} not saved: line {hunk.start + 1} ")
+    assert "Take mine, theirs or both" in refused.args[0]  # the bar can: the line is true
     assert QApplication.activeModalWidget() is None
+    desk.qtbot.mouseClick(desk.widget.conflict_bar.buttons[take], Qt.MouseButton.LeftButton)
+    assert desk.text == BASE + resolved and desk.widget.conflict_hunks == []
+    assert not desk.widget.conflict_bar.isVisible() and desk.widget.refusal_label.isHidden()
+    desk.widget.text_edit.undo()  # one step: the hunk, typed words and all
+    assert desk.text == text
+    desk.qtbot.waitUntil(lambda: desk.widget.conflict_hunks == [hunk], timeout=2000)
+    desk.qtbot.mouseClick(desk.widget.conflict_bar.buttons[take], Qt.MouseButton.LeftButton)
+    with desk.qtbot.waitSignal(desk.widget.saved, timeout=5000):
+        assert desk.widget.save()
+    assert desk.path.read_text(encoding="utf-8") == BASE + resolved
+
+
+def test_a_conflict_whose_markers_were_edited_away_is_refused_with_a_true_line(desk: Desk) -> None:
+    """A marker line deleted by hand leaves the hunk incomplete: the bar no longer
+    shows it, so the refusal names the marker still there and says to delete it,
+    not to use Take buttons that cannot act on it."""
+    _merge_with_one_conflict(desk)
+    hunk = desk.widget.conflict_hunks[0]
+    cursor = QTextCursor(desk.widget.text_edit.document().findBlockByNumber(hunk.middle))
+    cursor.movePosition(QTextCursor.MoveOperation.NextBlock, QTextCursor.MoveMode.KeepAnchor)
+    cursor.removeSelectedText()  # the ``=======`` line goes
+    desk.qtbot.waitUntil(lambda: desk.widget.conflict_hunks == [], timeout=2000)
+    with desk.qtbot.waitSignal(desk.widget.save_refused, timeout=5000) as refused:
+        assert desk.widget.save() is False
+    message = refused.args[0]
+    assert message.startswith(f"{REL} not saved: line {hunk.start + 1} still holds")
+    assert "Take" not in message and "delete that marker line" in message and "\n" not in message
 
 
 def test_a_note_about_git_with_marker_lines_still_saves(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -208,3 +252,21 @@ def test_a_note_about_git_with_marker_lines_still_saves(qtbot, tmp_path: Path) -
         )
     finally:
         desk.bridge.stop()
+
+
+@pytest.mark.parametrize("take", ["both", "mine"])
+def test_after_a_take_the_next_keys_go_where_the_user_was_typing(desk: Desk, take: str) -> None:
+    """The incident at the display: the user typed a line, the agent appended, Merge
+    put markers round the user's line with the cursor still at its end; Take both
+    moved the cursor to the start of the line, so the next words went in front of it.
+    Now the words go on at its end, and one Ctrl+Z takes back the take alone."""
+    _merge_with_one_conflict(desk)
+    merged = desk.text
+    desk.qtbot.mouseClick(desk.widget.conflict_bar.buttons[take], Qt.MouseButton.LeftButton)
+    assert desk.widget.text_edit.hasFocus()
+    desk.type(" and more")
+    agent = "- agent: note 0\n" if take == "both" else ""
+    assert desk.text == BASE + "user line and more\n" + agent
+    desk.widget.text_edit.undo()  # the words typed after the take
+    desk.widget.text_edit.undo()  # the take: one step
+    assert desk.text == merged

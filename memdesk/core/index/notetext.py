@@ -9,8 +9,9 @@ separator, so a save changes only what the user edited.
 ``merge3`` reconciles the version a buffer was loaded from, the file now on disk
 and the buffer (diff3 over ``difflib``'s matching blocks): changes on one side
 only are taken, overlapping ones are kept both, between conflict markers.
-``conflict_hunks`` finds those marked places again in the edited text, and
-``resolve_hunk`` gives the lines that replace one when the user takes a side.
+``conflict_hunks`` finds those marked places again in the edited text (typing that
+landed on a marker line does not hide one), and ``resolution`` / ``resolve_hunk``
+give what replaces one when the user takes a side.
 """
 
 from __future__ import annotations
@@ -27,6 +28,9 @@ _LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
 MINE_MARKER = "<<<<<<< yours"
 MIDDLE_MARKER = "======="
 THEIRS_MARKER = ">>>>>>> on disk"
+# The middle marker with typing before or after it, but not a longer run of "=" (a
+# Markdown heading's underline): seven, and no "=" on either side.
+_MIDDLE = re.compile(r"(?<!=)={7}(?!=)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -175,38 +179,76 @@ class ConflictHunk:
 TAKES = ("mine", "theirs", "both")
 
 
+def _marker_span(line: str, marker: str) -> tuple[int, int] | None:
+    """Where ``marker`` stands in ``line`` (the first time), or None."""
+    if marker == MIDDLE_MARKER:
+        found = _MIDDLE.search(line)
+        return found.span() if found else None
+    at = line.find(marker)
+    return None if at < 0 else (at, at + len(marker))
+
+
+def typed_on_marker(line: str, marker: str) -> str:
+    """What typing left on a marker line besides ``marker`` ("" for the bare marker):
+    the text before and after it, joined by one space, blank when only spaces."""
+    span = _marker_span(line, marker)
+    if span is None:
+        return line
+    head, tail = line[: span[0]].rstrip(), line[span[1] :].lstrip()
+    return " ".join(part for part in (head, tail) if part)
+
+
 def conflict_hunks(lines: Sequence[str]) -> list[ConflictHunk]:
     """The complete conflict hunks in ``lines`` (one line each, no separators), in order.
 
-    Only the three exact marker lines ``merge3`` writes count, in that order: a
-    ``=======`` elsewhere (a Markdown heading's underline) is text, and a hunk whose
-    markers were partly edited away is no longer one.
+    A line holding ``<<<<<<< yours`` opens one, the next holding ``=======`` (seven,
+    not part of a longer run) splits it and the next holding ``>>>>>>> on disk``
+    closes it. A marker counts with text typed before or after it on its line (the
+    cursor sat on the marker line): the hunk stays one the bar can resolve, and the
+    save's check (``markers_left``) reads the same lines. A ``=======`` outside an
+    open hunk (a Markdown heading's underline) is text, and a hunk whose markers
+    were edited away (a line deleted, a marker itself changed) is no longer one.
     """
     out: list[ConflictHunk] = []
     start = middle = -1
     for number, line in enumerate(lines):
-        if line == MINE_MARKER:
+        if MINE_MARKER in line:
             start, middle = number, -1
-        elif line == MIDDLE_MARKER and start >= 0 and middle < 0:
+        elif start >= 0 and middle < 0 and _MIDDLE.search(line):
             middle = number
-        elif line == THEIRS_MARKER and middle >= 0:
+        elif middle >= 0 and THEIRS_MARKER in line:
             out.append(ConflictHunk(start, middle, number))
             start = middle = -1
     return out
 
 
+def resolution(lines: Sequence[str], hunk: ConflictHunk, take: str) -> list[str | None]:
+    """For each line of ``hunk`` (``start`` to ``end``), what taking ``"mine"``,
+    ``"theirs"`` or ``"both"`` leaves of it: the line itself (a side taken), None (a
+    bare marker, a side not taken), or, for a marker line typed onto, the typed text
+    without the marker. That text stays whichever side is taken, on its own line
+    where the marker was: the user typed it after the merge, and it belongs to
+    neither side, so no take may drop it unseen."""
+    if take not in TAKES:
+        raise ValueError(f"take must be one of {TAKES}, not {take!r}")
+    out: list[str | None] = []
+    for number in range(hunk.start, hunk.end + 1):
+        line = lines[number]
+        marker = {hunk.start: MINE_MARKER, hunk.middle: MIDDLE_MARKER, hunk.end: THEIRS_MARKER}.get(number)
+        if marker is not None:
+            out.append(typed_on_marker(line, marker) or None)
+        elif (take != "theirs" and number < hunk.middle) or (take != "mine" and number > hunk.middle):
+            out.append(line)
+        else:
+            out.append(None)
+    return out
+
+
 def resolve_hunk(lines: Sequence[str], hunk: ConflictHunk, take: str) -> list[str]:
     """The lines that replace ``hunk`` (markers included) when the user takes
-    ``"mine"``, ``"theirs"`` or ``"both"`` (mine first, then the disk's)."""
-    mine = list(lines[hunk.start + 1 : hunk.middle])
-    theirs = list(lines[hunk.middle + 1 : hunk.end])
-    if take == "mine":
-        return mine
-    if take == "theirs":
-        return theirs
-    if take == "both":
-        return mine + theirs
-    raise ValueError(f"take must be one of {TAKES}, not {take!r}")
+    ``"mine"``, ``"theirs"`` or ``"both"`` (mine first, then the disk's), with any
+    text typed onto its marker lines kept where it was (see ``resolution``)."""
+    return [line for line in resolution(lines, hunk, take) if line is not None]
 
 
 def unresolved_hunks(lines: Sequence[str], saved: Sequence[str]) -> list[ConflictHunk]:
