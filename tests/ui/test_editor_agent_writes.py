@@ -159,7 +159,7 @@ def test_a_change_while_merge_markers_are_unresolved_does_not_nest_them(desk: De
 # Where the keys land on which marker line, the side taken on the bar, and the note
 # saved: the typed words stay on their own line where the marker was, whatever is taken.
 TYPED_ON_MARKERS = {
-    "before-mine-marker": ("start", "before", "mine", "typed here\nuser line\n"),
+    "before-mine-marker": ("start", "before", "mine", "typed here \nuser line\n"),
     "after-mine-marker": ("start", "after", "theirs", "typed here\n- agent: note 0\n"),
     "after-middle-marker": ("middle", "after", "both", "user line\ntyped here\n- agent: note 0\n"),
     "after-disk-marker": ("end", "after", "theirs", "- agent: note 0\ntyped here\n"),
@@ -196,6 +196,8 @@ def test_typing_onto_a_marker_line_leaves_the_conflict_for_the_bar_to_resolve(
     assert QApplication.activeModalWidget() is None
     desk.qtbot.mouseClick(desk.widget.conflict_bar.buttons[take], Qt.MouseButton.LeftButton)
     assert desk.text == BASE + resolved and desk.widget.conflict_hunks == []
+    cursor = desk.widget.text_edit.textCursor()  # at the end of the words it was typing
+    assert cursor.block().text().strip() == "typed here" and cursor.atBlockEnd()
     assert not desk.widget.conflict_bar.isVisible() and desk.widget.refusal_label.isHidden()
     desk.widget.text_edit.undo()  # one step: the hunk, typed words and all
     assert desk.text == text

@@ -189,13 +189,18 @@ def _marker_span(line: str, marker: str) -> tuple[int, int] | None:
 
 
 def typed_on_marker(line: str, marker: str) -> str:
-    """What typing left on a marker line besides ``marker`` ("" for the bare marker):
-    the text before and after it, joined by one space, blank when only spaces."""
+    """What typing left on a marker line besides ``marker`` ("" for the bare marker or
+    spaces alone): the text before it as typed (its trailing space too: the user goes
+    on typing after it), then the text after it without the spaces that only set it
+    apart from the marker."""
     span = _marker_span(line, marker)
     if span is None:
         return line
-    head, tail = line[: span[0]].rstrip(), line[span[1] :].lstrip()
-    return " ".join(part for part in (head, tail) if part)
+    head, tail = line[: span[0]], line[span[1] :]
+    if not head or head[-1].isspace():
+        tail = tail.lstrip()
+    typed = head + tail
+    return typed if typed.strip() else ""
 
 
 def conflict_hunks(lines: Sequence[str]) -> list[ConflictHunk]:

@@ -43,18 +43,18 @@ def test_only_complete_hunks_with_their_three_markers_count() -> None:
 
 
 @pytest.mark.parametrize(
-    "start,middle,end",
+    "start,middle,end,typed",
     [
-        ("typed<<<<<<< yours", "=======", ">>>>>>> on disk"),
-        ("<<<<<<< yours typed", "=======", ">>>>>>> on disk"),
-        ("<<<<<<< yours", "======= typed", ">>>>>>> on disk"),
-        ("<<<<<<< yours", "typed =======", ">>>>>>> on disk"),
-        ("<<<<<<< yours", "=======", ">>>>>>> on disk typed"),
-        ("<<<<<<< yours", "=======", "typed >>>>>>> on disk"),
+        ("typed<<<<<<< yours", "=======", ">>>>>>> on disk", "typed"),
+        ("<<<<<<< yours typed", "=======", ">>>>>>> on disk", "typed"),
+        ("<<<<<<< yours", "======= typed", ">>>>>>> on disk", "typed"),
+        ("<<<<<<< yours", "typed =======", ">>>>>>> on disk", "typed "),
+        ("<<<<<<< yours", "=======", ">>>>>>> on disk typed", "typed"),
+        ("<<<<<<< yours", "=======", "typed >>>>>>> on disk", "typed "),
     ],
 )
 def test_typing_onto_a_marker_line_keeps_the_hunk_and_every_take_keeps_the_typing(
-    start: str, middle: str, end: str
+    start: str, middle: str, end: str, typed: str
 ) -> None:
     """The cursor sat on a marker line and the user typed: the hunk is still one (the
     bar can take a side), and each take keeps the typed word on its own line where
@@ -62,9 +62,9 @@ def test_typing_onto_a_marker_line_keeps_the_hunk_and_every_take_keeps_the_typin
     lines = ["intro", start, "mine", middle, "theirs", end, "outro"]
     assert notetext.conflict_hunks(lines) == [ConflictHunk(1, 3, 5)]
     hunk = ConflictHunk(1, 3, 5)
-    before = ["typed"] if "typed" in start else []
-    between = ["typed"] if "typed" in middle else []
-    after = ["typed"] if "typed" in end else []
+    before = [typed] if "typed" in start else []
+    between = [typed] if "typed" in middle else []
+    after = [typed] if "typed" in end else []
     assert notetext.resolve_hunk(lines, hunk, "mine") == [*before, "mine", *between, *after]
     assert notetext.resolve_hunk(lines, hunk, "theirs") == [*before, *between, "theirs", *after]
     assert notetext.resolve_hunk(lines, hunk, "both") == [*before, "mine", *between, "theirs", *after]
@@ -76,6 +76,8 @@ def test_what_is_typed_onto_a_marker_is_the_text_beside_it() -> None:
     assert notetext.typed_on_marker("<<<<<<< yours", notetext.MINE_MARKER) == ""
     assert notetext.typed_on_marker("<<<<<<< yours   ", notetext.MINE_MARKER) == ""
     assert notetext.typed_on_marker("a <<<<<<< yours b", notetext.MINE_MARKER) == "a b"
+    assert notetext.typed_on_marker("a<<<<<<< yours b", notetext.MINE_MARKER) == "a b"
+    assert notetext.typed_on_marker("go on <<<<<<< yours", notetext.MINE_MARKER) == "go on "
     assert notetext.typed_on_marker("  - item=======", notetext.MIDDLE_MARKER) == "  - item"
     assert notetext.typed_on_marker(">>>>>>> on disk，好的", notetext.THEIRS_MARKER) == "，好的"
 
