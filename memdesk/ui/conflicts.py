@@ -10,13 +10,14 @@ import difflib
 import html
 from collections.abc import Callable, Sequence
 
-from PySide6.QtCore import QObject, QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QPoint, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QColor,
     QFontDatabase,
     QKeySequence,
     QPalette,
+    QResizeEvent,
     QShowEvent,
     QTextCursor,
     QTextDocument,
@@ -38,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from memdesk.core.index.notetext import MINE_MARKER, ConflictHunk, conflict_hunks, resolution
-from memdesk.ui import theme
+from memdesk.ui import fitted_label, flow_layout, theme
 
 
 def marker_background(palette: QPalette) -> QColor:
@@ -80,9 +81,17 @@ def hunk_selections(
 
 
 class ConflictBar(QWidget):
-    """``Conflict 2 of 3 · ↑ ↓ · Take mine · Take theirs · Take both`` above the editor,
-    shown while the note holds conflict hunks. Its buttons trigger the editor's
-    actions (which carry the keyboard shortcuts), so they are reachable by Tab too."""
+    """``Conflict 2 of 3  ↑ ↓  Mine  Theirs  Both`` above the editor, shown while the
+    note holds conflict hunks. Its buttons trigger the editor's actions (which carry
+    the keyboard shortcuts, and the full names in the menus: "Take mine"), follow
+    their tooltips and enabled state, and are reachable by Tab too.
+
+    The bar never sets the editor pane's width: beside the explanation at 1280x800
+    the pane is ~385 px, at a 1000 px window ~265 px, and a row of full-named buttons
+    (~590 px) pushed the splitter into the explanation. Its buttons are short (arrows,
+    one word; the tooltips say it all), and where one row does not fit they move to
+    a second row under the count, which shortens its text before it is cut.
+    """
 
     def __init__(
         self,
@@ -97,18 +106,9 @@ class ConflictBar(QWidget):
         super().__init__(parent)
         self.setObjectName("conflictBar")
         self.setAutoFillBackground(True)
-        self.label = QLabel("")
+        self.label = fitted_label.FittedLabel()
         self.label.setObjectName("conflictBarLabel")
-        # "1 unresolved conflict from the merge" (the cursor is outside the hunks since a
-        # Merge no longer moves it) wraps rather than widening the window past the screen.
-        self.label.setWordWrap(True)
-        # Not narrower than "Conflict 10 of 10" (CJK text wraps after any character).
-        self.label.setMinimumWidth(
-            self.label.fontMetrics().horizontalAdvance(self.tr("Conflict {0} of {1}").format(10, 10)) + 4
-        )
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(6, 2, 4, 2)
-        layout.addWidget(self.label, 1)
+        self._state: tuple[int | None, int] = (None, 0)
         self.buttons: dict[str, QToolButton] = {}
         for key, action in (
             ("previous", previous),
@@ -117,14 +117,95 @@ class ConflictBar(QWidget):
             ("theirs", theirs),
             ("both", both),
         ):
-            button = QToolButton()
-            button.setObjectName(f"conflict{key.capitalize()}Button")
-            button.setDefaultAction(action)
-            button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-            layout.addWidget(button)
-            self.buttons[key] = button
+            self.buttons[key] = _follower(action, f"conflict{key.capitalize()}Button")
+        self.buttons["previous"].setArrowType(Qt.ArrowType.UpArrow)
+        self.buttons["next"].setArrowType(Qt.ArrowType.DownArrow)
+        for key in ("previous", "next"):
+            self.buttons[key].setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonIconOnly)
+        self._set_texts()
+        self._takes = QWidget()
+        takes = QHBoxLayout(self._takes)
+        takes.setContentsMargins(0, 0, 0, 0)
+        takes.setSpacing(4)
+        for key in ("mine", "theirs", "both"):
+            takes.addWidget(self.buttons[key])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 4, 2)
+        layout.setSpacing(2)
+        self._layout = layout
+        self._top = QHBoxLayout()
+        self._top.setSpacing(4)
+        self._top.addWidget(self.label, 1)
+        self._top.addWidget(self.buttons["previous"])
+        self._top.addWidget(self.buttons["next"])
+        self._top.addWidget(self._takes)
+        self._bottom = QHBoxLayout()
+        self._bottom.addStretch(1)  # the takes keep to the right edge on either row
+        layout.addLayout(self._top)
+        layout.addLayout(self._bottom)
         self.setVisible(False)
         self.refresh_palette()
+
+    @property
+    def one_row(self) -> bool:
+        """The count, the arrows and the takes share one row (else the takes are below)."""
+        return self._top.indexOf(self._takes) >= 0
+
+    def _set_texts(self) -> None:
+        self.buttons["mine"].setText(self.tr("Mine"))
+        self.buttons["theirs"].setText(self.tr("Theirs"))
+        self.buttons["both"].setText(self.tr("Both"))
+
+    def _fixed_width(self, count: int) -> int:
+        """The width of a row holding ``count`` pixels of the count's text and the
+        arrows, margins included."""
+        margins = self._layout.contentsMargins()
+        arrows = self.buttons["previous"].sizeHint().width() + self.buttons["next"].sizeHint().width()
+        return margins.left() + margins.right() + count + 2 * self._top.spacing() + arrows
+
+    def _one_row_width(self) -> int:
+        """What one row needs: room for the count's longer texts ("Conflict 10 of 10",
+        "10 conflicts to resolve"), so moving between hunks never changes the rows."""
+        metrics = self.label.fontMetrics()
+        count = max(
+            metrics.horizontalAdvance(self.tr("Conflict {0} of {1}").format(10, 10)),
+            metrics.horizontalAdvance(self.tr("{0} conflicts to resolve").format(10)),
+        )
+        return self._fixed_width(count + 8) + self._top.spacing() + self._takes.sizeHint().width()
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        # Two rows' width: the count may shorten (to "Conflict 2…") beside the arrows.
+        word = self.label.fontMetrics().horizontalAdvance(self.tr("Conflict {0} of {1}").format(10, 10)) // 2
+        margins = self._layout.contentsMargins()
+        width = max(
+            self._fixed_width(word), margins.left() + margins.right() + self._takes.sizeHint().width()
+        )
+        return QSize(width, super().minimumSizeHint().height())
+
+    def _arrange(self) -> None:
+        one_row = self.width() >= self._one_row_width()
+        if one_row == self.one_row:
+            return
+        if one_row:
+            self._bottom.removeWidget(self._takes)
+            self._top.addWidget(self._takes)
+        else:
+            self._top.removeWidget(self._takes)
+            self._bottom.addWidget(self._takes)
+        self.updateGeometry()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt override
+        super().resizeEvent(event)
+        self._arrange()
+
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            self._set_texts()
+            self.show_state(*self._state)
+        if event.type() in (QEvent.Type.LanguageChange, QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self.updateGeometry()
+            self._arrange()
 
     def refresh_palette(self) -> None:
         """A wash of the markers' colour behind the bar, so it reads as part of the
@@ -144,16 +225,30 @@ class ConflictBar(QWidget):
 
     def show_state(self, current: int | None, count: int) -> None:
         """``current``: 0-based hunk the cursor is in (None: between hunks)."""
+        self._state = (current, count)
         if current is None:
-            text = (
-                self.tr("1 unresolved conflict from the merge")
-                if count == 1
-                else self.tr("{0} unresolved conflicts from the merge")
-            )
-            self.label.setText(text.format(count))
+            text = self.tr("1 conflict to resolve") if count == 1 else self.tr("{0} conflicts to resolve")
+            self.label.set_full_text(text.format(count))
         else:
-            self.label.setText(self.tr("Conflict {0} of {1}").format(current + 1, count))
+            self.label.set_full_text(self.tr("Conflict {0} of {1}").format(current + 1, count))
         self.setVisible(count > 0)
+
+
+def _follower(action: QAction, name: str) -> QToolButton:
+    """A tool button (object name ``name``) that triggers ``action`` and follows its
+    tooltip and enabled state; its text is its own (shorter than the menus')."""
+    button = QToolButton()
+    button.setObjectName(name)
+    button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    button.clicked.connect(action.trigger)
+
+    def follow() -> None:
+        button.setToolTip(action.toolTip())
+        button.setEnabled(action.isEnabled())
+
+    action.changed.connect(follow)
+    follow()
+    return button
 
 
 class ConflictDialog(QDialog):
@@ -302,7 +397,24 @@ class ConflictDialog(QDialog):
         buttons.addButton(self.cancel_button, QDialogButtonBox.ButtonRole.RejectRole)
         if theirs is not None:
             buttons.addButton(self.compare_button, QDialogButtonBox.ButtonRole.ActionRole)
-        layout.addWidget(buttons)
+        if inline:
+            # A row that wraps: at a 1000 px window the pane is ~250 px and the four
+            # buttons (~330 px) were cut mid-word ("erg", "ep mir"); whole, on two rows.
+            row = QWidget()
+            row.setObjectName("conflictButtons")
+            flow = flow_layout.FlowLayout(row, spacing=4)
+            for button in (self.merge_button, self.keep_button, self.reload_button, self.compare_button):
+                if buttons.buttonRole(button) != QDialogButtonBox.ButtonRole.InvalidRole:
+                    buttons.removeButton(button)
+                    flow.addWidget(button)
+            if not can_merge:  # the rare others keep their Cancel (it is hidden otherwise)
+                buttons.removeButton(self.cancel_button)
+                flow.addWidget(self.cancel_button)
+            buttons.setParent(self)
+            buttons.hide()
+            layout.addWidget(row)
+        else:
+            layout.addWidget(buttons)
         self.merge_button.clicked.connect(self._on_merge_button_clicked)
         self.reload_button.clicked.connect(self._on_reload_button_clicked)
         self.keep_button.clicked.connect(self._on_keep_button_clicked)
@@ -316,15 +428,9 @@ class ConflictDialog(QDialog):
                 button.setAutoDefault(False)
                 button.setDefault(False)
                 button.setStyleSheet("QPushButton { padding: 2px 6px; }")  # four fit the pane
-                # In a narrower pane (the History panel open) a button's text is cut
-                # rather than the window pushed past the screen.
-                button.setMinimumWidth(1)
                 # A click leaves the keyboard in the editor (a clicked button kept the
                 # focus, and when the bar closed Qt passed it on to the notes filter).
                 button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
-            box_layout = buttons.layout()
-            if box_layout is not None:
-                box_layout.setSpacing(4)
             # Four buttons fit the pane; closing without a choice is Esc (after F8),
             # and leaving the bar open costs nothing: the user just types on.
             if can_merge:

@@ -652,12 +652,24 @@
 <context>
     <name>ConflictBar</name>
     <message>
-        <source>{0} unresolved conflicts from the merge</source>
-        <translation>合并留下 {0} 处未解决的冲突</translation>
+        <source>{0} conflicts to resolve</source>
+        <translation>还有 {0} 处冲突待解决</translation>
     </message>
     <message>
-        <source>1 unresolved conflict from the merge</source>
-        <translation>合并留下 1 处未解决的冲突</translation>
+        <source>1 conflict to resolve</source>
+        <translation>还有 1 处冲突待解决</translation>
+    </message>
+    <message>
+        <source>Mine</source>
+        <translation>我的</translation>
+    </message>
+    <message>
+        <source>Theirs</source>
+        <translation>磁盘的</translation>
+    </message>
+    <message>
+        <source>Both</source>
+        <translation>两者</translation>
     </message>
     <message>
         <source>Conflict {0} of {1}</source>

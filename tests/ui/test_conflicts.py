@@ -43,7 +43,7 @@ def _setup(qtbot, tmp_path: Path) -> tuple[editor.NoteEditor, Path]:  # type: ig
     assert changed.args == [3]
     # The Merge left the cursor where it was (line 0, before the hunks); F7 goes to the first.
     assert widget.text_edit.textCursor().blockNumber() == 0
-    assert widget.conflict_bar.label.text() == "3 unresolved conflicts from the merge"
+    assert widget.conflict_bar.label.text() == "3 conflicts to resolve"
     assert widget.go_to_conflict(1)
     # Back from the dialog: the window shortcuts (Alt+1…3, F7) need the active window.
     widget.windowHandle().requestActivate()
