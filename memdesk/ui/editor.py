@@ -31,6 +31,7 @@ from PySide6.QtGui import (
     QAction,
     QFontDatabase,
     QKeySequence,
+    QResizeEvent,
     QTextBlock,
     QTextCursor,
     QTextDocument,
@@ -270,6 +271,16 @@ class NoteEditor(QWidget):
         return self._highlighters.get(rel)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # Qt override
+        if event.type() == QEvent.Type.Resize and watched is self.text_edit.viewport():
+            # A bar opening above the editor (changed on disk, a save's refusal, the
+            # conflicts) takes rows from it: the line the cursor was on, in sight
+            # before, stays in sight (it went under the bar, where the user typed).
+            assert isinstance(event, QResizeEvent)
+            rect = self.text_edit.cursorRect()
+            was_seen = rect.top() >= 0 and rect.bottom() <= event.oldSize().height()
+            if was_seen and rect.bottom() > event.size().height():
+                # Once the editor has laid out its new size (the scroll range with it).
+                QTimer.singleShot(0, self.text_edit, self.text_edit.ensureCursorVisible)
         if event.type() == QEvent.Type.ToolTip and watched is self.text_edit.viewport():
             tip = self.annotation_tip(event.pos())  # type: ignore[attr-defined]
             if tip:

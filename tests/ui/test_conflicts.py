@@ -208,3 +208,36 @@ def test_a_take_after_the_cursor_leaves_it_on_its_line(qtbot, tmp_path: Path) ->
     assert _where(widget) == ("line 11", 5)
     widget.conflict_bar.buttons["theirs"].click()  # the next hunk, wrapping: the first
     assert len(widget.conflict_hunks) == 2 and _where(widget) == ("line 11", 5)
+
+
+def test_a_bar_opening_above_the_editor_keeps_the_cursor_line_in_sight(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """At 1280x800 the editor shows ~10 lines; the user types on the last one shown, the
+    agent writes, and the changed-on-disk bar (then the save's refusal line) takes
+    rows from the editor: the line being typed on went out of sight under them."""
+    path = tmp_path / REL
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(f"line {i}\n" for i in range(60)), encoding="utf-8")
+    widget = editor.NoteEditor(tmp_path)
+    qtbot.addWidget(widget)
+    widget.resize(420, 260)
+    widget.show()
+    qtbot.waitExposed(widget)
+    assert widget.open_note(REL)
+    edit = widget.text_edit
+
+    def in_sight() -> bool:
+        rect = edit.cursorRect()
+        return rect.top() >= 0 and rect.bottom() <= edit.viewport().height()
+
+    edit.moveCursor(QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(edit, "mine")  # the last line, at the viewport's bottom edge
+    assert in_sight()
+    path.write_text(path.read_text(encoding="utf-8") + "theirs\n", encoding="utf-8")
+    with qtbot.waitSignal(widget.conflict_detected, timeout=5000):
+        widget.on_files_changed([REL])
+    qtbot.waitUntil(lambda: widget.open_dialog(REL) is not None and widget.open_dialog(REL).isVisible())  # type: ignore[union-attr]
+    qtbot.waitUntil(in_sight, timeout=2000)
+    widget.open_dialog(REL).merge_button.click()  # type: ignore[union-attr]
+    assert widget.save() is False  # the refusal's line opens above the editor too
+    assert not widget.refusal_label.isHidden()
+    qtbot.waitUntil(in_sight, timeout=2000)
