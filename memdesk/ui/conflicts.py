@@ -713,7 +713,8 @@ class ConflictHunks(QObject):
         The cursor stays on the character it was on when that is kept (the user was
         typing in their side, and their next keys go on there); when its line goes
         (a marker, a side not taken) it goes to the end of the resolved text; a
-        cursor outside the hunk (the bar's button acts on the next hunk) stays put.
+        cursor outside the hunk (the bar's button acts on the next hunk) stays put
+        (Qt moves it with the text). Ctrl+Z puts it back where it was before.
         """
         self.refresh()
         hunk = hunk or self.current()
@@ -727,30 +728,32 @@ class ConflictHunks(QObject):
         # A selection reaching into the hunk counts as in it (and becomes a cursor).
         inside = 0 <= row < len(lines) or hunk.contains(document.findBlock(view.anchor()).blockNumber())
         column = view.positionInBlock()
+        kept = [text for text in outcome if text is not None]
+        first = document.findBlockByNumber(hunk.start)
+        last = document.findBlockByNumber(hunk.end)
+        # One undo step that Ctrl+Z ends with the cursor where it was before the take
+        # (Qt's undo of an edit block puts it where the editing cursor stood at its
+        # start: at 0 it scrolled the view to the note's top).
         cursor = QTextCursor(document)
+        cursor.setPosition(view.position())
         cursor.beginEditBlock()
-        # Line by line from the last, so the block numbers above stay right: the kept
-        # lines are never rewritten (Qt keeps positions on them), a marker line typed
-        # onto keeps its text, the rest go with one separator each.
-        for offset in reversed(range(len(lines))):
-            kept = outcome[offset]
-            if kept == lines[offset]:
-                continue
-            block = document.findBlockByNumber(hunk.start + offset)
-            end = block.position() + block.length() - 1
-            if kept is not None:
-                cursor.setPosition(block.position())
-                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-                cursor.insertText(kept)
-                continue
-            if block.next().isValid():
-                cursor.setPosition(block.position())
-                cursor.setPosition(block.next().position(), QTextCursor.MoveMode.KeepAnchor)
-            else:  # the note's last line: the separator before it goes
-                previous = block.previous()
-                cursor.setPosition(previous.position() + previous.length() - 1 if previous.isValid() else 0)
-                cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-            cursor.removeSelectedText()
+        if kept:
+            # The kept lines go in first and the hunk's old text after them goes
+            # last: words typed right after the kept text would otherwise join the
+            # take's undo step (Qt merges an insertion into an adjacent one).
+            start, end = first.position(), last.position() + last.length() - 1
+            cursor.setPosition(start)
+            cursor.insertText("\n".join(kept))
+            grown = cursor.position() - start
+            cursor.setPosition(end + grown, QTextCursor.MoveMode.KeepAnchor)
+        elif last.next().isValid():  # nothing kept: the lines go, with one separator
+            cursor.setPosition(first.position())
+            cursor.setPosition(last.next().position(), QTextCursor.MoveMode.KeepAnchor)
+        else:
+            previous = first.previous()
+            cursor.setPosition(previous.position() + previous.length() - 1 if previous.isValid() else 0)
+            cursor.setPosition(last.position() + last.length() - 1, QTextCursor.MoveMode.KeepAnchor)
+        cursor.removeSelectedText()
         cursor.endEditBlock()
         if inside:
             self._edit.setTextCursor(self._after_resolve(hunk.start, outcome, lines, row, column))
