@@ -787,7 +787,7 @@ class NoteEditor(QWidget):
         starts = [0]
         for line in a:  # document positions count UTF-16 units (an emoji is two)
             starts.append(starts[-1] + len(line.encode("utf-16-le")) // 2)
-        cursor = QTextCursor(buffer.document)
+        cursor = self._undo_cursor(buffer)
         cursor.beginEditBlock()
         for tag, i1, i2, j1, j2 in reversed(
             difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
@@ -802,6 +802,15 @@ class NoteEditor(QWidget):
             self._replace_text(buffer, text)
         elif keep is not None and keep[0].strip():
             self._keep_cursor_on(buffer, *keep)
+
+    def _undo_cursor(self, buffer: Buffer) -> QTextCursor:
+        """A cursor to edit ``buffer`` with, standing where the view's cursor is: Qt's
+        undo of an edit block puts the cursor back where the editing cursor stood when
+        the block began (one made at 0 sent Ctrl+Z of a merge to the note's top)."""
+        cursor = QTextCursor(buffer.document)
+        if buffer is self._current:
+            cursor.setPosition(self.text_edit.textCursor().position())
+        return cursor
 
     def _keep_cursor_on(self, buffer: Buffer, line: str, column: int) -> None:
         """Put the cursor back on ``line`` at ``column`` when a patch moved it off: the
@@ -844,7 +853,7 @@ class NoteEditor(QWidget):
         """Put ``text`` in the buffer as one undo step, keeping the cursor near where it
         was (``_patch_text``'s fallback: it keeps the scroll too)."""
         cursor_pos = self.text_edit.textCursor().position() if buffer is self._current else 0
-        cursor = QTextCursor(buffer.document)
+        cursor = self._undo_cursor(buffer)
         cursor.beginEditBlock()
         cursor.select(QTextCursor.SelectionType.Document)
         cursor.insertText(text)

@@ -272,3 +272,21 @@ def test_after_a_take_the_next_keys_go_where_the_user_was_typing(desk: Desk, tak
     desk.widget.text_edit.undo()  # the words typed after the take
     desk.widget.text_edit.undo()  # the take: one step
     assert desk.text == merged
+
+
+def test_ctrl_z_after_a_quiet_merge_leaves_the_cursor_where_the_user_types(desk: Desk) -> None:
+    """An agent's append merged in under the user's edit is one undo step (Ctrl+Z takes
+    the agent's line back out of the buffer); the undo left the cursor at the note's
+    first character, so the next words went there and the view jumped to the top."""
+    first = desk.widget.text_edit.document().firstBlock()
+    cursor = QTextCursor(first)
+    cursor.movePosition(QTextCursor.MoveOperation.EndOfBlock)
+    desk.widget.text_edit.setTextCursor(cursor)
+    desk.type(" edited")
+    with desk.qtbot.waitSignal(desk.widget.merged, timeout=5000):
+        desk.agent_appends()
+    assert desk.text == BASE.replace("# 2026-11-12", "# 2026-11-12 edited") + "- agent: note 0\n"
+    desk.qtbot.keyClick(desk.widget.text_edit, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert desk.text == BASE.replace("# 2026-11-12", "# 2026-11-12 edited")
+    desk.type("!")
+    assert desk.text.startswith("# 2026-11-12 edited!\n")
