@@ -98,10 +98,22 @@ class Comparison:
     old: Side
     new: Side
     hunks: tuple[diff_mod.Hunk, ...]
+    # Per hunk, the version that made it: the newest of the shown versions that wrote
+    # one of its lines (a group of changes; empty: ``new``'s version made every hunk).
+    made_by: tuple[history_mod.Version | None, ...] = ()
+    # The diff as a whole (the version before the first → the last), where the one
+    # shown leaves out the other side's edits: what such a group showed before, so
+    # marks made on it still hold (``kept``).
+    whole: tuple[diff_mod.Hunk, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.old.text is not None and self.new.text is not None
+
+    def maker(self, index: int) -> history_mod.Version | None:
+        """The version that made hunk ``index``."""
+        made = self.made_by[index] if index < len(self.made_by) else None
+        return made if made is not None else self.new.version
 
 
 def _decode(data: bytes | None, why: object) -> tuple[str | None, object]:
@@ -194,17 +206,31 @@ def compare_changes(root: Path, versions: Sequence[history_mod.Version]) -> Comp
         own = {v.id for v in versions}
         old_side = _version_side(history, before)
         new_side = _version_side(history, last)
-        if old_side.text is not None and any(v.id not in own for v in span):
+        whole: tuple[diff_mod.Hunk, ...] = ()
+        blame: changes_mod.OwnChanges | None = None
+        if old_side.text is not None and new_side.text is not None:
             texts = [_text_of(history, v) for v in span]
+            # Each line followed through the span: which version made each hunk, and,
+            # where the other side wrote in between, the diff without its edits.
             if all(text is not None for text in texts):  # else the plain diff, as a whole
                 steps = [(text or "", v.id in own) for v, text in zip(span, texts, strict=True)]
-                old_side = Side(before, changes_mod.without_own_changes(old_side.text, steps))
+                blame = changes_mod.own_changes(old_side.text, steps)
+                if any(v.id not in own for v in span):
+                    whole = tuple(diff_mod.hunks(old_side.text, new_side.text))
+                    old_side = Side(before, blame.old_text)
         found: tuple[diff_mod.Hunk, ...] = ()
         if old_side.text is not None and new_side.text is not None:
             found = tuple(diff_mod.hunks(old_side.text, new_side.text))
-        return Comparison(old_side, new_side, found)
+        made_by: tuple[history_mod.Version | None, ...] = ()
+        if blame is not None:
+            made_by = tuple(_step_version(span, blame.step_of(h)) for h in found)
+        return Comparison(old_side, new_side, found, made_by, whole)
 
     return with_history(root, read)
+
+
+def _step_version(span: Sequence[history_mod.Version], step: int | None) -> history_mod.Version | None:
+    return span[step] if step is not None else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -373,12 +399,49 @@ def load_group_detail(
 def hunk_key(comparison: Comparison, hunk: diff_mod.Hunk) -> str:
     """Names one change of one version: the same lines changed again by a later
     rewrite (the agent re-promoting what the user reverted) are a new change to review,
-    not one already kept."""
-    version = comparison.new.version
+    not one already kept. The version is the one that made the hunk
+    (``Comparison.maker``), not the last of the group shown: a change kept stays kept
+    when later versions join the group without touching its lines."""
+    index = next((i for i, h in enumerate(comparison.hunks) if h is hunk), len(comparison.hunks))
+    return _key(comparison.maker(index), hunk)
+
+
+def _key(version: history_mod.Version | None, hunk: diff_mod.Hunk) -> str:
     anchor = version.id if version is not None else "now"
     note = version.note if version is not None else ""
     text = "\x00".join([note, anchor, *hunk.old_lines, "\x01", *hunk.new_lines])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def kept(comparison: Comparison, reviewed: set[str]) -> list[int]:
+    """The hunks of ``comparison`` marked reviewed: by their own key, by the key the
+    group's last version gave them before (``hunk_key`` named every hunk of a group
+    after it), or, where the diff leaves out the other side's edits, inside a hunk of
+    the diff as a whole that was kept (what the group showed before)."""
+    last = comparison.new.version
+    whole = [h for h in comparison.whole if _key(last, h) in reviewed]
+    return [
+        i
+        for i, hunk in enumerate(comparison.hunks)
+        if hunk_key(comparison, hunk) in reviewed
+        or _key(last, hunk) in reviewed
+        or any(_within(hunk, w) for w in whole)
+    ]
+
+
+def _within(hunk: diff_mod.Hunk, whole: diff_mod.Hunk) -> bool:
+    """Whether ``hunk`` (of the diff without the other side's edits) is part of
+    ``whole`` (of the diff as a whole): both end at the same text, so its new lines lie
+    in ``whole``'s, and its removed lines are among ``whole``'s."""
+    start, end = hunk.new_start, hunk.new_start + len(hunk.new_lines)
+    if not whole.new_start <= start <= end <= whole.new_start + len(whole.new_lines):
+        return False
+    left = list(whole.old_lines)
+    for line in hunk.old_lines:
+        if line not in left:
+            return False
+        left.remove(line)
+    return True
 
 
 def reviewed_path(root: Path) -> Path:

@@ -335,3 +335,55 @@ def test_each_sides_diff_shows_only_its_own_edits_when_both_wrote(
     assert (workspace / "MEMORY.md").read_text("utf-8") == agent_2.replace("AGENT appended line\n", "")
     after = _versions(workspace, "MEMORY.md")
     assert len(after) == len(before) + 1 and after[0].source == "memdesk"
+
+
+def _agent_group(root: Path) -> tuple[history_mod.Version, ...]:
+    return tuple(v for v in reversed(_versions(root, "MEMORY.md")) if v.source == "disk")
+
+
+@pytest.mark.parametrize("user_between", [False, True])
+def test_a_kept_change_stays_kept_when_later_versions_join_its_group(
+    workspace: Path, user_between: bool
+) -> None:
+    # The agent rewrites a line; the user keeps it. Later (the user saving in between or
+    # not) the agent appends a line: the group's diff now runs to that version, and the
+    # first change, untouched since, is still kept; only the new one asks.
+    now = _now()
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=4))
+    rewritten = BEFORE.replace("Ana", "Bo")
+    _capture(workspace, "MEMORY.md", rewritten, "disk", now - dt.timedelta(hours=3))
+    one = history_data.compare_changes(workspace, _agent_group(workspace))
+    reviewed = {history_data.hunk_key(one, h) for h in one.hunks}
+    assert len(one.hunks) == 1 and history_data.kept(one, reviewed) == [0]
+    later = rewritten
+    if user_between:
+        later += "USER line\n"
+        _capture(workspace, "MEMORY.md", later, "memdesk", now - dt.timedelta(hours=2))
+    _capture(workspace, "MEMORY.md", later + "agent line two\n", "disk", now - dt.timedelta(hours=1))
+    both = history_data.compare_changes(workspace, _agent_group(workspace))
+    changed = [h.new_lines for h in both.hunks]
+    assert changed == [["- Owner of Ferry: Bo\n"], ["agent line two\n"]]
+    assert history_data.kept(both, reviewed) == [0]
+
+
+def test_marks_made_on_the_whole_diff_hold_for_the_per_side_diff(workspace: Path) -> None:
+    # Before each side's diff left out the other's edits, the agent's group showed the
+    # diff as a whole (the user's line in the agent's hunk), named after its last version.
+    # Marks made then hold for the hunks of the agent's own edits within them.
+    now = _now()
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=4))
+    agent_1 = BEFORE.replace("Ana", "Bo")
+    _capture(workspace, "MEMORY.md", agent_1, "disk", now - dt.timedelta(hours=3))
+    _capture(workspace, "MEMORY.md", agent_1 + "USER line\n", "memdesk", now - dt.timedelta(hours=2))
+    agent_2 = agent_1 + "USER line\nagent line two\n"
+    _capture(workspace, "MEMORY.md", agent_2, "disk", now - dt.timedelta(hours=1))
+    group = _agent_group(workspace)
+    whole = history_data.compare(workspace, "MEMORY.md", None, group[-1], old_before=group[0])
+    assert ["USER line\n", "agent line two\n"] in [h.new_lines for h in whole.hunks]
+    old_marks = {history_data.hunk_key(whole, h) for h in whole.hunks}
+    per_side = history_data.compare_changes(workspace, group)
+    assert [h.new_lines for h in per_side.hunks] == [["- Owner of Ferry: Bo\n"], ["agent line two\n"]]
+    assert history_data.kept(per_side, old_marks) == [0, 1]
+    # A mark on one whole hunk covers only the agent's edits inside it.
+    one_mark = {history_data.hunk_key(whole, h) for h in whole.hunks if "agent line two\n" in h.new_lines}
+    assert history_data.kept(per_side, one_mark) == [1]
