@@ -180,8 +180,8 @@ def _order(version: history_mod.Version) -> tuple[dt.datetime, int]:
 
 
 def _text_of(history: history_mod.History, version: history_mod.Version) -> str | None:
-    if version.source == DELETED:
-        return ""  # the note was gone: no lines
+    if version.source == DELETED or (version.is_git and version.digest is None):
+        return ""  # the note was gone (deleted, or a commit removed it): no lines
     text, _problem = _decode(history.content(version), "")
     return text
 
@@ -191,19 +191,32 @@ def compare_changes(root: Path, versions: Sequence[history_mod.Version]) -> Comp
     first) as a whole: from the version before the first to the last. Where the other
     side wrote in between (the user saving between the agent's rewrites), its changes
     are on both sides (``changes.without_own_changes``): only these versions' own
-    changes show, and a hunk reverted leaves the other side's edits alone."""
+    changes show, and a hunk reverted leaves the other side's edits alone.
+
+    A group with git commits is followed the same way, on the note's timeline of
+    captured versions and commits together: a commit that took the user's saved lines
+    with it (``git commit -a``) does not make them the agent's."""
     first, last = versions[0], versions[-1]
-    if len(versions) == 1 or any(v.is_git for v in versions):
+    if len(versions) == 1:
         # A commit's previous is the commit before it, on git's own timeline.
         return compare(root, last.note, None, last, old_before=first)
+    git = any(v.is_git for v in versions)
 
     def read(history: history_mod.History) -> Comparison:
-        before = history.previous(first)
-        span = [
-            v for v in history.timeline(last.note, git=False) if _order(first) <= _order(v) <= _order(last)
-        ]
-        span.reverse()  # oldest first
-        own = {v.id for v in versions}
+        if git:
+            found = _git_span(history, first, last)
+            if found is None:  # the group's versions are not on the timeline (rewritten history)
+                return compare(root, last.note, None, last, old_before=first)
+            before, span = found
+        else:
+            before = history.previous(first)
+            span = [
+                v
+                for v in history.timeline(last.note, git=False)
+                if _order(first) <= _order(v) <= _order(last)
+            ]
+            span.reverse()  # oldest first
+        own = {_ident(v) for v in versions}
         old_side = _version_side(history, before)
         new_side = _version_side(history, last)
         whole: tuple[diff_mod.Hunk, ...] = ()
@@ -213,9 +226,9 @@ def compare_changes(root: Path, versions: Sequence[history_mod.Version]) -> Comp
             # Each line followed through the span: which version made each hunk, and,
             # where the other side wrote in between, the diff without its edits.
             if all(text is not None for text in texts):  # else the plain diff, as a whole
-                steps = [(text or "", v.id in own) for v, text in zip(span, texts, strict=True)]
+                steps = [(text or "", _ident(v) in own) for v, text in zip(span, texts, strict=True)]
                 blame = changes_mod.own_changes(old_side.text, steps)
-                if any(v.id not in own for v in span):
+                if any(_ident(v) not in own for v in span):
                     whole = tuple(diff_mod.hunks(old_side.text, new_side.text))
                     old_side = Side(before, blame.old_text)
         found: tuple[diff_mod.Hunk, ...] = ()
@@ -223,10 +236,31 @@ def compare_changes(root: Path, versions: Sequence[history_mod.Version]) -> Comp
             found = tuple(diff_mod.hunks(old_side.text, new_side.text))
         made_by: tuple[history_mod.Version | None, ...] = ()
         if blame is not None:
-            made_by = tuple(_step_version(span, blame.step_of(h)) for h in found)
+            # The group's own version objects (with their +/- counts), as the view lists them.
+            mine = {_ident(v): v for v in versions}
+            made = [_step_version(span, blame.step_of(h)) for h in found]
+            made_by = tuple(mine.get(_ident(v), v) if v is not None else None for v in made)
         return Comparison(old_side, new_side, found, made_by, whole)
 
     return with_history(root, read)
+
+
+def _ident(version: history_mod.Version) -> tuple[bool, str]:
+    """A version's identity across the store's ids and git's commit names."""
+    return version.is_git, version.id
+
+
+def _git_span(
+    history: history_mod.History, first: history_mod.Version, last: history_mod.Version
+) -> tuple[history_mod.Version | None, list[history_mod.Version]] | None:
+    """The version before ``first`` and the versions from ``first`` to ``last``, oldest
+    first, on the note's timeline of captured versions and commits together."""
+    timeline = history.timeline(last.note, git=True)[::-1]  # oldest first
+    where = {_ident(v): i for i, v in enumerate(timeline)}
+    start, end = where.get(_ident(first)), where.get(_ident(last))
+    if start is None or end is None or end < start:
+        return None
+    return (timeline[start - 1] if start else None), timeline[start : end + 1]
 
 
 def _step_version(span: Sequence[history_mod.Version], step: int | None) -> history_mod.Version | None:

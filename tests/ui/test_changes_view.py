@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -387,3 +389,60 @@ def test_marks_made_on_the_whole_diff_hold_for_the_per_side_diff(workspace: Path
     # A mark on one whole hunk covers only the agent's edits inside it.
     one_mark = {history_data.hunk_key(whole, h) for h in whole.hunks if "agent line two\n" in h.new_lines}
     assert history_data.kept(per_side, one_mark) == [1]
+
+
+def _commit(repo: Path, when: dt.datetime, message: str) -> None:
+    stamp = when.isoformat()
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "agent",
+        "GIT_AUTHOR_EMAIL": "agent@example.invalid",
+        "GIT_COMMITTER_NAME": "agent",
+        "GIT_COMMITTER_EMAIL": "agent@example.invalid",
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_DATE": stamp,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    for args in (["add", "MEMORY.md"], ["commit", "-q", "-m", message]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs the git binary")
+def test_a_group_with_git_commits_shows_only_its_own_edits_too(workspace: Path) -> None:
+    # The agent commits its edits of MEMORY.md (git add; git commit), the user saves a line
+    # through memdesk in between, and the agent's second commit takes the user's line with
+    # it. The agent's group (two commits) shows its own edits only, as a captured group does.
+    now = _now()
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "-C", str(workspace), "init", "-q", "-b", "main"], check=True, env=env)
+    (workspace / "MEMORY.md").write_text(BEFORE, "utf-8")
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(minutes=50))
+    _commit(workspace, now - dt.timedelta(minutes=45), "memory as it was")
+    agent_1 = BEFORE.replace("Ana", "Bo")
+    (workspace / "MEMORY.md").write_text(agent_1, "utf-8")
+    _commit(workspace, now - dt.timedelta(minutes=40), "agent: ferry owner")
+    user = agent_1 + "USER line\n"
+    (workspace / "MEMORY.md").write_text(user, "utf-8")
+    _capture(workspace, "MEMORY.md", user, "memdesk", now - dt.timedelta(minutes=30))
+    agent_2 = user + "agent line two\n"
+    (workspace / "MEMORY.md").write_text(agent_2, "utf-8")
+    _commit(workspace, now - dt.timedelta(minutes=20), "agent: one more line")
+    history = history_mod.open_history(workspace)
+    try:
+        changed = history.note_changes("MEMORY.md", now - dt.timedelta(minutes=42))
+    finally:
+        history.close()
+    group = tuple(v for v in changed if history_data.side_of(v.source) == "agent")
+    assert [v.source for v in group] == ["git", "git"]
+    shown = history_data.compare_changes(workspace, group)
+    assert shown.old.text == BEFORE + "USER line\n"  # the user's line is on both sides
+    assert [(h.old_lines, h.new_lines) for h in shown.hunks] == [
+        (["- Owner of Ferry: Ana\n"], ["- Owner of Ferry: Bo\n"]),
+        ([], ["agent line two\n"]),
+    ]
+    # Each hunk is named after the commit that made it.
+    assert [shown.maker(i) for i in range(2)] == list(group)
+    # Reverting the second commit's line keeps the user's.
+    reverted = history_data.undo_hunk(shown, shown.hunks[1], agent_2, "MEMORY.md")
+    assert reverted == user
