@@ -204,10 +204,10 @@ def compare_changes(root: Path, versions: Sequence[history_mod.Version]) -> Comp
 
     def read(history: history_mod.History) -> Comparison:
         if git:
-            found = _git_span(history, first, last)
-            if found is None:  # the group's versions are not on the timeline (rewritten history)
+            on_timeline = _git_span(history, first, last)
+            if on_timeline is None:  # the group's versions are not on it (history rewritten)
                 return compare(root, last.note, None, last, old_before=first)
-            before, span = found
+            before, span = on_timeline
         else:
             before = history.previous(first)
             span = [
