@@ -237,6 +237,8 @@ class AsOfSearch(QObject):
         job.finished.connect(self._on_finish_finished)
         self._finish_job = job
         self._finishing.add(job)
+        if not snap.pending:
+            self._hybrid = snap  # only passage windows left: its answers are hybrid already
         job.start()
 
     @property
@@ -308,6 +310,7 @@ class AsOfSearch(QObject):
     def search(self, request: Request, *, reranked: bool = False) -> None:
         """Answer ``request`` from the snapshot; ``reranked``: only the settings moved,
         so the snapshot's last pool is ranked again when it covers them."""
+        self._last_request = request  # asked again when the snapshot turns hybrid
         last = self._last
         if reranked and last is not None and self.snapshot is not None:
             old, found = last
@@ -332,7 +335,6 @@ class AsOfSearch(QObject):
                 self._publish(request, marked, reranked=True)
                 return
         self._waiting = request
-        self._last_request = request
         if self._search_job is None and self.snapshot is not None:
             self._run_next()
 
