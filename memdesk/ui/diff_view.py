@@ -1,6 +1,7 @@
 """A read-only diff of two texts, hunk by hunk, for the History panel and the Changes
-view: each change with three lines around it, removed lines tinted red, added ones
-green, an ``@@`` line before each. The hunk under the cursor is the one the panel's
+view: each change with three lines around it (each line once: near changes share the
+lines between them), removed lines tinted red, added ones green, an ``@@`` line before
+each. The hunk under the cursor is the one the panel's
 actions (revert, restore, keep) act on; Alt+Down / Alt+Up go from one to the next."""
 
 from __future__ import annotations
