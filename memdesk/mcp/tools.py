@@ -74,6 +74,10 @@ class MemoryTools:
         self._engine: Any = None
         self._engine_lock = threading.Lock()
         self._asof_lock = threading.Lock()
+        # Days whose snapshot is being finished (its changed chunks embedded) in the
+        # background, each with its thread; answers meanwhile come from it, keyword-only.
+        self._asof_finishing: dict[dt.date, tuple[Any, threading.Thread]] = {}
+        self._asof_stop = threading.Event()
         self._sync_lock = threading.Lock()
         self._sync_thread: threading.Thread | None = None
         # Asked for while a sync ran: that sync may have listed the notes before the
@@ -187,7 +191,24 @@ class MemoryTools:
             thread.join(timeout)
         return not self.syncing
 
+    def wait_for_as_of(self, timeout: float | None = None) -> bool:
+        """Wait for the snapshots being finished in the background; True when none is."""
+        with self._asof_lock:
+            threads = [thread for _snap, thread in self._asof_finishing.values()]
+        for thread in threads:
+            thread.join(timeout)
+        return not any(thread.is_alive() for thread in threads)
+
+    def _close_as_of(self) -> None:
+        self._asof_stop.set()  # a finish under way stops at its next batch, keeping its vectors
+        self.wait_for_as_of(30)
+        with self._asof_lock:
+            for snap, _thread in self._asof_finishing.values():
+                snap.close()
+            self._asof_finishing.clear()
+
     def close(self) -> None:
+        self._close_as_of()
         with self._background_lock:
             self._background_started = True  # a pending start-up sync is not wanted now
         if self._background_timer is not None:
@@ -327,7 +348,6 @@ class MemoryTools:
         data dir and searched at that day's clock; each hit names its version and
         whether its note changed since (``core/asof``, as ``memdesk search --as-of``).
         Reads the workspace only."""
-        from memdesk.core import asof
 
         settings, flt = self._request(query, max_results, profile, folder, since, until)
         when = _parse_date(day, "day")
@@ -338,13 +358,21 @@ class MemoryTools:
             raise ToolInputError(f"{self.root}: memdesk keeps no history of this workspace")
         t0 = time.perf_counter()
         with self._asof_lock:  # one snapshot folder per day: built by one search at a time
-            snap = asof.open_snapshot(eng, history, when)
+            snap, kept = self._as_of_snapshot(eng, history, when)
             try:
                 found = snap.search(query, settings, filters=flt)
                 summary = snap.to_json()
             finally:
-                snap.close()
+                if not kept:
+                    snap.close()
         result = found.result
+        notices = [n for n in (result.pool.notice,) if n]
+        if summary["pending_chunks"]:
+            notices.append(
+                f"keyword-only: memory as of {when.isoformat()} has {summary['pending_chunks']} "
+                "passages that differ from today's still being embedded; searches of this day "
+                "are hybrid once they are"
+            )
         data: dict[str, Any] = {
             "query": query,
             "mode": result.pool.mode,
@@ -354,13 +382,45 @@ class MemoryTools:
             "folder": flt.folders[0] if flt.folders else None,
             "since": since or None,
             "until": until or None,
-            "notices": [n for n in (result.pool.notice,) if n],
+            "notices": notices,
             "timings_ms": {"total_ms": round((time.perf_counter() - t0) * 1000, 3)},
             "results": [h.to_json() for h in found.hits],
         }
         if explain_hits:
             _explain(data["results"], settings, result.pool, result.hits, when)
         return json_safe(data)
+
+    def _as_of_snapshot(self, eng: Any, history: Any, day: dt.date) -> tuple[Any, bool]:
+        """The snapshot of ``day`` to answer from (under ``_asof_lock``), and whether it
+        stays open (it is being finished in the background). A new day answers as soon
+        as its notes are keyword-searchable: embedding the chunks that differ from the
+        live index's (tens of seconds on two cores) runs in a thread meanwhile."""
+        from memdesk.core import asof
+
+        running = self._asof_finishing.get(day)
+        if running is not None:
+            snap, thread = running
+            if thread.is_alive():
+                return snap, True
+            del self._asof_finishing[day]
+            snap.close()  # finished: opened again below, following any version captured since
+        snap = asof.open_snapshot(eng, history, day, embed=False)
+        if snap.report is not None or self._asof_stop.is_set():
+            return snap, False  # complete (or closing): nothing to finish
+        thread = threading.Thread(
+            target=self._finish_as_of, args=(snap,), name=f"memdesk-asof-{day.isoformat()}", daemon=True
+        )
+        self._asof_finishing[day] = (snap, thread)
+        thread.start()
+        return snap, True
+
+    def _finish_as_of(self, snap: Any) -> None:
+        try:
+            snap.finish(cancelled=self._asof_stop.is_set)
+        except errors.Cancelled:
+            pass  # closing: the vectors made so far are kept for the next time
+        except Exception:  # a thread's failure must not pass unseen; the next search reopens
+            log.exception("finishing the as-of index of %s failed", snap.day)
 
     # -- memory_get --------------------------------------------------------------------
     def memory_get(self, path: str, from_: int | None = None, lines: int | None = None) -> dict[str, Any]:

@@ -4,6 +4,11 @@
 synced: progress reported, cancellable), then answers the searches asked of it, one
 job at a time, the newest waiting request replacing older ones. A slider move
 re-ranks the snapshot's cached pool here on the GUI thread, as the session does.
+
+The build ends once the day's notes are keyword-searchable: the chunks that differ
+from every text the live index embedded are embedded by a second job meanwhile
+(``Snapshot.finish``), the searches answered keyword-only until their vectors are in
+(``hybrid`` then, and the last search is asked again).
 """
 
 from __future__ import annotations
@@ -89,6 +94,7 @@ def _build(
                 day,
                 progress=lambda step: context.report(step, force=step.phase != "embed"),
                 cancelled=context.cancelled,
+                embed=False,  # answer at once; the changed chunks are embedded by ``_finish``
             )
             try:
                 return snap, count(snap, history, snap.differences)
@@ -97,6 +103,16 @@ def _build(
                 raise
         finally:
             history.close()
+
+    return run
+
+
+def _finish(snap: asof.Snapshot) -> Callable[[jobs.JobContext], object]:
+    def run(context: jobs.JobContext) -> object:
+        return snap.finish(
+            progress=lambda step: context.report(step, force=step.phase == "windows"),
+            cancelled=context.cancelled,
+        )
 
     return run
 
@@ -119,7 +135,12 @@ class AsOfSearch(QObject):
     Signals:
         started(object): the day (``datetime.date``) whose snapshot is being built.
         progress(object): ``engine.SyncProgress`` of its index.
-        ready(object): the ``asof.Snapshot``, indexed.
+        ready(object): the ``asof.Snapshot``, keyword-searchable (``pending``: chunks
+            still to embed, searches keyword-only until ``hybrid``).
+        embedding(object): ``engine.SyncProgress`` of the snapshot's changed chunks
+            being embedded after ``ready``.
+        hybrid(object): the ``asof.Snapshot``, every chunk with its vector now (the last
+            search is asked again: its answer is hybrid).
         failed(object): the exception (``errors.Cancelled`` when cancelled).
         results(object): ``(session.Results, asof.AsOfResult | None)`` for the request asked.
         counted(object): the snapshot's ``Count`` again (``recount``: notes changed since).
@@ -129,6 +150,8 @@ class AsOfSearch(QObject):
     started = Signal(object)
     progress = Signal(object)
     ready = Signal(object)
+    embedding = Signal(object)
+    hybrid = Signal(object)
     failed = Signal(object)
     results = Signal(object)
     counted = Signal(object)
@@ -143,6 +166,10 @@ class AsOfSearch(QObject):
         self._count_job: jobs.Job[Count] | None = None
         self._count_pending = False
         self._search_job: jobs.Job[tuple[Request, asof.AsOfResult, float]] | None = None
+        self._finish_job: jobs.Job[object] | None = None
+        self._finishing: set[jobs.Job[object]] = set()  # until they end (cancelled too)
+        self._hybrid: asof.Snapshot | None = None  # the snapshot announced hybrid
+        self._last_request: Request | None = None
         self._waiting: Request | None = None
         self._last: tuple[Request, asof.AsOfResult] | None = None
         self._closing: list[asof.Snapshot] = []
@@ -196,8 +223,60 @@ class AsOfSearch(QObject):
             return
         self.snapshot, self.count = outcome.value
         self.ready.emit(self.snapshot)
+        if self.snapshot.report is None:
+            self._start_finish(self.snapshot)
         if self._waiting is not None:
             self._run_next()
+
+    def _start_finish(self, snap: asof.Snapshot) -> None:
+        """Embed the snapshot's changed chunks (then their windows) in a job of its own."""
+        job: jobs.Job[object] = jobs.Job(
+            "memdesk-asof-finish", _finish(snap), progress_interval=PROGRESS_INTERVAL, background=True
+        )
+        job.progress.connect(self._on_finish_progress)
+        job.finished.connect(self._on_finish_finished)
+        self._finish_job = job
+        self._finishing.add(job)
+        if not snap.pending:
+            self._hybrid = snap  # only passage windows left: its answers are hybrid already
+        job.start()
+
+    @property
+    def embedding_changes(self) -> bool:
+        """True while the snapshot's changed chunks are being embedded (keyword-only)."""
+        snap = self.snapshot
+        return self._finish_job is not None and snap is not None and snap.pending > 0
+
+    @Slot(object)
+    def _on_finish_progress(self, step: object) -> None:
+        snap = self.snapshot
+        if self.sender() is not self._finish_job or snap is None:
+            return
+        if getattr(step, "phase", "") == "embed":
+            self.embedding.emit(step)
+        elif not snap.pending:
+            self._announce_hybrid(snap)  # the passage windows follow: hybrid already
+
+    @Slot(object)
+    def _on_finish_finished(self, outcome: jobs.JobOutcome[object]) -> None:
+        job = self.sender()
+        self._finishing.discard(job)  # type: ignore[arg-type]
+        if job is self._finish_job:
+            self._finish_job = None
+            snap = self.snapshot
+            if snap is not None and outcome.value is not None:
+                self._announce_hybrid(snap)
+            elif outcome.error is not None and not outcome.cancelled:
+                log.warning("could not embed the changed notes of %s: %s", self.day, outcome.error)
+        self._close_retired()
+
+    def _announce_hybrid(self, snap: asof.Snapshot) -> None:
+        if self._hybrid is snap:
+            return
+        self._hybrid = snap
+        self.hybrid.emit(snap)
+        if self._last_request is not None and self._waiting is None:
+            self.search(self._last_request)  # its answer was keyword-only
 
     def recount(self) -> None:
         """Count again how the workspace differs from the snapshot (notes changed since
@@ -231,6 +310,7 @@ class AsOfSearch(QObject):
     def search(self, request: Request, *, reranked: bool = False) -> None:
         """Answer ``request`` from the snapshot; ``reranked``: only the settings moved,
         so the snapshot's last pool is ranked again when it covers them."""
+        self._last_request = request  # asked again when the snapshot turns hybrid
         last = self._last
         if reranked and last is not None and self.snapshot is not None:
             old, found = last
@@ -309,6 +389,11 @@ class AsOfSearch(QObject):
         self.day = None
         self._waiting = None
         self._last = None
+        self._last_request = None
+        if self._finish_job is not None:
+            self._finish_job.cancel()  # stops at its next batch; the snapshot closes after it
+            self._finish_job = None
+        self._hybrid = None
         if self._build_job is not None:
             self._build_job.cancel()
             self._build_job = None  # its outcome is ignored; a finished snapshot is closed
@@ -322,19 +407,21 @@ class AsOfSearch(QObject):
             self.ended.emit()
 
     def _close_retired(self) -> None:
-        if self._search_job is None and self._count_job is None:
+        # A finish job embeds into a snapshot left meanwhile until it stops: closed after.
+        if self._search_job is None and self._count_job is None and not self._finishing:
             for snap in self._closing:
                 snap.close()
             self._closing = []
 
     def close(self) -> None:
         """Stop every job and close the snapshot (the window closes)."""
-        search, counting = self._search_job, self._count_job
+        search, counting, finishing = self._search_job, self._count_job, tuple(self._finishing)
         self.back_to_now(quiet=True)
-        for job in (*self._jobs, search, counting):
+        for job in (*self._jobs, search, counting, *finishing):
             if job is not None:
                 job.cancel()
                 job.wait()
         self._search_job = None
         self._count_job = None
+        self._finishing.clear()
         self._close_retired()

@@ -98,10 +98,22 @@ class Comparison:
     old: Side
     new: Side
     hunks: tuple[diff_mod.Hunk, ...]
+    # Per hunk, the version that made it: the newest of the shown versions that wrote
+    # one of its lines (a group of changes; empty: ``new``'s version made every hunk).
+    made_by: tuple[history_mod.Version | None, ...] = ()
+    # The diff as a whole (the version before the first → the last), where the one
+    # shown leaves out the other side's edits: what such a group showed before, so
+    # marks made on it still hold (``kept``).
+    whole: tuple[diff_mod.Hunk, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.old.text is not None and self.new.text is not None
+
+    def maker(self, index: int) -> history_mod.Version | None:
+        """The version that made hunk ``index``."""
+        made = self.made_by[index] if index < len(self.made_by) else None
+        return made if made is not None else self.new.version
 
 
 def _decode(data: bytes | None, why: object) -> tuple[str | None, object]:
@@ -168,8 +180,8 @@ def _order(version: history_mod.Version) -> tuple[dt.datetime, int]:
 
 
 def _text_of(history: history_mod.History, version: history_mod.Version) -> str | None:
-    if version.source == DELETED:
-        return ""  # the note was gone: no lines
+    if version.source == DELETED or (version.is_git and version.digest is None):
+        return ""  # the note was gone (deleted, or a commit removed it): no lines
     text, _problem = _decode(history.content(version), "")
     return text
 
@@ -179,32 +191,80 @@ def compare_changes(root: Path, versions: Sequence[history_mod.Version]) -> Comp
     first) as a whole: from the version before the first to the last. Where the other
     side wrote in between (the user saving between the agent's rewrites), its changes
     are on both sides (``changes.without_own_changes``): only these versions' own
-    changes show, and a hunk reverted leaves the other side's edits alone."""
+    changes show, and a hunk reverted leaves the other side's edits alone.
+
+    A group with git commits is followed the same way, on the note's timeline of
+    captured versions and commits together: a commit that took the user's saved lines
+    with it (``git commit -a``) does not make them the agent's."""
     first, last = versions[0], versions[-1]
-    if len(versions) == 1 or any(v.is_git for v in versions):
+    if len(versions) == 1:
         # A commit's previous is the commit before it, on git's own timeline.
         return compare(root, last.note, None, last, old_before=first)
+    git = any(v.is_git for v in versions)
 
     def read(history: history_mod.History) -> Comparison:
-        before = history.previous(first)
-        span = [
-            v for v in history.timeline(last.note, git=False) if _order(first) <= _order(v) <= _order(last)
-        ]
-        span.reverse()  # oldest first
-        own = {v.id for v in versions}
+        if git:
+            on_timeline = _git_span(history, first, last)
+            if on_timeline is None:  # the group's versions are not on it (history rewritten)
+                return compare(root, last.note, None, last, old_before=first)
+            before, span = on_timeline
+        else:
+            before = history.previous(first)
+            span = [
+                v
+                for v in history.timeline(last.note, git=False)
+                if _order(first) <= _order(v) <= _order(last)
+            ]
+            span.reverse()  # oldest first
+        own = {_ident(v) for v in versions}
         old_side = _version_side(history, before)
         new_side = _version_side(history, last)
-        if old_side.text is not None and any(v.id not in own for v in span):
+        whole: tuple[diff_mod.Hunk, ...] = ()
+        blame: changes_mod.OwnChanges | None = None
+        if old_side.text is not None and new_side.text is not None:
             texts = [_text_of(history, v) for v in span]
+            # Each line followed through the span: which version made each hunk, and,
+            # where the other side wrote in between, the diff without its edits.
             if all(text is not None for text in texts):  # else the plain diff, as a whole
-                steps = [(text or "", v.id in own) for v, text in zip(span, texts, strict=True)]
-                old_side = Side(before, changes_mod.without_own_changes(old_side.text, steps))
+                steps = [(text or "", _ident(v) in own) for v, text in zip(span, texts, strict=True)]
+                blame = changes_mod.own_changes(old_side.text, steps)
+                if any(_ident(v) not in own for v in span):
+                    whole = tuple(diff_mod.hunks(old_side.text, new_side.text))
+                    old_side = Side(before, blame.old_text)
         found: tuple[diff_mod.Hunk, ...] = ()
         if old_side.text is not None and new_side.text is not None:
             found = tuple(diff_mod.hunks(old_side.text, new_side.text))
-        return Comparison(old_side, new_side, found)
+        made_by: tuple[history_mod.Version | None, ...] = ()
+        if blame is not None:
+            # The group's own version objects (with their +/- counts), as the view lists them.
+            mine = {_ident(v): v for v in versions}
+            made = [_step_version(span, blame.step_of(h)) for h in found]
+            made_by = tuple(mine.get(_ident(v), v) if v is not None else None for v in made)
+        return Comparison(old_side, new_side, found, made_by, whole)
 
     return with_history(root, read)
+
+
+def _ident(version: history_mod.Version) -> tuple[bool, str]:
+    """A version's identity across the store's ids and git's commit names."""
+    return version.is_git, version.id
+
+
+def _git_span(
+    history: history_mod.History, first: history_mod.Version, last: history_mod.Version
+) -> tuple[history_mod.Version | None, list[history_mod.Version]] | None:
+    """The version before ``first`` and the versions from ``first`` to ``last``, oldest
+    first, on the note's timeline of captured versions and commits together."""
+    timeline = history.timeline(last.note, git=True)[::-1]  # oldest first
+    where = {_ident(v): i for i, v in enumerate(timeline)}
+    start, end = where.get(_ident(first)), where.get(_ident(last))
+    if start is None or end is None or end < start:
+        return None
+    return (timeline[start - 1] if start else None), timeline[start : end + 1]
+
+
+def _step_version(span: Sequence[history_mod.Version], step: int | None) -> history_mod.Version | None:
+    return span[step] if step is not None else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -373,12 +433,49 @@ def load_group_detail(
 def hunk_key(comparison: Comparison, hunk: diff_mod.Hunk) -> str:
     """Names one change of one version: the same lines changed again by a later
     rewrite (the agent re-promoting what the user reverted) are a new change to review,
-    not one already kept."""
-    version = comparison.new.version
+    not one already kept. The version is the one that made the hunk
+    (``Comparison.maker``), not the last of the group shown: a change kept stays kept
+    when later versions join the group without touching its lines."""
+    index = next((i for i, h in enumerate(comparison.hunks) if h is hunk), len(comparison.hunks))
+    return _key(comparison.maker(index), hunk)
+
+
+def _key(version: history_mod.Version | None, hunk: diff_mod.Hunk) -> str:
     anchor = version.id if version is not None else "now"
     note = version.note if version is not None else ""
     text = "\x00".join([note, anchor, *hunk.old_lines, "\x01", *hunk.new_lines])
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def kept(comparison: Comparison, reviewed: set[str]) -> list[int]:
+    """The hunks of ``comparison`` marked reviewed: by their own key, by the key the
+    group's last version gave them before (``hunk_key`` named every hunk of a group
+    after it), or, where the diff leaves out the other side's edits, inside a hunk of
+    the diff as a whole that was kept (what the group showed before)."""
+    last = comparison.new.version
+    whole = [h for h in comparison.whole if _key(last, h) in reviewed]
+    return [
+        i
+        for i, hunk in enumerate(comparison.hunks)
+        if hunk_key(comparison, hunk) in reviewed
+        or _key(last, hunk) in reviewed
+        or any(_within(hunk, w) for w in whole)
+    ]
+
+
+def _within(hunk: diff_mod.Hunk, whole: diff_mod.Hunk) -> bool:
+    """Whether ``hunk`` (of the diff without the other side's edits) is part of
+    ``whole`` (of the diff as a whole): both end at the same text, so its new lines lie
+    in ``whole``'s, and its removed lines are among ``whole``'s."""
+    start, end = hunk.new_start, hunk.new_start + len(hunk.new_lines)
+    if not whole.new_start <= start <= end <= whole.new_start + len(whole.new_lines):
+        return False
+    left = list(whole.old_lines)
+    for line in hunk.old_lines:
+        if line not in left:
+            return False
+        left.remove(line)
+    return True
 
 
 def reviewed_path(root: Path) -> Path:

@@ -139,10 +139,17 @@ class AsOfBanner(QFrame):
             )
         self.label.setText(text)
 
-    def show_ready(self, snap: asof.Snapshot, count: asof_qt.Count | None = None) -> None:
+    def show_ready(
+        self,
+        snap: asof.Snapshot,
+        count: asof_qt.Count | None = None,
+        embedding: engine_mod.SyncProgress | None = None,
+    ) -> None:
         """The day's snapshot and how the workspace differs from it now (``count``:
         recounted as notes change; notes the history had not seen by then are not
-        counted as "new since": it could not know whether they were there)."""
+        counted as "new since": it could not know whether they were there). While the
+        passages that differ that day are embedded (``embedding``: how far), it says the
+        answers are keyword-only meanwhile."""
         day = snap.day.isoformat()
         count = count or asof_qt.Count(snap.differences)
         first = count.first_seen.isoformat() if count.first_seen else ""
@@ -162,6 +169,9 @@ class AsOfBanner(QFrame):
             ).format(day, count.differ, len(count.unseen), first)
         else:
             text = self.tr("Memory as it was on {0} · {1} notes differ now").format(day, count.differ)
+        if snap.pending:
+            left = snap.pending if embedding is None else max(embedding.to_embed - embedding.embedded, 0)
+            text += " · " + self.tr("keyword-only while {0} changed passages are embedded").format(left)
         self.label.setText(text)
         self.label.setToolTip(self._differences_tip(snap, count))
 
@@ -211,6 +221,8 @@ class AsOfView(QObject):
         self.search.started.connect(self._on_search_started)
         self.search.progress.connect(self._on_search_progress)
         self.search.ready.connect(self._on_search_ready)
+        self.search.embedding.connect(self._on_search_embedding)
+        self.search.hybrid.connect(self._on_search_hybrid)
         self.search.failed.connect(self._on_search_failed)
         self.search.results.connect(self._on_search_results)
         self.search.counted.connect(self._on_search_counted)
@@ -283,6 +295,17 @@ class AsOfView(QObject):
         self.banner.show_ready(snap, self.search.count)
         session = self._window.session
         self.search.search(asof_qt.Request(session.query, session.settings, session.scope))
+
+    @Slot(object)
+    def _on_search_embedding(self, step: engine_mod.SyncProgress) -> None:
+        snap = self.search.snapshot
+        if snap is not None:
+            self.banner.show_ready(snap, self.search.count, step)
+
+    @Slot(object)
+    def _on_search_hybrid(self, snap: asof.Snapshot) -> None:
+        if snap is self.search.snapshot:
+            self.banner.show_ready(snap, self.search.count)  # the search is asked again
 
     def _follow(self, session: session_mod.Session) -> None:
         # Each sync (a save, the agent's write, a delete): the count may have changed.

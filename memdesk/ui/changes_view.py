@@ -513,11 +513,7 @@ class ChangesView(QDialog):
             problem = comparison.old.problem or comparison.new.problem
             self.diff.show_message(self.tr("No diff: {0}").format(qt_messages.text(problem)))
             return
-        kept = [
-            i
-            for i, h in enumerate(comparison.hunks)
-            if history_data.hunk_key(comparison, h) in self._reviewed
-        ]
+        kept = history_data.kept(comparison, self._reviewed)
         self.diff.show_diff(
             comparison.old.text or "",
             comparison.new.text or "",
@@ -550,11 +546,7 @@ class ChangesView(QDialog):
         comparison = self._comparison
         if comparison is None or not self._shown:
             return []
-        return [
-            i
-            for i, h in enumerate(comparison.hunks)
-            if history_data.hunk_key(comparison, h) in self._reviewed
-        ]
+        return history_data.kept(comparison, self._reviewed)
 
     def keep_hunk(self) -> bool:
         """Mark the hunk under the cursor reviewed, and go on to the next one."""

@@ -1,6 +1,7 @@
 """A read-only diff of two texts, hunk by hunk, for the History panel and the Changes
-view: each change with three lines around it, removed lines tinted red, added ones
-green, an ``@@`` line before each. The hunk under the cursor is the one the panel's
+view: each change with three lines around it (each line once: near changes share the
+lines between them), removed lines tinted red, added ones green, an ``@@`` line before
+each. The hunk under the cursor is the one the panel's
 actions (revert, restore, keep) act on; Alt+Down / Alt+Up go from one to the next."""
 
 from __future__ import annotations
@@ -84,20 +85,32 @@ class DiffView(QPlainTextEdit):
         if not self._hunks:
             self.show_message(empty)
             return
-        new_lines = new.splitlines(keepends=True)
+        new_lines = diff_mod.lines(new)  # as the hunks count lines
         rows: list[str] = []
         kinds: list[str] = []
         starts: list[int] = []
-        for hunk in self._hunks:
+        # Each line of ``new`` is shown once: as ``diff -U3`` does with near changes, the
+        # lines between two hunks closer than twice the context are not repeated as the
+        # first one's trailing and the next one's leading context, and a trailing context
+        # stops where the next change starts. Each change keeps its own "@@" line: the
+        # actions (keep, revert) act on one change at a time.
+        shown = 0  # lines of ``new`` before this index are on screen already
+        for index, hunk in enumerate(self._hunks):
             starts.append(len(rows))
             added, removed = len(hunk.new_lines), len(hunk.old_lines)
             rows.append(
                 f"@@ -{hunk.old_start + 1},{removed} +{hunk.new_start + 1},{added} @@"
-                + ("   ✓ " + self.tr("reviewed") if len(starts) - 1 in self._kept else "")
+                + ("   ✓ " + self.tr("reviewed") if index in self._kept else "")
             )
             kinds.append("head")
-            before = new_lines[max(0, hunk.new_start - CONTEXT) : hunk.new_start]
-            after = new_lines[hunk.new_start + added : hunk.new_start + added + CONTEXT]
+            end = hunk.new_start + added
+            last = index + 1 == len(self._hunks)
+            following = len(new_lines) if last else self._hunks[index + 1].new_start
+            before = new_lines[max(shown, hunk.new_start - CONTEXT) : hunk.new_start]
+            after = new_lines[end : min(end + CONTEXT, following)]
+            if not last and following - end <= 2 * CONTEXT:
+                after = new_lines[end:following]  # the whole gap once, before the next "@@"
+            shown = end + len(after)
             for line in before:
                 rows.append("  " + _plain(line))
                 kinds.append("ctx")

@@ -468,6 +468,10 @@
         <translation>{0} 当天的记忆 · {1} 篇笔记与现在不同</translation>
     </message>
     <message>
+        <source>keyword-only while {0} changed passages are embedded</source>
+        <translation>正在嵌入 {0} 个有变化的段落，暂时仅用关键词检索</translation>
+    </message>
+    <message>
         <source>Changed since:</source>
         <translation>此后有改动：</translation>
     </message>

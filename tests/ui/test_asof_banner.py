@@ -24,17 +24,23 @@ def _window(qtbot, make_window, tmp_path: Path, minilm_path: Path):  # type: ign
     return window
 
 
-def _choose_day(qtbot, window, day: QDate):  # type: ignore[no-untyped-def]
-    """Search > Search as of a day…, pick ``day``, OK; wait for the snapshot's results."""
+def _choose_day(qtbot, window, day: QDate, *, hybrid: bool = True):  # type: ignore[no-untyped-def]
+    """Search > Search as of a day…, pick ``day``, OK; wait for the snapshot's results
+    (``hybrid``: those asked again once the day's changed chunks have their vectors)."""
     window.menus.as_of_action.trigger()
     dialog = window.findChild(asof_banner.AsOfDialog)
     assert dialog is not None and dialog.isVisible()
     dialog.date_edit.setDate(day)
+    answers: list = []
+    window.as_of.search.results.connect(answers.append)
     with qtbot.waitSignal(window.as_of.search.results, timeout=120_000):
         dialog.accept()
         # The index is built as a job: the banner says so while the window stays live.
         assert window.as_of.banner.isVisible()
         assert "Reading memory as it was on 2026-11-03" in window.as_of.banner.label.text()
+    if hybrid:
+        qtbot.waitUntil(lambda: answers[-1][1].result.pool.mode == "hybrid", timeout=120_000)
+    window.as_of.search.results.disconnect(answers.append)
     return window.search_panel.model
 
 
@@ -175,3 +181,33 @@ def test_notes_the_history_had_not_seen_are_not_new_since(qtbot, make_window, tm
         "Memory as it was on 2026-10-01 · memdesk's history of this workspace starts on "
         f"{scripted.BEFORE.astimezone().date().isoformat()}: it keeps no version from that day or before"
     )
+
+
+def test_a_new_day_answers_keyword_first_then_hybrid(qtbot, make_window, tmp_path, minilm_path) -> None:  # type: ignore[no-untyped-def]
+    """Day 3's ferry text was never embedded by the live index: the first answer does not
+    wait for it (keyword-only, the banner says so), and the search is asked again, hybrid,
+    once the day's changed chunks have their vectors."""
+    window = _window(qtbot, make_window, tmp_path, minilm_path)
+    answers: list = []
+    window.as_of.search.results.connect(answers.append)
+    # The embedding waits for the model's lock while the test holds it: the keyword-first
+    # answer is seen before the changed chunks' vectors, however fast the machine.
+    lock = window.session.engine.embed_lock
+    lock.acquire()
+    try:
+        _choose_day(qtbot, window, QDate(2026, 11, 3), hybrid=False)
+        first = answers[0][1]
+        assert first.result.pool.mode == "fts"
+        assert any("Dana Whitfield" in h.hit.text for h in first.hits if h.hit.path == scripted.FERRY)
+        assert window.as_of.search.embedding_changes
+        assert window.as_of.banner.label.text() == (
+            "Memory as it was on 2026-11-03 · 2 notes differ now · "
+            "keyword-only while 2 changed passages are embedded"
+        )
+    finally:
+        lock.release()
+    qtbot.waitUntil(lambda: answers[-1][1].result.pool.mode == "hybrid", timeout=120_000)
+    assert answers[-1][0].query == FERRY_QUERY
+    assert window.as_of.banner.label.text() == "Memory as it was on 2026-11-03 · 2 notes differ now"
+    assert not window.as_of.search.embedding_changes
+    window.as_of.search.results.disconnect(answers.append)

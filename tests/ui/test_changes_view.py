@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -335,3 +337,112 @@ def test_each_sides_diff_shows_only_its_own_edits_when_both_wrote(
     assert (workspace / "MEMORY.md").read_text("utf-8") == agent_2.replace("AGENT appended line\n", "")
     after = _versions(workspace, "MEMORY.md")
     assert len(after) == len(before) + 1 and after[0].source == "memdesk"
+
+
+def _agent_group(root: Path) -> tuple[history_mod.Version, ...]:
+    return tuple(v for v in reversed(_versions(root, "MEMORY.md")) if v.source == "disk")
+
+
+@pytest.mark.parametrize("user_between", [False, True])
+def test_a_kept_change_stays_kept_when_later_versions_join_its_group(
+    workspace: Path, user_between: bool
+) -> None:
+    # The agent rewrites a line; the user keeps it. Later (the user saving in between or
+    # not) the agent appends a line: the group's diff now runs to that version, and the
+    # first change, untouched since, is still kept; only the new one asks.
+    now = _now()
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=4))
+    rewritten = BEFORE.replace("Ana", "Bo")
+    _capture(workspace, "MEMORY.md", rewritten, "disk", now - dt.timedelta(hours=3))
+    one = history_data.compare_changes(workspace, _agent_group(workspace))
+    reviewed = {history_data.hunk_key(one, h) for h in one.hunks}
+    assert len(one.hunks) == 1 and history_data.kept(one, reviewed) == [0]
+    later = rewritten
+    if user_between:
+        later += "USER line\n"
+        _capture(workspace, "MEMORY.md", later, "memdesk", now - dt.timedelta(hours=2))
+    _capture(workspace, "MEMORY.md", later + "agent line two\n", "disk", now - dt.timedelta(hours=1))
+    both = history_data.compare_changes(workspace, _agent_group(workspace))
+    changed = [h.new_lines for h in both.hunks]
+    assert changed == [["- Owner of Ferry: Bo\n"], ["agent line two\n"]]
+    assert history_data.kept(both, reviewed) == [0]
+
+
+def test_marks_made_on_the_whole_diff_hold_for_the_per_side_diff(workspace: Path) -> None:
+    # Before each side's diff left out the other's edits, the agent's group showed the
+    # diff as a whole (the user's line in the agent's hunk), named after its last version.
+    # Marks made then hold for the hunks of the agent's own edits within them.
+    now = _now()
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(hours=4))
+    agent_1 = BEFORE.replace("Ana", "Bo")
+    _capture(workspace, "MEMORY.md", agent_1, "disk", now - dt.timedelta(hours=3))
+    _capture(workspace, "MEMORY.md", agent_1 + "USER line\n", "memdesk", now - dt.timedelta(hours=2))
+    agent_2 = agent_1 + "USER line\nagent line two\n"
+    _capture(workspace, "MEMORY.md", agent_2, "disk", now - dt.timedelta(hours=1))
+    group = _agent_group(workspace)
+    whole = history_data.compare(workspace, "MEMORY.md", None, group[-1], old_before=group[0])
+    assert ["USER line\n", "agent line two\n"] in [h.new_lines for h in whole.hunks]
+    old_marks = {history_data.hunk_key(whole, h) for h in whole.hunks}
+    per_side = history_data.compare_changes(workspace, group)
+    assert [h.new_lines for h in per_side.hunks] == [["- Owner of Ferry: Bo\n"], ["agent line two\n"]]
+    assert history_data.kept(per_side, old_marks) == [0, 1]
+    # A mark on one whole hunk covers only the agent's edits inside it.
+    one_mark = {history_data.hunk_key(whole, h) for h in whole.hunks if "agent line two\n" in h.new_lines}
+    assert history_data.kept(per_side, one_mark) == [1]
+
+
+def _commit(repo: Path, when: dt.datetime, message: str) -> None:
+    stamp = when.isoformat()
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "agent",
+        "GIT_AUTHOR_EMAIL": "agent@example.invalid",
+        "GIT_COMMITTER_NAME": "agent",
+        "GIT_COMMITTER_EMAIL": "agent@example.invalid",
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_DATE": stamp,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    for args in (["add", "MEMORY.md"], ["commit", "-q", "-m", message]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs the git binary")
+def test_a_group_with_git_commits_shows_only_its_own_edits_too(workspace: Path) -> None:
+    # The agent commits its edits of MEMORY.md (git add; git commit), the user saves a line
+    # through memdesk in between, and the agent's second commit takes the user's line with
+    # it. The agent's group (two commits) shows its own edits only, as a captured group does.
+    now = _now()
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    subprocess.run(["git", "-C", str(workspace), "init", "-q", "-b", "main"], check=True, env=env)
+    (workspace / "MEMORY.md").write_text(BEFORE, "utf-8")
+    _capture(workspace, "MEMORY.md", BEFORE, "memdesk", now - dt.timedelta(minutes=50))
+    _commit(workspace, now - dt.timedelta(minutes=45), "memory as it was")
+    agent_1 = BEFORE.replace("Ana", "Bo")
+    (workspace / "MEMORY.md").write_text(agent_1, "utf-8")
+    _commit(workspace, now - dt.timedelta(minutes=40), "agent: ferry owner")
+    user = agent_1 + "USER line\n"
+    (workspace / "MEMORY.md").write_text(user, "utf-8")
+    _capture(workspace, "MEMORY.md", user, "memdesk", now - dt.timedelta(minutes=30))
+    agent_2 = user + "agent line two\n"
+    (workspace / "MEMORY.md").write_text(agent_2, "utf-8")
+    _commit(workspace, now - dt.timedelta(minutes=20), "agent: one more line")
+    history = history_mod.open_history(workspace)
+    try:
+        changed = history.note_changes("MEMORY.md", now - dt.timedelta(minutes=42))
+    finally:
+        history.close()
+    group = tuple(v for v in changed if history_data.side_of(v.source) == "agent")
+    assert [v.source for v in group] == ["git", "git"]
+    shown = history_data.compare_changes(workspace, group)
+    assert shown.old.text == BEFORE + "USER line\n"  # the user's line is on both sides
+    assert [(h.old_lines, h.new_lines) for h in shown.hunks] == [
+        (["- Owner of Ferry: Ana\n"], ["- Owner of Ferry: Bo\n"]),
+        ([], ["agent line two\n"]),
+    ]
+    # Each hunk is named after the commit that made it.
+    assert [shown.maker(i) for i in range(2)] == list(group)
+    # Reverting the second commit's line keeps the user's.
+    reverted = history_data.undo_hunk(shown, shown.hunks[1], agent_2, "MEMORY.md")
+    assert reverted == user

@@ -7,6 +7,14 @@ everything the live index has seen is embedded), syncs it with the normal indexe
 and returns a ``Snapshot``: searches there run with the normal engine and profile,
 at that day's clock, and each hit says which version it came from and whether its
 note differs now.
+
+The first search of a day need not wait for the embedding: with ``embed=False`` the
+sync stops once the snapshot's notes are keyword-searchable (vectors copied from the
+live index are in; the chunks that differ that day are still to embed), searches run
+keyword-only and say so (``Snapshot.pending``), and ``Snapshot.finish`` embeds the rest
+(from another thread) after which they are hybrid. Embedding the changed chunks and
+their passage windows is where a new day's first search spent its time (tens of
+seconds for a few dozen changed notes on two cores).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
+import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +37,7 @@ from memdesk.core.index.store import Store
 from memdesk.core.openclaw import chunking as oc_chunking
 from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import hits as hits_mod
+from memdesk.core.search import ranking
 from memdesk.core.search import settings as settings_mod
 
 log = logging.getLogger(__name__)
@@ -79,8 +89,9 @@ class Snapshot:
         day: dt.date,
         built: snapshot.Materialized,
         engine: engine_mod.Engine,
-        report: engine_mod.SyncReport,
+        report: engine_mod.SyncReport | None,
         reused: int,
+        pending: int = 0,
     ) -> None:
         self.live = live
         self.day = day
@@ -89,8 +100,12 @@ class Snapshot:
         self.versions = dict(built.versions)
         self.skipped = dict(built.skipped)
         self.engine = engine
-        self.report = report
+        self.report = report  # None while the snapshot's sync has not ended (``pending``)
         self.reused = reused  # vectors copied from the live index (and other snapshots)
+        # Chunk texts still to embed: while any is, searches are keyword-only (a chunk
+        # without its vector would lose to every chunk that has one).
+        self.pending = pending
+        self._finish_lock = threading.Lock()
         self._notes = self._listed()
         self.differences = self.compare()
 
@@ -160,17 +175,54 @@ class Snapshot:
         now: dt.date | dt.datetime | None = None,
         filters: filters_mod.SearchFilter = filters_mod.NO_FILTER,
     ) -> AsOfResult:
-        """The normal search over the snapshot, its clock at the snapshot's day (or ``now``)."""
-        result = self.engine.search(query, settings, scope=scope, now=now or self.day, filters=filters)
+        """The normal search over the snapshot, its clock at the snapshot's day (or
+        ``now``); keyword-only while chunks are still to embed (``pending``)."""
+        clock = self.engine.clock(now or self.day)
+        mode: hits_mod.Mode | None = "fts" if self.pending else None
+        found = self.engine.fetch_candidates(
+            query, settings, scope=scope, mode=mode, now=clock, filters=filters
+        )
+        result = engine_mod.SearchResult(
+            pool=found, hits=tuple(ranking.rank(found, settings, now=clock)), settings=settings
+        )
         return AsOfResult(self.day, result, self.mark(result.hits))
 
+    @property
+    def complete(self) -> bool:
+        """Whether every chunk of the snapshot has its vector (searches are hybrid)."""
+        return not self.pending
+
+    def finish(
+        self,
+        *,
+        progress: engine_mod.ProgressFn | None = None,
+        cancelled: engine_mod.CancelledFn | None = None,
+    ) -> engine_mod.SyncReport:
+        """Embed what ``open_snapshot(embed=False)`` left (the chunks that differ that
+        day, then their passage windows); searches are hybrid once the chunks are done.
+        Safe beside searches from another thread; a cancelled finish keeps the vectors
+        made so far (the next one embeds the rest)."""
+
+        def watched(step: engine_mod.SyncProgress) -> None:
+            if step.phase == "windows":
+                self.pending = 0  # every chunk's vector is committed: hybrid from here on
+            if progress is not None:
+                progress(step)
+
+        with self._finish_lock:
+            report = self.engine.sync(progress=watched, cancelled=cancelled)
+            self.report, self.pending = report, 0
+            return report
+
     def to_json(self) -> dict[str, Any]:
-        """The day, its end, how many notes it had and how they differ now, and the
-        notes whose content the history did not keep (``memdesk search --as-of``, MCP)."""
+        """The day, its end, how many notes it had and how they differ now, the notes
+        whose content the history did not keep, and how many chunks are still to embed
+        (``memdesk search --as-of``, MCP)."""
         return {
             "day": self.day.isoformat(),
             "at": self.when.isoformat(),
             "notes": self.notes,
+            "pending_chunks": self.pending,
             "differ_now": self.differences.count,
             "differences": self.differences.to_json(),
             "not_kept": self.skipped,
@@ -187,12 +239,16 @@ def open_snapshot(
     *,
     progress: engine_mod.ProgressFn | None = None,
     cancelled: engine_mod.CancelledFn | None = None,
+    embed: bool = True,
 ) -> Snapshot:
     """Memory of ``live``'s workspace as it was at the end of ``day``, indexed.
 
     The snapshot's engine shares the live engine's embedder and its lock (one
     llama.cpp context). Its folder is reused while valid; the least recently used
-    folders beyond ``snapshot.MAX_SNAPSHOTS`` are removed.
+    folders beyond ``snapshot.MAX_SNAPSHOTS`` are removed. ``embed=False``: back as soon
+    as the notes are keyword-searchable, the chunks that differ from every text the
+    live index embedded left to ``Snapshot.finish`` (``Snapshot.pending`` counts them);
+    the passage windows are left to it too.
     """
     versions = snapshot.versions_at(history, snapshot.end_of_day(day))
     built = snapshot.materialize(live.workspace, day, versions, history.content, cancelled=cancelled)
@@ -207,11 +263,41 @@ def open_snapshot(
     eng.embed_lock = live.embed_lock  # llama.cpp's context is not re-entrant
     try:
         reused = reuse_vectors(eng, built.written, sources=[live.db_path, *_other_snapshots(built)])
-        report = eng.sync(progress=progress, cancelled=cancelled)
-        return Snapshot(live, day, built, eng, report, reused)
+        if embed or eng.embedder is None:
+            return Snapshot(live, day, built, eng, eng.sync(progress=progress, cancelled=cancelled), reused)
+        report, pending = _sync_until_embedding(eng, progress, cancelled)
+        return Snapshot(live, day, built, eng, report, reused, pending)
     except BaseException:
         eng.close()
         raise
+
+
+def _sync_until_embedding(
+    eng: engine_mod.Engine, progress: engine_mod.ProgressFn | None, cancelled: engine_mod.CancelledFn | None
+) -> tuple[engine_mod.SyncReport | None, int]:
+    """Sync ``eng`` until its notes are keyword-searchable and every chunk it could
+    copy a vector for has it; stop before embedding anything. Returns the sync's report
+    when it ran to its end (nothing was left to embed), and how many chunk texts are
+    left to embed (0: only passage windows, or nothing, are left)."""
+    left: list[int] = []
+
+    def watched(step: engine_mod.SyncProgress) -> None:
+        if step.phase == "embed" and not left:
+            left.append(step.to_embed)
+        elif step.phase == "windows" and not left:
+            left.append(0)  # every chunk had its vector: hybrid already, windows later
+        if progress is not None and not left:
+            progress(step)
+
+    def stop() -> bool:
+        return bool(left) or (cancelled is not None and cancelled())
+
+    try:
+        return eng.sync(progress=watched, cancelled=stop), 0
+    except errors.Cancelled:
+        if not left:
+            raise  # the caller's cancel, not this stop
+    return None, left[0]
 
 
 def _other_snapshots(built: snapshot.Materialized) -> list[Path]:

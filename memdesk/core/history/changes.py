@@ -69,6 +69,29 @@ class _Line:
     text: str
     added_by_own: bool | None = None
     removed_by_own: bool | None = None
+    added_at: int | None = None  # the step that brought it (when ``added_by_own``)
+    removed_at: int | None = None  # the step that took it out
+
+
+@dataclass(frozen=True)
+class OwnChanges:
+    """``without_own_changes``' text and, per line, which step made the change: the
+    step (index into ``steps``) that took out each line of ``old_text`` (None: the
+    shown side did not), and the one that brought each line of the last step's text
+    (None: it was there before, or the other side wrote it). A hunk of ``old_text`` →
+    last text is named after the newest step among its lines: a change stays the same
+    change while later steps leave its lines alone."""
+
+    old_text: str
+    removed_at: tuple[int | None, ...]
+    added_at: tuple[int | None, ...]
+
+    def step_of(self, hunk: diff_mod.Hunk) -> int | None:
+        """The newest step that wrote a line of ``hunk`` (a hunk of ``old_text`` → the
+        last step's text), None when none did."""
+        old = self.removed_at[hunk.old_start : hunk.old_start + len(hunk.old_lines)]
+        new = self.added_at[hunk.new_start : hunk.new_start + len(hunk.new_lines)]
+        return max((k for k in (*old, *new) if k is not None), default=None)
 
 
 def without_own_changes(base: str, steps: Sequence[tuple[str, bool]]) -> str:
@@ -83,8 +106,13 @@ def without_own_changes(base: str, steps: Sequence[tuple[str, bool]]) -> str:
     sides added next to each other, which a three-way merge would call a conflict, are
     told apart; a line taken out and written again (a change reverted) is the same line
     back, not a new one."""
+    return own_changes(base, steps).old_text
+
+
+def own_changes(base: str, steps: Sequence[tuple[str, bool]]) -> OwnChanges:
+    """``without_own_changes`` with the step behind each changed line (``OwnChanges``)."""
     found = [_Line(text) for text in diff_mod.lines(base)]
-    for text, own in steps:
+    for step, (text, own) in enumerate(steps):
         alive = [i for i, line in enumerate(found) if line.removed_by_own is None]
         new = diff_mod.lines(text)
         opcodes = difflib.SequenceMatcher(None, [found[i].text for i in alive], new, autojunk=False)
@@ -94,16 +122,21 @@ def without_own_changes(base: str, steps: Sequence[tuple[str, bool]]) -> str:
                 continue
             for k in range(i1, i2):
                 found[alive[k]].removed_by_own = own
+                found[alive[k]].removed_at = step
             # The run's gap: its own lines and the lines taken out around them before.
             lo = alive[i1 - 1] + 1 if i1 > 0 else 0
             hi = alive[i2] if i2 < len(alive) else len(found)
-            found[lo:hi] = _fill_gap(found[lo:hi], new[j1:j2], own)
-    return "".join(
-        line.text for line in found if line.added_by_own is not True and line.removed_by_own is not False
+            found[lo:hi] = _fill_gap(found[lo:hi], new[j1:j2], own, step)
+    old = [line for line in found if line.added_by_own is not True and line.removed_by_own is not False]
+    now = [line for line in found if line.removed_by_own is None]
+    return OwnChanges(
+        "".join(line.text for line in old),
+        tuple(line.removed_at if line.removed_by_own else None for line in old),
+        tuple(line.added_at if line.added_by_own else None for line in now),
     )
 
 
-def _fill_gap(gap: list[_Line], new: list[str], own: bool) -> list[_Line]:
+def _fill_gap(gap: list[_Line], new: list[str], own: bool, step: int) -> list[_Line]:
     """``new`` written where only the taken-out lines of ``gap`` are: one of them
     written again is brought back (the same line); the others are new lines."""
     out: list[_Line] = []
@@ -113,10 +146,10 @@ def _fill_gap(gap: list[_Line], new: list[str], own: bool) -> list[_Line]:
             for line in gap[a1:a2]:
                 # Taken out by the other side and brought back by this one: this side's line now.
                 if own and line.removed_by_own is False:
-                    line.added_by_own = True
-                line.removed_by_own = None
+                    line.added_by_own, line.added_at = True, step
+                line.removed_by_own = line.removed_at = None
                 out.append(line)
             continue
         out += gap[a1:a2]
-        out += [_Line(added, added_by_own=own) for added in new[b1:b2]]
+        out += [_Line(added, added_by_own=own, added_at=step) for added in new[b1:b2]]
     return out

@@ -153,6 +153,51 @@ def test_only_text_the_live_index_never_saw_is_embedded(workspace: Path, minilm_
         eng.close()
 
 
+def test_the_first_answer_of_a_day_does_not_wait_for_its_embedding(
+    workspace: Path, minilm_embedder: Any
+) -> None:
+    """A day whose text the live index never embedded answers at once, keyword-only and
+    saying how many chunks are still to embed; ``finish`` embeds them, then it is hybrid."""
+    history = scripted.day_one(workspace)
+    scripted.later_days(workspace, history)
+    history.close()
+    counting = Counting(minilm_embedder)
+    eng = _open(workspace, counting)  # indexed only as it is now: day 1's texts are new to it
+    try:
+        eng.sync()
+        counting.texts.clear()
+        with open_history(workspace) as history:
+            snap = asof.open_snapshot(eng, history, DAY3, embed=False)
+        try:
+            assert counting.texts == []  # nothing embedded before the first answer
+            assert snap.pending == 2 and not snap.complete and snap.report is None
+            assert snap.to_json()["pending_chunks"] == 2
+            found = snap.search("Dana Whitfield pontoon importer", SearchSettings())
+            assert found.result.pool.mode == "fts"
+            ferry = [h for h in found.hits if h.hit.path == scripted.FERRY]
+            assert ferry and "Dana Whitfield" in ferry[0].hit.text and ferry[0].changed_since
+            steps: list[str] = []
+            report = snap.finish(progress=lambda step: steps.append(step.phase))
+            assert snap.pending == 0 and snap.complete and snap.report is report
+            assert report.embedded == 2 and "embed" in steps
+            assert all("Dana Whitfield" in t or "lighthouse" in t for t in counting.texts)
+            hybrid = snap.search("who owns the ferry project", SearchSettings())
+            assert hybrid.result.pool.mode == "hybrid"
+            assert "Dana Whitfield" in next(h for h in hybrid.hits if h.hit.path == scripted.FERRY).hit.text
+        finally:
+            snap.close()
+        counting.texts.clear()
+        with open_history(workspace) as history:
+            again = asof.open_snapshot(eng, history, DAY3, embed=False)  # finished: hybrid at once
+        try:
+            assert again.pending == 0 and again.report is not None and counting.texts == []
+            assert again.search("ferry", SearchSettings()).result.pool.mode == "hybrid"
+        finally:
+            again.close()
+    finally:
+        eng.close()
+
+
 def test_snapshots_live_in_the_data_dir_and_are_capped(workspace: Path) -> None:
     scripted.scripted(workspace)
     before = sorted(p.relative_to(workspace) for p in workspace.rglob("*"))

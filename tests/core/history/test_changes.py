@@ -56,3 +56,22 @@ def test_only_this_sides_versions_give_the_plain_diff() -> None:
     # Line endings and a last line without one are kept byte for byte.
     crlf = "a\r\nb"
     assert changes.without_own_changes(crlf, [("a\r\nb\r\nc", False), ("x\r\nb\r\nc", True)]) == "a\r\nb\r\nc"
+
+
+def test_each_hunk_is_named_after_the_version_that_made_it() -> None:
+    # The agent's two versions in SPAN are steps 1 and 3: its rewrite and first append
+    # come from step 1, the last append from step 3, whatever the user wrote between.
+    steps = [(text, side == "agent") for text, side in SPAN]
+    found = changes.own_changes(BASE, steps)
+    assert found.old_text == changes.without_own_changes(BASE, steps)
+    assert len(found.added_at) == len(diff.lines(AGENT_2))  # one entry per line of the last text
+    made = {tuple(h.new_lines): found.step_of(h) for h in diff.hunks(found.old_text, AGENT_2)}
+    assert made == {
+        ("- Owner of Ferry: Bo\n",): 1,
+        ("AGENT appended line\n",): 1,
+        ("agent line two\n",): 3,
+    }
+    # A line the other side took out and this one wrote again is this side's, from then.
+    back = changes.own_changes(BASE, [(BASE.replace("- Tea, not coffee\n", ""), False), (BASE, True)])
+    (hunk,) = diff.hunks(back.old_text, BASE)
+    assert hunk.new_lines == ["- Tea, not coffee\n"] and back.step_of(hunk) == 1
