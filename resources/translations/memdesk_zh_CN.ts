@@ -944,6 +944,18 @@
         <source>Your agent&apos;s {0}-day decay and minimum score {1} hide {2} older notes that memdesk finds for this question: {3}</source>
         <translation>你的智能体的 {0} 天衰减和最低分 {1} 隐藏了 {2} 篇较早的笔记，而 memdesk 为这个问题找到了它们：{3}</translation>
     </message>
+    <message>
+        <source>Choose a GGUF embedding model</source>
+        <translation>选择 GGUF 嵌入模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>ModelBanner</name>
@@ -3181,6 +3193,17 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Search only some folders or days</source>
         <translation>只搜索部分文件夹或日期</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
     </message>
 </context>
 </TS>

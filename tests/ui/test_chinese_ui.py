@@ -6,11 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, Qt, QTranslator
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, QTranslator
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QComboBox,
+    QDialogButtonBox,
+    QFileDialog,
     QGroupBox,
     QLabel,
     QLineEdit,
@@ -18,10 +21,12 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QPlainTextEdit,
+    QPushButton,
     QTableView,
     QTableWidget,
     QTabWidget,
     QTextEdit,
+    QToolButton,
     QTreeView,
     QWidget,
 )
@@ -426,5 +431,85 @@ def test_a_window_opened_in_chinese_fits_english_after_a_live_switch(
         # English needs more room here (once the labels had their LanguageChange).
         qtbot.waitUntil(lambda: body.sizeHint().width() > chinese_width)
         qtbot.waitUntil(lambda: pane.viewport().width() >= body.sizeHint().width())
+    finally:
+        window.set_language("zh_CN")
+
+
+def _qt_texts(dialog: QFileDialog) -> list[str]:
+    """What Qt itself writes in a file dialog: labels, buttons, tool tips, the list's headers."""
+    texts = [label.text() for label in dialog.findChildren(QLabel) if label.text()]
+    texts += [button.text() for button in dialog.findChildren(QPushButton) if button.text()]
+    texts += [button.toolTip() for button in dialog.findChildren(QToolButton) if button.toolTip()]
+    model = dialog.findChild(QTreeView).model()
+    texts += [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+    return texts
+
+
+def _file_dialog_shown_by(qtbot, open_dialog) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Run ``open_dialog`` (which shows a modal file dialog and waits), read the dialog
+    Qt shows and close it."""
+    seen: dict[str, object] = {}
+
+    def read(tries: int = 100) -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QFileDialog):
+            if tries:
+                QTimer.singleShot(20, lambda: read(tries - 1))
+            return
+        try:
+            seen.update(title=dialog.windowTitle(), texts=_qt_texts(dialog), filters=dialog.nameFilters())
+        finally:
+            dialog.reject()
+
+    QTimer.singleShot(0, read)
+    open_dialog()
+    assert seen, "no file dialog was shown"
+    return seen
+
+
+def _standard_texts(window: QMainWindow) -> list[str]:
+    """Qt's standard buttons and the notes filter's right-click menu."""
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Save
+        | QDialogButtonBox.StandardButton.Discard
+        | QDialogButtonBox.StandardButton.Cancel
+    )
+    texts = [button.text() for button in buttons.buttons()]
+    buttons.deleteLater()
+    menu = window.tree_filter.createStandardContextMenu()
+    texts += [action.text() for action in menu.actions() if action.text()]
+    menu.deleteLater()
+    return texts
+
+
+def test_qt_own_dialogs_and_menus_follow_the_language(qtbot, chinese, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """Qt's own texts in the open-workspace and choose-model dialogs, standard buttons and
+    the edit context menu are Chinese when memdesk starts in Chinese, English after a
+    switch to English and Chinese again after switching back. (The file dialog said
+    "Look in:" and "Files of type:": Qt's catalogue lacks the texts of Qt 6's dialog.)"""
+    window = make_window(workspace, model=None)
+
+    def shown() -> tuple[dict[str, object], dict[str, object], list[str]]:
+        folder = _file_dialog_shown_by(qtbot, window._on_open_action)
+        model = _file_dialog_shown_by(qtbot, window._on_choose_model_action)
+        return folder, model, _standard_texts(window)
+
+    try:
+        folder, model, standard = shown()
+        every = [*folder["texts"], *model["texts"], *standard, model["title"], *model["filters"]]  # type: ignore[misc]
+        assert [text for text in every if not CJK.search(text)] == []
+        assert "查找范围(&L)：" in folder["texts"] and "文件类型(&T)：" in model["texts"]  # type: ignore[operator]
+
+        window.set_language("en")
+        folder, model, standard = shown()
+        every = [*folder["texts"], *model["texts"], *standard, model["title"], *model["filters"]]  # type: ignore[misc]
+        assert [text for text in every if CJK.search(text)] == []
+        assert "&Look in:" in folder["texts"] and "Files of &type:" in model["texts"]  # type: ignore[operator]
+        assert "Save" in standard and model["title"] == "Choose a GGUF embedding model"
+
+        window.set_language("zh_CN")
+        folder, model, standard = shown()
+        every = [*folder["texts"], *model["texts"], *standard, model["title"], *model["filters"]]  # type: ignore[misc]
+        assert [text for text in every if not CJK.search(text)] == []
     finally:
         window.set_language("zh_CN")
