@@ -38,15 +38,27 @@ def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
 
 
 # Qt's own strings that Qt's Chinese catalogue (qtbase_zh_CN.qm, as PySide6 6.11 ships it)
-# lacks: Qt 6 gave the file dialog's labels mnemonics ("&Look in:") and the catalogue still
-# translates the old texts ("Look in:"), so a Chinese file dialog said "Look in:" and
-# "Files of type:". memdesk's own catalogue translates them in Qt's context; Qt asks it
-# when qtbase's has no answer. tests/ui/test_chinese_ui.py reads every text of a real
-# file dialog, so a gap a new Qt opens shows there.
-QT_GAPS = (
-    QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
-    QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
-)
+# lacks, by Qt's context: Qt 6 gave the file dialog's labels mnemonics ("&Look in:") and
+# moved the file types to QAbstractFileIconProvider, while the catalogue still translates
+# Qt 5's texts, so a Chinese file dialog said "Look in:", "Files of type:" and "Folder".
+# memdesk's own catalogue translates them in Qt's contexts; Qt asks it when qtbase's has
+# no answer. Qt's widgets retranslate these themselves (ui/retranslate.py leaves them).
+# tests/ui/test_chinese_ui.py reads every text of a real file dialog, so a gap a new Qt
+# opens shows there.
+QT_GAPS = {
+    "QFileDialog": (
+        QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+        QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+    ),
+    "QAbstractFileIconProvider": (
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Folder"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "File"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "%1 File"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Shortcut"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Drive"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Unknown"),
+    ),
+}
 
 
 def translations_dir() -> Path:

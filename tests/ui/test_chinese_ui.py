@@ -435,13 +435,19 @@ def test_a_window_opened_in_chinese_fits_english_after_a_live_switch(
         window.set_language("zh_CN")
 
 
+TYPE_COLUMN = 2  # QFileSystemModel's Name, Size, Type, Date Modified
+
+
 def _qt_texts(dialog: QFileDialog) -> list[str]:
-    """What Qt itself writes in a file dialog: labels, buttons, tool tips, the list's headers."""
+    """What Qt itself writes in a file dialog: labels, buttons, tool tips, the list's
+    headers and its rows' types (Folder, "md File")."""
     texts = [label.text() for label in dialog.findChildren(QLabel) if label.text()]
     texts += [button.text() for button in dialog.findChildren(QPushButton) if button.text()]
     texts += [button.toolTip() for button in dialog.findChildren(QToolButton) if button.toolTip()]
-    model = dialog.findChild(QTreeView).model()
+    view = dialog.findChild(QTreeView)
+    model, root = view.model(), view.rootIndex()
     texts += [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+    texts += [model.index(row, TYPE_COLUMN, root).data() for row in range(model.rowCount(root))]
     return texts
 
 
@@ -452,10 +458,13 @@ def _file_dialog_shown_by(qtbot, open_dialog) -> dict[str, object]:  # type: ign
 
     def read(tries: int = 100) -> None:
         dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QFileDialog):
-            if tries:
-                QTimer.singleShot(20, lambda: read(tries - 1))
+        view = dialog.findChild(QTreeView) if isinstance(dialog, QFileDialog) else None
+        # The folder's rows come from Qt's file system thread.
+        if tries and (view is None or not view.model().rowCount(view.rootIndex())):
+            QTimer.singleShot(20, lambda: read(tries - 1))
             return
+        if not isinstance(dialog, QFileDialog):
+            return  # the assertion below fails; nothing waits for a dialog
         try:
             seen.update(title=dialog.windowTitle(), texts=_qt_texts(dialog), filters=dialog.nameFilters())
         finally:
