@@ -348,6 +348,7 @@ def test_language_and_theme_change_without_restart(qtbot, make_window, workspace
     app = QApplication.instance()
     _write_golden(workspace)
     window = make_window(workspace, model=None)
+    window.set_window_size(1280, 800)  # offscreen's screen is 800 px wide: the column would fold
     _wait_readout(qtbot, window.lab, scored=len(QUERIES))
     with qtbot.waitSignal(window.lab.readout_changed):
         window.tuning.set_settings(window.tuning.settings.replace(mmr=True, mmr_lambda=0.0))
@@ -421,6 +422,7 @@ def test_a_window_opened_in_chinese_fits_english_after_a_live_switch(
     a live switch to English its longer labels were cut (slider values, the half-life
     box, "Apply to OpenClaw…")."""
     window = make_window(workspace, model=None)
+    window.set_window_size(1280, 800)  # offscreen's screen is 800 px wide: the column would fold
     pane = window._right_pane
     body = pane.widget()
     qtbot.waitUntil(lambda: pane.viewport().width() >= body.sizeHint().width())
