@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memdesk.qt import translations
+from memdesk.qt import models, translations
 from tests.ui.conftest import search
 from tests.ui.test_agent_panel import openclaw_home  # noqa: F401  (a fixture used here)
 
@@ -522,5 +522,38 @@ def test_qt_own_dialogs_and_menus_follow_the_language(qtbot, chinese, make_windo
         folder, model, standard = shown()
         every = [*folder["texts"], *model["texts"], *standard, model["title"], *model["filters"]]  # type: ignore[misc]
         assert [text for text in every if not CJK.search(text)] == []
+    finally:
+        window.set_language("zh_CN")
+
+
+def test_the_results_headers_fit_after_a_live_switch(qtbot, chinese, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """The results' columns were as wide as their Chinese headers after a switch to
+    English ("Pre-MMR" was cut, seen at the display); they fit each language's."""
+    window = make_window(workspace, model=None)
+    window.set_window_size(1280, 800)
+    table = window.results_table
+    header = table.horizontalHeader()
+    model = table.model()
+    snippet = models.column_index("snippet")
+
+    def cut() -> list[str]:
+        metrics = header.fontMetrics()
+        return [
+            str(model.headerData(i, Qt.Orientation.Horizontal))
+            for i in range(header.count())
+            if i != snippet
+            and not header.isSectionHidden(i)
+            and header.sectionSize(i)
+            < metrics.horizontalAdvance(str(model.headerData(i, Qt.Orientation.Horizontal)))
+        ]
+
+    assert not header.isSectionHidden(models.column_index("pre_mmr"))
+    assert cut() == []
+    try:
+        window.set_language("en")
+        qtbot.waitUntil(
+            lambda: model.headerData(models.column_index("pre_mmr"), Qt.Orientation.Horizontal) == "Pre-MMR"
+        )
+        qtbot.waitUntil(lambda: cut() == [], timeout=3000)
     finally:
         window.set_language("zh_CN")
