@@ -20,6 +20,15 @@ fail() { echo "check_bundle: $*" >&2; exit 1; }
 variants="$(cd "$LIB" && ls libggml-cpu-*.so | sed 's/^libggml-cpu-//; s/\.so$//' | tr '\n' ' ')"
 echo "check_bundle: CPU variants: $variants"
 
+# Qt's own Chinese (file dialogs, standard buttons, the edit menu: qt/translations.install
+# loads qtbase_zh_CN beside memdesk's catalogue) and no other language's (the .deb's size).
+QT_QM="$BUNDLE/_internal/PySide6/Qt/translations"
+[ -f "$QT_QM/qtbase_zh_CN.qm" ] || fail "$QT_QM has no qtbase_zh_CN.qm: Qt's dialogs would stay English in Chinese"
+others="$(cd "$QT_QM" && ls | grep -v '_zh_CN\.qm$' | tr '\n' ' ')" || true
+[ -z "$others" ] || fail "$QT_QM holds other languages' files: $others"
+[ -f "$BUNDLE/_internal/memdesk/resources/translations/memdesk_zh_CN.qm" ] \
+    || fail "the bundle has no compiled memdesk_zh_CN.qm"
+
 # The bundle's own programs only, with a data dir of their own (nothing of the user's).
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

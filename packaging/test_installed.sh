@@ -78,6 +78,8 @@ if [ -n "$SHOT_ZH" ]; then
         2>"$WORK/gui-zh.log"
     grep -q "language zh_CN" "$WORK/gui-zh.log" \
         || { echo "test_installed: the installed app did not load its Chinese translation" >&2; exit 1; }
+    ! grep -q "no qtbase_zh_CN.qm" "$WORK/gui-zh.log" \
+        || { echo "test_installed: the installed app has no Qt catalogue in Chinese (its dialogs are English)" >&2; exit 1; }
     [ "$(convert "$SHOT_ZH" -format '%k' info:)" -ge 50 ] \
         || { echo "test_installed: $SHOT_ZH looks blank" >&2; exit 1; }
 fi

@@ -37,6 +37,30 @@ def QT_TRANSLATE_NOOP(context: str, source: str) -> str:
     return source
 
 
+# Qt's own strings that Qt's Chinese catalogue (qtbase_zh_CN.qm, as PySide6 6.11 ships it)
+# lacks, by Qt's context: Qt 6 gave the file dialog's labels mnemonics ("&Look in:") and
+# moved the file types to QAbstractFileIconProvider, while the catalogue still translates
+# Qt 5's texts, so a Chinese file dialog said "Look in:", "Files of type:" and "Folder".
+# memdesk's own catalogue translates them in Qt's contexts; Qt asks it when qtbase's has
+# no answer. Qt's widgets retranslate these themselves (ui/retranslate.py leaves them).
+# tests/ui/test_chinese_ui.py reads every text of a real file dialog, so a gap a new Qt
+# opens shows there.
+QT_GAPS = {
+    "QFileDialog": (
+        QT_TRANSLATE_NOOP("QFileDialog", "&Look in:"),
+        QT_TRANSLATE_NOOP("QFileDialog", "Files of &type:"),
+    ),
+    "QAbstractFileIconProvider": (
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Folder"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "File"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "%1 File"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Shortcut"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Drive"),
+        QT_TRANSLATE_NOOP("QAbstractFileIconProvider", "Unknown"),
+    ),
+}
+
+
 def translations_dir() -> Path:
     return paths.resource_dir() / "translations"
 
@@ -106,9 +130,14 @@ def install(app: QCoreApplication, preference: str = SYSTEM) -> str | None:
         )
         return None
     app.installTranslator(own)
+    # Qt's own catalogue (file dialogs, standard buttons, the edit context menu), installed
+    # after memdesk's so that Qt asks it first and falls back to memdesk's for QT_GAPS.
+    qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     qt_own = QTranslator(app)
-    if qt_own.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+    if qt_own.load(f"qtbase_{language}", qt_dir):
         app.installTranslator(qt_own)
+    else:
+        log.warning("no qtbase_%s.qm in %s: Qt's own dialogs and menus stay in English", language, qt_dir)
     return language
 
 

@@ -4,12 +4,18 @@ note and its score explanation | the Ranking and Retrieval quality column.
 
 The policy lives here: the results get whole rows first, the Ranking column is as
 wide as its widest row, and beside the agent dock the tree folds away before the
-results lose their columns. The window restores saved sizes and says when to share.
+results lose their columns. In a narrow window the Ranking column gives way first: it
+narrows to the least its rows need, then folds away (its splitter handle still brings
+it back, and it comes back as the window widens), so the results and the note keep
+``MIN_CENTER_WIDTH`` pixels whenever there are that many to share. The window restores saved sizes and says when to share.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QLineEdit,
@@ -32,6 +38,18 @@ NOTE_SHARE_BESIDE_HISTORY = 60  # the note's percent of its row while the Histor
 CENTER_CHROME = 40  # the results' vertical scroll bar, frames and margins beside the columns
 
 
+class _Splitter(QSplitter):
+    """A splitter that lets ``resized`` share its width anew after its own resize."""
+
+    def __init__(self, orientation: Qt.Orientation, resized: Callable[[], None]) -> None:
+        super().__init__(orientation)
+        self._resized = resized
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._resized()
+
+
 class Panes(QWidget):
     """The central widget (see the module docstring); ``splitter`` holds the three
     columns, ``center_splitter`` the results over ``note_splitter`` (note | explanation)."""
@@ -50,6 +68,9 @@ class Panes(QWidget):
     ) -> None:
         super().__init__(parent)
         self._search_panel = search_panel
+        self._ranking_taken = 0  # what the narrow-window policy took from the Ranking column
+        self._ranking_kept = 0  # its width while the policy leaves it alone (or the user's)
+        self.ranking_least = 0  # the Ranking column's least width: its rows whole (fit_right_pane)
         # The score explanation sits beside the note, not under the results: stacked,
         # table, explanation and editor left four rows and a cut explanation at 1280x800.
         lower = QSplitter(Qt.Orientation.Horizontal)
@@ -82,7 +103,9 @@ class Panes(QWidget):
         right.setWidget(right_body)
         right.setWidgetResizable(True)
         right.setFrameShape(QFrame.Shape.NoFrame)
-        right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Laid out by fit_ranking at its least width or wider, or folded: a scroll bar shows
+        # only when the user drags it narrower by hand.
+        right.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.right_pane = right
         # Room for the vertical scroll bar too: it appears when auto-tune's result makes
         # the column taller than the window, and took its width from the values' column.
@@ -98,8 +121,10 @@ class Panes(QWidget):
         self.left.setObjectName("leftPane")
         self.left.addWidget(tree_page)
         self.left.addWidget(empty_state)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = _Splitter(Qt.Orientation.Horizontal, self.fit_ranking)
         self.splitter.setObjectName("mainSplitter")
+        # A width the user gives the Ranking column by hand is theirs to keep.
+        self.splitter.splitterMoved.connect(self._on_splitter_moved)
         self.splitter.addWidget(self.left)
         self.splitter.addWidget(center)
         self.splitter.addWidget(right)
@@ -122,20 +147,66 @@ class Panes(QWidget):
         right = self.right_pane
         body = right.widget()
         assert body is not None  # set in __init__
-        extent = right.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, right)
-        need = body.sizeHint().width() + extent
+        need = self.ranking_width()
         grow = need - right.width()
-        right.setMinimumWidth(need)
-        if grow > 0 and right.isVisible():
+        # No minimum width of its own (that held the window 785 px wide or more): fit_ranking
+        # keeps it at this least width, where nothing of it is cut, or folds it away.
+        self.ranking_least = body.minimumSizeHint().width() + self._scroll_bar_extent()
+        if grow > 0 and right.isVisible() and not self._ranking_taken:
             # The splitter keeps the pane's old width until told: take the room from the
             # results column, which scrolls sideways where it must.
             sizes = self.splitter.sizes()
             self.splitter.setSizes([sizes[0], max(0, sizes[1] - grow), sizes[2] + grow])
+        self.fit_ranking()
+
+    def _scroll_bar_extent(self) -> int:
+        right = self.right_pane
+        return right.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, right)
+
+    def ranking_width(self) -> int:
+        """The Ranking column's width when there is room: its widest row and a scroll bar."""
+        body = self.right_pane.widget()
+        assert body is not None  # set in __init__
+        return body.sizeHint().width() + self._scroll_bar_extent()
 
     def share_width(self, width: int) -> None:
-        right = self.right_pane.minimumWidth()
+        right = self.ranking_width()
         left = max(150, width * 14 // 100)
+        self._ranking_taken = 0
+        self._ranking_kept = right
         self.splitter.setSizes([left, max(300, width - left - right), right])
+        self.fit_ranking()
+
+    def fit_ranking(self) -> None:
+        """In a narrow window the Ranking column gives the results and the note their
+        room (at 785 px it kept its 310 px and the note had 145 px): it keeps its width
+        while they have ``MIN_CENTER_WIDTH``, narrows towards its least width (its rows
+        whole) to leave them that, else folds away; what it gave comes back as the
+        window widens. Runs after each resize of the splitter."""
+        if self.right_pane.isHidden():
+            return  # hidden beside the History panel
+        tree, center, ranking = self.splitter.sizes()
+        if not self._ranking_taken and center >= MIN_CENTER_WIDTH:
+            self._ranking_kept = ranking
+            return  # room enough: the column keeps the width it has (the user's, too)
+        total = tree + center + ranking
+        # Qt's splitter may have narrowed it first: it wants back what it had.
+        wanted = max(ranking + self._ranking_taken, self._ranking_kept)
+        least = min(wanted, self.ranking_least)
+        room = total - tree - MIN_CENTER_WIDTH
+        if room >= wanted:
+            new = wanted
+        elif room >= least:
+            new = room
+        else:
+            new = 0
+        self._ranking_taken = wanted - new
+        if new != ranking:
+            self.splitter.setSizes([tree, total - tree - new, new])
+
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        self._ranking_taken = 0
+        self._ranking_kept = self.splitter.sizes()[2]
 
     def share_height(self, height: int) -> None:
         """The results get the height of ``RESULT_ROWS`` rows at least (more in a tall
@@ -151,7 +222,9 @@ class Panes(QWidget):
         sizes = self.splitter.sizes()
         panel = self._search_panel
         need = panel.fixed_columns_width() + panel.snippet_min_width() + CENTER_CHROME
-        spare = window_width - separator - 2 * self.splitter.handleWidth() - sizes[2] - need
+        # The Ranking column counts at its full width: a narrow moment may have folded it.
+        ranking = sizes[2] + self._ranking_taken
+        spare = window_width - separator - 2 * self.splitter.handleWidth() - ranking - need
         tree = sizes[0]
         if spare >= tree + dock_wanted:
             return None
@@ -176,13 +249,14 @@ class Panes(QWidget):
             self.splitter.setSizes(sizes)
             self._folded_tree = 0
         tree = sizes[0]
-        ranking = sizes[2] if self.right_pane.isVisible() else 0
+        ranking = sizes[2] + self._ranking_taken if self.right_pane.isVisible() else 0
         spare = window_width - separator - handles - tree - need
         if spare >= ranking + dock_wanted:
             return None
         if self.right_pane.isVisible():
             self._folded_ranking = True
             self.right_pane.setVisible(False)
+            self._ranking_taken = 0
         if self._note_share is None:
             # The note, where a restore lands, gets the larger part of its row: half of
             # a column beside the panel was too narrow for a line of Markdown.
@@ -205,14 +279,21 @@ class Panes(QWidget):
             self._folded_ranking = False
             self.right_pane.setVisible(True)
             sizes = self.splitter.sizes()
-            right = self.right_pane.minimumWidth()
+            right = self.ranking_width()
             if sizes[2] < right:
                 self.splitter.setSizes([sizes[0], max(0, sizes[1] - (right - sizes[2])), right])
+            self.fit_ranking()
 
     def unfolded_state(self) -> QByteArray:
-        """The splitter's state with what a dock folded given back (kept at quit)."""
+        """The splitter's state with what a dock or a narrow window folded given back
+        (kept at quit)."""
         self.give_back_ranking()
         self.give_back_tree()
+        if self._ranking_taken:
+            tree, center, ranking = self.splitter.sizes()
+            give = min(self._ranking_taken, center)
+            self.splitter.setSizes([tree, center - give, ranking + give])
+            self._ranking_taken = 0
         return self.splitter.saveState()
 
     def give_back_tree(self) -> None:

@@ -75,6 +75,8 @@ def _catalogue(language: str) -> tuple[_Message, ...]:
     found = []
     for context in root.iter("context"):
         name = context.findtext("name", "")
+        if name in translations.QT_GAPS:
+            continue  # Qt's own widgets retranslate these; "File" elsewhere is no such message
         for message in context.iter("message"):
             translation = message.find("translation")
             if translation is None or translation.get("type") in ("obsolete", "vanished", "unfinished"):

@@ -190,6 +190,14 @@ class SearchPanel(QWidget):
     def _layout_columns(self) -> None:
         result_columns.layout_columns(self.table, self.model)
 
+    def changeEvent(self, event: QEvent) -> None:  # Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.LanguageChange:
+            # The columns were as wide as their headers in the old language: "Pre-MMR"
+            # was cut after a switch from Chinese.
+            self._layout_columns()
+            result_columns.fit_location_badges(self.table, self.model)
+
     def snippet_min_width(self) -> int:
         return result_columns.snippet_min_width(self.table)
 

@@ -681,25 +681,6 @@
     </message>
 </context>
 <context>
-    <name>ConflictDialog</name>
-    <message>
-        <source>{0} was deleted on disk, but you have unsaved edits.&lt;br&gt;Keep yours (saving will recreate the file) or drop them?</source>
-        <translation>{0} 已在磁盘上被删除，但你有未保存的编辑。&lt;br&gt;保留你的版本（保存时会重新创建该文件），还是丢弃它们？</translation>
-    </message>
-    <message>
-        <source>{0} changed on disk into something the editor cannot show ({1}).&lt;br&gt;Keep yours (saving will replace the disk version) or cancel and look at it first?</source>
-        <translation>{0} 在磁盘上被改成了编辑器无法显示的内容（{1}）。&lt;br&gt;保留你的版本（保存时会替换磁盘上的版本），还是取消并先查看一下？</translation>
-    </message>
-    <message>
-        <source>Both sides changed the same lines: {0} place(s) will be marked for you to resolve.</source>
-        <translation>双方修改了相同的行：将标出 {0} 处冲突，供你解决。</translation>
-    </message>
-    <message>
-        <source>{0} changed on disk, but you have unsaved edits.&lt;br&gt;Merge the disk changes into yours, reload the disk version (your edits are dropped) or keep yours (saving overwrites the disk version)?&lt;br&gt;{1}</source>
-        <translation>{0} 已在磁盘上被修改，但你有未保存的编辑。&lt;br&gt;把磁盘上的修改合并到你的版本、从磁盘重新加载（你的编辑将被丢弃），还是保留你的版本（保存时覆盖磁盘上的版本）？&lt;br&gt;{1}</translation>
-    </message>
-</context>
-<context>
     <name>ConflictHunks</name>
     <message>
         <source>Keep both: your lines, then the disk&apos;s (Alt+3)</source>
@@ -778,250 +759,6 @@
 </context>
 <context>
     <name>Explanation</name>
-    <message>
-        <source>importance {0}</source>
-        <translation>重要度 {0}</translation>
-    </message>
-    <message>
-        <source>project {0}</source>
-        <translation>项目 {0}</translation>
-    </message>
-    <message>
-        <source>Importance ×{0}</source>
-        <translation>重要度 ×{0}</translation>
-    </message>
-    <message>
-        <source>the entry is marked &lt;!-- importance: {0} --&gt;: × (0.75 + 0.05 × {0})</source>
-        <translation>该条目标注了 &lt;!-- importance: {0} --&gt;：× (0.75 + 0.05 × {0})</translation>
-    </message>
-    <message>
-        <source>project {0} is active in the session</source>
-        <translation>项目 {0} 是本会话的活动项目</translation>
-    </message>
-    <message>
-        <source>project {0} is not the session&apos;s project</source>
-        <translation>项目 {0} 不是本会话的项目</translation>
-    </message>
-    <message>
-        <source>project {0}; no project context (as in the CLI), so no change</source>
-        <translation>项目 {0}；没有项目上下文（如命令行），因此不变</translation>
-    </message>
-    <message>
-        <source>Project ×{0}</source>
-        <translation>项目 ×{0}</translation>
-    </message>
-    <message>
-        <source>“{0}” ×{1} (line {2})</source>
-        <translation>“{0}” ×{1}（第 {2} 行）</translation>
-    </message>
-    <message>
-        <source>Words matched</source>
-        <translation>匹配的词</translation>
-    </message>
-    <message>
-        <source>none of the query&apos;s words: found by meaning</source>
-        <translation>没有匹配查询中的词：按语义找到</translation>
-    </message>
-    <message>
-        <source>Vector {0}</source>
-        <translation>向量分数 {0}</translation>
-    </message>
-    <message>
-        <source>how close the meaning is (cosine similarity of the embeddings; 1 = same meaning)</source>
-        <translation>语义有多接近（嵌入向量的余弦相似度；1 = 含义相同）</translation>
-    </message>
-    <message>
-        <source>Text {0}</source>
-        <translation>文本分数 {0}</translation>
-    </message>
-    <message>
-        <source>how well the words match (BM25 keyword score; rarer words and more matches score higher)</source>
-        <translation>词语匹配程度（BM25 关键词分数；越罕见的词、匹配越多，分数越高）</translation>
-    </message>
-    <message>
-        <source>Text —</source>
-        <translation>文本分数 —</translation>
-    </message>
-    <message>
-        <source>not a keyword hit</source>
-        <translation>不是关键词命中</translation>
-    </message>
-    <message>
-        <source>Combined {0}</source>
-        <translation>综合分数 {0}</translation>
-    </message>
-    <message>
-        <source>keyword-only while notes are being embedded: the text score is the score, the weights do not apply (the query runs again, hybrid, when they are done)</source>
-        <translation>笔记嵌入期间仅用关键词：文本分数即为分数，权重不起作用（嵌入完成后会以混合检索重新查询）</translation>
-    </message>
-    <message>
-        <source>keyword-only while the embedding model loads: the text score is the score, the weights do not apply (the query runs again, hybrid, when it is ready)</source>
-        <translation>嵌入模型加载期间仅用关键词：文本分数即为分数，权重不起作用（模型就绪后会以混合检索重新查询）</translation>
-    </message>
-    <message>
-        <source>keyword-only mode (no embedding model): the text score is the score, the weights do not apply</source>
-        <translation>仅关键词模式（没有嵌入模型）：文本分数即为分数，权重不起作用</translation>
-    </message>
-    <message>
-        <source>not embedded yet (a sync adds its vector): scored by its text score alone, as a keyword search scores it</source>
-        <translation>尚未嵌入（同步会补上它的向量）：只按文本分数计分，与关键词检索相同</translation>
-    </message>
-    <message>
-        <source>vector-only mode: the vector score is the score</source>
-        <translation>仅向量模式：向量分数即为分数</translation>
-    </message>
-    <message>
-        <source>vector</source>
-        <translation>向量</translation>
-    </message>
-    <message>
-        <source>text</source>
-        <translation>文本</translation>
-    </message>
-    <message>
-        <source>(the weights&apos; sum)</source>
-        <translation>（权重之和）</translation>
-    </message>
-    <message>
-        <source>Decay ×1</source>
-        <translation>时间衰减 ×1</translation>
-    </message>
-    <message>
-        <source>temporal decay is off</source>
-        <translation>时间衰减已关闭</translation>
-    </message>
-    <message>
-        <source>this note has no date (like MEMORY.md): it never ages</source>
-        <translation>这条笔记没有日期（如 MEMORY.md）：不会随时间衰减</translation>
-    </message>
-    <message>
-        <source>Decay ×{0}</source>
-        <translation>时间衰减 ×{0}</translation>
-    </message>
-    <message>
-        <source>the note is {0} days old, half-life {1} days</source>
-        <translation>笔记已有 {0} 天，半衰期 {1} 天</translation>
-    </message>
-    <message>
-        <source>the note has no date (like MEMORY.md): it counts as current</source>
-        <translation>这条笔记没有日期（如 MEMORY.md）：视为当前信息</translation>
-    </message>
-    <message>
-        <source>Recency +{0}</source>
-        <translation>时效加分 +{0}</translation>
-    </message>
-    <message>
-        <source>the query asks for the current state; {0} (at most +{1})</source>
-        <translation>查询问的是当前状态；{0}（最多 +{1}）</translation>
-    </message>
-    <message>
-        <source>Recency +0</source>
-        <translation>时效加分 +0</translation>
-    </message>
-    <message>
-        <source>the query does not ask for the current state (or it asks about a past occasion or period): no note gains for being recent</source>
-        <translation>查询问的不是当前状态（或问的是过去某次活动、某个时期）：较新的笔记不加分</translation>
-    </message>
-    <message>
-        <source>Date match +{0}</source>
-        <translation>日期匹配 +{0}</translation>
-    </message>
-    <message>
-        <source>dated {0}, in the period the query names</source>
-        <translation>日期 {0}，在查询所指的时间段内</translation>
-    </message>
-    <message>
-        <source>recency {0}</source>
-        <translation>时效加分 {0}</translation>
-    </message>
-    <message>
-        <source>date match {0}</source>
-        <translation>日期匹配 {0}</translation>
-    </message>
-    <message>
-        <source>Same note −{0}</source>
-        <translation>同一笔记 −{0}</translation>
-    </message>
-    <message>
-        <source>another chunk of this note scores higher and ranks above it</source>
-        <translation>这条笔记的另一个片段得分更高，排在它前面</translation>
-    </message>
-    <message>
-        <source>same note {0}</source>
-        <translation>同一笔记 {0}</translation>
-    </message>
-    <message>
-        <source>Final {0}</source>
-        <translation>最终分数 {0}</translation>
-    </message>
-    <message>
-        <source>combined {0} × decay {1}</source>
-        <translation>综合分数 {0} × 时间衰减 {1}</translation>
-    </message>
-    <message>
-        <source>dated {0}, {2} days old, half-life {1} days</source>
-        <translation>日期 {0}，已有 {2} 天，半衰期 {1} 天</translation>
-    </message>
-    <message>
-        <source>picked first: nothing above it to be similar to</source>
-        <translation>第一个被选中：上方没有可比较相似度的结果</translation>
-    </message>
-    <message>
-        <source>most like {0}:{1} (similarity {2}), which ranks above it</source>
-        <translation>与排在它上方的 {0}:{1} 最相似（相似度 {2}）</translation>
-    </message>
-    <message>
-        <source>similarity {0} to a hit above it</source>
-        <translation>与上方某条结果的相似度为 {0}</translation>
-    </message>
-    <message>
-        <source>MMR λ {0}</source>
-        <translation>多样性重排（MMR）λ {0}</translation>
-    </message>
-    <message>
-        <source>rank {0} by score → {1} for diversity; {2}</source>
-        <translation>按分数排第 {0} 名 → 多样性重排后第 {1} 名；{2}</translation>
-    </message>
-    <message>
-        <source>without decay: rank {0}</source>
-        <translation>不计时间衰减：第 {0} 名</translation>
-    </message>
-    <message>
-        <source>without decay: not in the results</source>
-        <translation>不计时间衰减：不在结果中</translation>
-    </message>
-    <message>
-        <source>without recency: rank {0}</source>
-        <translation>不计时效加分：第 {0} 名</translation>
-    </message>
-    <message>
-        <source>without recency: not in the results</source>
-        <translation>不计时效加分：不在结果中</translation>
-    </message>
-    <message>
-        <source>without MMR: rank {0}</source>
-        <translation>不做多样性重排：第 {0} 名</translation>
-    </message>
-    <message>
-        <source>What if</source>
-        <translation>假如</translation>
-    </message>
-    <message>
-        <source>Cut-off</source>
-        <translation>截断</translation>
-    </message>
-    <message>
-        <source>hits under min score {0} are dropped</source>
-        <translation>低于最低分数 {0} 的结果会被丢弃</translation>
-    </message>
-    <message>
-        <source>lines {0}–{1}</source>
-        <translation>第 {0}–{1} 行</translation>
-    </message>
-    <message>
-        <source>rank {0}</source>
-        <translation>第 {0} 名</translation>
-    </message>
     <message>
         <source>Near-tie ≈#{0}</source>
         <translation>近乎并列 ≈#{0}</translation>
@@ -1104,228 +841,16 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <source>Hybrid</source>
-        <translation>混合检索</translation>
-    </message>
-    <message>
-        <source>FTS-only</source>
-        <translation>仅全文检索</translation>
-    </message>
-    <message>
-        <source>Vector-only</source>
-        <translation>仅向量检索</translation>
-    </message>
-    <message>
         <source>Filter notes</source>
         <translation>筛选笔记</translation>
-    </message>
-    <message>
-        <source>No embedding model yet: searching by keywords only (FTS). Build the default model (runs offline in the background) to switch to hybrid search.</source>
-        <translation>还没有嵌入模型：目前仅按关键词（全文检索）搜索。构建默认模型（在后台离线运行）即可切换到混合检索。</translation>
-    </message>
-    <message>
-        <source>Build default model</source>
-        <translation>构建默认模型</translation>
-    </message>
-    <message>
-        <source>Not now</source>
-        <translation>暂不</translation>
-    </message>
-    <message>
-        <source>Paths not in the index, and why: click for the list</source>
-        <translation>未编入索引的路径及原因：点击查看列表</translation>
-    </message>
-    <message>
-        <source>Undo</source>
-        <translation>撤销</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open workspace…</source>
-        <translation>打开工作区(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Recent workspaces</source>
-        <translation>最近的工作区</translation>
-    </message>
-    <message>
-        <source>Open &amp;note by name…</source>
-        <translation>按名称打开笔记(&amp;N)…</translation>
-    </message>
-    <message>
-        <source>&amp;Today&apos;s note</source>
-        <translation>今天的笔记(&amp;T)</translation>
-    </message>
-    <message>
-        <source>New &amp;topic note…</source>
-        <translation>新建主题笔记(&amp;T)…</translation>
-    </message>
-    <message>
-        <source>&amp;Save</source>
-        <translation>保存(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Move note to tras&amp;h</source>
-        <translation>将笔记移到回收站(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <source>&amp;Edit</source>
-        <translation>编辑(&amp;E)</translation>
-    </message>
-    <message>
-        <source>&amp;Undo</source>
-        <translation>撤销(&amp;U)</translation>
-    </message>
-    <message>
-        <source>&amp;Redo</source>
-        <translation>重做(&amp;R)</translation>
-    </message>
-    <message>
-        <source>Cu&amp;t</source>
-        <translation>剪切(&amp;T)</translation>
-    </message>
-    <message>
-        <source>&amp;Copy</source>
-        <translation>复制(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;Paste</source>
-        <translation>粘贴(&amp;P)</translation>
-    </message>
-    <message>
-        <source>Select &amp;all</source>
-        <translation>全选(&amp;A)</translation>
     </message>
     <message>
         <source>Undo move to trash</source>
         <translation>撤销移到回收站</translation>
     </message>
     <message>
-        <source>&amp;Find in note…</source>
-        <translation>在笔记中查找(&amp;F)…</translation>
-    </message>
-    <message>
-        <source>Find &amp;next</source>
-        <translation>查找下一个(&amp;N)</translation>
-    </message>
-    <message>
-        <source>Find pre&amp;vious</source>
-        <translation>查找上一个(&amp;V)</translation>
-    </message>
-    <message>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;in</source>
-        <translation>放大(&amp;I)</translation>
-    </message>
-    <message>
-        <source>Zoom &amp;out</source>
-        <translation>缩小(&amp;O)</translation>
-    </message>
-    <message>
-        <source>&amp;Reset zoom</source>
-        <translation>重置缩放(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Filter notes</source>
-        <translation>筛选笔记(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Preview</source>
-        <translation>预览(&amp;P)</translation>
-    </message>
-    <message>
-        <source>&amp;Language</source>
-        <translation>语言 / Language(&amp;L)</translation>
-    </message>
-    <message>
-        <source>System default</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>&amp;Index</source>
-        <translation>索引(&amp;I)</translation>
-    </message>
-    <message>
-        <source>&amp;Sync now</source>
-        <translation>立即同步(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Rebuild index</source>
-        <translation>重建索引(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel indexing</source>
-        <translation>取消索引(&amp;C)</translation>
-    </message>
-    <message>
-        <source>Choose &amp;embedding model (GGUF)…</source>
-        <translation>选择嵌入模型（GGUF）(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Build &amp;default model</source>
-        <translation>构建默认模型(&amp;D)</translation>
-    </message>
-    <message>
-        <source>Use &amp;no model (FTS-only)</source>
-        <translation>不使用模型（仅全文检索）(&amp;N)</translation>
-    </message>
-    <message>
-        <source>&amp;Search</source>
-        <translation>搜索(&amp;S)</translation>
-    </message>
-    <message>
-        <source>&amp;Find in memory</source>
-        <translation>在记忆中查找(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Agent</source>
-        <translation>智能体(&amp;A)</translation>
-    </message>
-    <message>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <source>&amp;Keyboard shortcuts</source>
-        <translation>键盘快捷键(&amp;K)</translation>
-    </message>
-    <message>
-        <source>Open &amp;log</source>
-        <translation>打开日志(&amp;L)</translation>
-    </message>
-    <message>
-        <source>&amp;About memdesk</source>
-        <translation>关于 memdesk(&amp;A)</translation>
-    </message>
-    <message>
         <source>none (keyword search only)</source>
         <translation>无（仅关键词搜索）</translation>
-    </message>
-    <message>
-        <source>Building the default embedding model: {0}</source>
-        <translation>正在构建默认嵌入模型：{0}</translation>
-    </message>
-    <message>
-        <source>Model ready ({0}); embedding the notes…</source>
-        <translation>模型已就绪（{0}），正在嵌入笔记…</translation>
-    </message>
-    <message>
-        <source>The model could not be built; still searching by keywords.</source>
-        <translation>无法构建模型；仍按关键词搜索。</translation>
     </message>
     <message>
         <source>Model build failed</source>
@@ -1334,26 +859,6 @@
     <message>
         <source>Undo move to trash of {0}</source>
         <translation>撤销将 {0} 移到回收站</translation>
-    </message>
-    <message>
-        <source>Moved {0} to the trash</source>
-        <translation>已将 {0} 移到回收站</translation>
-    </message>
-    <message>
-        <source>{0} exists again; the trashed copy stays in the trash</source>
-        <translation>{0} 已重新存在；回收站中的副本保留在回收站</translation>
-    </message>
-    <message>
-        <source>Cannot restore {0}: {1}</source>
-        <translation>无法恢复 {0}：{1}</translation>
-    </message>
-    <message>
-        <source>Restored {0}</source>
-        <translation>已恢复 {0}</translation>
-    </message>
-    <message>
-        <source>Building the default embedding model in the background…</source>
-        <translation>正在后台构建默认嵌入模型…</translation>
     </message>
     <message>
         <source>… and {0} more</source>
@@ -1382,22 +887,6 @@
     <message>
         <source>Name of the note in {0}/:</source>
         <translation>{0}/ 中笔记的名称：</translation>
-    </message>
-    <message>
-        <source>Rename note</source>
-        <translation>重命名笔记</translation>
-    </message>
-    <message>
-        <source>New name:</source>
-        <translation>新名称：</translation>
-    </message>
-    <message>
-        <source>Move to trash</source>
-        <translation>移到回收站</translation>
-    </message>
-    <message>
-        <source>{0} has unsaved edits. Move it to the trash and drop them?</source>
-        <translation>{0} 有未保存的修改。要将它移到回收站并放弃这些修改吗？</translation>
     </message>
     <message>
         <source>Applied the auto-tuned settings</source>
@@ -1444,128 +933,12 @@
         <translation>搜索失败：{0}</translation>
     </message>
     <message>
-        <source>Indexing…</source>
-        <translation>正在索引…</translation>
-    </message>
-    <message>
-        <source>{0} / {1} chunks</source>
-        <translation>{0} / {1} 个片段</translation>
-    </message>
-    <message>
-        <source>Embedding {0} / {1} chunks</source>
-        <translation>正在嵌入 {0} / {1} 个片段</translation>
-    </message>
-    <message>
-        <source>keyword search ready</source>
-        <translation>关键词搜索已就绪</translation>
-    </message>
-    <message>
-        <source>Keyword search ready</source>
-        <translation>关键词搜索已就绪</translation>
-    </message>
-    <message>
-        <source>embedding next</source>
-        <translation>接下来进行嵌入</translation>
-    </message>
-    <message>
-        <source>{0} / {1} files</source>
-        <translation>{0} / {1} 个文件</translation>
-    </message>
-    <message>
-        <source>Indexing {0} / {1} files · {2} chunks</source>
-        <translation>正在索引 {0} / {1} 个文件 · {2} 个片段</translation>
-    </message>
-    <message>
-        <source>about {0} min left</source>
-        <translation>约剩 {0} 分钟</translation>
-    </message>
-    <message>
-        <source>about {0} s left</source>
-        <translation>约剩 {0} 秒</translation>
-    </message>
-    <message>
-        <source>a few seconds left</source>
-        <translation>还剩几秒</translation>
-    </message>
-    <message>
-        <source>Loading the embedding model</source>
-        <translation>正在加载嵌入模型</translation>
-    </message>
-    <message>
-        <source>The index was damaged ({0}); rebuilt it from the notes</source>
-        <translation>索引已损坏（{0}）；已根据笔记重建</translation>
-    </message>
-    <message>
-        <source>Indexing cancelled</source>
-        <translation>索引已取消</translation>
-    </message>
-    <message>
         <source>Indexing failed</source>
         <translation>索引失败</translation>
     </message>
     <message>
-        <source>status unavailable: {0}</source>
-        <translation>状态不可用：{0}</translation>
-    </message>
-    <message>
-        <source>loading the embedding model</source>
-        <translation>正在加载嵌入模型</translation>
-    </message>
-    <message>
-        <source>embedding notes</source>
-        <translation>正在嵌入笔记</translation>
-    </message>
-    <message>
-        <source>model: {0}</source>
-        <translation>模型：{0}</translation>
-    </message>
-    <message>
-        <source>model: none</source>
-        <translation>模型：无</translation>
-    </message>
-    <message>
-        <source>{0} files · {1} chunks</source>
-        <translation>{0} 个文件 · {1} 个片段</translation>
-    </message>
-    <message>
-        <source>{0} file(s) not indexed yet</source>
-        <translation>{0} 个文件尚未编入索引</translation>
-    </message>
-    <message>
-        <source>index up to date ({0})</source>
-        <translation>索引已是最新（{0}）</translation>
-    </message>
-    <message>
-        <source>index up to date</source>
-        <translation>索引已是最新</translation>
-    </message>
-    <message>
-        <source>keyword and vector search combined</source>
-        <translation>关键词搜索与向量搜索结合</translation>
-    </message>
-    <message>
-        <source>{0} skipped</source>
-        <translation>已跳过 {0} 个</translation>
-    </message>
-    <message>
         <source>Cannot save this workspace&apos;s search settings: {0}</source>
         <translation>无法保存此工作区的搜索设置：{0}</translation>
-    </message>
-    <message>
-        <source>&amp;Theme</source>
-        <translation>主题(&amp;T)</translation>
-    </message>
-    <message>
-        <source>Follow the system</source>
-        <translation>跟随系统</translation>
-    </message>
-    <message>
-        <source>Light</source>
-        <translation>浅色</translation>
-    </message>
-    <message>
-        <source>Dark</source>
-        <translation>深色</translation>
     </message>
     <message>
         <source>Open memory workspace</source>
@@ -1586,6 +959,18 @@
     <message>
         <source>Your agent&apos;s {0}-day decay and minimum score {1} hide {2} older notes that memdesk finds for this question: {3}</source>
         <translation>你的智能体的 {0} 天衰减和最低分 {1} 隐藏了 {2} 篇较早的笔记，而 memdesk 为这个问题找到了它们：{3}</translation>
+    </message>
+    <message>
+        <source>Choose a GGUF embedding model</source>
+        <translation>选择 GGUF 嵌入模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf)</source>
+        <translation>GGUF 模型 (*.gguf)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -1721,54 +1106,6 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>({0} other unsaved)</source>
         <translation>（另有 {0} 个未保存）</translation>
-    </message>
-    <message>
-        <source>Previous conflict</source>
-        <translation>上一个冲突</translation>
-    </message>
-    <message>
-        <source>Next conflict</source>
-        <translation>下一个冲突</translation>
-    </message>
-    <message>
-        <source>Take mine</source>
-        <translation>采用我的</translation>
-    </message>
-    <message>
-        <source>Take theirs</source>
-        <translation>采用磁盘的</translation>
-    </message>
-    <message>
-        <source>Take both</source>
-        <translation>两者都保留</translation>
-    </message>
-    <message>
-        <source>Keep your lines of this conflict, drop the disk's (Alt+1)</source>
-        <translation>保留此冲突中你的行，丢弃磁盘上的（Alt+1）</translation>
-    </message>
-    <message>
-        <source>Keep the disk's lines of this conflict, drop yours (Alt+2)</source>
-        <translation>保留此冲突中磁盘上的行，丢弃你的（Alt+2）</translation>
-    </message>
-    <message>
-        <source>Keep both: your lines, then the disk's (Alt+3)</source>
-        <translation>两者都保留：先是你的行，再是磁盘上的（Alt+3）</translation>
-    </message>
-    <message>
-        <source>Unresolved conflicts</source>
-        <translation>未解决的冲突</translation>
-    </message>
-    <message>
-        <source>{0} conflicts in {1} are unresolved: the lines between &lt;&lt;&lt;&lt;&lt;&lt;&lt; yours and &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk would be written into the note as they are.</source>
-        <translation>{1} 中有 {0} 处冲突尚未解决：&lt;&lt;&lt;&lt;&lt;&lt;&lt; yours 与 &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk 之间的行会原样写入笔记。</translation>
-    </message>
-    <message>
-        <source>1 conflict in {1} is unresolved: the lines between &lt;&lt;&lt;&lt;&lt;&lt;&lt; yours and &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk would be written into the note as they are.</source>
-        <translation>{1} 中有 1 处冲突尚未解决：&lt;&lt;&lt;&lt;&lt;&lt;&lt; yours 与 &gt;&gt;&gt;&gt;&gt;&gt;&gt; on disk 之间的行会原样写入笔记。</translation>
-    </message>
-    <message>
-        <source>Resolve each one with Take mine, Take theirs or Take both above the editor.</source>
-        <translation>请用编辑器上方的“采用我的”“采用磁盘的”或“两者都保留”逐一解决。</translation>
     </message>
     <message>
         <source>Saving {0}…</source>
@@ -3876,6 +3213,44 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>Search only some folders or days</source>
         <translation>只搜索部分文件夹或日期</translation>
+    </message>
+</context>
+<context>
+    <name>QFileDialog</name>
+    <message>
+        <source>&amp;Look in:</source>
+        <translation>查找范围(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Files of &amp;type:</source>
+        <translation>文件类型(&amp;T)：</translation>
+    </message>
+</context>
+<context>
+    <name>QAbstractFileIconProvider</name>
+    <message>
+        <source>Folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>%1 File</source>
+        <translation>%1 文件</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷方式</translation>
+    </message>
+    <message>
+        <source>Drive</source>
+        <translation>驱动器</translation>
+    </message>
+    <message>
+        <source>Unknown</source>
+        <translation>未知</translation>
     </message>
 </context>
 </TS>

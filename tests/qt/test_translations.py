@@ -78,6 +78,28 @@ def test_ts_covers_every_string_in_the_code(tmp_path: Path) -> None:
     assert missing == [], f"strings not in {TS.name}: {missing[:10]}"
 
 
+def test_ts_keeps_no_message_the_code_no_longer_has(tmp_path: Path) -> None:
+    """Every message of the .ts is still in the code: lupdate over a copy marks none
+    vanished or obsolete. A removed string's translation is dead weight a translator
+    would keep reviewing (README: lupdate with -no-obsolete drops them)."""
+    copy = tmp_path / TS.name
+    copy.write_bytes(TS.read_bytes())
+    sources = sorted(str(p) for p in (REPO / "memdesk").rglob("*.py"))
+    subprocess.run(
+        [translations._tool("lupdate"), "-silent", "-locations", "none", *sources, "-ts", str(copy)],
+        check=True,
+        cwd=REPO,
+    )
+    gone = []
+    for context in ET.parse(copy).getroot().iter("context"):
+        name = context.findtext("name", "")
+        for message in context.iter("message"):
+            translation = message.find("translation")
+            if translation is not None and translation.get("type") in ("obsolete", "vanished"):
+                gone.append(f"{name}: {message.findtext('source', '')[:60]!r}")
+    assert gone == [], f"{len(gone)} messages no longer in the code, e.g. {gone[:5]}"
+
+
 @pytest.mark.parametrize(
     ("preference", "locale", "expected"),
     [

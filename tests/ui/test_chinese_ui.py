@@ -6,11 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, Qt, QTranslator
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, QTranslator
 from PySide6.QtGui import QTextDocumentFragment
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QApplication,
     QComboBox,
+    QDialogButtonBox,
+    QFileDialog,
     QGroupBox,
     QLabel,
     QLineEdit,
@@ -18,15 +21,17 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QPlainTextEdit,
+    QPushButton,
     QTableView,
     QTableWidget,
     QTabWidget,
     QTextEdit,
+    QToolButton,
     QTreeView,
     QWidget,
 )
 
-from memdesk.qt import translations
+from memdesk.qt import models, translations
 from tests.ui.conftest import search
 from tests.ui.test_agent_panel import openclaw_home  # noqa: F401  (a fixture used here)
 
@@ -343,6 +348,7 @@ def test_language_and_theme_change_without_restart(qtbot, make_window, workspace
     app = QApplication.instance()
     _write_golden(workspace)
     window = make_window(workspace, model=None)
+    window.set_window_size(1280, 800)  # offscreen's screen is 800 px wide: the column would fold
     _wait_readout(qtbot, window.lab, scored=len(QUERIES))
     with qtbot.waitSignal(window.lab.readout_changed):
         window.tuning.set_settings(window.tuning.settings.replace(mmr=True, mmr_lambda=0.0))
@@ -416,6 +422,7 @@ def test_a_window_opened_in_chinese_fits_english_after_a_live_switch(
     a live switch to English its longer labels were cut (slider values, the half-life
     box, "Apply to OpenClaw…")."""
     window = make_window(workspace, model=None)
+    window.set_window_size(1280, 800)  # offscreen's screen is 800 px wide: the column would fold
     pane = window._right_pane
     body = pane.widget()
     qtbot.waitUntil(lambda: pane.viewport().width() >= body.sizeHint().width())
@@ -426,5 +433,127 @@ def test_a_window_opened_in_chinese_fits_english_after_a_live_switch(
         # English needs more room here (once the labels had their LanguageChange).
         qtbot.waitUntil(lambda: body.sizeHint().width() > chinese_width)
         qtbot.waitUntil(lambda: pane.viewport().width() >= body.sizeHint().width())
+    finally:
+        window.set_language("zh_CN")
+
+
+TYPE_COLUMN = 2  # QFileSystemModel's Name, Size, Type, Date Modified
+
+
+def _qt_texts(dialog: QFileDialog) -> list[str]:
+    """What Qt itself writes in a file dialog: labels, buttons, tool tips, the list's
+    headers and its rows' types (Folder, "md File")."""
+    texts = [label.text() for label in dialog.findChildren(QLabel) if label.text()]
+    texts += [button.text() for button in dialog.findChildren(QPushButton) if button.text()]
+    texts += [button.toolTip() for button in dialog.findChildren(QToolButton) if button.toolTip()]
+    view = dialog.findChild(QTreeView)
+    model, root = view.model(), view.rootIndex()
+    texts += [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())]
+    texts += [model.index(row, TYPE_COLUMN, root).data() for row in range(model.rowCount(root))]
+    return texts
+
+
+def _file_dialog_shown_by(qtbot, open_dialog) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """Run ``open_dialog`` (which shows a modal file dialog and waits), read the dialog
+    Qt shows and close it."""
+    seen: dict[str, object] = {}
+
+    def read(tries: int = 100) -> None:
+        dialog = QApplication.activeModalWidget()
+        view = dialog.findChild(QTreeView) if isinstance(dialog, QFileDialog) else None
+        # The folder's rows come from Qt's file system thread.
+        if tries and (view is None or not view.model().rowCount(view.rootIndex())):
+            QTimer.singleShot(20, lambda: read(tries - 1))
+            return
+        if not isinstance(dialog, QFileDialog):
+            return  # the assertion below fails; nothing waits for a dialog
+        try:
+            seen.update(title=dialog.windowTitle(), texts=_qt_texts(dialog), filters=dialog.nameFilters())
+        finally:
+            dialog.reject()
+
+    QTimer.singleShot(0, read)
+    open_dialog()
+    assert seen, "no file dialog was shown"
+    return seen
+
+
+def _standard_texts(window: QMainWindow) -> list[str]:
+    """Qt's standard buttons and the notes filter's right-click menu."""
+    buttons = QDialogButtonBox(
+        QDialogButtonBox.StandardButton.Save
+        | QDialogButtonBox.StandardButton.Discard
+        | QDialogButtonBox.StandardButton.Cancel
+    )
+    texts = [button.text() for button in buttons.buttons()]
+    buttons.deleteLater()
+    menu = window.tree_filter.createStandardContextMenu()
+    texts += [action.text() for action in menu.actions() if action.text()]
+    menu.deleteLater()
+    return texts
+
+
+def test_qt_own_dialogs_and_menus_follow_the_language(qtbot, chinese, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """Qt's own texts in the open-workspace and choose-model dialogs, standard buttons and
+    the edit context menu are Chinese when memdesk starts in Chinese, English after a
+    switch to English and Chinese again after switching back. (The file dialog said
+    "Look in:" and "Files of type:": Qt's catalogue lacks the texts of Qt 6's dialog.)"""
+    window = make_window(workspace, model=None)
+
+    def shown() -> tuple[dict[str, object], dict[str, object], list[str]]:
+        folder = _file_dialog_shown_by(qtbot, window._on_open_action)
+        model = _file_dialog_shown_by(qtbot, window._on_choose_model_action)
+        return folder, model, _standard_texts(window)
+
+    try:
+        folder, model, standard = shown()
+        every = [*folder["texts"], *model["texts"], *standard, model["title"], *model["filters"]]  # type: ignore[misc]
+        assert [text for text in every if not CJK.search(text)] == []
+        assert "查找范围(&L)：" in folder["texts"] and "文件类型(&T)：" in model["texts"]  # type: ignore[operator]
+
+        window.set_language("en")
+        folder, model, standard = shown()
+        every = [*folder["texts"], *model["texts"], *standard, model["title"], *model["filters"]]  # type: ignore[misc]
+        assert [text for text in every if CJK.search(text)] == []
+        assert "&Look in:" in folder["texts"] and "Files of &type:" in model["texts"]  # type: ignore[operator]
+        assert "Save" in standard and model["title"] == "Choose a GGUF embedding model"
+
+        window.set_language("zh_CN")
+        folder, model, standard = shown()
+        every = [*folder["texts"], *model["texts"], *standard, model["title"], *model["filters"]]  # type: ignore[misc]
+        assert [text for text in every if not CJK.search(text)] == []
+    finally:
+        window.set_language("zh_CN")
+
+
+def test_the_results_headers_fit_after_a_live_switch(qtbot, chinese, make_window, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    """The results' columns were as wide as their Chinese headers after a switch to
+    English ("Pre-MMR" was cut, seen at the display); they fit each language's."""
+    window = make_window(workspace, model=None)
+    window.set_window_size(1280, 800)
+    table = window.results_table
+    header = table.horizontalHeader()
+    model = table.model()
+    snippet = models.column_index("snippet")
+
+    def cut() -> list[str]:
+        metrics = header.fontMetrics()
+        return [
+            str(model.headerData(i, Qt.Orientation.Horizontal))
+            for i in range(header.count())
+            if i != snippet
+            and not header.isSectionHidden(i)
+            and header.sectionSize(i)
+            < metrics.horizontalAdvance(str(model.headerData(i, Qt.Orientation.Horizontal)))
+        ]
+
+    assert not header.isSectionHidden(models.column_index("pre_mmr"))
+    assert cut() == []
+    try:
+        window.set_language("en")
+        qtbot.waitUntil(
+            lambda: model.headerData(models.column_index("pre_mmr"), Qt.Orientation.Horizontal) == "Pre-MMR"
+        )
+        qtbot.waitUntil(lambda: cut() == [], timeout=3000)
     finally:
         window.set_language("zh_CN")

@@ -12,6 +12,7 @@ from PySide6.QtCore import QCoreApplication, QPoint, QTranslator
 from PySide6.QtWidgets import QLabel
 
 from memdesk.qt import models, translations
+from memdesk.ui.panes import MIN_CENTER_WIDTH
 from tests.ui.conftest import search
 
 QUERY = "who owns the ferry project now"
@@ -112,3 +113,51 @@ def test_every_pane_fits_or_scrolls(  # type: ignore[no-untyped-def]
     # Closing the dock brings the tree back.
     window.agent_dock.setVisible(False)
     qtbot.waitUntil(lambda: window.splitter.sizes()[0] > 0, timeout=5000)
+
+
+def test_a_narrow_window_gives_the_note_the_ranking_columns_room(  # type: ignore[no-untyped-def]
+    qtbot, language, make_window, workspace: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """At 785 px the Ranking column kept its ~310 px and the note had ~145 px of a ~290 px
+    middle column. Narrowed, the window folds the Ranking column (nothing of it cut: it
+    keeps its least width or none) and the note gets twice that; widened again, the
+    column comes back as wide as it was at 1280x800, which is laid out as before."""
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "openclaw"))  # never the real ~/.openclaw
+    window = make_window(workspace, model=None)
+    window.set_window_size(1280, 800)
+    panes = window.panes
+    pane = window._right_pane
+    body = pane.widget()
+    qtbot.waitUntil(lambda: pane.viewport().width() >= body.sizeHint().width())
+    wide = window.splitter.sizes()
+    assert wide[2] >= panes.ranking_width()  # the whole column at 1280x800
+    assert wide[1] >= 2 * wide[2]
+
+    def note_width() -> int:
+        return window.note_splitter.sizes()[0]
+
+    wide_note = note_width()
+    for narrow in (window.resize, window.set_window_size):  # by the user's hand, and fixed
+        narrow(785, 800)
+        qtbot.waitUntil(lambda: window.width() == 785)
+        _tree, center, ranking = window.splitter.sizes()
+        assert ranking == 0 or ranking >= panes.ranking_least, window.splitter.sizes()
+        assert center >= MIN_CENTER_WIDTH
+        assert note_width() >= 250, (note_width(), window.splitter.sizes(), window.note_splitter.sizes())
+
+        # Between, the column is whole or folded, and shown only beside a wide enough middle.
+        for width in (860, 940, 1020, 1100):
+            window.resize(width, 800)
+            qtbot.waitUntil(lambda w=width: window.width() == w)
+            _tree, center, ranking = window.splitter.sizes()
+            assert ranking == 0 or (ranking >= panes.ranking_least and center >= MIN_CENTER_WIDTH), (
+                width,
+                window.splitter.sizes(),
+            )
+
+        window.resize(1280, 800)
+        qtbot.waitUntil(lambda: window.width() == 1280)
+        qtbot.waitUntil(lambda: window.splitter.sizes()[2] >= panes.ranking_width())
+        # (The tree keeps what the narrow window left it: Qt's splitter and share_width.)
+        assert window.splitter.sizes()[2] == wide[2]
+        assert note_width() >= wide_note - 8
