@@ -26,6 +26,7 @@ from typing import Any
 from memdesk.core import errors, paths
 from memdesk.core.embed import embedder as embedder_mod
 from memdesk.core.embed.loader import ModelSpec, load_embedder
+from memdesk.core.embed.openclaw_recipe import OverContext
 from memdesk.core.history import History
 from memdesk.core.history import shared as history_shared
 from memdesk.core.index import indexer, recipe_cache, workspace
@@ -223,6 +224,15 @@ class Engine:
 
     def preparing(self, name: str) -> bool:
         return profiles.get(name).name in self._preparing
+
+    def profile_failure(self, name: str) -> OverContext | None:
+        """Why profile ``name``'s own index holds nothing, once it was built: that
+        release's reindex fails on a chunk over the model's context (the agent's memory
+        search finds nothing, and so does the profile's). None when it has no own index,
+        is not built yet, or was built whole."""
+        runner = self._runners.get(profiles.get(name).name)
+        failure = getattr(runner, "failure", None)
+        return failure if isinstance(failure, OverContext) else None
 
     def prepared_all(self) -> None:
         """No profile index is being built any more (its job ended, perhaps before its turn)."""
@@ -515,6 +525,7 @@ class Engine:
             model_loading=model_loading,
             embedder_busy=embedder_busy,
             notice=notice or legs.notice,
+            index_failed=legs.index_failed,
         )
 
     @property

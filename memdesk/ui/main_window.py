@@ -620,6 +620,10 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_session_results_changed(self, results: session_mod.Results) -> None:
         self.results_view.show(results)
+        if results.pool is not None and results.pool.index_failed:
+            # The search found the profile's own index empty (built by it, not ahead of
+            # it): the mode line says so now, not "Hybrid".
+            self.status.show_index_mode()
 
     @Slot(object)
     def _on_session_search_failed(self, exc: BaseException) -> None:

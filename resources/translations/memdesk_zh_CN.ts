@@ -2167,6 +2167,14 @@ Save over it anyway? It stays read-only afterwards.</source>
 <context>
     <name>StatusBar</name>
     <message>
+        <source>No search</source>
+        <translation>未检索</translation>
+    </message>
+    <message>
+        <source>OpenClaw {0} cannot index</source>
+        <translation>OpenClaw {0} 无法建立索引</translation>
+    </message>
+    <message>
         <source>OpenClaw {0} index {1} %</source>
         <translation>OpenClaw {0} 索引 {1} %</translation>
     </message>

@@ -114,18 +114,25 @@ def test_profile_finds_nothing_where_the_agents_reindex_failed(
     if after:  # recorded for 2026.9.6: the agent's memory search returned nothing
         assert after["rc"] == 0 and after["results"] == []
     eng = fp.app_engine(fixture, fp.workspace_for(fixture, ROOT, REPO), model, ROOT)
+    profile = fp.profile_for(fixture)
     try:
         result = eng.search(
             query,
-            settings_mod.SearchSettings.defaults(fp.profile_for(fixture)),
+            settings_mod.SearchSettings.defaults(profile),
             now=dt.datetime.fromtimestamp(fixture["now_ms"] / 1000, tz=dt.UTC),
         )
+        # What the window's mode line reads: the profile's index is empty, and why.
+        failure = eng.profile_failure(profile)
     finally:
         eng.close()
     assert list(result.hits) == []
+    # Nothing was searched: the pool must not pass for a hybrid search that found nothing.
+    assert result.pool.index_failed
+    assert failure is not None and failure.context == 512
     version = ".".join(str(fixture["openclaw_version"]).split(".")[:2])
     notice = result.pool.notice
     assert notice and f"OpenClaw {version} cannot index" in notice
     rejected = (fixture.get("embedded_texts") or {}).get("rejected_over_context")
     if rejected:  # the stand-in server logged the token count of each refused input
         assert any(f"a chunk is {r['tokens']} tokens" in notice for r in rejected)
+        assert failure.tokens in {r["tokens"] for r in rejected}
