@@ -42,6 +42,7 @@ from memdesk.core.index.status import (
     file_states,
     read_status,
 )
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.messages import of as message_of
 from memdesk.core.search import clock as clock_mod
 from memdesk.core.search import decay_gap as decay_gap_mod
@@ -115,7 +116,10 @@ class Engine:
         version of every note the sync sees (``core/history``); off for evaluation corpora."""
         root = Path(workspace_dir).expanduser()
         if not root.is_dir():
-            raise errors.WorkspaceError(f"{root}: workspace folder does not exist")
+            # A Message: the window shows it in its language (a recent workspace since deleted).
+            raise errors.WorkspaceError(
+                msg(QT_TRANSLATE_NOOP("core", "{path}: workspace folder does not exist"), path=str(root))
+            )
         self.workspace = root.resolve()
         self.extra_paths = tuple(extra_paths)
         self.db_path = Path(db_path) if db_path else paths.index_path_for(self.workspace)

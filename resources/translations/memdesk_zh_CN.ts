@@ -2981,6 +2981,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>{count} 个片段超出智能体嵌入模型的容量：{consequence}</translation>
     </message>
     <message>
+        <source>{path}: workspace folder does not exist</source>
+        <translation>{path}：工作区文件夹不存在</translation>
+    </message>
+    <message>
         <source>OpenClaw {version} cannot index this workspace with this model: a chunk is {tokens} tokens, over its {context}-token context, so the agent&apos;s reindex fails and its memory search finds nothing</source>
         <translation>OpenClaw {version} 无法用此模型为该工作区建立索引：有一个片段长 {tokens} 个词元，超出模型 {context} 词元的上下文，因此智能体的重建索引会失败，记忆搜索什么也找不到</translation>
     </message>
