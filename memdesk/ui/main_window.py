@@ -689,7 +689,10 @@ class MainWindow(QMainWindow):
     @Slot()
     def _on_choose_model_action(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Choose a GGUF embedding model", "", "GGUF models (*.gguf);;All files (*)"
+            self,
+            self.tr("Choose a GGUF embedding model"),
+            "",
+            self.tr("GGUF models (*.gguf);;All files (*)"),
         )
         if path:
             self._switch_model(path)

@@ -1088,6 +1088,14 @@
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Choose a GGUF embedding model</source>
+        <translation>选择 GGUF 嵌入模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
         <source>Hybrid</source>
         <translation>混合检索</translation>
     </message>
