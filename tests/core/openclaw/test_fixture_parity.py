@@ -136,3 +136,20 @@ def test_profile_finds_nothing_where_the_agents_reindex_failed(
     if rejected:  # the stand-in server logged the token count of each refused input
         assert any(f"a chunk is {r['tokens']} tokens" in notice for r in rejected)
         assert failure.tokens in {r["tokens"] for r in rejected}
+
+
+def test_a_replays_engine_leaves_no_index_folder_behind() -> None:
+    """Each replay's engine keeps its index in a temporary folder of its own; once the
+    engine is closed and gone, so is the folder (replays had left hundreds in /tmp)."""
+    import gc
+
+    path, fixture = next((p, f) for p, f in FIXTURES if f["mode"] == "fts" and not f.get("index_failed"))
+    eng = fp.app_engine(fixture, fp.workspace_for(fixture, ROOT, REPO), None, ROOT)
+    folder = eng.db_path.parent
+    try:
+        assert folder.is_dir() and folder.name.startswith("memdesk-parity-"), path
+    finally:
+        eng.close()
+    del eng
+    gc.collect()
+    assert not folder.exists()
