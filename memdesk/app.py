@@ -85,6 +85,7 @@ def build_window(
     data = Path(data_dir) if data_dir is not None else paths.data_dir()
     data.mkdir(parents=True, exist_ok=True, mode=0o700)
     prefs = prefs_mod.Preferences(data / "memdesk.ini")
+    prefs_mod.keep_qt_settings_in(data)  # the Open dialog's history, not in ~/.config
 
     def open_session(path: Path) -> session_mod.Session:
         engine = engine_mod.Engine.open(Path(path), model=model, db_path=_db_path(Path(path), data_dir))

@@ -26,6 +26,7 @@ from typing import Any
 from memdesk.core import errors, paths
 from memdesk.core.embed import embedder as embedder_mod
 from memdesk.core.embed.loader import ModelSpec, load_embedder
+from memdesk.core.embed.openclaw_recipe import OverContext
 from memdesk.core.history import History
 from memdesk.core.history import shared as history_shared
 from memdesk.core.index import indexer, recipe_cache, workspace
@@ -41,6 +42,7 @@ from memdesk.core.index.status import (
     file_states,
     read_status,
 )
+from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.messages import of as message_of
 from memdesk.core.search import clock as clock_mod
 from memdesk.core.search import decay_gap as decay_gap_mod
@@ -114,7 +116,10 @@ class Engine:
         version of every note the sync sees (``core/history``); off for evaluation corpora."""
         root = Path(workspace_dir).expanduser()
         if not root.is_dir():
-            raise errors.WorkspaceError(f"{root}: workspace folder does not exist")
+            # A Message: the window shows it in its language (a recent workspace since deleted).
+            raise errors.WorkspaceError(
+                msg(QT_TRANSLATE_NOOP("core", "{path}: workspace folder does not exist"), path=str(root))
+            )
         self.workspace = root.resolve()
         self.extra_paths = tuple(extra_paths)
         self.db_path = Path(db_path) if db_path else paths.index_path_for(self.workspace)
@@ -223,6 +228,15 @@ class Engine:
 
     def preparing(self, name: str) -> bool:
         return profiles.get(name).name in self._preparing
+
+    def profile_failure(self, name: str) -> OverContext | None:
+        """Why profile ``name``'s own index holds nothing, once it was built: that
+        release's reindex fails on a chunk over the model's context (the agent's memory
+        search finds nothing, and so does the profile's). None when it has no own index,
+        is not built yet, or was built whole."""
+        runner = self._runners.get(profiles.get(name).name)
+        failure = getattr(runner, "failure", None)
+        return failure if isinstance(failure, OverContext) else None
 
     def prepared_all(self) -> None:
         """No profile index is being built any more (its job ended, perhaps before its turn)."""
@@ -515,6 +529,7 @@ class Engine:
             model_loading=model_loading,
             embedder_busy=embedder_busy,
             notice=notice or legs.notice,
+            index_failed=legs.index_failed,
         )
 
     @property

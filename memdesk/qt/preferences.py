@@ -40,6 +40,15 @@ def _make_private(path: Path) -> None:
         log.warning("preferences file %s: %s", path, exc)
 
 
+def keep_qt_settings_in(folder: Path) -> None:
+    """Point Qt's own per-user settings at ``folder`` (memdesk's data dir): its file
+    dialog remembers the folders it visited in ``QtProject.conf``, by default under
+    ``~/.config``, outside the workspace and the data dir memdesk may write. Only
+    QSettings made from now on follow; ``Preferences`` names its own file."""
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(folder))
+
+
 class Preferences:
     """Typed getters/setters over one INI file (``<data dir>/memdesk.ini``)."""
 

@@ -19,7 +19,8 @@ def summary_line(results: session_mod.Results) -> str:
     if not results.query.strip():
         return ""
     pool = results.pool
-    mode = status_bar_mod.mode_name(pool.mode) if pool else "—"
+    # An OpenClaw profile whose own index is empty (its reindex fails) searched nothing.
+    mode = status_bar_mod.mode_name("none" if pool.index_failed else pool.mode) if pool else "—"
     how = (
         QCoreApplication.translate("MainWindow", "re-ranked in memory")
         if results.reranked

@@ -15,6 +15,8 @@ from PySide6.QtCore import QCoreApplication, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QPushButton, QStatusBar, QToolButton, QWidget
 
 from memdesk.core import engine as engine_mod
+from memdesk.core.embed.openclaw_recipe import OverContext
+from memdesk.core.search import pool as search_pool
 from memdesk.core.search import profiles
 from memdesk.qt import messages as qt_messages
 from memdesk.qt import session as session_mod
@@ -27,6 +29,9 @@ MODE_LABELS = {  # translated where shown (mode_name)
     "hybrid": QT_TRANSLATE_NOOP("StatusBar", "Hybrid"),
     "fts": QT_TRANSLATE_NOOP("StatusBar", "FTS-only"),
     "vector": QT_TRANSLATE_NOOP("StatusBar", "Vector-only"),
+    # An OpenClaw profile whose own index holds nothing (its release's reindex fails):
+    # no leg searches anything, as the agent finds nothing.
+    "none": QT_TRANSLATE_NOOP("StatusBar", "No search"),
 }
 MODE_REASON_EMS = 24  # room for the reason beside the mode, in widths of "M"
 UNDO_MS = 30_000  # how long the status bar offers to undo a move to the trash
@@ -387,8 +392,28 @@ class StatusBar(QStatusBar):
                     "is ready: {1} % built"
                 ).format(_layout(name), share)
             )
+        elif mode != "fts" and (failed := self._profile_failed()) is not None:
+            # That release's reindex fails on this workspace (a chunk over the model's
+            # context): its index is empty and its searches find nothing, as the agent's.
+            name, failure = failed
+            # Short enough to be read whole beside the mode; the tooltip says why.
+            self.show_mode("none", self.tr("OpenClaw {0} cannot index").format(_layout(name)))
+            notice = search_pool.reindex_fails_notice(_layout(name), failure)
+            self.mode_label.setToolTip(qt_messages.text(notice))
         else:
             self.show_mode(mode, qt_messages.text(reason) if reason else None)
+
+    def _profile_failed(self) -> tuple[str, OverContext] | None:
+        """The profile in use and why its own index holds nothing, when it does."""
+        session = self._session
+        if session is None:
+            return None
+        try:
+            name = profiles.get(session.settings.profile).name
+        except ValueError:
+            return None
+        failure = session.engine.profile_failure(name)
+        return (name, failure) if failure is not None else None
 
     def show_mode(self, mode: str, reason: str | None) -> None:
         """The search mode, and why it is not hybrid, shortened by whole words (the

@@ -104,6 +104,9 @@ class WorkspaceTree(QTreeView):
         self.clicked.connect(self._on_self_activated)
         self.tree_model.modelReset.connect(self._on_model_reset)
         self._expanded: set[str] = {"memory"}
+        # The note the window has open: selected again after the tree is rebuilt (a note
+        # added anywhere rebuilds it) and once a just-created note reaches the listing.
+        self._selected = ""
 
     def set_files(self, files: tuple[str, ...], states: dict[str, tuple[str, str]]) -> None:
         self._remember_expanded()
@@ -123,6 +126,7 @@ class WorkspaceTree(QTreeView):
             self.expandAll()
 
     def select_note(self, rel: str) -> None:
+        self._selected = rel
         index = self.tree_model.index_of(rel)
         if index.isValid():
             self.setCurrentIndex(index)
@@ -147,16 +151,21 @@ class WorkspaceTree(QTreeView):
     def _on_model_reset(self) -> None:
         if self.tree_model.filtering:
             self.expandAll()
-            return
-        for path in sorted(self._expanded):
-            index = self.tree_model.index_of(path)
-            if index.isValid():
-                self.expand(index)
+        else:
+            for path in sorted(self._expanded):
+                index = self.tree_model.index_of(path)
+                if index.isValid():
+                    self.expand(index)
+        selected = self.tree_model.index_of(self._selected) if self._selected else QModelIndex()
+        if selected.isValid():
+            self.setCurrentIndex(selected)
+            self.scrollTo(selected)
 
     @Slot(QModelIndex)
     def _on_self_activated(self, index: QModelIndex) -> None:
         if index.isValid() and not self.tree_model.hasChildren(index):
-            self.note_activated.emit(index.data(models.PathRole))
+            self._selected = index.data(models.PathRole)
+            self.note_activated.emit(self._selected)
 
     @Slot(QPoint)
     def _on_self_context_menu_requested(self, pos: QPoint) -> None:

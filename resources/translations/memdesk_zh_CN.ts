@@ -1524,6 +1524,14 @@ Save over it anyway? It stays read-only afterwards.</source>
 <context>
     <name>StatusBar</name>
     <message>
+        <source>No search</source>
+        <translation>未检索</translation>
+    </message>
+    <message>
+        <source>OpenClaw {0} cannot index</source>
+        <translation>OpenClaw {0} 无法建立索引</translation>
+    </message>
+    <message>
         <source>OpenClaw {0} index {1} %</source>
         <translation>OpenClaw {0} 索引 {1} %</translation>
     </message>
@@ -2328,6 +2336,10 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>{count} chunk(s) will not fit the agent&apos;s embedding model: {consequence}</source>
         <translation>{count} 个片段超出智能体嵌入模型的容量：{consequence}</translation>
+    </message>
+    <message>
+        <source>{path}: workspace folder does not exist</source>
+        <translation>{path}：工作区文件夹不存在</translation>
     </message>
     <message>
         <source>OpenClaw {version} cannot index this workspace with this model: a chunk is {tokens} tokens, over its {context}-token context, so the agent&apos;s reindex fails and its memory search finds nothing</source>

@@ -39,6 +39,19 @@ def test_a_core_error_in_chinese(chinese) -> None:  # type: ignore[no-untyped-de
     assert messages.text(caught.value) == "memory/x.md：UTF-16 文本；已跳过——请另存为 UTF-8"
 
 
+def test_a_missing_workspace_in_chinese(chinese, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Opening a workspace folder that is gone (a recent one since deleted) says so in
+    the window's language, naming the folder; the CLI keeps the English line."""
+    from memdesk.core import engine
+
+    gone = tmp_path / "gone"
+    with pytest.raises(errors.WorkspaceError) as caught:
+        engine.Engine(gone, embedder=None, db_path=tmp_path / "i.sqlite")
+    assert str(caught.value) == f"{gone}: workspace folder does not exist"
+    assert messages.text(caught.value) == f"{gone}：工作区文件夹不存在"
+    assert not gone.exists() and not (tmp_path / "i.sqlite").exists()
+
+
 def test_nested_messages_and_format_specs_in_chinese(chinese) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(errors.NoteReadError) as caught:
         workspace.decode_note(b"x" * (workspace.MAX_NOTE_BYTES + 1), name="big.md")

@@ -57,11 +57,15 @@ def hybrid_index(minilm_path: Path, tmp_path_factory: pytest.TempPathFactory) ->
 
     root = tmp_path_factory.mktemp("hybrid-template")
     ws = _copy_example(root / "workspace")
-    eng = engine.Engine.open(ws, model=minilm_path, db_path=root / "index.sqlite")
-    try:
-        eng.sync()
-    finally:
-        eng.close()
+    # A session fixture is set up before each test's own MEMDESK_HOME (tests/conftest.py):
+    # without one of its own, the sync's note history went to the user's data dir.
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("MEMDESK_HOME", str(root / "home"))
+        eng = engine.Engine.open(ws, model=minilm_path, db_path=root / "index.sqlite")
+        try:
+            eng.sync()
+        finally:
+            eng.close()
     return root / "index.sqlite"
 
 

@@ -138,7 +138,9 @@ def test_mode_says_keyword_only_while_the_profiles_own_index_is_built(
         assert mode.text().startswith("FTS-only (OpenClaw 2026.4 index"), mode.text()
         assert "keyword-only until its own index is ready" in mode.toolTip()
     assert all(t.startswith("FTS-only") and "%" in t for t in shown), shown
-    qtbot.waitUntil(lambda: mode.text() == "Hybrid", timeout=10_000)
+    # Built, but empty: 2026.4 cannot index the example with a 512-token model (a
+    # 523-token chunk, as the real agent fails), so its searches find nothing, not "Hybrid".
+    qtbot.waitUntil(lambda: mode.text().startswith("No search (OpenClaw 2026.4"), timeout=10_000)
     # Back to memdesk's own profile while another build runs: hybrid at once.
     combo.setCurrentIndex(combo.findData("memdesk"))
     assert mode.text() == "Hybrid"
@@ -164,3 +166,42 @@ def test_switching_workspace_mid_sync_does_not_say_indexing_cancelled(
     assert window.statusBar().currentMessage() != "Indexing cancelled"
     if window.session.is_syncing:  # the new workspace's index: its progress stays shown
         assert window.status.progress.isVisible()
+
+
+def test_mode_says_no_search_when_the_profiles_reindex_fails(
+    qtbot, make_window, workspace: Path, tmp_path: Path, minilm_path: Path, hybrid_index: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """OpenClaw 2026.9 cannot index the example workspace with a 512-token model (a chunk
+    over the context; the real agent's reindex fails the same way): its index is empty and
+    its searches find nothing. The mode line and the results' summary say "No search" and
+    why, in English and in Chinese, never "Hybrid"; memdesk's own profile is hybrid again."""
+    from memdesk.qt import translations
+    from tests.ui.conftest import search
+
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path / "no-openclaw"))  # never the user's agent
+    window = make_window(workspace, model=minilm_path, seed_index=hybrid_index)
+    session = window.session
+    mode = window.status.mode_label
+    assert mode.text() == "Hybrid"
+    combo = window.tuning.profile_combo
+    with qtbot.waitSignal(session.profile_index_finished, timeout=300_000):
+        combo.setCurrentIndex(combo.findData("openclaw-2026.9"))
+    failure = session.engine.profile_failure("openclaw-2026.9")
+    assert failure is not None and failure.context == 512
+    qtbot.waitUntil(lambda: mode.text() == "No search (OpenClaw 2026.9 cannot index)", timeout=10_000)
+    assert f"a chunk is {failure.tokens} tokens" in mode.toolTip()
+    results = search(qtbot, window, "deploy window")
+    assert not results.hits
+    summary = window.search_panel.summary.text()
+    assert "· No search ·" in summary and "Hybrid" not in summary, summary
+    try:
+        window.set_language("zh_CN")
+        assert translations.current_language() == "zh_CN"
+        assert mode.text() == "未检索 (OpenClaw 2026.9 无法建立索引)", mode.text()
+        assert "有一个片段长" in mode.toolTip()  # the whole reason, translated
+        assert "混合检索" not in mode.text() and "混合检索" not in window.search_panel.summary.text()
+        assert "未检索" in window.search_panel.summary.text()
+    finally:
+        window.set_language("en")
+    combo.setCurrentIndex(combo.findData("memdesk"))
+    assert mode.text() == "Hybrid"

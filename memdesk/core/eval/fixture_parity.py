@@ -22,8 +22,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import shutil
 import sys
 import tempfile
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -318,6 +320,8 @@ def app_engine(fixture: dict[str, Any], workspace: Path, model: Path | None, roo
     # Not synced: both profiles search their own index, never the main one's chunks
     # (tests/cli/test_search_openclaw.py runs the synced app end to end).
     eng = engine_mod.Engine(workspace, embedder=base, db_path=tmp / "index.sqlite", history=False)
+    # Its index folder goes with it (or at exit): each replay left one in the temp dir.
+    weakref.finalize(eng, shutil.rmtree, tmp, True)
     eng.pin_agent_settings(recorded_settings(fixture, root))
     return eng
 

@@ -87,6 +87,10 @@ class CandidatePool:
     # One line the user must read with these results, e.g. that the index was found
     # damaged and the notes' text was indexed again before answering.
     notice: str | None = None
+    # An OpenClaw profile whose own index holds nothing, as that release's reindex fails
+    # on this workspace (``notice`` says why): nothing was searched, whatever ``mode``
+    # says was asked, so the UI must not call these results hybrid.
+    index_failed: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

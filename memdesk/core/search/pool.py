@@ -57,6 +57,9 @@ class Legs:
     keyword_asked: tuple[str, ...] = ()
     # Set by the pool function: one line to show with the results (e.g. why there are none).
     notice: str | None = None
+    # Set by an OpenClaw profile's pool function when that release's own index holds
+    # nothing (its reindex fails, ``notice`` says why): no leg searched anything.
+    index_failed: bool = False
 
     def embed_query(self, q: str, timings: Timings) -> np.ndarray | None:
         if self.embedder is None:
@@ -149,6 +152,7 @@ def openclaw_pool(
     timings["index_ms"] = (time.perf_counter() - t0) * 1000
     if runner.failure is not None:
         legs.notice = reindex_fails_notice(profile.openclaw_layout or "", runner.failure)
+        legs.index_failed = True
         return []
     # Fetch a little more when filtering by scope afterwards, so the pool stays full.
     extra = 0 if scope == "all" else len(index.chunks)
@@ -225,6 +229,7 @@ def openclaw_2026_9_pool(
     searcher = runner.searcher(base, legs.store, embed_lock)
     if runner.failure is not None:
         legs.notice = reindex_fails_notice(profile.openclaw_layout or "", runner.failure)
+        legs.index_failed = True
         return []
     qvec = runner.query_vector(q, embed_lock) if base is not None else None
     timings["keyword_ms"] = (time.perf_counter() - t0) * 1000

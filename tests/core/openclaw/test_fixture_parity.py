@@ -114,18 +114,42 @@ def test_profile_finds_nothing_where_the_agents_reindex_failed(
     if after:  # recorded for 2026.9.6: the agent's memory search returned nothing
         assert after["rc"] == 0 and after["results"] == []
     eng = fp.app_engine(fixture, fp.workspace_for(fixture, ROOT, REPO), model, ROOT)
+    profile = fp.profile_for(fixture)
     try:
         result = eng.search(
             query,
-            settings_mod.SearchSettings.defaults(fp.profile_for(fixture)),
+            settings_mod.SearchSettings.defaults(profile),
             now=dt.datetime.fromtimestamp(fixture["now_ms"] / 1000, tz=dt.UTC),
         )
+        # What the window's mode line reads: the profile's index is empty, and why.
+        failure = eng.profile_failure(profile)
     finally:
         eng.close()
     assert list(result.hits) == []
+    # Nothing was searched: the pool must not pass for a hybrid search that found nothing.
+    assert result.pool.index_failed
+    assert failure is not None and failure.context == 512
     version = ".".join(str(fixture["openclaw_version"]).split(".")[:2])
     notice = result.pool.notice
     assert notice and f"OpenClaw {version} cannot index" in notice
     rejected = (fixture.get("embedded_texts") or {}).get("rejected_over_context")
     if rejected:  # the stand-in server logged the token count of each refused input
         assert any(f"a chunk is {r['tokens']} tokens" in notice for r in rejected)
+        assert failure.tokens in {r["tokens"] for r in rejected}
+
+
+def test_a_replays_engine_leaves_no_index_folder_behind() -> None:
+    """Each replay's engine keeps its index in a temporary folder of its own; once the
+    engine is closed and gone, so is the folder (replays had left hundreds in /tmp)."""
+    import gc
+
+    path, fixture = next((p, f) for p, f in FIXTURES if f["mode"] == "fts" and not f.get("index_failed"))
+    eng = fp.app_engine(fixture, fp.workspace_for(fixture, ROOT, REPO), None, ROOT)
+    folder = eng.db_path.parent
+    try:
+        assert folder.is_dir() and folder.name.startswith("memdesk-parity-"), path
+    finally:
+        eng.close()
+    del eng
+    gc.collect()
+    assert not folder.exists()
