@@ -319,15 +319,19 @@ def buildable(name: str) -> bool:
 
 
 def remove_partial_files(models_dir: Path) -> list[Path]:
-    """Delete the partial model files (``gguf_file``'s temp names, ~100 MB each) a build
-    killed mid-write left in ``models_dir``, for every model and format; one a running
-    build still writes is kept. Returns what was removed."""
+    """Delete the partial files a build killed mid-write left in ``models_dir``, for every
+    model and format: the model file's (``gguf_file``'s temp names, ~100 MB each) and its
+    encoder file's (``encoder_file``'s); one a running build still writes is kept.
+    Returns what was removed."""
+    from memdesk.core.embed import encoder_file
     from memdesk.core.embed.models import gguf_file
 
     removed: list[Path] = []
     for name in MODEL_NAMES:
         for fmt in weight_formats.FORMATS:
-            removed += gguf_file.remove_partial_files(model_file(name, models_dir, fmt))
+            path = model_file(name, models_dir, fmt)
+            removed += gguf_file.remove_partial_files(path)
+            removed += encoder_file.remove_partial_files(encoder_file.sidecar_path(path))
     return removed
 
 
