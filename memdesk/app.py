@@ -50,14 +50,16 @@ def _default_model_builder() -> Callable[[Callable[[object], None]], Path]:
     return build
 
 
-def _first_start_build() -> bool:
-    """A desktop bundle's first start: the default model is built from the source it
-    ships, in the background, without asking (nothing to download, nothing to install)."""
+def _packaged_build_needed() -> bool:
+    """A desktop bundle's default model files are not all built: its first start, or a
+    later one after a start was killed while building them (the F16 file built, this
+    CPU's not). They are built from the source it ships, in the background, without
+    asking (nothing to download, nothing to install)."""
     try:
         from memdesk.core.embed.models import registry
     except ImportError:
         return False
-    return registry.needs_first_start_build(paths.models_dir())
+    return bool(registry.missing_packaged_formats(paths.models_dir()))
 
 
 def _default_model_missing() -> bool:
@@ -108,8 +110,10 @@ def build_window(
         offer_model_build=offer,
         log_file=logs.log_path(data),
     )
-    if offer and _first_start_build():
-        window.start_model_build()  # the banner follows it; search is keyword-only meanwhile
+    if model == "auto" and _packaged_build_needed():
+        # The banner follows it; search is keyword-only meanwhile at the first start, on
+        # the F16 file at a later one, and switches to the built file when it is ready.
+        window.start_model_build()
     prefs.remember_workspace(session.workspace)
     # Everything built so far (modules, Qt wrappers, the window) lives as long as the
     # app: keep it out of the cyclic collector's full passes. A full pass over it took

@@ -55,14 +55,25 @@ def model_arg(value: str | None) -> ModelSpec:
 
 def prepare_packaged_model() -> None:
     """On a desktop bundle's first start, build the default model into the data dir from
-    the source the bundle ships (once, offline; the GUI does it in the background),
-    saying so on stderr. A failure is one line and leaves search keyword-only."""
-    from memdesk.core.embed.models import registry
+    the source the bundle ships (once, offline; the GUI and ``memdesk mcp`` do it in the
+    background), saying so on stderr; at a later start, what a killed first start left
+    unbuilt (this CPU's file). A failure is one line and leaves search keyword-only (or
+    on the F16 file)."""
+    from memdesk.core.embed.models import registry, weight_formats
 
     folder = paths.models_dir()
-    if not registry.needs_first_start_build(folder):
+    missing = registry.missing_packaged_formats(folder)
+    if not missing:
         return
-    sys.stderr.write("memdesk: first start: preparing the embedding model from the packaged weights (once)\n")
+    if weight_formats.DEFAULT_FORMAT in missing:
+        sys.stderr.write(
+            "memdesk: first start: preparing the embedding model from the packaged weights (once)\n"
+        )
+    else:
+        sys.stderr.write(
+            f"memdesk: preparing the embedding model's {', '.join(missing)} file for this CPU from the "
+            "packaged weights (an earlier start was interrupted)\n"
+        )
     start = time.monotonic()
 
     def progress(message: str) -> None:
@@ -71,9 +82,11 @@ def prepare_packaged_model() -> None:
     try:
         registry.build_default_model(folder, progress)
     except (errors.MemdeskError, OSError) as exc:  # e.g. a full disk
+        meanwhile = (
+            "keyword search only" if weight_formats.DEFAULT_FORMAT in missing else "using its F16 file"
+        )
         sys.stderr.write(
-            terminal_safe(f"memdesk: error: cannot prepare the embedding model ({exc}); keyword search only")
-            + "\n"
+            terminal_safe(f"memdesk: error: cannot prepare the embedding model ({exc}); {meanwhile}") + "\n"
         )
         return
     sys.stderr.write(f"memdesk: embedding model ready in {time.monotonic() - start:.1f} s\n")

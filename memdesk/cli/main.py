@@ -71,8 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=logging.INFO if args.verbose else logging.ERROR, format="%(levelname)s %(name)s: %(message)s"
     )
     try:
-        if getattr(args, "model", False) is None and args.command != "gui":
-            common.prepare_packaged_model()  # the default model, on a bundle's first start
+        # The default model, on a bundle's first start; the app and the MCP server build
+        # it in the background instead, answering meanwhile.
+        if getattr(args, "model", False) is None and args.command not in ("gui", "mcp"):
+            common.prepare_packaged_model()
         return int(args.func(args) or 0)
     except errors.MemdeskError as exc:
         sys.stderr.write(common.terminal_safe(f"memdesk: error: {exc}") + "\n")

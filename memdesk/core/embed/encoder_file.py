@@ -31,12 +31,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 from pathlib import Path
 
 import numpy as np
 import platformdirs
 
 from memdesk.core import paths
+from memdesk.core.embed import partial_files
 from memdesk.core.embed.gguf_header import GgufInfo, read_gguf_header
 
 logger = logging.getLogger(__name__)
@@ -156,15 +158,30 @@ def ensure_encoder(info: GgufInfo, sha256: str) -> Path | None:
     return None
 
 
+def _temp_path(out: Path) -> Path:
+    return out.with_name(f"{out.name}.{os.getpid()}.tmp")
+
+
+def remove_partial_files(out: Path) -> list[Path]:
+    """Delete what a derivation of the encoder file ``out`` killed mid-write left beside
+    it (``<out>.<pid>.tmp``, as large as the model): only those names, only regular
+    files, never one a running derivation holds (its lock). Returns what was removed."""
+    return partial_files.remove_unlocked(out.parent, re.compile(rf"{re.escape(out.name)}\.[0-9]+\.tmp"))
+
+
 def derive_encoder(info: GgufInfo, sha256: str, out: Path) -> None:
-    """Write ``info``'s model without its vocabulary to ``out`` (atomically)."""
+    """Write ``info``'s model without its vocabulary to ``out`` (atomically); what a
+    killed derivation of it left is removed first."""
     import gguf
 
     reason = unsupported(info)
     if reason is not None:
         raise ValueError(f"{info.path}: {reason}")
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")
+    remove_partial_files(out)
+    tmp = _temp_path(out)
+    # Locked while written: another process's clean-up leaves it alone.
+    lock_fd = partial_files.open_locked(tmp)
     try:
         data = np.memmap(info.path, dtype=np.uint8, mode="r")
         writer = gguf.GGUFWriter(str(tmp), info.architecture)
@@ -198,3 +215,4 @@ def derive_encoder(info: GgufInfo, sha256: str, out: Path) -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        os.close(lock_fd)

@@ -12,11 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from memdesk.core import diskio
-
-try:
-    import fcntl
-except ImportError:  # Windows: no flock; a partial file is removed by the next build only
-    fcntl = None  # type: ignore[assignment]
+from memdesk.core.embed import partial_files
 
 logger = logging.getLogger(__name__)
 
@@ -27,48 +23,11 @@ def _partial_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"^\.{re.escape(name)}\.[a-z0-9_]{{8}}\.tmp$")
 
 
-def _lock(fd: int, *, wait: bool) -> bool:
-    """Hold an exclusive lock on the open file ``fd``: a build holds its partial file's
-    so another process's clean-up leaves it alone. False when another process holds it."""
-    if fcntl is None:
-        return True
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-    except OSError:
-        return False
-    return True
-
-
 def remove_partial_files(out_path: Path) -> list[Path]:
     """Delete the partial files a killed build of ``out_path`` left beside it (a model is
     ~100 MB): only ``atomic_bert_gguf``'s own temp names, only regular files, and never
     one a running build still holds (its lock). Returns what was removed."""
-    pattern = _partial_pattern(out_path.name)
-    removed: list[Path] = []
-    try:
-        entries = list(os.scandir(out_path.parent))
-    except OSError:
-        return removed
-    for entry in entries:
-        if not (pattern.match(entry.name) and entry.is_file(follow_symlinks=False)):
-            continue
-        try:
-            fd = os.open(entry.path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
-        except OSError:
-            continue
-        try:
-            if not _lock(fd, wait=False):
-                continue  # a build is writing it
-            # Gone meanwhile, a read-only folder, Windows's open file: left, never an error.
-            os.unlink(entry.path)
-            removed.append(Path(entry.path))
-        except OSError:
-            continue
-        finally:
-            os.close(fd)
-    for path in removed:
-        logger.info("removed the partial model file %s", path)
-    return removed
+    return partial_files.remove_unlocked(out_path.parent, _partial_pattern(out_path.name))
 
 
 def _locked_temp(out_path: Path) -> tuple[int, Path]:
@@ -77,12 +36,9 @@ def _locked_temp(out_path: Path) -> tuple[int, Path]:
     its creation and the lock (then another is made)."""
     while True:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{out_path.name}.", suffix=".tmp", dir=out_path.parent)
-        _lock(fd, wait=True)
-        try:
-            if os.stat(tmp_name).st_ino == os.fstat(fd).st_ino:
-                return fd, Path(tmp_name)
-        except FileNotFoundError:
-            pass
+        partial_files.lock(fd, wait=True)
+        if partial_files.holds(fd, Path(tmp_name)):
+            return fd, Path(tmp_name)
         os.close(fd)
 
 

@@ -319,26 +319,38 @@ def buildable(name: str) -> bool:
 
 
 def remove_partial_files(models_dir: Path) -> list[Path]:
-    """Delete the partial model files (``gguf_file``'s temp names, ~100 MB each) a build
-    killed mid-write left in ``models_dir``, for every model and format; one a running
-    build still writes is kept. Returns what was removed."""
+    """Delete the partial files a build killed mid-write left in ``models_dir``, for every
+    model and format: the model file's (``gguf_file``'s temp names, ~100 MB each) and its
+    encoder file's (``encoder_file``'s); one a running build still writes is kept.
+    Returns what was removed."""
+    from memdesk.core.embed import encoder_file
     from memdesk.core.embed.models import gguf_file
 
     removed: list[Path] = []
     for name in MODEL_NAMES:
         for fmt in weight_formats.FORMATS:
-            removed += gguf_file.remove_partial_files(model_file(name, models_dir, fmt))
+            path = model_file(name, models_dir, fmt)
+            removed += gguf_file.remove_partial_files(path)
+            removed += encoder_file.remove_partial_files(encoder_file.sidecar_path(path))
     return removed
 
 
-def needs_first_start_build(models_dir: Path) -> bool:
-    """A desktop bundle's first start: it ships the default model's source and no file
-    of that model is built yet in ``models_dir`` (the user's data dir). Asked at every
-    start of such a bundle, it first removes what a build killed mid-write left there."""
+def default_formats() -> tuple[str, ...]:
+    """The default model's files ``build_default_model`` builds: the F16 one, which the
+    OpenClaw profiles compute on, and this CPU's format where that is another."""
+    return tuple(dict.fromkeys((weight_formats.DEFAULT_FORMAT, cpu_weights())))
+
+
+def missing_packaged_formats(models_dir: Path) -> list[str]:
+    """On a desktop bundle that ships the default model's source, the formats of
+    ``default_formats`` not built in ``models_dir`` (the user's data dir): all of them at
+    the first start, this CPU's after a start killed while writing it (its F16 file
+    built), which a later start then builds; empty elsewhere. Asked at every start of
+    such a bundle, it first removes what a build killed mid-write left there."""
     if not packaged_source(DEFAULT_MODEL):
-        return False
+        return []
     remove_partial_files(models_dir)
-    return not any(model_file(DEFAULT_MODEL, models_dir, fmt).is_file() for fmt in weight_formats.FORMATS)
+    return [fmt for fmt in default_formats() if not model_file(DEFAULT_MODEL, models_dir, fmt).is_file()]
 
 
 def build_default_model(models_dir: Path, progress: Progress | None = None) -> Path:
@@ -347,7 +359,7 @@ def build_default_model(models_dir: Path, progress: Progress | None = None) -> P
     return the file loaded by default. Each file is byte-identical to what
     ``memdesk model build`` writes from the same pinned source (the same converter,
     the source's sha256 checked first)."""
-    for fmt in dict.fromkeys((weight_formats.DEFAULT_FORMAT, cpu_weights())):
+    for fmt in default_formats():
         build_model(DEFAULT_MODEL, models_dir, progress, weights=fmt)
     path = find_default_model(models_dir)
     if path is None:  # build_model raises first; this would be a bug
