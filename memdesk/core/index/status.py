@@ -7,6 +7,7 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from memdesk.core import errors
 from memdesk.core.base.modes import Mode
@@ -136,14 +137,18 @@ def read_status(
     last_sync: dt.datetime | None,
     *,
     verify: bool = False,
+    kept: workspace.KeptListing | None = None,
 ) -> IndexStatus:
     """Counts, mode and health; ``verify`` also reads every page of the index.
 
-    A damaged index is reported (and remembered in ``index.damage`` for the next
-    sync to rebuild), never raised.
+    ``kept``: the workspace's listing as a watcher keeps it (``Engine.watched``); the
+    notes not indexed yet are then what the listing and the index disagree on, with no
+    note stat'ed. A damaged index is reported (and remembered in ``index.damage`` for
+    the next sync to rebuild), never raised.
     """
     mode: Mode = "hybrid" if embedder is not None else "fts"
-    scan = workspace.scan_memory_files(root, extra_paths)  # once, for the dirty and the skipped
+    # Once, for the dirty and the skipped.
+    scan = kept.scan if kept is not None else workspace.scan_memory_files(root, extra_paths)
     with index.read_lock:
         try:
             store = index.reader()
@@ -152,8 +157,9 @@ def read_status(
         except (errors.IndexCorrupt, errors.QueryRejected) as exc:
             index.damage = str(exc)
             return _damaged_status(index, root, embedder, fallback_reason, mode, str(exc))
-        dirty = indexer.dirty_files(store, root, extra_paths, scan=scan)
-        failures = tuple(FileFailure(p, r[4] or "") for p, r in store.file_rows().items() if r[3] == "failed")
+        known = store.file_rows()
+        dirty = indexer.dirty_files(store, root, extra_paths, **_listed(scan, kept), known=known)
+        failures = tuple(FileFailure(p, r[4] or "") for p, r in known.items() if r[3] == "failed")
         vec_ok, vec_err = store.vec_available, store.vec_error
         size = store.size_bytes()
     skipped = tuple(FileFailure(s.path, s.reason) for s in scan.skipped)
@@ -209,17 +215,23 @@ def _damaged_status(
 
 
 def file_states(
-    index: IndexFiles, root: Path, extra_paths: Sequence[Path | str]
+    index: IndexFiles,
+    root: Path,
+    extra_paths: Sequence[Path | str],
+    *,
+    kept: workspace.KeptListing | None = None,
 ) -> dict[str, tuple[str, str]]:
-    """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file."""
-    scan = workspace.scan_memory_files(root, extra_paths)  # once, for the dirty and the states
+    """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file
+    (``kept``: as ``read_status``)."""
+    # Once, for the dirty and the states.
+    scan = kept.scan if kept is not None else workspace.scan_memory_files(root, extra_paths)
     with index.read_lock:
         store = index.reader()
         known = store.file_rows()
-        dirty = set(indexer.dirty_files(store, root, extra_paths, scan=scan))
+        dirty = set(indexer.dirty_files(store, root, extra_paths, **_listed(scan, kept), known=known))
+    rels = kept.notes if kept is not None else (workspace.rel_path(root, p) for p in scan.files)
     out: dict[str, tuple[str, str]] = {}
-    for path in scan.files:
-        rel = workspace.rel_path(root, path)
+    for rel in rels:
         row = known.get(rel)
         if rel in dirty or row is None:
             out[rel] = ("pending", "changed since the last index")
@@ -228,3 +240,10 @@ def file_states(
         else:
             out[rel] = ("indexed", "")
     return out
+
+
+def _listed(scan: workspace.Scan, kept: workspace.KeptListing | None) -> dict[str, Any]:
+    """``dirty_files``' arguments for a listing: a kept one is trusted (no note stat'ed)."""
+    if kept is None:
+        return {"scan": scan}
+    return {"listed": {rel: path for rel, (path, _) in kept.notes.items()}, "stat_each": False}

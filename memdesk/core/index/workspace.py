@@ -62,6 +62,33 @@ class Scan:
     reals: list[str] = dataclasses.field(default_factory=list)  # each file's realpath, as ``files``
 
 
+@dataclasses.dataclass(frozen=True)
+class KeptListing:
+    """A listing kept between full syncs (``Engine.watched``): the scan, and its notes by
+    workspace-relative path, so a sync's named paths update it without a pass over it
+    (``note_at``) and readers need no relative path worked out per note."""
+
+    scan: Scan
+    notes: dict[str, tuple[Path, str]]  # rel -> (path, realpath), in listing order
+
+    @classmethod
+    def of(cls, root: Path, scan: Scan) -> KeptListing:
+        notes = {rel_path(root, p): (p, r) for p, r in zip(scan.files, scan.reals, strict=True)}
+        return cls(scan, notes)
+
+    def changed(self, root: Path, found: dict[str, Path | None]) -> KeptListing:
+        """This listing after the paths ``found`` names were looked up (``note_at``:
+        the note there, or None). A new object: readers on other threads keep theirs."""
+        notes = dict(self.notes)
+        for rel, note in found.items():
+            notes.pop(rel, None)
+            if note is not None:
+                notes[rel_path(root, note)] = (note, os.path.realpath(note))
+        values = list(notes.values())
+        scan = Scan([p for p, _ in values], self.scan.skipped, [r for _, r in values])
+        return KeptListing(scan, notes)
+
+
 def printable(text: str) -> str:
     """``text`` as valid UTF-8: bytes a file name could not decode become ``\\xNN``.
 

@@ -3,8 +3,9 @@ listing the workspace, and that rule agrees with the listing on every path."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -116,7 +117,7 @@ def _no_listing(*args: object, **kwargs: object) -> workspace.Scan:
 def _notes(root: Path, count: int) -> list[Path]:
     return [
         _touch(
-            root / "memory" / f"2026-{1 + i // 28:02}-{1 + i % 28:02}.md",
+            root / "memory" / f"2020-{1 + i // 28:02}-{1 + i % 28:02}.md",
             f"# day {i}\n\nwent to market {i}\n",
         )
         for i in range(count)
@@ -192,3 +193,73 @@ def test_resolving_a_note_lists_nothing(tmp_path: Path, monkeypatch: pytest.Monk
     assert calls["scandir"] == []
     looked_at = {os.path.basename(p) for p in calls["stat"] + calls["lstat"]}
     assert looked_at <= {notes[7].name, *_FOLDERS_ON_THE_WAY}, sorted(looked_at)
+
+
+def _answers(eng: engine.Engine) -> tuple[object, ...]:
+    status = eng.status()
+    return (
+        sorted(eng.listed_rels()),
+        eng.file_states(),
+        status.dirty_files,
+        status.files,
+        [f.path for f in status.skipped],
+        eng.default_clock(),
+    )
+
+
+def test_a_watched_engine_reads_status_states_and_clock_after_a_save_without_listing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a watcher names every change, the read after each save (the tree's states,
+    the status line, the clock) keeps the listing instead of listing and stat'ing every
+    note, and answers as an engine that lists: new, deleted and newest-dated notes."""
+    root = tmp_path / "ws"
+    notes = _notes(root, 300)  # 2020-01-01 … 2020-11-20
+    eng = engine.Engine(root, embedder=None, db_path=tmp_path / "index.sqlite", history=False)
+    eng.watched = True
+    try:
+        eng.sync()
+        _answers(eng)  # the first read after the full sync lists once
+        steps: list[tuple[list[str], Callable[[], None]]] = [
+            (["memory/2020-11-30.md"], lambda: _touch(root / "memory" / "2020-11-30.md", "# later\n")),
+            (
+                [workspace.rel_path(root, notes[4])],
+                lambda: notes[4].write_text("# edited\n", encoding="utf-8"),
+            ),
+            (["memory/2020-11-30.md"], lambda: (root / "memory" / "2020-11-30.md").unlink()),
+            ([workspace.rel_path(root, notes[-1])], lambda: notes[-1].unlink()),  # the newest dated note
+            (["memory/node_modules/x.md"], lambda: _touch(root / "memory" / "node_modules" / "x.md")),
+        ]
+        for named, change in steps:
+            change()
+            eng.sync(paths=named)
+            calls = _counting(monkeypatch, root)
+            monkeypatch.setattr(workspace, "scan_memory_files", _no_listing)
+            kept = _answers(eng)
+            monkeypatch.undo()
+            assert calls["scandir"] == [] and calls["stat"] == [], named
+            listing = engine.Engine(root, embedder=None, db_path=tmp_path / "index.sqlite", history=False)
+            try:
+                assert kept == _answers(listing), named
+            finally:
+                listing.close()
+        assert kept[-1] == dt.date(2020, 11, 19)  # type: ignore[index]
+    finally:
+        eng.close()
+
+
+def test_an_unwatched_engine_still_sees_a_change_nobody_named(tmp_path: Path) -> None:
+    """Without a watcher (the CLI, MCP) the status stats every note as before: a change
+    made behind the engine's back is not indexed yet, and says so."""
+    root = tmp_path / "ws"
+    notes = _notes(root, 5)
+    eng = engine.Engine(root, embedder=None, db_path=tmp_path / "index.sqlite", history=False)
+    try:
+        eng.sync()
+        eng.status()
+        notes[2].write_text("# changed behind its back\n", encoding="utf-8")
+        rel = workspace.rel_path(root, notes[2])
+        assert eng.status().dirty_files == (rel,)
+        assert eng.file_states()[rel][0] == "pending"
+    finally:
+        eng.close()
