@@ -574,27 +574,20 @@ def dirty_files(
     extra_paths: Sequence[Path | str] = (),
     *,
     scan: workspace.Scan | None = None,
-    listed: dict[str, Path] | None = None,
-    stat_each: bool = True,
     known: dict[str, FileRow] | None = None,
 ) -> list[str]:
     """Paths whose content differs from the index, plus indexed paths now gone.
     ``scan``: the workspace's listing when the caller has one (a listing of 20,000 notes
-    is a sizeable part of a status read). Without ``stat_each`` (a listing a watcher
-    keeps, whose every change is synced as it comes) only the notes the listing and
-    the index disagree on. ``listed``: the listing by relative path, when the caller
-    keeps one. ``known``: the index's ``file_rows`` when already read."""
-    if listed is None:
-        files = scan.files if scan is not None else workspace.list_memory_files(root, extra_paths)
-        listed = {workspace.rel_path(root, p): p for p in files}
+    is a sizeable part of a status read); ``known``: the index's ``file_rows`` when
+    already read."""
+    files = scan.files if scan is not None else workspace.list_memory_files(root, extra_paths)
+    listed = {workspace.rel_path(root, p): p for p in files}
     known = store.file_rows() if known is None else known
     dirty = [rel for rel in known if rel not in listed]
     for rel, path in listed.items():
         old = known.get(rel)
         if old is None:
             dirty.append(rel)
-            continue
-        if not stat_each:
             continue
         try:
             st = path.stat()

@@ -7,7 +7,6 @@ import dataclasses
 import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from memdesk.core import errors
 from memdesk.core.base.modes import Mode
@@ -157,9 +156,14 @@ def read_status(
         except (errors.IndexCorrupt, errors.QueryRejected) as exc:
             index.damage = str(exc)
             return _damaged_status(index, root, embedder, fallback_reason, mode, str(exc))
-        known = store.file_rows()
-        dirty = indexer.dirty_files(store, root, extra_paths, **_listed(scan, kept), known=known)
-        failures = tuple(FileFailure(p, r[4] or "") for p, r in known.items() if r[3] == "failed")
+        if kept is None:
+            known = store.file_rows()
+            dirty = indexer.dirty_files(store, root, extra_paths, scan=scan, known=known)
+            failures = tuple(FileFailure(p, r.reason or "") for p, r in known.items() if r.status == "failed")
+        else:
+            states = store.file_statuses()
+            dirty = _kept_dirty(kept, states)
+            failures = tuple(FileFailure(p, r or "") for p, (st, r) in states.items() if st == "failed")
         vec_ok, vec_err = store.vec_available, store.vec_error
         size = store.size_bytes()
     skipped = tuple(FileFailure(s.path, s.reason) for s in scan.skipped)
@@ -227,23 +231,29 @@ def file_states(
     scan = kept.scan if kept is not None else workspace.scan_memory_files(root, extra_paths)
     with index.read_lock:
         store = index.reader()
-        known = store.file_rows()
-        dirty = set(indexer.dirty_files(store, root, extra_paths, **_listed(scan, kept), known=known))
+        if kept is None:
+            known = {p: (r.status, r.reason) for p, r in store.file_rows().items()}
+            dirty = set(indexer.dirty_files(store, root, extra_paths, scan=scan))
+        else:
+            known = store.file_statuses()
+            dirty = set(_kept_dirty(kept, known))
     rels = kept.notes if kept is not None else (workspace.rel_path(root, p) for p in scan.files)
     out: dict[str, tuple[str, str]] = {}
     for rel in rels:
         row = known.get(rel)
         if rel in dirty or row is None:
             out[rel] = ("pending", "changed since the last index")
-        elif row[3] == "failed":
-            out[rel] = ("failed", row[4] or "could not be indexed")
+        elif row[0] == "failed":
+            out[rel] = ("failed", row[1] or "could not be indexed")
         else:
             out[rel] = ("indexed", "")
     return out
 
 
-def _listed(scan: workspace.Scan, kept: workspace.KeptListing | None) -> dict[str, Any]:
-    """``dirty_files``' arguments for a listing: a kept one is trusted (no note stat'ed)."""
-    if kept is None:
-        return {"scan": scan}
-    return {"listed": {rel: path for rel, (path, _) in kept.notes.items()}, "stat_each": False}
+def _kept_dirty(kept: workspace.KeptListing, states: dict[str, tuple[str, str | None]]) -> list[str]:
+    """The notes not indexed yet by a kept listing (``Engine.watched``): those the listing
+    and the index disagree on. Every change was synced by name as it came, so no note
+    is stat'ed; one nobody named waits for the next full scan."""
+    return sorted(
+        [rel for rel in states if rel not in kept.notes] + [rel for rel in kept.notes if rel not in states]
+    )

@@ -432,6 +432,15 @@ class Store:
         }
 
     @maps_errors
+    def file_statuses(self) -> dict[str, tuple[str, str | None]]:
+        """path -> (status, reason): what the tree and the status line show of each file,
+        without the rest of its row (``file_rows``: a third of the time at 20,000 notes)."""
+        return {
+            path: (status, None if reason is None else messages.loads(reason))
+            for path, status, reason in self.conn.execute("SELECT path, status, reason FROM files")
+        }
+
+    @maps_errors
     def upsert_file(
         self,
         path: str,
