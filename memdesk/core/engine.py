@@ -143,6 +143,7 @@ class Engine:
         self._kept: workspace.KeptListing | None = None
         self._kept_generation = 0  # moved by every sync's end: a listing read across it is not kept
         self._kept_lock = threading.Lock()
+        self._in_step = False  # every sync since a full one completed (``_after_sync``)
         self._preparing: set[str] = set()  # profiles whose index a background job builds
         self._frozen = False  # the workspace does not change (``freeze_profile_indexes``)
         self._index.writer()
@@ -368,8 +369,10 @@ class Engine:
 
         try:
             report = sync_mod.retry_while_busy(degrading, cancelled)
-        finally:
-            self._after_sync(None if rebuild else paths)
+        except BaseException:
+            self._after_sync(None if rebuild else paths, completed=False)
+            raise
+        self._after_sync(None if rebuild else paths, completed=True)
         self._last_sync = dt.datetime.now(dt.UTC)
         self._vectors.invalidate()
         return report
@@ -411,9 +414,12 @@ class Engine:
             return tuple(kept.notes)
         return tuple(workspace.rel_path(self.workspace, p) for p in self.listing().files)
 
-    def _after_sync(self, named: Sequence[str] | None) -> None:
+    def _after_sync(self, named: Sequence[str] | None, *, completed: bool) -> None:
         """Bring the kept listing and the clock in line with what a sync was told changed
-        (``named``; None: anything may have)."""
+        (``named``; None: anything may have). The index matches the notes the listing
+        names only after a full sync that completed, and as long as every later sync
+        did: after a sync that stopped (cancelled, failed) the status stats every note
+        again, until the next full one."""
         found = (
             {}
             if named is None
@@ -422,6 +428,7 @@ class Engine:
         today = dt.date.today()
         with self._kept_lock:
             self._kept_generation += 1
+            self._in_step = completed and (self._in_step or named is None)
             kept, clock = self._kept, self._default_clock
             if named is None:
                 self._kept, self._default_clock = None, None  # read again on their next use
@@ -664,7 +671,9 @@ class Engine:
         )
 
     def _kept_listing(self) -> workspace.KeptListing | None:
-        if not self._watched:
+        """The kept listing when the status may trust it (``watched``, and the index in
+        step with it: ``_after_sync``); None: list and stat."""
+        if not (self._watched and self._in_step):
             return None
         self.listing()
         return self._kept

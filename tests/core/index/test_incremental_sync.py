@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from memdesk.core import engine
+from memdesk.core import engine, errors
 from memdesk.core.index import workspace
 from memdesk.core.search.settings import SearchSettings
 
@@ -261,5 +261,27 @@ def test_an_unwatched_engine_still_sees_a_change_nobody_named(tmp_path: Path) ->
         rel = workspace.rel_path(root, notes[2])
         assert eng.status().dirty_files == (rel,)
         assert eng.file_states()[rel][0] == "pending"
+    finally:
+        eng.close()
+
+
+def test_after_a_stopped_sync_a_watched_engine_stats_every_note_again(tmp_path: Path) -> None:
+    """A sync cancelled before it read the saved note leaves the index behind the kept
+    listing: until a full sync completes, the status finds that by stat'ing, as before."""
+    root = tmp_path / "ws"
+    notes = _notes(root, 5)
+    eng = engine.Engine(root, embedder=None, db_path=tmp_path / "index.sqlite", history=False)
+    eng.watched = True
+    try:
+        eng.sync()
+        assert eng.status().dirty_files == ()
+        notes[1].write_text("# saved, never indexed\n", encoding="utf-8")
+        rel = workspace.rel_path(root, notes[1])
+        with pytest.raises(errors.Cancelled):
+            eng.sync(paths=[rel], cancelled=lambda: True)
+        assert eng.status().dirty_files == (rel,)
+        assert eng.file_states()[rel][0] == "pending"
+        eng.sync()
+        assert eng.status().dirty_files == () and eng.file_states()[rel][0] == "indexed"
     finally:
         eng.close()
