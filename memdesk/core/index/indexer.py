@@ -317,6 +317,7 @@ def sync_files(
     stats.captured, stats.capture_seconds = seen.count, seen.seconds
     report(total, total, stats.chunks, "", "keyword")
     _store_mmr_tokens(store, written if tokens_current else None)
+    written.clear()  # every chunk text of this sync (~18 MB at 20,000 notes): not kept while embedding
     if embedder is not None:
         _embed_missing(
             store, embedder, stats=stats, report=report, cancelled=is_cancelled, embed_lock=embed_lock
@@ -398,7 +399,7 @@ def _write_keyword_batch(
         hashes = [c.hash for p in batch for c in p.chunks]
         vectors = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, hashes)
         stats.cache_hits += sum(1 for h in hashes if h in vectors)
-        wanted = {c.hash for p in batch for c in p.chunks if windows.line_windows(c.text)}
+        wanted = {c.hash for p in batch for c in p.chunks if windows.has_windows(c.text)}
         windows_missing = bool(wanted) and len(store.stored_window_hashes(ident.provider_key, wanted)) < len(
             wanted
         )
@@ -464,7 +465,7 @@ def _pending_windows(store: Store, embedder: str) -> list[str]:
         if len(_WINDOWED) + len(unknown) > _WINDOWED_MAX:
             _WINDOWED.clear()
         for h, text in store.chunk_texts_by_hash(unknown).items():
-            decided[h] = _WINDOWED[h] = bool(windows.line_windows(text))
+            decided[h] = _WINDOWED[h] = windows.has_windows(text)
     return [h for h in pending if decided[h]]
 
 
