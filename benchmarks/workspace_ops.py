@@ -9,7 +9,13 @@ other jobs' turns), what the app and the CLI do after each change:
 - the workspace clock (``Engine.default_clock``, read again after each sync);
 - a status read and the per-file states (the app's snapshot after each sync);
 - opening one note (``Engine.read_note``: the path is checked against discovery);
-- a sync with nothing changed, and a sync of one changed note (``paths=``).
+- a sync with nothing changed, and a sync of one changed note (``paths=``);
+- what the app pays for one save, with the engine ``watched`` as the app's session sets
+  it while its watcher runs: the sync of the saved note, then the read the tree and the
+  status bar make after it (``workers.ReaderWorker.snapshot``: the listing, the file
+  states, the status, the clock): ``save_snapshot_ms`` alone, ``per_save_ms`` both.
+  (Before ``Engine.watched`` existed, the per-save total is the sum of the sync of one
+  note, the listing, the clock, the status and the file states: each listed anew.)
 
 ``--notes 2000,20000`` measures each size in turn, in the one run, and prints how each
 figure grows (the ratio of the last size's to the first's).
@@ -106,6 +112,25 @@ def _measure(notes: int, repeat: int) -> dict[str, Any]:
                 eng.sync(paths=[rel])
 
             figures["sync_one_note_ms"] = _cpu_ms(one_note, repeat)
+
+            # What the app runs after each save, its engine watched as the session sets it.
+            eng.watched = True
+            eng.sync()  # the app's first sync: a full one
+
+            def snapshot() -> None:  # ``workers.ReaderWorker.snapshot``, without Qt
+                eng.listed_rels()
+                eng.file_states()
+                eng.status()
+                eng.default_clock()
+
+            snapshot()
+
+            def save() -> None:
+                one_note()
+                snapshot()
+
+            figures["save_snapshot_ms"] = _cpu_ms(snapshot, repeat)
+            figures["per_save_ms"] = _cpu_ms(save, repeat)
         finally:
             eng.close()
         for name, value in figures.items():

@@ -136,8 +136,19 @@ class Engine:
         self._recipe_cache = recipe_cache.RecipeCache(recipe_cache.path_for(self.db_path))
         self._embedding = False  # a sync is in its embedding phase
         self._keeps_history = history
-        # The workspace's default clock (``clock.default_clock``), read once per sync.
+        # The workspace's default clock (``clock.default_clock``), read once per sync (a
+        # sync of named paths moves it without a read when it can), whether it is a dated
+        # note's day, and the wall-clock day it was read on (a plan's day may come).
         self._default_clock: tuple[dt.date | None] | None = None
+        self._clock_dated = False
+        self._clock_read_on: dt.date | None = None
+        # The workspace's listing, kept between full syncs while a watcher reports every
+        # change (``watched``); None: listed on the next read.
+        self._watched = False
+        self._kept: workspace.KeptListing | None = None
+        self._kept_generation = 0  # moved by every sync's end: a listing read across it is not kept
+        self._kept_lock = threading.Lock()
+        self._in_step = False  # every sync since a full one completed (``_after_sync``)
         self._preparing: set[str] = set()  # profiles whose index a background job builds
         self._frozen = False  # the workspace does not change (``freeze_profile_indexes``)
         self._index.writer()
@@ -370,21 +381,102 @@ class Engine:
                 self.set_embedder(None, message_of(exc))
                 return once(None)
 
-        report = sync_mod.retry_while_busy(degrading, cancelled)
+        try:
+            report = sync_mod.retry_while_busy(degrading, cancelled)
+        except BaseException:
+            self._after_sync(None if rebuild else paths, completed=False)
+            raise
+        self._after_sync(None if rebuild else paths, completed=True)
         self._last_sync = dt.datetime.now(dt.UTC)
-        self._default_clock = None  # notes came or went: read the newest date again
         self._vectors.invalidate()
         return report
+
+    # -- the listing a watcher keeps ------------------------------------------------------
+    @property
+    def watched(self) -> bool:
+        return self._watched
+
+    @watched.setter
+    def watched(self, on: bool) -> None:
+        """Whether a file watcher reports every change of the workspace to ``sync(paths=)``
+        (the app's session while its watcher runs). Then the listing is kept between full
+        syncs, updated from the paths each sync was named, and the status, the file
+        states and the clock read it instead of listing the workspace and stat'ing every
+        note: a save costs what changed. A full ``sync()`` (start, F5, the session's
+        periodic scan, a lost watcher event) lists again; so does turning this off."""
+        with self._kept_lock:
+            self._watched = on
+            self._kept, self._kept_generation = None, self._kept_generation + 1
+
+    def listing(self) -> workspace.Scan:
+        """The workspace's notes and skipped paths: kept while ``watched``, else listed now."""
+        with self._kept_lock:
+            kept, generation = self._kept, self._kept_generation
+        if kept is not None:
+            return kept.scan
+        scan = workspace.scan_memory_files(self.workspace, self.extra_paths)
+        with self._kept_lock:
+            # Kept only if no sync ended meanwhile: its changes may be missing from ``scan``.
+            if self._watched and generation == self._kept_generation:
+                self._kept = workspace.KeptListing.of(self.workspace, scan)
+        return scan
+
+    def listed_rels(self) -> tuple[str, ...]:
+        """The notes' workspace-relative paths, in listing order (``listing``)."""
+        kept = self._kept_listing()
+        if kept is not None:
+            return tuple(kept.notes)
+        return tuple(workspace.rel_path(self.workspace, p) for p in self.listing().files)
+
+    def _after_sync(self, named: Sequence[str] | None, *, completed: bool) -> None:
+        """Bring the kept listing and the clock in line with what a sync was told changed
+        (``named``; None: anything may have). The index matches the notes the listing
+        names only after a full sync that completed, and as long as every later sync
+        did: after a sync that stopped (cancelled, failed) the status stats every note
+        again, until the next full one."""
+        found = (
+            {}
+            if named is None
+            else {r: workspace.note_at(self.workspace, r, self.extra_paths) for r in named}
+        )
+        today = dt.date.today()
+        with self._kept_lock:
+            self._kept_generation += 1
+            self._in_step = completed and (self._in_step or named is None)
+            kept, clock = self._kept, self._default_clock
+            if named is None:
+                self._kept, self._default_clock = None, None  # read again on their next use
+                return
+            if kept is not None:
+                self._kept = kept.changed(self.workspace, found)
+            if clock is not None and self._clock_dated and self._clock_read_on == today:
+                changes = [(rel, note is not None) for rel, note in found.items()]
+                self._default_clock = clock_mod.after_changes(clock[0], changes, today=today)
+            else:
+                self._default_clock = None
 
     # -- clock -------------------------------------------------------------------------
     def default_clock(self) -> dt.date | None:
         """The workspace's own clock: the day of its newest dated note, else of its
-        newest write (``clock.default_clock``); None for a workspace without notes."""
-        cached = self._default_clock
-        if cached is None:
-            files = workspace.list_memory_files(self.workspace, self.extra_paths)
-            cached = (clock_mod.default_clock(self.workspace, files),)
-            self._default_clock = cached
+        newest write (``clock.default_clock``); None for a workspace without notes.
+        Read again after a full sync; a sync of named paths moves it from those alone
+        (``clock.after_changes``) when it can."""
+        today = dt.date.today()
+        with self._kept_lock:
+            cached, generation = self._default_clock, self._kept_generation
+        if cached is None or self._clock_read_on != today:
+            files = self.listing().files
+            dated = clock_mod.newest_dated(self.workspace, files, today=today)
+            cached = (
+                dated if dated is not None else clock_mod.default_clock(self.workspace, files, today=today),
+            )
+            with self._kept_lock:
+                if generation == self._kept_generation:  # else a sync ended meanwhile: read next time
+                    self._default_clock, self._clock_dated, self._clock_read_on = (
+                        cached,
+                        dated is not None,
+                        today,
+                    )
         return cached[0]
 
     def clock(self, now: dt.date | dt.datetime | None = None) -> dt.date | dt.datetime | None:
@@ -590,11 +682,20 @@ class Engine:
             self._fallback_reason,
             self._last_sync,
             verify=verify,
+            kept=self._kept_listing(),
         )
+
+    def _kept_listing(self) -> workspace.KeptListing | None:
+        """The kept listing when the status may trust it (``watched``, and the index in
+        step with it: ``_after_sync``); None: list and stat."""
+        if not (self._watched and self._in_step):
+            return None
+        self.listing()
+        return self._kept
 
     def file_states(self) -> dict[str, tuple[str, str]]:
         """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file."""
-        return file_states(self._index, self.workspace, self.extra_paths)
+        return file_states(self._index, self.workspace, self.extra_paths, kept=self._kept_listing())
 
     def read_note(self, rel: str) -> str:
         return workspace.read_note(workspace.resolve_note(self.workspace, rel, self.extra_paths))

@@ -40,6 +40,12 @@ class _Handler(FileSystemEventHandler):
         super().__init__()
         self._bridge = bridge
 
+    def on_events_lost(self, event: FileSystemEvent) -> None:
+        # The kernel's queue overflowed (watchdog 7.1 reports it here only, never to
+        # ``on_any_event``): which notes changed is unknown, so everything is rescanned.
+        log.warning("file events under %s were lost; the workspace is scanned again", event.src_path)
+        self._bridge.lost_event.emit()
+
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type in ("opened", "closed_no_write"):
             return
@@ -62,10 +68,15 @@ class WatchBridge(QObject):
         paths_changed(list): workspace-relative paths changed, added or deleted since
             the last emission (folders end in ``/``); emitted on the GUI thread after
             ``DEBOUNCE_MS`` of quiet.
+        lost_event(): emitted from the watchdog thread when events were lost (internal).
+        events_lost(): some changes were not reported (the event queue overflowed):
+            only a full scan finds them. On the GUI thread.
     """
 
     raw_event = Signal(str)
     paths_changed = Signal(list)
+    lost_event = Signal()
+    events_lost = Signal()
 
     def __init__(self, root: Path, parent: QObject | None = None, *, debounce_ms: int = DEBOUNCE_MS) -> None:
         super().__init__(parent)
@@ -79,10 +90,16 @@ class WatchBridge(QObject):
         self._timer.setInterval(debounce_ms)
         self._timer.timeout.connect(self._on_timer_timeout)
         self.raw_event.connect(self._on_raw_event)
+        self.lost_event.connect(self._on_lost_event)
 
     @property
     def root(self) -> Path:
         return self._root
+
+    @property
+    def watching(self) -> bool:
+        """True while the observer runs (False: it could not start, e.g. inotify limits)."""
+        return self._observer is not None
 
     def start(self) -> None:
         if self._observer is not None:
@@ -116,6 +133,12 @@ class WatchBridge(QObject):
                 self._pending.add(rel)
                 self._timer.start()  # restarts: fire only after a quiet spell
                 return
+
+    @Slot()
+    def _on_lost_event(self) -> None:
+        self._pending.clear()  # the full scan covers them
+        self._timer.stop()
+        self.events_lost.emit()
 
     @Slot()
     def _on_timer_timeout(self) -> None:

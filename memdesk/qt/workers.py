@@ -19,7 +19,6 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from memdesk.core import engine as engine_mod
 from memdesk.core import errors
-from memdesk.core.index import workspace as workspace_mod
 from memdesk.core.search import filters as filters_mod
 from memdesk.core.search import hits as hits_mod
 from memdesk.core.search import profiles
@@ -178,12 +177,10 @@ class ReaderWorker(QObject):
 
     @Slot(int)
     def snapshot(self, request_id: int) -> None:
-        root = self._engine.workspace
         try:
-            files = tuple(
-                workspace_mod.rel_path(root, p)
-                for p in workspace_mod.list_memory_files(root, self._engine.extra_paths)
-            )
+            # The engine's listing: kept while the session's watcher runs, so a read
+            # after a save does not list the workspace again.
+            files = self._engine.listed_rels()
             states = self._engine.file_states()
             status = self._engine.status()
             default_clock = self._engine.default_clock()

@@ -22,7 +22,7 @@ import errno
 import logging
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -175,16 +175,30 @@ def sync_files(
     stats = SyncStats()
     report = progress or (lambda *a: None)
     is_cancelled = cancelled or (lambda: False)
-    scan = workspace.scan_memory_files(root, extra_paths)
-    by_rel = {workspace.rel_path(root, p): p for p in scan.files}
-    known = store.file_rows()
+    scope = set(only) if only is not None else None
+    if scope is None:
+        scan = workspace.scan_memory_files(root, extra_paths)
+        by_rel = {workspace.rel_path(root, p): p for p in scan.files}
+        known = store.file_rows()
+        stats.skipped = scan.skipped
+        listed: Iterable[Path] = scan.files
+    else:
+        # The paths named (a save, the watcher's events) are looked up one by one with
+        # discovery's own rule, and only their rows read: the rest of the workspace is
+        # not listed nor stat'ed. Changes nobody named wait for a full sync (start, F5,
+        # the session's periodic scan, a lost watcher event).
+        by_rel = {}
+        for rel in sorted(scope):
+            note = workspace.note_at(root, rel, extra_paths)
+            if note is not None:
+                by_rel[workspace.rel_path(root, note)] = note
+        known = store.file_rows(list(scope | set(by_rel)))
+        listed = _listed(root, extra_paths)  # read only for a history's first baseline
     stats.files = len(by_rel)
-    stats.skipped = scan.skipped
     seen = captures.SyncCaptures(history)
-    seen.baseline(root, scan.files)
+    seen.baseline(root, listed)
 
     # Deletions first: they are cheap and make the index honest immediately.
-    scope = set(only) if only is not None else None
     gone = [rel for rel in known if rel not in by_rel and (scope is None or rel in scope)]
     if gone:
         for rel in gone:
@@ -196,7 +210,7 @@ def sync_files(
         stats.removed = len(gone)
         stats.removed_paths = gone
 
-    targets = [rel for rel in by_rel if scope is None or rel in scope]
+    targets = list(by_rel)  # with ``only``, ``by_rel`` holds the named notes alone
     total = len(targets)
     report(0, total, 0, "", "scan")
     model_name = embedder.identity.model if embedder is not None else FTS_ONLY_MODEL
@@ -303,12 +317,18 @@ def sync_files(
     stats.captured, stats.capture_seconds = seen.count, seen.seconds
     report(total, total, stats.chunks, "", "keyword")
     _store_mmr_tokens(store, written if tokens_current else None)
+    written.clear()  # every chunk text of this sync (~18 MB at 20,000 notes): not kept while embedding
     if embedder is not None:
         _embed_missing(
             store, embedder, stats=stats, report=report, cancelled=is_cancelled, embed_lock=embed_lock
         )
     report(total, total, stats.chunks, "", "finish")
     return stats
+
+
+def _listed(root: Path, extra_paths: Sequence[Path | str]) -> Iterator[Path]:
+    """The workspace's notes, listed on the first read only."""
+    yield from workspace.list_memory_files(root, extra_paths)
 
 
 def _store_mmr_tokens(store: Store, written: list[tuple[int, str]] | None) -> None:
@@ -379,7 +399,7 @@ def _write_keyword_batch(
         hashes = [c.hash for p in batch for c in p.chunks]
         vectors = store.cached_embeddings(ident.provider, ident.model, ident.provider_key, hashes)
         stats.cache_hits += sum(1 for h in hashes if h in vectors)
-        wanted = {c.hash for p in batch for c in p.chunks if windows.line_windows(c.text)}
+        wanted = {c.hash for p in batch for c in p.chunks if windows.has_windows(c.text)}
         windows_missing = bool(wanted) and len(store.stored_window_hashes(ident.provider_key, wanted)) < len(
             wanted
         )
@@ -445,7 +465,7 @@ def _pending_windows(store: Store, embedder: str) -> list[str]:
         if len(_WINDOWED) + len(unknown) > _WINDOWED_MAX:
             _WINDOWED.clear()
         for h, text in store.chunk_texts_by_hash(unknown).items():
-            decided[h] = _WINDOWED[h] = bool(windows.line_windows(text))
+            decided[h] = _WINDOWED[h] = windows.has_windows(text)
     return [h for h in pending if decided[h]]
 
 
@@ -550,14 +570,20 @@ def _embed_missing(
 
 
 def dirty_files(
-    store: Store, root: Path, extra_paths: Sequence[Path | str] = (), *, scan: workspace.Scan | None = None
+    store: Store,
+    root: Path,
+    extra_paths: Sequence[Path | str] = (),
+    *,
+    scan: workspace.Scan | None = None,
+    known: dict[str, FileRow] | None = None,
 ) -> list[str]:
     """Paths whose content differs from the index, plus indexed paths now gone.
     ``scan``: the workspace's listing when the caller has one (a listing of 20,000 notes
-    is a sizeable part of a status read)."""
+    is a sizeable part of a status read); ``known``: the index's ``file_rows`` when
+    already read."""
     files = scan.files if scan is not None else workspace.list_memory_files(root, extra_paths)
     listed = {workspace.rel_path(root, p): p for p in files}
-    known = store.file_rows()
+    known = store.file_rows() if known is None else known
     dirty = [rel for rel in known if rel not in listed]
     for rel, path in listed.items():
         old = known.get(rel)

@@ -136,14 +136,18 @@ def read_status(
     last_sync: dt.datetime | None,
     *,
     verify: bool = False,
+    kept: workspace.KeptListing | None = None,
 ) -> IndexStatus:
     """Counts, mode and health; ``verify`` also reads every page of the index.
 
-    A damaged index is reported (and remembered in ``index.damage`` for the next
-    sync to rebuild), never raised.
+    ``kept``: the workspace's listing as a watcher keeps it (``Engine.watched``); the
+    notes not indexed yet are then what the listing and the index disagree on, with no
+    note stat'ed. A damaged index is reported (and remembered in ``index.damage`` for
+    the next sync to rebuild), never raised.
     """
     mode: Mode = "hybrid" if embedder is not None else "fts"
-    scan = workspace.scan_memory_files(root, extra_paths)  # once, for the dirty and the skipped
+    # Once, for the dirty and the skipped.
+    scan = kept.scan if kept is not None else workspace.scan_memory_files(root, extra_paths)
     with index.read_lock:
         try:
             store = index.reader()
@@ -152,8 +156,14 @@ def read_status(
         except (errors.IndexCorrupt, errors.QueryRejected) as exc:
             index.damage = str(exc)
             return _damaged_status(index, root, embedder, fallback_reason, mode, str(exc))
-        dirty = indexer.dirty_files(store, root, extra_paths, scan=scan)
-        failures = tuple(FileFailure(p, r[4] or "") for p, r in store.file_rows().items() if r[3] == "failed")
+        if kept is None:
+            known = store.file_rows()
+            dirty = indexer.dirty_files(store, root, extra_paths, scan=scan, known=known)
+            failures = tuple(FileFailure(p, r.reason or "") for p, r in known.items() if r.status == "failed")
+        else:
+            states = store.file_statuses()
+            dirty = _kept_dirty(kept, states)
+            failures = tuple(FileFailure(p, r or "") for p, (st, r) in states.items() if st == "failed")
         vec_ok, vec_err = store.vec_available, store.vec_error
         size = store.size_bytes()
     skipped = tuple(FileFailure(s.path, s.reason) for s in scan.skipped)
@@ -209,22 +219,41 @@ def _damaged_status(
 
 
 def file_states(
-    index: IndexFiles, root: Path, extra_paths: Sequence[Path | str]
+    index: IndexFiles,
+    root: Path,
+    extra_paths: Sequence[Path | str],
+    *,
+    kept: workspace.KeptListing | None = None,
 ) -> dict[str, tuple[str, str]]:
-    """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file."""
-    scan = workspace.scan_memory_files(root, extra_paths)  # once, for the dirty and the states
+    """rel path -> ("indexed" | "pending" | "failed", reason) for every listed file
+    (``kept``: as ``read_status``)."""
+    # Once, for the dirty and the states.
+    scan = kept.scan if kept is not None else workspace.scan_memory_files(root, extra_paths)
     with index.read_lock:
         store = index.reader()
-        known = store.file_rows()
-        dirty = set(indexer.dirty_files(store, root, extra_paths, scan=scan))
+        if kept is None:
+            known = {p: (r.status, r.reason) for p, r in store.file_rows().items()}
+            dirty = set(indexer.dirty_files(store, root, extra_paths, scan=scan))
+        else:
+            known = store.file_statuses()
+            dirty = set(_kept_dirty(kept, known))
+    rels = kept.notes if kept is not None else (workspace.rel_path(root, p) for p in scan.files)
     out: dict[str, tuple[str, str]] = {}
-    for path in scan.files:
-        rel = workspace.rel_path(root, path)
+    for rel in rels:
         row = known.get(rel)
         if rel in dirty or row is None:
             out[rel] = ("pending", "changed since the last index")
-        elif row[3] == "failed":
-            out[rel] = ("failed", row[4] or "could not be indexed")
+        elif row[0] == "failed":
+            out[rel] = ("failed", row[1] or "could not be indexed")
         else:
             out[rel] = ("indexed", "")
     return out
+
+
+def _kept_dirty(kept: workspace.KeptListing, states: dict[str, tuple[str, str | None]]) -> list[str]:
+    """The notes not indexed yet by a kept listing (``Engine.watched``): those the listing
+    and the index disagree on. Every change was synced by name as it came, so no note
+    is stat'ed; one nobody named waits for the next full scan."""
+    return sorted(
+        [rel for rel in states if rel not in kept.notes] + [rel for rel in kept.notes if rel not in states]
+    )

@@ -408,15 +408,36 @@ class Store:
 
     # -- files ----------------------------------------------------------------
     @maps_errors
-    def file_rows(self) -> dict[str, FileRow]:
-        """path -> its ``FileRow`` (hash, mtime_ns, size, status, reason, ctime_ns, inode, checked_at)."""
+    def file_rows(self, paths: Sequence[str] | None = None) -> dict[str, FileRow]:
+        """path -> its ``FileRow`` (hash, mtime_ns, size, status, reason, ctime_ns, inode, checked_at);
+        ``paths``: those files' rows alone (a sync of a few changed notes)."""
+        sql = "SELECT path, hash, mtime, size, status, reason, ctime, inode, checked_at FROM files"
+        rows = (
+            self.conn.execute(sql)
+            if paths is None
+            else (
+                row
+                for part in range(0, len(paths), 500)  # under SQLite's bound-variable limit
+                for row in self.conn.execute(
+                    f"{sql} WHERE path IN ({','.join('?' * len(paths[part : part + 500]))})",
+                    tuple(paths[part : part + 500]),
+                )
+            )
+        )
         return {
             row[0]: FileRow(
                 row[1], row[2], row[3], row[4], None if row[5] is None else messages.loads(row[5]), *row[6:]
             )
-            for row in self.conn.execute(
-                "SELECT path, hash, mtime, size, status, reason, ctime, inode, checked_at FROM files"
-            )
+            for row in rows
+        }
+
+    @maps_errors
+    def file_statuses(self) -> dict[str, tuple[str, str | None]]:
+        """path -> (status, reason): what the tree and the status line show of each file,
+        without the rest of its row (``file_rows``: a third of the time at 20,000 notes)."""
+        return {
+            path: (status, None if reason is None else messages.loads(reason))
+            for path, status, reason in self.conn.execute("SELECT path, status, reason FROM files")
         }
 
     @maps_errors

@@ -125,6 +125,13 @@ def line_windows(text: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     return (*packed, *(tuple(pair) for pair in itertools.pairwise(spans)))
 
 
+def has_windows(text: str) -> bool:
+    """Whether the chunk gets passage windows, without keeping ``text`` in ``line_windows``'
+    cache: that cache is the search's (its hits' windows); an index asks of every chunk
+    (16,384 texts, ~17 MB at 20,000 notes, kept for the process's life)."""
+    return bool(getattr(line_windows, "__wrapped__", line_windows)(text))
+
+
 def packed_count(text: str) -> int:
     """How many of ``line_windows(text)`` are packed windows (the rest are line pairs)."""
     return len(packed_windows(text))

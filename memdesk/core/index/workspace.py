@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from memdesk.core import diskio, errors
 from memdesk.core.disk_state import DiskState as DiskState  # re-exported: the editor's name for it
@@ -60,6 +60,33 @@ class Scan:
     files: list[Path]
     skipped: list[Skipped]
     reals: list[str] = dataclasses.field(default_factory=list)  # each file's realpath, as ``files``
+
+
+@dataclasses.dataclass(frozen=True)
+class KeptListing:
+    """A listing kept between full syncs (``Engine.watched``): the scan, and its notes by
+    workspace-relative path, so a sync's named paths update it without a pass over it
+    (``note_at``) and readers need no relative path worked out per note."""
+
+    scan: Scan
+    notes: dict[str, tuple[Path, str]]  # rel -> (path, realpath), in listing order
+
+    @classmethod
+    def of(cls, root: Path, scan: Scan) -> KeptListing:
+        notes = {rel_path(root, p): (p, r) for p, r in zip(scan.files, scan.reals, strict=True)}
+        return cls(scan, notes)
+
+    def changed(self, root: Path, found: dict[str, Path | None]) -> KeptListing:
+        """This listing after the paths ``found`` names were looked up (``note_at``:
+        the note there, or None). A new object: readers on other threads keep theirs."""
+        notes = dict(self.notes)
+        for rel, note in found.items():
+            notes.pop(rel, None)
+            if note is not None:
+                notes[rel_path(root, note)] = (note, os.path.realpath(note))
+        values = list(notes.values())
+        scan = Scan([p for p, _ in values], self.scan.skipped, [r for _, r in values])
+        return KeptListing(scan, notes)
 
 
 def printable(text: str) -> str:
@@ -147,24 +174,31 @@ class _Walker:
             if entry is None:
                 stack.pop()
                 continue
-            try:
-                if entry.is_symlink():
-                    if entry.name.endswith(".md") or entry.is_dir():
-                        self.skip(entry.path, _symlink_reason())
-                    continue
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name not in IGNORED_DIRS:
-                        self._push(stack, entry.path)
-                    continue
-                if entry.name.endswith(".md"):
-                    rest = entry.path[len(directory) :].lstrip(os.sep)  # ``directory`` may end in one
-                    real = None if real_dir is None else os.path.join(real_dir, rest)
-                    # The entry's type from the directory listing: no stat of a regular note.
-                    regular = entry.is_file(follow_symlinks=False)
-                    mode = stat.S_IFREG if regular else entry.stat(follow_symlinks=False).st_mode
-                    self.add_file(entry.path, mode, real)
-            except OSError as exc:
-                self.skip(entry.path, _cannot_read(exc))
+            if self.visit(entry, directory, real_dir):
+                self._push(stack, entry.path)
+
+    def visit(self, entry: _Entry, directory: str, real_dir: str | None) -> bool:
+        """The walk's rule for one entry met under ``directory`` (whose realpath is
+        ``real_dir``): a note is added, a path passed over is recorded with its reason.
+        True for a folder the walk goes into. ``note_at`` applies the same rule down
+        one path, so a path is a note there exactly when a listing names it."""
+        try:
+            if entry.is_symlink():
+                if entry.name.endswith(".md") or entry.is_dir():
+                    self.skip(entry.path, _symlink_reason())
+                return False
+            if entry.is_dir(follow_symlinks=False):
+                return entry.name not in IGNORED_DIRS
+            if entry.name.endswith(".md"):
+                rest = entry.path[len(directory) :].lstrip(os.sep)  # ``directory`` may end in one
+                real = None if real_dir is None else os.path.join(real_dir, rest)
+                # The entry's type from the directory listing: no stat of a regular note.
+                regular = entry.is_file(follow_symlinks=False)
+                mode = stat.S_IFREG if regular else entry.stat(follow_symlinks=False).st_mode
+                self.add_file(entry.path, mode, real)
+        except OSError as exc:
+            self.skip(entry.path, _cannot_read(exc))
+        return False
 
     def _push(self, stack: list[Iterator[os.DirEntry[str]]], directory: str) -> None:
         try:
@@ -183,18 +217,17 @@ class _Walker:
         stack.append(iter(entries))
 
 
-def scan_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> Scan:
-    """Every memory note of the workspace at ``root`` (absolute paths, de-duplicated),
-    and every path that looked like one but was skipped, with the reason."""
-    root = Path(root)
-    walker = _Walker(root)
+def _sources(root: Path, extra_paths: Sequence[Path | str], walker: _Walker) -> Iterator[tuple[bool, str]]:
+    """Where discovery looks, in its order: (False, path) a single note, (True, folder)
+    a folder to walk. A symlinked ``memory`` folder or extra path is recorded on
+    ``walker`` as skipped when it comes up (lazily: the skips keep the listing's order)."""
     for name in ROOT_FILES:
-        _add_top(walker, root / name)
+        yield False, str(root / name)
     memory_dir = root / "memory"
     if memory_dir.is_symlink():
         walker.skip(str(memory_dir), _symlink_reason(), folder=True)
     elif memory_dir.is_dir():
-        walker.walk(str(memory_dir))
+        yield True, str(memory_dir)
     seen_extra: set[str] = set()
     for raw in extra_paths:
         text = str(raw).strip()
@@ -208,9 +241,21 @@ def scan_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> Sca
         if extra.is_symlink():
             walker.skip(str(extra), _symlink_reason())
         elif extra.is_dir():
-            walker.walk(str(extra))
+            yield True, str(extra)
         elif extra.name.endswith(".md"):
-            _add_top(walker, extra)
+            yield False, str(extra)
+
+
+def scan_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> Scan:
+    """Every memory note of the workspace at ``root`` (absolute paths, de-duplicated),
+    and every path that looked like one but was skipped, with the reason."""
+    root = Path(root)
+    walker = _Walker(root)
+    for is_folder, source in _sources(root, extra_paths, walker):
+        if is_folder:
+            walker.walk(source)
+        else:
+            _add_top(walker, Path(source))
     unique: list[Path] = []
     reals: list[str] = []
     real_seen: set[str] = set()
@@ -220,6 +265,117 @@ def scan_memory_files(root: Path, extra_paths: Sequence[Path | str] = ()) -> Sca
             unique.append(path)
             reals.append(real)
     return Scan(unique, walker.skipped, reals)
+
+
+class _Entry(Protocol):
+    """What ``_Walker.visit`` reads of a directory entry (``os.DirEntry`` has it all)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    def is_symlink(self) -> bool: ...
+    def is_dir(self, *, follow_symlinks: bool = True) -> bool: ...
+    def is_file(self, *, follow_symlinks: bool = True) -> bool: ...
+    def stat(self, *, follow_symlinks: bool = True) -> os.stat_result: ...
+
+
+class _PathEntry:
+    """One path as the walk would meet it in its folder's listing (``os.DirEntry``'s
+    answers from an ``lstat``)."""
+
+    def __init__(self, path: str, st: os.stat_result) -> None:
+        self.path = path
+        self.name = os.path.basename(path)
+        self._st = st
+
+    def is_symlink(self) -> bool:
+        return stat.S_ISLNK(self._st.st_mode)
+
+    def is_dir(self, *, follow_symlinks: bool = True) -> bool:
+        if follow_symlinks and self.is_symlink():
+            return os.path.isdir(self.path)
+        return stat.S_ISDIR(self._st.st_mode)
+
+    def is_file(self, *, follow_symlinks: bool = True) -> bool:
+        if follow_symlinks and self.is_symlink():
+            return os.path.isfile(self.path)
+        return stat.S_ISREG(self._st.st_mode)
+
+    def stat(self, *, follow_symlinks: bool = True) -> os.stat_result:
+        return os.stat(self.path) if follow_symlinks and self.is_symlink() else self._st
+
+
+def _walk_reaches(walker: _Walker, folder: str, path: str, real_dir: str | None) -> bool:
+    """Whether walking ``folder`` (whose realpath is ``real_dir``) adds the note at
+    ``path`` (a path below it) to ``walker``: the walk's own rule (``_Walker.visit``)
+    applied to each step down, so only the folders on the way are looked at, not their
+    other entries."""
+    parts = path[len(folder) :].lstrip(os.sep).split(os.sep)
+    directory = folder
+    for i, name in enumerate(parts):
+        # The walk reads each folder on the way; one it cannot list hides its notes.
+        if not os.access(directory, os.R_OK | os.X_OK):
+            return False
+        step = os.path.join(directory, name)
+        try:
+            st = os.lstat(step)
+        except OSError:
+            return False
+        before = len(walker.files)
+        descends = walker.visit(_PathEntry(step, st), folder, real_dir)
+        if i == len(parts) - 1:
+            return len(walker.files) > before
+        if not descends:
+            return False
+        directory = step
+    return False
+
+
+def _discover_one(
+    root: Path, extra_paths: Sequence[Path | str], want: str, *, by_real: bool
+) -> tuple[Path, str] | None:
+    """The first (path, realpath) discovery lists at ``want`` (a normalised absolute path,
+    or with ``by_real`` a realpath), looking only along that path; None when it lists
+    nothing there. The first source wins, as the listing's de-duplication by realpath."""
+    walker = _Walker(root)  # its skips are the listing's business, not ours
+    for is_folder, source in _sources(root, extra_paths, walker):
+        base = os.path.realpath(source) if by_real else os.path.normpath(source)
+        if not is_folder:
+            if base == want:
+                _add_top(walker, Path(source))
+                if walker.files:
+                    return walker.files[-1], walker.reals[-1]
+            continue
+        if want == base or not _inside(want, base):
+            continue
+        path = os.path.join(source, want[len(base) :].lstrip(os.sep))
+        if _walk_reaches(walker, source, path, base if by_real else _realpath(source)):
+            return walker.files[-1], walker.reals[-1]
+    return None
+
+
+def _realpath(path: str) -> str | None:
+    try:
+        return os.path.realpath(path)
+    except OSError:
+        return None
+
+
+def note_at(root: Path, target: Path | str, extra_paths: Sequence[Path | str] = ()) -> Path | None:
+    """The note discovery lists at ``target`` (absolute or workspace-relative), or None
+    when a listing would not name it (gone, ignored, a symlink or below one, not a
+    regular ``.md``, a duplicate of an earlier note): the listing's own rules applied
+    to the path's folders alone, so a sync of a few changed paths costs what changed,
+    not the workspace."""
+    root = Path(root)
+    text = os.fspath(target)
+    want = os.path.normpath(text if os.path.isabs(text) else os.path.join(root, text))
+    found = _discover_one(root, extra_paths, want, by_real=False)
+    if found is None:
+        return None
+    first = _discover_one(root, extra_paths, found[1], by_real=True)
+    return found[0] if first is not None and first[0] == found[0] else None
 
 
 def _add_top(walker: _Walker, path: Path) -> None:
@@ -268,17 +424,14 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
     """Map a user-given path to a memory note, refusing anything else.
 
     Accepts workspace-relative or absolute paths; the result must be one of the
-    files discovery lists (so ``..`` tricks, symlinks and non-``.md`` files fail).
+    files discovery lists (so ``..`` tricks, symlinks and non-``.md`` files fail),
+    found along the path alone (``note_at``'s rules), not by listing the workspace.
     """
     root = Path(root)
     candidate = Path(rel) if os.path.isabs(rel) else root / rel
-    scan = scan_memory_files(root, extra_paths)
-    allowed: dict[str, Path] = {}
-    for real, p in zip(scan.reals, scan.files, strict=True):
-        allowed.setdefault(real, p)
-    real = os.path.realpath(candidate)
-    if real in allowed and not candidate.is_symlink():
-        return allowed[real]
+    found = _discover_one(root, extra_paths, os.path.realpath(candidate), by_real=True)
+    if found is not None and not candidate.is_symlink():
+        return found[0]
     if candidate.exists():
         raise errors.PathNotAllowed(
             msg(
