@@ -905,7 +905,7 @@ def permissions_umask_000(tmp: Path) -> Category:
         eng = engine.Engine.open(root, model=None)
         eng.sync()
         vectors = recipe_cache.RecipeCache(recipe_cache.path_for(eng.db_path))
-        vectors.put("k", {"h": np.ones(4, dtype=np.float32)}, keep=["h"])
+        vectors.put("k", {"h": ("v", np.ones(4, dtype=np.float32))}, keep=["h"])
         vectors.close()
         eng.close()
 
