@@ -3153,6 +3153,10 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>{path}：{root} 中没有这个记忆文件</translation>
     </message>
     <message>
+        <source>{size:,} bytes is over the {limit:,} byte limit</source>
+        <translation>{size:,} 字节，超过 {limit:,} 字节的上限</translation>
+    </message>
+    <message>
         <source>{size:.1f} MB is over the {limit} MB limit for a note</source>
         <translation>{size:.1f} MB，超过单条笔记 {limit} MB 的上限</translation>
     </message>
