@@ -71,7 +71,10 @@ def printable(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:  # a lone surrogate no file name decodes to (an MCP request's)
+            return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
 
 
@@ -271,15 +274,25 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
     files discovery lists (so ``..`` tricks, symlinks and non-``.md`` files fail).
     """
     root = Path(root)
+    if "\x00" in rel:
+        # No file can have this path: os.stat raises ValueError ("embedded null byte"),
+        # which MCP clients saw as "Error executing tool", naming neither.
+        raise _unusable(rel, "NUL byte")
     candidate = Path(rel) if os.path.isabs(rel) else root / rel
     scan = scan_memory_files(root, extra_paths)
     allowed: dict[str, Path] = {}
     for real, p in zip(scan.reals, scan.files, strict=True):
         allowed.setdefault(real, p)
-    real = os.path.realpath(candidate)
-    if real in allowed and not candidate.is_symlink():
-        return allowed[real]
-    if candidate.exists():
+    try:
+        real = os.path.realpath(candidate)
+        if real in allowed and not candidate.is_symlink():
+            return allowed[real]
+        exists = candidate.exists()
+    except OSError as exc:  # a name over 255 bytes: ENAMETOOLONG
+        raise _unusable(rel, exc.strerror or str(exc)) from None
+    except ValueError:  # a lone surrogate no file name decodes to
+        raise _unusable(rel, "not encodable") from None
+    if exists:
         raise errors.PathNotAllowed(
             msg(
                 QT_TRANSLATE_NOOP(
@@ -292,6 +305,13 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
         )
     raise errors.PathNotAllowed(
         msg(QT_TRANSLATE_NOOP("core", "{path}: no such memory file in {root}"), path=rel, root=root)
+    )
+
+
+def _unusable(rel: str, reason: str) -> errors.PathNotAllowed:
+    shown = printable(rel[:200]).replace("\x00", "\\x00") + ("…" if len(rel) > 200 else "")
+    return errors.PathNotAllowed(
+        msg(QT_TRANSLATE_NOOP("core", "{path}: not a usable path ({reason})"), path=shown, reason=reason)
     )
 
 
