@@ -393,7 +393,7 @@ class Store:
             return None
         try:
             value = json.loads(cast(str, rows[0][0]))
-        except (json.JSONDecodeError, TypeError):
+        except (ValueError, TypeError):  # ValueError: not JSON, or bytes that are not UTF-8
             value = None
         if not isinstance(value, dict):
             raise errors.IndexCorrupt(f"{self.path}: the index's model record is unreadable")
@@ -409,15 +409,21 @@ class Store:
     # -- files ----------------------------------------------------------------
     @maps_errors
     def file_rows(self) -> dict[str, FileRow]:
-        """path -> its ``FileRow`` (hash, mtime_ns, size, status, reason, ctime_ns, inode, checked_at)."""
-        return {
-            row[0]: FileRow(
+        """path -> its ``FileRow`` (hash, mtime_ns, size, status, reason, ctime_ns, inode, checked_at).
+
+        A value of the wrong type (SQLite keeps any value in any column) raises
+        ``IndexCorrupt``, so the index is rebuilt rather than every sync failing on it.
+        """
+        rows: dict[str, FileRow] = {}
+        for row in self.conn.execute(
+            "SELECT path, hash, mtime, size, status, reason, ctime, inode, checked_at FROM files"
+        ):
+            if not isinstance(row[0], str) or not isinstance(row[5], str | None):
+                raise errors.IndexCorrupt(f"{self.path}: a row of its files table is unreadable")
+            rows[row[0]] = FileRow(
                 row[1], row[2], row[3], row[4], None if row[5] is None else messages.loads(row[5]), *row[6:]
             )
-            for row in self.conn.execute(
-                "SELECT path, hash, mtime, size, status, reason, ctime, inode, checked_at FROM files"
-            )
-        }
+        return rows
 
     @maps_errors
     def upsert_file(
