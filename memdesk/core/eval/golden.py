@@ -121,7 +121,13 @@ def load_golden(path: Path) -> list[GoldenQuery]:
             now = _parse_now(obj.get("now"))
         except _BadClock as exc:
             raise errors.EvalError(f"{path}:{number}: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # JSONDecodeError too
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            RecursionError,
+        ) as exc:  # JSONDecodeError too
             raise errors.EvalError(
                 f'{path}:{number}: expected {{"query": ..., "relevant": [...]}} ({exc!r})'
             ) from None

@@ -149,11 +149,13 @@ def read_status(
             store = index.reader()
             files, chunks = store.counts()
             damage = index.damage or index.damaged_at_open or (store.integrity_problem() if verify else None)
+            # Inside the try too: a files row of the wrong type is damage found here.
+            dirty = indexer.dirty_files(store, root, extra_paths, scan=scan)
+            rows = store.file_rows()
         except (errors.IndexCorrupt, errors.QueryRejected) as exc:
             index.damage = str(exc)
             return _damaged_status(index, root, embedder, fallback_reason, mode, str(exc))
-        dirty = indexer.dirty_files(store, root, extra_paths, scan=scan)
-        failures = tuple(FileFailure(p, r[4] or "") for p, r in store.file_rows().items() if r[3] == "failed")
+        failures = tuple(FileFailure(p, r[4] or "") for p, r in rows.items() if r[3] == "failed")
         vec_ok, vec_err = store.vec_available, store.vec_error
         size = store.size_bytes()
     skipped = tuple(FileFailure(s.path, s.reason) for s in scan.skipped)

@@ -70,6 +70,13 @@ def test_a_fifo_device_or_huge_set_is_refused_at_once(tmp_path: Path, kind: str)
     assert not gs.writable
 
 
+def test_a_line_nested_thousands_deep_is_one_error_naming_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "golden.jsonl"
+    path.write_bytes(b'{"query": "x", "relevant": ["MEMORY.md"]}\n' + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    with pytest.raises(errors.EvalError, match=r"golden\.jsonl:2: expected"):
+        GoldenSet(path).load()
+
+
 def test_a_failed_save_leaves_the_set_unchanged(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf-8")
