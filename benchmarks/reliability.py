@@ -12,6 +12,7 @@ agent's line that did not survive). The last line printed is one JSON object:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -1224,27 +1225,89 @@ def hostile_mcp_arguments(tmp: Path) -> Category:
         calls.append((f"as_of {day!r}", lambda day=day: tools.memory_search_as_of("Atlas", day)))  # type: ignore[misc]
     for query in ("\x00", "\u202e", "(((" * 1000, "漢" * 4096):
         calls.append((f"search {query[:8]!r}", lambda q=query: tools.memory_search(q)))  # type: ignore[misc]
+
+    def unreadable() -> set[Path]:
+        bad = set()
+        for note in workspace.list_memory_files(root):
+            try:
+                workspace.decode_note(workspace.read_bytes(note), name=str(note))
+            except errors.MemdeskError:
+                bad.add(note)
+        return bad
+
     try:
         for name, call in calls:
 
             def check(call: Callable[[], object] = call) -> tuple[bool, int]:
+                before = unreadable()
                 try:
                     call()
                 except errors.MemdeskError as exc:
                     if "\n" in str(exc):
                         return False, 0
-                unreadable = 0
-                for note in workspace.list_memory_files(root):
-                    try:
-                        workspace.decode_note(workspace.read_bytes(note), name=str(note))
-                    except errors.MemdeskError:
-                        unreadable += 1
-                return unreadable == 0, unreadable
+                spoiled = len(unreadable() - before)  # notes this call left unreadable
+                return spoiled == 0, spoiled
 
             cat.run(check, note=name)
     finally:
         tools.close()
     cat.case(sorted(os.listdir(tmp)) == outside, note="wrote outside the workspace")
+    return cat
+
+
+def folder_swapped_during_save(tmp: Path, saves: int) -> Category:
+    """A thread keeps renaming a note's folder and putting a symlink to a folder outside
+    in its place while notes are saved there (an agent moving folders, or an attacker
+    racing the save). Each save is written inside or refused; the file outside, which
+    holds the same bytes so a write through the link would pass the compare, must
+    never change. A case is one save; lost counts writes that landed outside."""
+    cat = Category()
+    root = tmp / "swap-save"
+    folder = root / "memory" / "projects"
+    folder.mkdir(parents=True)
+    held = root / "memory" / ".projects-held"
+    outside = tmp / "swap-save-outside"
+    outside.mkdir()
+    note = folder / "atlas.md"
+    for where in (note, outside / "atlas.md"):
+        where.write_bytes(b"v0\n")
+    stop = threading.Event()
+
+    def swapper() -> None:
+        while not stop.is_set():
+            try:
+                os.rename(folder, held)
+                os.symlink(outside, folder)
+                time.sleep(0.0002)
+                os.unlink(folder)
+                os.rename(held, folder)
+            except OSError:
+                pass
+            time.sleep(0.0001)
+
+    thread = threading.Thread(target=swapper)
+    thread.start()
+    try:
+        for i in range(saves):
+            try:
+                current = (held if held.is_dir() else folder).joinpath("atlas.md").read_bytes()
+            except OSError:
+                current = b"v0\n"
+            # Refused, or the folder was gone at that instant: one line in the app and the CLI.
+            with contextlib.suppress(errors.MemdeskError, OSError):
+                workspace.save_note(
+                    note, b"v%d\n" % (i + 1), expected=workspace.sha256(current), base=current, root=root
+                )
+            escaped = (outside / "atlas.md").read_bytes() != b"v0\n" or len(os.listdir(outside)) != 1
+            if escaped:
+                (outside / "atlas.md").write_bytes(b"v0\n")
+                for extra in os.listdir(outside):
+                    if extra != "atlas.md":
+                        os.unlink(outside / extra)
+            cat.case(not escaped, lost=int(escaped), note=f"save {i} wrote outside the workspace")
+    finally:
+        stop.set()
+        thread.join()
     return cat
 
 
@@ -1357,6 +1420,7 @@ def main() -> None:
         "hostile_workspace_settings": lambda: hostile_workspace_settings(tmp),
         "hostile_mcp_arguments": lambda: hostile_mcp_arguments(tmp),
         "index_row_types": lambda: index_row_types(tmp),
+        "folder_swapped_during_save": lambda: folder_swapped_during_save(tmp, 2000 // scale),
         "cli_hostile_arguments": lambda: cli_hostile_arguments(tmp),
     }
     if args.only:
