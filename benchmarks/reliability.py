@@ -1311,6 +1311,65 @@ def folder_swapped_during_save(tmp: Path, saves: int) -> Category:
     return cat
 
 
+_APPENDER = """
+from memdesk.mcp.tools import MemoryTools
+tools = MemoryTools(Path(sys.argv[1]), model="none", allow_write=True, sync_on_start=False)
+for i in range(150):
+    try:
+        tools.memory_append(f"- {sys.argv[2]} line {i}", "memory/shared.md")
+    except errors.MemdeskError:
+        print("refused", i)  # told: the client knows this line was not written
+tools.close()
+"""
+
+_AGENT = """
+import sys, time
+for i in range(150):
+    with open(sys.argv[1] + "/memory/shared.md", "a") as handle:
+        handle.write(f"- agent line {i}\\n")
+    time.sleep(0.002)
+"""
+
+
+def appenders_and_agent(tmp: Path, trials: int) -> Category:
+    """Two ``memdesk mcp`` processes append to one note (150 lines each) while the agent
+    appends to it in place and ``memdesk index`` runs. A line memdesk refused is told to
+    its client; a line that vanished is lost (the agent's, above all: nobody is told).
+    A case is one writer in one trial."""
+    cat = Category()
+    for trial in range(trials):
+        root = fresh_workspace(tmp, f"appenders-{trial}")
+        note = root / "memory" / "shared.md"
+        note.write_text("# shared\n")
+        env = dict(os.environ, MEMDESK_HOME=str(tmp / "appenders-home"), PYTHONPATH=str(REPO))
+        procs = {
+            name: subprocess.Popen(
+                [sys.executable, "-c", _CHILD_PRELUDE + _APPENDER, str(root), name],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+            for name in ("A", "B")
+        }
+        procs["agent"] = subprocess.Popen([sys.executable, "-c", _AGENT, str(root)], env=env)
+        index = subprocess.Popen(
+            [sys.executable, "-m", "memdesk", "index", "--workspace", str(root), "--model", "none"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        told = {name: proc.communicate(timeout=600)[0] or b"" for name, proc in procs.items()}
+        index.wait(timeout=600)
+        text = note.read_text(encoding="utf-8")
+        for name, out in told.items():
+            refused = {
+                int(line.split()[1]) for line in out.decode().splitlines() if line.startswith("refused")
+            }
+            lost = [i for i in range(150) if f"- {name} line {i}\n" not in text and i not in refused]
+            cat.case(not lost, lost=len(lost), note=f"trial {trial}: {name}'s lines {lost[:5]} vanished")
+    return cat
+
+
 def index_row_types(tmp: Path) -> Category:
     """An index whose rows hold values of the wrong type (SQLite keeps any value in any
     column): found as damage and rebuilt from the notes, as a damaged page is."""
@@ -1421,6 +1480,7 @@ def main() -> None:
         "hostile_mcp_arguments": lambda: hostile_mcp_arguments(tmp),
         "index_row_types": lambda: index_row_types(tmp),
         "folder_swapped_during_save": lambda: folder_swapped_during_save(tmp, 2000 // scale),
+        "appenders_and_agent": lambda: appenders_and_agent(tmp, 4 // scale or 1),
         "cli_hostile_arguments": lambda: cli_hostile_arguments(tmp),
     }
     if args.only:
