@@ -1370,6 +1370,56 @@ def appenders_and_agent(tmp: Path, trials: int) -> Category:
     return cat
 
 
+def agent_session_store(tmp: Path) -> Category:
+    """The agent's ``sessions.json`` as a FIFO or a link to /dev/zero: ``memdesk agent
+    sessions`` (what the Agent view reads) answers within the guard, from the transcripts,
+    and the agent's state stays byte-identical."""
+    cat = Category()
+    from tests.cli import test_agent_state_untouched as case
+
+    for kind in ("fifo", "dev_zero"):
+        home = tmp / f"session-store-{kind}"
+        home.mkdir()
+        state = case.make_state(home, "DELETE")
+        store = state / "agents" / "main" / "sessions" / "sessions.json"
+        store.unlink()
+        if kind == "fifo":
+            os.mkfifo(store)
+        else:
+            store.symlink_to("/dev/zero")
+
+        def check(home: Path = home, state: Path = state) -> tuple[bool, int]:
+            before = case.tree_state(state)
+            env = dict(os.environ, HOME=str(home), MEMDESK_HOME=str(tmp / "home"), PYTHONPATH=str(REPO))
+            env.pop("OPENCLAW_STATE_DIR", None)
+            env.pop("OPENCLAW_CONFIG_PATH", None)
+            try:
+                out = subprocess.run(
+                    [
+                        sys.executable,
+                        "-c",
+                        _CHILD_PRELUDE + "from memdesk.cli.main import main; sys.exit(main())",
+                        "agent",
+                        "sessions",
+                        "--query",
+                        "backup",
+                        "--json",
+                    ],
+                    capture_output=True,
+                    env=env,
+                    timeout=60,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                raise RuntimeError("hung past 60 s") from None
+            lost = _changed(before, case.tree_state(state))  # type: ignore[arg-type]
+            ok = out.returncode == 0 and bool(json.loads(out.stdout)["results"])
+            return ok and lost == 0, lost
+
+        cat.run(check, note=kind)
+    return cat
+
+
 def index_row_types(tmp: Path) -> Category:
     """An index whose rows hold values of the wrong type (SQLite keeps any value in any
     column): found as damage and rebuilt from the notes, as a damaged page is."""
@@ -1481,6 +1531,7 @@ def main() -> None:
         "index_row_types": lambda: index_row_types(tmp),
         "folder_swapped_during_save": lambda: folder_swapped_during_save(tmp, 2000 // scale),
         "appenders_and_agent": lambda: appenders_and_agent(tmp, 4 // scale or 1),
+        "agent_session_store": lambda: agent_session_store(tmp),
         "cli_hostile_arguments": lambda: cli_hostile_arguments(tmp),
     }
     if args.only:
