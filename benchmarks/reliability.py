@@ -1469,6 +1469,8 @@ def cli_hostile_arguments(tmp: Path) -> Category:
     that is a device: each runs or is one line, never a traceback."""
     cat = Category()
     root = fresh_workspace(tmp, "cli-args")
+    with open(os.path.join(os.fsencode(root / "memory"), b"bad-\xff\xfe.md"), "wb") as handle:
+        handle.write(b"Atlas too\n")  # a name that is not UTF-8: every profile must skip it
     home = tmp / "cli-args-home"
     ws = ["--workspace", str(root)]
     for args in (
@@ -1479,6 +1481,8 @@ def cli_hostile_arguments(tmp: Path) -> Category:
         ("new", "é" * 400, *ws),
         ("index", "--workspace", "/dev/null", "--model", "none"),
         ("search", "Atlas", "--now", "0001-01-01", "--model", "none", *ws),
+        ("search", "Atlas", "--profile", "openclaw-2026.9", "--model", "none", *ws),
+        ("search", "Atlas", "--profile", "openclaw-2026.4", "--model", "none", *ws),
     ):
 
         def check(args: tuple[str, ...] = args) -> tuple[bool, int]:
