@@ -12,6 +12,7 @@ agent's line that did not survive). The last line printed is one JSON object:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -31,6 +32,7 @@ sys.path.insert(0, str(REPO))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from memdesk.core import engine, errors
+from memdesk.core.index import workspace
 from memdesk.core.openclaw import chunking
 from memdesk.core.openclaw import text as oc_text
 from memdesk.core.search.settings import SearchSettings
@@ -905,7 +907,7 @@ def permissions_umask_000(tmp: Path) -> Category:
         eng = engine.Engine.open(root, model=None)
         eng.sync()
         vectors = recipe_cache.RecipeCache(recipe_cache.path_for(eng.db_path))
-        vectors.put("k", {"h": np.ones(4, dtype=np.float32)}, keep=["h"])
+        vectors.put("k", {"h": ("v", np.ones(4, dtype=np.float32))}, keep=["h"])
         vectors.close()
         eng.close()
 
@@ -1085,6 +1087,412 @@ def same_size_rewrite(tmp: Path, trials: int) -> Category:
     return cat
 
 
+_CHILD_PRELUDE = """
+import os, resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))  # an endless read fails, not the machine
+from pathlib import Path
+from memdesk.core import errors
+"""
+
+
+def _child(code: str, *, home: Path, timeout: float = 30) -> tuple[bool, str]:
+    """Run ``code`` in a fresh interpreter (memory capped, a timeout): the cases that
+    hung or read /dev/zero without end cannot take the benchmark down with them."""
+    env = dict(os.environ, MEMDESK_HOME=str(home), PYTHONPATH=str(REPO))
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", _CHILD_PRELUDE + code],
+            capture_output=True,
+            env=env,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"hung past {timeout:.0f} s"
+    lines = out.stdout.decode("utf-8", "replace").strip().splitlines()
+    last = lines[-1] if lines else ""
+    if out.returncode != 0:
+        err = out.stderr.decode("utf-8", "replace").strip().splitlines()
+        return False, f"rc {out.returncode}: {err[-1] if err else ''}"
+    return last.startswith("OK"), last
+
+
+def hostile_workspace_settings(tmp: Path) -> Category:
+    """The workspace's own settings (``.memdesk/tuned.json``) and golden set, hostile: every
+    MCP search reads the first, the lab and ``memdesk eval`` the second. A search answers
+    at once with the defaults; the set is one error naming the file; neither changes."""
+    cat = Category()
+    bodies: dict[str, bytes | None] = {
+        "fifo": None,
+        "dev_zero": None,
+        "nested_100k": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+        "int_400_digits": b'{"profiles": {"memdesk": {"settings": {"max_results": 1' + b"0" * 400 + b"}}}}",
+        "weight_400_digits": b'{"profiles": {"memdesk": {"settings": {"vector_weight": 9'
+        + b"9" * 400
+        + b"}}}}",
+        "latin1": b'{"profile": "caf\xe9"}',
+        "2mb": b'{"pad": "' + b"x" * 2_000_000 + b'"}',
+        "wrong_types": b'{"profile": 5, "profiles": {"memdesk": {"settings": {"decay": [1], "max_results": "7"}}}}',
+    }
+    for which in ("tuned.json", "golden.jsonl"):
+        for name, body in bodies.items():
+            if which == "golden.jsonl" and name in ("int_400_digits", "weight_400_digits", "wrong_types"):
+                continue
+            root = fresh_workspace(tmp, f"settings-{which}-{name}")
+            target = root / ".memdesk" / which
+            target.parent.mkdir()
+            if name == "fifo":
+                os.mkfifo(target)
+            elif name == "dev_zero":
+                target.symlink_to("/dev/zero")
+            else:
+                target.write_bytes(body or b"")
+            before = digest_tree(root)
+            if which == "tuned.json":
+                code = f"""
+from memdesk.mcp.tools import MemoryTools
+tools = MemoryTools(Path({str(root)!r}), model="none", sync_on_start=False)
+tools.wait_for_sync(60)
+t0 = time.monotonic()
+hits = tools.memory_search("Atlas database")["results"]
+tools.close()
+print("OK" if hits and time.monotonic() - t0 < 10 else "slow or empty")
+"""
+            else:
+                code = f"""
+from memdesk.core.eval.golden import GoldenSet
+labels = GoldenSet(Path({str(root)!r}) / ".memdesk" / "golden.jsonl")
+try:
+    labels.load()
+    print("loaded")
+except errors.EvalError as exc:
+    print("OK" if "golden.jsonl" in str(exc) and "\\n" not in str(exc) and not labels.writable else str(exc))
+"""
+
+            def check(
+                code: str = code, root: Path = root, before: dict[str, str] = before
+            ) -> tuple[bool, int]:
+                ok, why = _child(code, home=tmp / "settings-home")
+                if not ok:
+                    raise RuntimeError(why)
+                return ok, lost_files(before, root)
+
+            cat.run(check, note=f"{which} {name}")
+    return cat
+
+
+def hostile_mcp_arguments(tmp: Path) -> Category:
+    """memory_get, memory_append and memory_search_as_of with paths and text no client
+    should send (NUL, control characters, names past 255 bytes, lone surrogates, an empty
+    or first day): each answers or is one line naming the problem (a MemdeskError, which
+    the server returns as the tool's error), never a bare "Error executing tool"; no note
+    becomes unreadable and nothing is written outside ``memory/``."""
+    cat = Category()
+    from memdesk.mcp.tools import MemoryTools
+
+    root = fresh_workspace(tmp, "mcp-args")
+    tools = MemoryTools(root, model=None, allow_write=True, sync_on_start=False)
+    tools.engine()  # its data dir made: what changes outside the workspace after this is a stray write
+    outside = sorted(os.listdir(tmp))
+    calls: list[tuple[str, Callable[[], object]]] = []
+    for path in (
+        "memory/\x00.md",
+        "MEMORY.md\x00.txt",
+        "a" * 5000,
+        "memory/" + "b" * 300 + ".md",
+        "memory/\ud800.md",
+        "../../etc/passwd",
+        "/etc/passwd",
+        "memory\\..\\..\\etc\\passwd",
+    ):
+        calls.append((f"get {path[:24]!r}", lambda path=path: tools.memory_get(path)))  # type: ignore[misc]
+    for text, path in (
+        ("a\x00b", None),
+        ("a\x00b", "memory/2026-05-01.md"),
+        ("x \ud800", None),
+        ("x", "memory/\x00.md"),
+        ("x", "memory/a\nb.md"),
+        ("x", "memory/tab\there.md"),
+        ("x", "memory/\udcff.md"),
+        ("x", "memory/" + "c" * 300 + ".md"),
+        ("x", "../../evil.md"),
+        ("x", "memory/../../evil.md"),
+    ):
+        calls.append(
+            (f"append {text[:6]!r} {str(path)[:24]!r}", lambda t=text, p=path: tools.memory_append(t, p))  # type: ignore[misc]
+        )
+    for day in ("0001-01-01", "", "9999-12-31", "2026-02-30"):
+        calls.append((f"as_of {day!r}", lambda day=day: tools.memory_search_as_of("Atlas", day)))  # type: ignore[misc]
+    for query in ("\x00", "\u202e", "(((" * 1000, "漢" * 4096):
+        calls.append((f"search {query[:8]!r}", lambda q=query: tools.memory_search(q)))  # type: ignore[misc]
+
+    def unreadable() -> set[Path]:
+        bad = set()
+        for note in workspace.list_memory_files(root):
+            try:
+                workspace.decode_note(workspace.read_bytes(note), name=str(note))
+            except errors.MemdeskError:
+                bad.add(note)
+        return bad
+
+    try:
+        for name, call in calls:
+
+            def check(call: Callable[[], object] = call) -> tuple[bool, int]:
+                before = unreadable()
+                try:
+                    call()
+                except errors.MemdeskError as exc:
+                    if "\n" in str(exc):
+                        return False, 0
+                spoiled = len(unreadable() - before)  # notes this call left unreadable
+                return spoiled == 0, spoiled
+
+            cat.run(check, note=name)
+    finally:
+        tools.close()
+    cat.case(sorted(os.listdir(tmp)) == outside, note="wrote outside the workspace")
+    return cat
+
+
+def folder_swapped_during_save(tmp: Path, saves: int) -> Category:
+    """A thread keeps renaming a note's folder and putting a symlink to a folder outside
+    in its place while notes are saved there (an agent moving folders, or an attacker
+    racing the save). Each save is written inside or refused; the file outside, which
+    holds the same bytes so a write through the link would pass the compare, must
+    never change. A case is one save; lost counts writes that landed outside."""
+    cat = Category()
+    root = tmp / "swap-save"
+    folder = root / "memory" / "projects"
+    folder.mkdir(parents=True)
+    held = root / "memory" / ".projects-held"
+    outside = tmp / "swap-save-outside"
+    outside.mkdir()
+    note = folder / "atlas.md"
+    for where in (note, outside / "atlas.md"):
+        where.write_bytes(b"v0\n")
+    stop = threading.Event()
+
+    def swapper() -> None:
+        while not stop.is_set():
+            try:
+                os.rename(folder, held)
+                os.symlink(outside, folder)
+                time.sleep(0.0002)
+                os.unlink(folder)
+                os.rename(held, folder)
+            except OSError:
+                pass
+            time.sleep(0.0001)
+
+    thread = threading.Thread(target=swapper)
+    thread.start()
+    try:
+        for i in range(saves):
+            try:
+                current = (held if held.is_dir() else folder).joinpath("atlas.md").read_bytes()
+            except OSError:
+                current = b"v0\n"
+            # Refused, or the folder was gone at that instant: one line in the app and the CLI.
+            with contextlib.suppress(errors.MemdeskError, OSError):
+                workspace.save_note(
+                    note, b"v%d\n" % (i + 1), expected=workspace.sha256(current), base=current, root=root
+                )
+            escaped = (outside / "atlas.md").read_bytes() != b"v0\n" or len(os.listdir(outside)) != 1
+            if escaped:
+                (outside / "atlas.md").write_bytes(b"v0\n")
+                for extra in os.listdir(outside):
+                    if extra != "atlas.md":
+                        os.unlink(outside / extra)
+            cat.case(not escaped, lost=int(escaped), note=f"save {i} wrote outside the workspace")
+    finally:
+        stop.set()
+        thread.join()
+    return cat
+
+
+_APPENDER = """
+from memdesk.mcp.tools import MemoryTools
+tools = MemoryTools(Path(sys.argv[1]), model="none", allow_write=True, sync_on_start=False)
+for i in range(150):
+    try:
+        tools.memory_append(f"- {sys.argv[2]} line {i}", "memory/shared.md")
+    except errors.MemdeskError:
+        print("refused", i)  # told: the client knows this line was not written
+tools.close()
+"""
+
+_AGENT = """
+import sys, time
+for i in range(150):
+    with open(sys.argv[1] + "/memory/shared.md", "a") as handle:
+        handle.write(f"- agent line {i}\\n")
+    time.sleep(0.002)
+"""
+
+
+def appenders_and_agent(tmp: Path, trials: int) -> Category:
+    """Two ``memdesk mcp`` processes append to one note (150 lines each) while the agent
+    appends to it in place and ``memdesk index`` runs. A line memdesk refused is told to
+    its client; a line that vanished is lost (the agent's, above all: nobody is told).
+    A case is one writer in one trial."""
+    cat = Category()
+    for trial in range(trials):
+        root = fresh_workspace(tmp, f"appenders-{trial}")
+        note = root / "memory" / "shared.md"
+        note.write_text("# shared\n")
+        env = dict(os.environ, MEMDESK_HOME=str(tmp / "appenders-home"), PYTHONPATH=str(REPO))
+        procs = {
+            name: subprocess.Popen(
+                [sys.executable, "-c", _CHILD_PRELUDE + _APPENDER, str(root), name],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+            for name in ("A", "B")
+        }
+        procs["agent"] = subprocess.Popen([sys.executable, "-c", _AGENT, str(root)], env=env)
+        index = subprocess.Popen(
+            [sys.executable, "-m", "memdesk", "index", "--workspace", str(root), "--model", "none"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        told = {name: proc.communicate(timeout=600)[0] or b"" for name, proc in procs.items()}
+        index.wait(timeout=600)
+        text = note.read_text(encoding="utf-8")
+        for name, out in told.items():
+            refused = {
+                int(line.split()[1]) for line in out.decode().splitlines() if line.startswith("refused")
+            }
+            lost = [i for i in range(150) if f"- {name} line {i}\n" not in text and i not in refused]
+            cat.case(not lost, lost=len(lost), note=f"trial {trial}: {name}'s lines {lost[:5]} vanished")
+    return cat
+
+
+def agent_session_store(tmp: Path) -> Category:
+    """The agent's ``sessions.json`` as a FIFO or a link to /dev/zero: ``memdesk agent
+    sessions`` (what the Agent view reads) answers within the guard, from the transcripts,
+    and the agent's state stays byte-identical."""
+    cat = Category()
+    from tests.cli import test_agent_state_untouched as case
+
+    for kind in ("fifo", "dev_zero"):
+        home = tmp / f"session-store-{kind}"
+        home.mkdir()
+        state = case.make_state(home, "DELETE")
+        store = state / "agents" / "main" / "sessions" / "sessions.json"
+        store.unlink()
+        if kind == "fifo":
+            os.mkfifo(store)
+        else:
+            store.symlink_to("/dev/zero")
+
+        def check(home: Path = home, state: Path = state) -> tuple[bool, int]:
+            before = case.tree_state(state)
+            env = dict(os.environ, HOME=str(home), MEMDESK_HOME=str(tmp / "home"), PYTHONPATH=str(REPO))
+            env.pop("OPENCLAW_STATE_DIR", None)
+            env.pop("OPENCLAW_CONFIG_PATH", None)
+            try:
+                out = subprocess.run(
+                    [
+                        sys.executable,
+                        "-c",
+                        _CHILD_PRELUDE + "from memdesk.cli.main import main; sys.exit(main())",
+                        "agent",
+                        "sessions",
+                        "--query",
+                        "backup",
+                        "--json",
+                    ],
+                    capture_output=True,
+                    env=env,
+                    timeout=60,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                raise RuntimeError("hung past 60 s") from None
+            lost = _changed(before, case.tree_state(state))  # type: ignore[arg-type]
+            ok = out.returncode == 0 and bool(json.loads(out.stdout)["results"])
+            return ok and lost == 0, lost
+
+        cat.run(check, note=kind)
+    return cat
+
+
+def index_row_types(tmp: Path) -> Category:
+    """An index whose rows hold values of the wrong type (SQLite keeps any value in any
+    column): found as damage and rebuilt from the notes, as a damaged page is."""
+    cat = Category()
+    import apsw
+
+    root = fresh_workspace(tmp, "row-types")
+    for n, damage in enumerate(
+        (
+            "UPDATE meta SET value = x'00ff00'",
+            "UPDATE meta SET value = 42",
+            "UPDATE files SET reason = x'ff', status = 'failed'",
+            "UPDATE files SET path = x'ff' WHERE rowid = (SELECT MIN(rowid) FROM files)",
+            "UPDATE files SET mtime = 'yesterday', size = x'00'",
+            "UPDATE files SET hash = NULL",
+        )
+    ):
+        db = tmp / f"row-types-{n}.sqlite"
+
+        def check(db: Path = db, damage: str = damage) -> tuple[bool, int]:
+            eng = engine.Engine.open(root, model=None, db_path=db)
+            eng.sync()
+            eng.close()
+            conn = apsw.Connection(str(db))
+            try:
+                conn.execute(damage)
+            except apsw.ConstraintError:
+                return True, 0  # the schema refuses this one itself
+            finally:
+                conn.close()
+            eng = engine.Engine.open(root, model=None, db_path=db)
+            try:
+                eng.status()
+                eng.sync()
+                found = bool(eng.search("Atlas database", SearchSettings()).hits)
+                healthy = eng.status(verify=True).damage is None
+            finally:
+                eng.close()
+            return found and healthy, 0
+
+        cat.run(check, note=damage)
+    return cat
+
+
+def cli_hostile_arguments(tmp: Path) -> Category:
+    """Command-line arguments past the edges: year 1, names past 255 bytes, a workspace
+    that is a device: each runs or is one line, never a traceback."""
+    cat = Category()
+    root = fresh_workspace(tmp, "cli-args")
+    with open(os.path.join(os.fsencode(root / "memory"), b"bad-\xff\xfe.md"), "wb") as handle:
+        handle.write(b"Atlas too\n")  # a name that is not UTF-8: every profile must skip it
+    home = tmp / "cli-args-home"
+    ws = ["--workspace", str(root)]
+    for args in (
+        ("changes", "--since", "0001-01-01", *ws),
+        ("search", "Atlas", "--as-of", "0001-01-01", "--model", "none", *ws),
+        ("get", "memory/" + "y" * 300 + ".md", *ws),
+        ("get", "memory/" + "/".join(["d" * 200] * 30) + ".md", *ws),
+        ("new", "é" * 400, *ws),
+        ("index", "--workspace", "/dev/null", "--model", "none"),
+        ("search", "Atlas", "--now", "0001-01-01", "--model", "none", *ws),
+        ("search", "Atlas", "--profile", "openclaw-2026.9", "--model", "none", *ws),
+        ("search", "Atlas", "--profile", "openclaw-2026.4", "--model", "none", *ws),
+    ):
+
+        def check(args: tuple[str, ...] = args) -> tuple[bool, int]:
+            out = cli(*args, home=home, timeout=120)
+            return out.returncode == 0 or one_line_error(out), 0
+
+        cat.run(check, note=" ".join(a[:30] for a in args[:3]))
+    return cat
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer trials (a smoke run)")
@@ -1122,6 +1530,13 @@ def main() -> None:
         "permissions_umask_000": lambda: permissions_umask_000(tmp),
         "hostile_config": lambda: hostile_config(tmp, quick=args.quick),
         "same_size_rewrite": lambda: same_size_rewrite(tmp, 30 // scale),
+        "hostile_workspace_settings": lambda: hostile_workspace_settings(tmp),
+        "hostile_mcp_arguments": lambda: hostile_mcp_arguments(tmp),
+        "index_row_types": lambda: index_row_types(tmp),
+        "folder_swapped_during_save": lambda: folder_swapped_during_save(tmp, 2000 // scale),
+        "appenders_and_agent": lambda: appenders_and_agent(tmp, 4 // scale or 1),
+        "agent_session_store": lambda: agent_session_store(tmp),
+        "cli_hostile_arguments": lambda: cli_hostile_arguments(tmp),
     }
     if args.only:
         runs = {name: run for name, run in runs.items() if name in args.only.split(",")}

@@ -35,7 +35,11 @@ def _local_day(value: str, flag: str) -> dt.datetime:
         day = dt.date.fromisoformat(value)
     except ValueError:
         raise errors.MemdeskError(f"{flag} {value!r}: expected a date as YYYY-MM-DD") from None
-    return dt.datetime.combine(day, dt.time.min).astimezone().astimezone(dt.UTC)
+    start = dt.datetime.combine(day, dt.time.min)
+    try:
+        return start.astimezone().astimezone(dt.UTC)
+    except (ValueError, OverflowError):  # 0001-01-01: no local time converts at year 1
+        return start.replace(tzinfo=dt.UTC)
 
 
 def _when(version: Version) -> str:

@@ -9,6 +9,7 @@ these, with the few behaviours that differ between them as parameters.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import secrets
@@ -54,6 +55,44 @@ def read_bounded(fd: int, limit: int, too_large: Callable[[int], BaseException])
         if total > limit:
             raise too_large(total)
     return b"".join(parts)
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file ``path`` (a symlink followed), at most ``limit``.
+
+    For memdesk's own small files in the workspace (``tuned.json``, a golden set): a FIFO
+    with no writer or a link to ``/dev/zero`` would hang or flood the search that reads
+    them. ``OSError`` (its ``strerror`` says what the file is) for anything else;
+    ``FileNotFoundError`` when it is missing.
+    """
+    kind = non_regular_kind(os.stat(path).st_mode)  # before opening: a device is never opened
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = -1 if kind is not None else os.open(path, flags)
+    try:
+        if fd >= 0:
+            kind = non_regular_kind(os.fstat(fd).st_mode)  # swapped since the stat
+        if kind is not None:
+            raise OSError(
+                errno.EINVAL,
+                msg(QT_TRANSLATE_NOOP("core", "not a regular file ({kind})"), kind=kind),
+                str(path),
+            )
+        return read_bounded(
+            fd,
+            limit,
+            lambda size: OSError(
+                errno.EFBIG,
+                msg(
+                    QT_TRANSLATE_NOOP("core", "{size:,} bytes is over the {limit:,} byte limit"),
+                    size=size,
+                    limit=limit,
+                ),
+                str(path),
+            ),
+        )
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 # -- the atomic write -------------------------------------------------------------------

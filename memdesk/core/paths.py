@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib.resources
 import os
@@ -22,7 +23,12 @@ def data_dir() -> Path:
     """The per-user data dir; ``MEMDESK_HOME`` overrides it (tests always set it)."""
     override = os.environ.get("MEMDESK_HOME")
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir(APP_NAME))
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except FileExistsError:  # a file, a device or a symlink loop: mkdir said only "File exists"
+        raise NotADirectoryError(
+            errno.ENOTDIR, "the data folder is not a folder (set MEMDESK_HOME to one)", str(path)
+        ) from None
     return path
 
 

@@ -434,7 +434,8 @@ class MemoryTools:
 
         settings, flt = self._request(query, max_results, profile, folder, since, until)
         when = _parse_date(day, "day")
-        assert when is not None  # the SDK requires it
+        if when is None:  # the SDK requires the argument, but it may be ""
+            raise ToolInputError(f"day {day!r}: expected a date as YYYY-MM-DD")
         eng = self._ready_engine()
         history = eng.history
         if history is None:
@@ -535,9 +536,16 @@ class MemoryTools:
                 "this memdesk MCP server is read-only: start it with `memdesk mcp --allow-write` "
                 "to let agents append to notes"
             )
-        data = text.encode("utf-8")
         if not text.strip():
             raise ToolInputError("nothing to append: text is empty")
+        if "\x00" in text:
+            # A NUL makes the whole note look binary: memdesk would stop indexing it and
+            # memory_get would refuse it.
+            raise ToolInputError("text holds a NUL byte; nothing appended (a note with one is not text)")
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ToolInputError("text is not valid Unicode (a lone surrogate); nothing appended") from None
         if len(data) > MAX_APPEND_BYTES:
             raise ToolInputError(f"text is {len(data)} bytes; memory_append takes at most {MAX_APPEND_BYTES}")
         from memdesk.core.index import notes
@@ -548,9 +556,18 @@ class MemoryTools:
             rel = PurePosixPath(path.replace("\\", "/")).as_posix()
             if not rel.startswith("memory/") or not rel.endswith(".md") or ".." in rel.split("/"):
                 raise ToolInputError(f"{path}: memory_append writes only .md notes inside memory/")
-            created = not (self.root / rel).exists()
-            if created:
-                notes.create_note(self.root, rel, "", source="mcp")
+            if any(c < " " or c == "\x7f" for c in rel) or not workspace.printable(rel) == rel:
+                # A name no one can type, or memdesk could not list (bytes that are not UTF-8).
+                raise ToolInputError(
+                    f"{workspace.printable(rel)!r}: a note path takes no NUL or control character "
+                    "and must be valid UTF-8"
+                )
+            try:
+                created = not (self.root / rel).exists()
+                if created:
+                    notes.create_note(self.root, rel, "", source="mcp")
+            except OSError as exc:  # a name over 255 bytes, a file where a folder should be
+                raise ToolInputError(f"{rel}: cannot create the note ({exc.strerror or exc})") from None
         note = workspace.resolve_note(self.root, rel)
         # The same safe save the editor uses: never over bytes it has not seen (a write
         # landing meanwhile, the app's or the agent's, is merged), never through a

@@ -2518,8 +2518,16 @@ Save over it anyway? It stays read-only afterwards.</source>
         <translation>{path}：不是 {root} 的记忆文件（MEMORY.md、memory.md、memory/**/*.md 或额外路径）</translation>
     </message>
     <message>
+        <source>{path}: not a usable path ({reason})</source>
+        <translation>{path}：不可用的路径（{reason}）</translation>
+    </message>
+    <message>
         <source>{path}: no such memory file in {root}</source>
         <translation>{path}：{root} 中没有这个记忆文件</translation>
+    </message>
+    <message>
+        <source>{size:,} bytes is over the {limit:,} byte limit</source>
+        <translation>{size:,} 字节，超过 {limit:,} 字节的上限</translation>
     </message>
     <message>
         <source>{size:.1f} MB is over the {limit} MB limit for a note</source>

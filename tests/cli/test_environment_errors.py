@@ -85,6 +85,21 @@ def test_full_data_dir_is_one_line(example_workspace: Path, small_disk: Path) ->
     assert _digest(example_workspace) == before
 
 
+@pytest.mark.parametrize("kind", ["file", "symlink_loop"])
+def test_a_data_dir_that_is_no_folder_is_one_line_saying_so(
+    example_workspace: Path, tmp_path: Path, kind: str
+) -> None:
+    """MEMDESK_HOME naming a file or a symlink loop said "File exists: <path>"."""
+    home = tmp_path / "home"
+    if kind == "file":
+        home.write_text("not a folder\n")
+    else:
+        home.symlink_to(home)
+    out = _run("status", "--workspace", str(example_workspace), "--model", "none", home=home)
+    line = _one_line_error(out)
+    assert "not a folder" in line and str(home) in line
+
+
 def test_read_only_data_dir_is_one_line(example_workspace: Path, read_only_dir: Path) -> None:
     before = _digest(example_workspace)
     for command in ("index", "status"):

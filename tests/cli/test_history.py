@@ -99,6 +99,13 @@ def test_changes_groups_a_period_by_note(scripted: Path, memdesk_home: Path) -> 
     assert text.strip() == "no changes since 2026-12-10"
 
 
+def test_changes_since_the_first_day_lists_everything(scripted: Path, memdesk_home: Path) -> None:
+    """Year 1 has no local time: ``astimezone`` raised ValueError, a traceback."""
+    out = run("changes", "--since", "0001-01-01", "--workspace", str(scripted), "--json", home=memdesk_home)
+    notes = {n["note"] for n in json.loads(out.stdout)["notes"]}
+    assert notes == {"MEMORY.md", "memory/2026-12-04.md", "memory/old.md"}
+
+
 def test_retention_is_shown_and_set(scripted: Path, memdesk_home: Path) -> None:
     ws = str(scripted)
     shown = json.loads(run("history", "--retention", "--workspace", ws, "--json", home=memdesk_home).stdout)

@@ -138,6 +138,36 @@ def test_corrupt_index_is_rebuilt_on_open(small_ws: Path) -> None:
     assert any(p.name.startswith(db.name + ".corrupt-") for p in db.parent.iterdir())
 
 
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "UPDATE meta SET value = x'00ff00'",  # the model record as bytes, not text
+        "UPDATE files SET reason = x'ff', status = 'failed'",  # bytes where a reason is text
+    ],
+)
+def test_an_index_row_of_the_wrong_type_is_damage_and_rebuilt(small_ws: Path, damage: str) -> None:
+    """SQLite keeps any value in any column: a row of the wrong type is a damaged index
+    (rebuilt from the notes, as a damaged page is), not a UnicodeDecodeError or a
+    TypeError traceback out of every status, sync and search."""
+    import apsw
+
+    eng = engine.Engine.open(small_ws, model=None)
+    eng.sync()
+    db = eng.db_path
+    eng.close()
+    conn = apsw.Connection(str(db))
+    conn.execute(damage)
+    conn.close()
+    eng2 = engine.Engine.open(small_ws, model=None)
+    try:
+        eng2.status()  # damage is reported, never raised
+        eng2.sync()
+        assert _paths(eng2.search("pgvector", MEMDESK)) == ["memory/2026-05-01.md"]
+        assert eng2.status(verify=True).damage is None
+    finally:
+        eng2.close()
+
+
 def test_index_is_private_and_outside_workspace(small_ws: Path, memdesk_home: Path) -> None:
     eng = engine.Engine.open(small_ws, model=None)
     eng.sync()

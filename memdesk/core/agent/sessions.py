@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memdesk.core import diskio
 from memdesk.core.base import sqlite
 
 # OpenClaw's own text rules for transcripts (normalizeSessionText, splitLongSessionLine).
@@ -257,13 +258,17 @@ def scope_of(agent_id: str, key: str | None, entry: Mapping[str, Any] | None) ->
 
 
 Store = dict[str, Mapping[str, Any]]  # session key -> session-store entry
+# An entry per session, a few hundred bytes each: far more sessions than anyone keeps.
+MAX_STORE_BYTES = 256 << 20
 
 
 def _read_store(sessions_dir: Path) -> Store:
     """``sessions.json``: session key -> entry (missing or bad: empty)."""
     try:
-        parsed = json.loads((sessions_dir / "sessions.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        # Bounded, a FIFO or a device refused at once: a FIFO here hung the Agent view.
+        data = diskio.read_regular(sessions_dir / "sessions.json", MAX_STORE_BYTES)
+        parsed = json.loads(data.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return {}
     if not isinstance(parsed, dict):
         return {}

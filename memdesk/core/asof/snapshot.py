@@ -98,7 +98,11 @@ class NoteVersion:
 
 def end_of_day(day: dt.date) -> dt.datetime:
     """The last instant of ``day`` on this machine's clock, aware (what "as of" a day means)."""
-    return dt.datetime.combine(day, dt.time.max).astimezone()
+    end = dt.datetime.combine(day, dt.time.max)
+    try:
+        return end.astimezone()
+    except (ValueError, OverflowError):  # 0001-01-01: no local time converts at year 1
+        return end.replace(tzinfo=dt.UTC)
 
 
 def root() -> Path:

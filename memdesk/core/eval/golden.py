@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import errors
+from memdesk.core import diskio, errors
 from memdesk.core.eval import anchors as anchors_mod
 from memdesk.core.eval.metrics import Scores, score_ranking
 from memdesk.core.index import workspace
@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 
 # Where the tuning lab keeps a workspace's golden set, relative to the workspace.
 GOLDEN_REL = ".memdesk/golden.jsonl"
+# Labelled queries by hand: thousands of lines at most, far below this.
+MAX_GOLDEN_BYTES = 64 << 20
 
 _RANGE = re.compile(r"^(?P<path>.+?)(?:#L(?P<start>\d+)(?:-L?(?P<end>\d+))?)?$")
 
@@ -103,9 +105,11 @@ def load_golden(path: Path) -> list[GoldenQuery]:
     """
     out: list[GoldenQuery] = []
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        # Bounded, a FIFO or a device refused at once (a link to /dev/zero hung the lab).
+        lines = diskio.read_regular(path, MAX_GOLDEN_BYTES).decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise errors.EvalError(f"{path}: cannot read golden file ({exc})") from None
+        error = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise errors.EvalError(f"{path}: cannot read golden file ({error})") from None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -117,7 +121,13 @@ def load_golden(path: Path) -> list[GoldenQuery]:
             now = _parse_now(obj.get("now"))
         except _BadClock as exc:
             raise errors.EvalError(f"{path}:{number}: {exc}") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # JSONDecodeError too
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            RecursionError,
+        ) as exc:  # JSONDecodeError too
             raise errors.EvalError(
                 f'{path}:{number}: expected {{"query": ..., "relevant": [...]}} ({exc!r})'
             ) from None

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from memdesk.core import errors
+from memdesk.core import diskio, errors
 from memdesk.core.index import workspace as workspace_mod
 from memdesk.core.messages import QT_TRANSLATE_NOOP, msg
 from memdesk.core.search import settings as settings_mod
@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 
 TUNED_REL = ".memdesk/tuned.json"
 VERSION = 1
+# A few hundred bytes in practice: a megabyte is no settings file.
+MAX_TUNED_BYTES = 1 << 20
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,12 +101,15 @@ def load_tuning(workspace: Path) -> WorkspaceTuning:
     """
     path = tuned_path(workspace)
     try:
-        text = path.read_text(encoding="utf-8")
+        # Bounded, and a FIFO or a device (a link to /dev/zero) refused at once: every
+        # search the MCP server answers reads this file.
+        text = diskio.read_regular(path, MAX_TUNED_BYTES).decode("utf-8")
     except FileNotFoundError:
         return WorkspaceTuning()
     except (OSError, UnicodeDecodeError) as exc:
+        error = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise errors.MemdeskError(
-            msg(QT_TRANSLATE_NOOP("core", "cannot read {path}: {error}"), path=path, error=str(exc))
+            msg(QT_TRANSLATE_NOOP("core", "cannot read {path}: {error}"), path=path, error=error)
         ) from exc
     try:
         data = json.loads(text)
@@ -121,7 +126,7 @@ def load_tuning(workspace: Path) -> WorkspaceTuning:
                 int(queries) if isinstance(queries, int) and queries > 0 else None,
             )
         profile = data.get("profile")
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: JSON nested thousands deep
         raise errors.MemdeskError(
             msg(QT_TRANSLATE_NOOP("core", "cannot read {path}: {error}"), path=path, error=str(exc))
         ) from exc

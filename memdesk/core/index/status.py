@@ -153,17 +153,20 @@ def read_status(
             store = index.reader()
             files, chunks = store.counts()
             damage = index.damage or index.damaged_at_open or (store.integrity_problem() if verify else None)
+            # Inside the try: a files row of the wrong type is damage found here.
+            if kept is None:
+                known = store.file_rows()
+                dirty = indexer.dirty_files(store, root, extra_paths, scan=scan, known=known)
+                failures = tuple(
+                    FileFailure(p, r.reason or "") for p, r in known.items() if r.status == "failed"
+                )
+            else:
+                states = store.file_statuses()
+                dirty = _kept_dirty(kept, states)
+                failures = tuple(FileFailure(p, r or "") for p, (st, r) in states.items() if st == "failed")
         except (errors.IndexCorrupt, errors.QueryRejected) as exc:
             index.damage = str(exc)
             return _damaged_status(index, root, embedder, fallback_reason, mode, str(exc))
-        if kept is None:
-            known = store.file_rows()
-            dirty = indexer.dirty_files(store, root, extra_paths, scan=scan, known=known)
-            failures = tuple(FileFailure(p, r.reason or "") for p, r in known.items() if r.status == "failed")
-        else:
-            states = store.file_statuses()
-            dirty = _kept_dirty(kept, states)
-            failures = tuple(FileFailure(p, r or "") for p, (st, r) in states.items() if st == "failed")
         vec_ok, vec_err = store.vec_available, store.vec_error
         size = store.size_bytes()
     skipped = tuple(FileFailure(s.path, s.reason) for s in scan.skipped)

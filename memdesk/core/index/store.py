@@ -393,7 +393,7 @@ class Store:
             return None
         try:
             value = json.loads(cast(str, rows[0][0]))
-        except (json.JSONDecodeError, TypeError):
+        except (ValueError, TypeError):  # ValueError: not JSON, or bytes that are not UTF-8
             value = None
         if not isinstance(value, dict):
             raise errors.IndexCorrupt(f"{self.path}: the index's model record is unreadable")
@@ -410,7 +410,11 @@ class Store:
     @maps_errors
     def file_rows(self, paths: Sequence[str] | None = None) -> dict[str, FileRow]:
         """path -> its ``FileRow`` (hash, mtime_ns, size, status, reason, ctime_ns, inode, checked_at);
-        ``paths``: those files' rows alone (a sync of a few changed notes)."""
+        ``paths``: those files' rows alone (a sync of a few changed notes).
+
+        A value of the wrong type (SQLite keeps any value in any column) raises
+        ``IndexCorrupt``, so the index is rebuilt rather than every sync failing on it.
+        """
         sql = "SELECT path, hash, mtime, size, status, reason, ctime, inode, checked_at FROM files"
         rows = (
             self.conn.execute(sql)
@@ -424,21 +428,26 @@ class Store:
                 )
             )
         )
-        return {
-            row[0]: FileRow(
+        out: dict[str, FileRow] = {}
+        for row in rows:
+            if not isinstance(row[0], str) or not isinstance(row[5], str | None):
+                raise errors.IndexCorrupt(f"{self.path}: a row of its files table is unreadable")
+            out[row[0]] = FileRow(
                 row[1], row[2], row[3], row[4], None if row[5] is None else messages.loads(row[5]), *row[6:]
             )
-            for row in rows
-        }
+        return out
 
     @maps_errors
     def file_statuses(self) -> dict[str, tuple[str, str | None]]:
         """path -> (status, reason): what the tree and the status line show of each file,
-        without the rest of its row (``file_rows``: a third of the time at 20,000 notes)."""
-        return {
-            path: (status, None if reason is None else messages.loads(reason))
-            for path, status, reason in self.conn.execute("SELECT path, status, reason FROM files")
-        }
+        without the rest of its row (``file_rows``: a third of the time at 20,000 notes).
+        A value of the wrong type raises ``IndexCorrupt``, as in ``file_rows``."""
+        out: dict[str, tuple[str, str | None]] = {}
+        for path, status, reason in self.conn.execute("SELECT path, status, reason FROM files"):
+            if not isinstance(path, str) or not isinstance(reason, str | None):
+                raise errors.IndexCorrupt(f"{self.path}: a row of its files table is unreadable")
+            out[path] = (status, None if reason is None else messages.loads(reason))
+        return out
 
     @maps_errors
     def upsert_file(

@@ -98,7 +98,10 @@ def printable(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        except UnicodeEncodeError:  # a lone surrogate no file name decodes to (an MCP request's)
+            return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
 
 
@@ -428,11 +431,21 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
     found along the path alone (``note_at``'s rules), not by listing the workspace.
     """
     root = Path(root)
+    if "\x00" in rel:
+        # No file can have this path: os.stat raises ValueError ("embedded null byte"),
+        # which MCP clients saw as "Error executing tool", naming neither.
+        raise _unusable(rel, "NUL byte")
     candidate = Path(rel) if os.path.isabs(rel) else root / rel
-    found = _discover_one(root, extra_paths, os.path.realpath(candidate), by_real=True)
-    if found is not None and not candidate.is_symlink():
-        return found[0]
-    if candidate.exists():
+    try:
+        found = _discover_one(root, extra_paths, os.path.realpath(candidate), by_real=True)
+        if found is not None and not candidate.is_symlink():
+            return found[0]
+        exists = candidate.exists()
+    except OSError as exc:  # a name over 255 bytes: ENAMETOOLONG
+        raise _unusable(rel, exc.strerror or str(exc)) from None
+    except ValueError:  # a lone surrogate no file name decodes to
+        raise _unusable(rel, "not encodable") from None
+    if exists:
         raise errors.PathNotAllowed(
             msg(
                 QT_TRANSLATE_NOOP(
@@ -445,6 +458,13 @@ def resolve_note(root: Path, rel: str, extra_paths: Sequence[Path | str] = ()) -
         )
     raise errors.PathNotAllowed(
         msg(QT_TRANSLATE_NOOP("core", "{path}: no such memory file in {root}"), path=rel, root=root)
+    )
+
+
+def _unusable(rel: str, reason: str) -> errors.PathNotAllowed:
+    shown = printable(rel[:200]).replace("\x00", "\\x00") + ("…" if len(rel) > 200 else "")
+    return errors.PathNotAllowed(
+        msg(QT_TRANSLATE_NOOP("core", "{path}: not a usable path ({reason})"), path=shown, reason=reason)
     )
 
 
@@ -755,14 +775,17 @@ def save_note(
     "mcp" for ``memory_append``).
     """
     path = Path(path)
+    inside = root is not None and _inside(os.path.abspath(path), os.path.abspath(root))
     if root is not None:
-        confined(
-            root, path, also=() if _inside(os.path.abspath(path), os.path.abspath(root)) else [path.parent]
-        )
+        confined(root, path, also=() if inside else [path.parent])
     from memdesk.core.index import captures  # it reads notes with this module
 
     merged_any = False
-    with _SAVE_LOCK:
+    with _SAVE_LOCK, _anchored(root if inside else None, path) as target:
+        # Every step below goes through ``target``: the note's folder as opened and
+        # checked once, so a folder swapped for a symlink after ``confined`` looked
+        # cannot lead the write out of the workspace.
+        original, path = path, target
         try:
             for _attempt in range(5):
                 disk = disk_state(path)
@@ -785,26 +808,59 @@ def save_note(
                 # This attempt's base and data, bound now (they change on the next attempt).
                 merge = functools.partial(_merge_disk, base, data)
                 # A sync reading the note between the swap and ``saved`` sees ``source``'s bytes.
-                captures.expect(root, path, data, source=source)
+                captures.expect(root, original, data, source=source)
                 outcome = _write_and_swap(path, data, mode=mode, expected=expected, merge=merge)
                 if outcome is None:
                     diskio.fsync_dir(path.parent)
-                    captures.saved(root, path, data, source=source)
+                    captures.saved(root, original, data, source=source)
                     return Saved(data, merged_any)
                 if outcome is _RETRY:
                     continue  # the note appeared while we wrote a new one: check again
                 displaced, merged = outcome
                 if merged is None:
-                    raise errors.NoteChanged(path, displaced)  # theirs was put back in place
+                    raise errors.NoteChanged(original, displaced)  # theirs was put back in place
                 # Ours is on disk now; write the merge over it on the next turn.
                 expected, base, data, merged_any = sha256(data), data, merged, True
-            raise errors.NoteChanged(path, disk_state(path))
+            raise errors.NoteChanged(original, disk_state(path))
         except BaseException:
-            captures.unexpected(root, path)
+            captures.unexpected(root, original)
             raise
 
 
 _RETRY: Any = object()
+
+
+@contextlib.contextmanager
+def _anchored(root: Path | None, path: Path) -> Iterator[Path]:
+    """``path`` reached through a descriptor of its folder (``/proc/self/fd/N/name``),
+    the folder's real place checked on that descriptor to be inside ``root``.
+
+    ``confined`` checks names; a folder renamed and replaced by a symlink to outside
+    between that check and the write (a race an agent or an attacker can win: 32 of
+    2,000 saves did) would take the temp file, the exchange and the fsync with it.
+    The descriptor stays on the folder that was checked. ``path`` as it is without
+    ``root`` (an extra path, a caller outside the workspace) or where ``/proc`` is
+    missing.
+    """
+    if root is None or not os.path.isdir("/proc/self/fd"):
+        yield path
+        return
+    try:
+        fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        yield path  # no folder (yet): the write fails there with its own error
+        return
+    try:
+        anchor = Path(f"/proc/self/fd/{fd}")
+        real = os.readlink(anchor)
+        if not _inside(real, os.path.realpath(root)):
+            raise errors.PathNotAllowed(
+                f"{printable(rel_path(Path(root), path))} leads to {printable(real)} outside the workspace: "
+                f"memdesk writes only inside {printable(str(root))}"
+            )
+        yield anchor / path.name
+    finally:
+        os.close(fd)
 
 
 def _write_and_swap(

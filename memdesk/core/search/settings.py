@@ -239,7 +239,7 @@ class SearchSettings:
             value = getattr(self, name)
             try:
                 value = float(value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # OverflowError: an int of 400 digits
                 value = float(getattr(base, name))
             if not math.isfinite(value):
                 value = float(getattr(base, name))

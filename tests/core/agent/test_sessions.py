@@ -206,3 +206,26 @@ def test_zstd_archives_are_read(sessions_dir: Path) -> None:
     assert [(m.line, m.text) for m in packed.messages] == [(2, "compressed rollback note")]
     assert packed.archived == "reset" and packed.scope == "private"
     assert "old-dm.jsonl.reset.2026-11-05T10-00-00Z.zst" not in by_name  # damaged: skipped, nothing raised
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero"])
+def test_a_session_store_that_is_a_fifo_or_device_is_read_as_empty_at_once(
+    sessions_dir: Path, kind: str
+) -> None:
+    """``sessions.json`` as a FIFO (no writer) hung ``memdesk agent sessions`` and the
+    Agent view; as a link to /dev/zero it read without end. Its transcripts are still
+    listed, scoped as without a store."""
+    import os
+    import time
+
+    store = sessions_dir / "sessions.json"
+    store.unlink()
+    without_store = [t.path.name for t in sessions.list_transcripts(sessions_dir, "main")]
+    if kind == "fifo":
+        os.mkfifo(store)
+    else:
+        store.symlink_to("/dev/zero")
+    t0 = time.monotonic()
+    found = sessions.list_transcripts(sessions_dir, "main")
+    assert time.monotonic() - t0 < 5
+    assert [t.path.name for t in found] == without_store and "dm-1.jsonl" in without_store

@@ -44,6 +44,39 @@ def test_an_unreadable_file_is_never_overwritten(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8").endswith("not json\n")
 
 
+@pytest.mark.parametrize("kind", ["fifo", "dev_zero", "huge"])
+def test_a_fifo_device_or_huge_set_is_refused_at_once(tmp_path: Path, kind: str) -> None:
+    """A golden set that is a FIFO (no writer), a link to /dev/zero or bigger than any
+    set of labels: one error naming the file, at once (the lab and ``memdesk eval``
+    hung on the first two, and read the whole of the third), and it stays unwritable."""
+    import os
+    import time
+
+    path = tmp_path / "golden.jsonl"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev_zero":
+        path.symlink_to("/dev/zero")
+    else:
+        with path.open("wb") as handle:
+            handle.truncate(eval_golden.MAX_GOLDEN_BYTES + 1)
+    gs = GoldenSet(path)
+    t0 = time.monotonic()
+    with pytest.raises(
+        errors.EvalError, match=r"golden\.jsonl: cannot read golden file \((not a regular|[\d,]+ bytes)"
+    ):
+        gs.load()
+    assert time.monotonic() - t0 < 5
+    assert not gs.writable
+
+
+def test_a_line_nested_thousands_deep_is_one_error_naming_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "golden.jsonl"
+    path.write_bytes(b'{"query": "x", "relevant": ["MEMORY.md"]}\n' + b"[" * 100_000 + b"]" * 100_000 + b"\n")
+    with pytest.raises(errors.EvalError, match=r"golden\.jsonl:2: expected"):
+        GoldenSet(path).load()
+
+
 def test_a_failed_save_leaves_the_set_unchanged(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("", encoding="utf-8")

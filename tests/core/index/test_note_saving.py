@@ -159,3 +159,34 @@ def test_new_note_never_clobbers_one_created_meanwhile(tmp_path: Path) -> None:
     with pytest.raises(errors.NoteChanged):
         workspace.save_note(path, b"mine\n", expected=None, base=None)
     assert path.read_bytes() == b"the agent created it first\n"
+
+
+def test_a_folder_swapped_for_a_symlink_out_during_a_save_is_not_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The note's folder is renamed and a symlink to a folder outside put in its place
+    after ``confined`` checked the names and before the write (an agent or an attacker
+    winning the race: 32 of 2,000 saves did in reliability.py's loop). The write stays
+    in the folder that was checked; the same-named file outside keeps its bytes."""
+    root = tmp_path / "ws"
+    folder = root / "memory" / "projects"
+    folder.mkdir(parents=True)
+    note = folder / "atlas.md"
+    note.write_bytes(BASE)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "atlas.md").write_bytes(BASE)
+    held = root / "memory" / ".projects-held"
+    real_write_temp = workspace.diskio.write_temp
+
+    def swap_then_write(path: Path, data: bytes, **kwargs: object) -> Path:
+        if folder.is_dir() and not folder.is_symlink():
+            folder.rename(held)
+            folder.symlink_to(outside, target_is_directory=True)
+        return real_write_temp(path, data, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workspace.diskio, "write_temp", swap_then_write)
+    workspace.save_note(note, MINE, expected=workspace.sha256(BASE), base=BASE, root=root)
+    assert sorted(p.name for p in outside.iterdir()) == ["atlas.md"]
+    assert (outside / "atlas.md").read_bytes() == BASE
+    assert (held / "atlas.md").read_bytes() == MINE  # written where it was checked, inside

@@ -49,3 +49,22 @@ def test_profile_search_finds_the_text_of_a_same_size_rewrite(tmp_path: Path) ->
         assert [h.path for h in eng.search("gamma", OC9).hits] == ["memory/2026-01-02.md"]
     finally:
         eng.close()
+
+
+def test_profile_searches_skip_a_note_whose_name_is_not_utf8(tmp_path: Path) -> None:
+    """A note named with bytes that are not UTF-8: both OpenClaw profiles raised
+    UnicodeEncodeError building their index (a traceback out of ``memdesk search
+    --profile openclaw-2026.9``). Skipped, as memdesk's own index skips it."""
+    ws = tmp_path / "ws"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("# Memory\n\nThe ferry leaves from pier alpha.\n", encoding="utf-8")
+    with open(os.path.join(os.fsencode(ws / "memory"), b"bad-\xff\xfe.md"), "wb") as handle:
+        handle.write(b"alpha too\n")
+    eng = engine_mod.Engine(ws, embedder=None, db_path=tmp_path / "i.sqlite")
+    try:
+        eng.sync()
+        eng.pin_agent_settings(profile_common.AgentSettings())
+        for profile in (OC9, settings_mod.SearchSettings.defaults("openclaw-2026.4")):
+            assert [h.path for h in eng.search("alpha", profile).hits] == ["MEMORY.md"]
+    finally:
+        eng.close()

@@ -49,7 +49,7 @@ def discover_agent_settings(workspace: Path) -> AgentSettings:
 def memory_files(workspace: Path, settings: AgentSettings) -> list[str]:
     """The files 2026.9 indexes for this agent: its memory files, then ``extraPaths``."""
     if not settings.extra_paths:
-        return v2026_9.list_memory_files(workspace)
+        return profile_common.utf8_names(v2026_9.list_memory_files(workspace))
     return profile_common.memory_files(workspace, settings, "2026.9")
 
 

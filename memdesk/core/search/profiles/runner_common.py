@@ -97,7 +97,22 @@ def memory_files(workspace: Path, settings: AgentSettings, layout: Layout) -> li
     """The workspace-relative files that release indexes for this agent, in its order."""
     from memdesk.core.agent import sources
 
-    return sources.list_agent_files(Path(workspace), settings.extra_paths, layout).rel_paths()
+    return utf8_names(sources.list_agent_files(Path(workspace), settings.extra_paths, layout).rel_paths())
+
+
+def utf8_names(files: Sequence[str]) -> list[str]:
+    """``files`` without the names that are not UTF-8 (Python's lone surrogates): SQLite
+    cannot store them, and a profile's index raised UnicodeEncodeError building over a
+    workspace holding one. memdesk's own index skips them too, saying why."""
+    kept = []
+    for rel in files:
+        try:
+            rel.encode("utf-8")
+        except UnicodeEncodeError:
+            log.info("profile index: %r skipped: its name is not UTF-8", rel)
+            continue
+        kept.append(rel)
+    return kept
 
 
 def fingerprint(workspace: Path, files: Sequence[str | Path]) -> tuple[tuple[str, int, int, int, int], ...]:
