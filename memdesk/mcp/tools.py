@@ -569,31 +569,9 @@ class MemoryTools:
             except OSError as exc:  # a name over 255 bytes, a file where a folder should be
                 raise ToolInputError(f"{rel}: cannot create the note ({exc.strerror or exc})") from None
         note = workspace.resolve_note(self.root, rel)
-        # The same safe save the editor uses: never over bytes it has not seen (a write
-        # landing meanwhile, the app's or the agent's, is merged), never through a
-        # symlink out of the workspace. The note's bytes are kept as they are (its
-        # line endings, a BOM): the text goes after them.
-        for _attempt in range(5):
-            before = workspace.read_bytes(note)
-            sep = b"" if not before or before.endswith(b"\n") else b"\n"
-            addition = data if data.endswith(b"\n") else data + b"\n"
-            if b"\r\n" in before:
-                addition = addition.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
-                sep = sep.replace(b"\n", b"\r\n")
-            try:
-                saved = workspace.save_note(
-                    note,
-                    before + sep + addition,
-                    expected=workspace.sha256(before),
-                    base=before,
-                    root=self.root,
-                    source="mcp",
-                )
-                break
-            except errors.NoteChanged:
-                continue  # changed between our read and the save in a way that overlaps: read again
-        else:
-            raise ToolInputError(f"{rel}: the note kept changing; nothing appended")
+        # In place, as the agent itself appends: never through a symlink out of the
+        # workspace, and no line another writer adds meanwhile is displaced or lost.
+        saved = workspace.append_note(note, data, root=self.root, source="mcp")
         self.start_background()
         self.start_sync()
         return {"path": rel, "created": created, "bytes": len(saved.data), "merged": saved.merged}

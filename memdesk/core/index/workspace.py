@@ -515,15 +515,17 @@ def confined(root: Path, target: Path | str, *, also: Sequence[Path | str] = ())
     return path
 
 
-def open_regular(path: Path) -> int:
-    """A read-only descriptor on the regular file ``path``; ``OSError`` for anything else.
+def open_regular(path: Path, *, append: bool = False) -> int:
+    """A read-only descriptor on the regular file ``path`` (``append``: read and append
+    only, ``O_APPEND``); ``OSError`` for anything else.
 
     ``O_NONBLOCK`` makes opening a FIFO return at once instead of waiting for a writer
     (a note replaced by a FIFO must not hang indexing or the GUI), the ``fstat`` then
     refuses FIFOs, devices and sockets, and ``O_NOFOLLOW`` a symlink swapped in after
     discovery.
     """
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    access = os.O_RDWR | os.O_APPEND if append else os.O_RDONLY
+    flags = access | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags)
     try:
         mode = os.fstat(fd).st_mode
@@ -828,6 +830,65 @@ def save_note(
 
 
 _RETRY: Any = object()
+
+
+def append_note(path: Path, text: bytes, *, root: Path, source: str = "mcp") -> Saved:
+    """Add the lines ``text`` at the end of the note at ``path``, in place (``O_APPEND``),
+    as an agent appends: no byte already there is rewritten, so a writer appending at
+    the same time (the agent, another memdesk process) loses nothing. ``save_note``'s
+    swap would displace such a writer's bytes and, when both appended at the same end
+    (a conflict), put the disk's version back: lines written into ours between the
+    two swaps were lost (seen with two ``memdesk mcp`` appenders and an agent).
+
+    The lines follow the note's own line endings and start on a line of their own; the
+    note's other bytes (a BOM, its endings) stay as they are. Confined like
+    ``save_note`` (no folder on the way leads out, the note is no symlink); a note
+    without write bits raises ``errors.NoteReadOnly``. memdesk's own appenders take
+    the note's ``flock`` while they look at its end and write, so their separators
+    never interleave. ``Saved.merged``: someone else wrote to it meanwhile.
+    """
+    path = Path(path)
+    confined(root, path)
+    from memdesk.core.index import captures  # it reads notes with this module
+
+    with _SAVE_LOCK, _anchored(root, path) as target:
+        fd = open_regular(target, append=True)
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            mode = os.fstat(fd).st_mode
+            if not mode & 0o222:
+                raise errors.NoteReadOnly(
+                    msg(
+                        QT_TRANSLATE_NOOP("core", "{name} is read-only (mode {mode:04o}); not saved"),
+                        name=path.name,
+                        mode=stat.S_IMODE(mode),
+                    )
+                )
+            before = _state_of_fd(fd).data
+            if before is None:
+                raise OSError(errno.EFBIG, too_large(os.fstat(fd).st_size), str(path))
+            addition = text if text.endswith(b"\n") else text + b"\n"
+            sep = b"" if not before or before.endswith(b"\n") else b"\n"
+            if b"\r\n" in before:
+                addition = addition.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")
+                sep = sep.replace(b"\n", b"\r\n")
+            expected = before + sep + addition
+            captures.expect(root, path, expected, source=source)
+            try:
+                pending = memoryview(sep + addition)
+                while pending:
+                    pending = pending[os.write(fd, pending) :]
+                os.fsync(fd)
+                after = _state_of_fd(fd)
+            except BaseException:
+                captures.unexpected(root, path)
+                raise
+        finally:
+            os.close(fd)  # the flock goes with it
+    data = after.data if after.data is not None else expected
+    captures.saved(root, path, data, source=source)
+    return Saved(data, data != expected)
 
 
 @contextlib.contextmanager

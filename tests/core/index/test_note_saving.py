@@ -190,3 +190,25 @@ def test_a_folder_swapped_for_a_symlink_out_during_a_save_is_not_written_through
     assert sorted(p.name for p in outside.iterdir()) == ["atlas.md"]
     assert (outside / "atlas.md").read_bytes() == BASE
     assert (held / "atlas.md").read_bytes() == MINE  # written where it was checked, inside
+
+
+def test_an_append_keeps_every_byte_and_follows_the_notes_line_endings(tmp_path: Path) -> None:
+    path = _note(tmp_path, b"\xef\xbb\xbfline 1\r\nline 2")
+    saved = workspace.append_note(path, b"added\n", root=tmp_path)
+    assert path.read_bytes() == b"\xef\xbb\xbfline 1\r\nline 2\r\nadded\r\n" == saved.data
+    assert not saved.merged
+
+
+def test_an_append_refuses_a_read_only_note_and_a_symlink_out(tmp_path: Path) -> None:
+    path = _note(tmp_path, BASE)
+    path.chmod(0o444)
+    with pytest.raises(errors.NoteReadOnly):
+        workspace.append_note(path, b"added\n", root=tmp_path)
+    assert path.read_bytes() == BASE
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.md"
+    outside.write_bytes(BASE)
+    link = tmp_path / "memory" / "link.md"
+    link.symlink_to(outside)
+    with pytest.raises((errors.PathNotAllowed, OSError)):
+        workspace.append_note(link, b"added\n", root=tmp_path)
+    assert outside.read_bytes() == BASE
