@@ -114,8 +114,10 @@ def test_a_megabyte_of_everyday_json5_reads_in_well_under_a_second() -> None:
     )
     text = f"{{\n  // big\n  agents: {{\n    list: [\n{agents},\n    ],\n  }},\n}}\n"
     assert len(text) > 1_000_000 // 2
-    t0 = time.perf_counter()
+    t0 = time.process_time()  # CPU, not wall: the CI machine may be busy
     value = config_file.parse(text, NAME)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     assert len(value["agents"]["list"]) == 9000 and value["agents"]["list"][5]["id"] == "agent-000005"
-    assert elapsed < 1.0, elapsed
+    # The json5 package took 11-21 CPU-s for this; the stdlib path ~0.45 s here. 2 s
+    # leaves a slower CPU 4x and still fails the defect by 5x.
+    assert elapsed < 2.0, elapsed

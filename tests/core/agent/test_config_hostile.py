@@ -18,8 +18,13 @@ import pytest
 
 from memdesk.core.agent import config, config_file
 
-# A guard against a hang, not a benchmark: the cases below take milliseconds.
-HANG_GUARD_S = 5.0
+# A guard against a hang, not a benchmark: the cases below take milliseconds, but the
+# child's wall time includes starting Python and importing memdesk, which on a loaded CI
+# machine took seconds; a hang (a FIFO read) never ends, so any generous bound finds it.
+HANG_GUARD_S = 20.0
+# The parse's own CPU seconds in the child (not wall time: the CI machine may be busy).
+# The defect took 11-21 CPU-s a megabyte; the fix ~0.45 s here: 2 s leaves a slower CPU 4x.
+PARSE_CPU_S = 2.0
 
 
 def _write(folder: Path, data: bytes | str, name: str = "openclaw.json") -> Path:
@@ -36,13 +41,13 @@ def _run_discover(cfg: Path, timeout: float = 30) -> tuple[subprocess.CompletedP
         import sys, time
         from pathlib import Path
         from memdesk.core.agent import config
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         try:
             setup = config.discover(config_file=Path({str(cfg)!r}))
         except config.OpenClawConfigError as exc:
-            print("ERROR", time.perf_counter() - t0, str(exc), sep="\\t")
+            print("ERROR", time.process_time() - t0, str(exc), sep="\\t")
         else:
-            print("OK", time.perf_counter() - t0, *setup.warnings, sep="\\t")
+            print("OK", time.process_time() - t0, *setup.warnings, sep="\\t")
         """
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
@@ -267,7 +272,7 @@ def test_one_megabyte_config_reads_in_well_under_a_second(tmp_path: Path, syntax
     done, elapsed = _run_discover(cfg)
     status, seconds, *_ = done.stdout.strip().split("\t")
     assert status == "OK", done.stdout + done.stderr
-    assert float(seconds) < 1.0 and elapsed < HANG_GUARD_S
+    assert float(seconds) < PARSE_CPU_S and elapsed < HANG_GUARD_S
 
 
 def test_one_megabyte_of_rare_json5_is_refused_fast_not_parsed_for_11_seconds(tmp_path: Path) -> None:
@@ -277,7 +282,7 @@ def test_one_megabyte_of_rare_json5_is_refused_fast_not_parsed_for_11_seconds(tm
     assert (
         status == "ERROR" and str(cfg) in message and "KiB memdesk parses with the json5 package" in message
     )
-    assert float(seconds) < 1.0 and elapsed < HANG_GUARD_S
+    assert float(seconds) < PARSE_CPU_S and elapsed < HANG_GUARD_S
 
 
 def test_rare_json5_up_to_its_limit_still_reads(tmp_path: Path) -> None:
