@@ -231,6 +231,16 @@ class Preferences:
         else:
             self._qs.setValue("ui/theme", value)
 
+    def ranking_hidden(self) -> bool:
+        """The user hid the Ranking column (View > Ranking panel)."""
+        return str(self._qs.value("ui/ranking_hidden", "false")).lower() == "true"
+
+    def set_ranking_hidden(self, hidden: bool) -> None:
+        if hidden:
+            self._qs.setValue("ui/ranking_hidden", "true")
+        else:
+            self._qs.remove("ui/ranking_hidden")
+
     # window --------------------------------------------------------------------------
     def geometry(self, key: str) -> QByteArray | None:
         value = self._qs.value(f"window/{key}")

@@ -172,6 +172,7 @@ class MainWindow(QMainWindow):
             "focus_search_action",
             "history_action",
             "changes_action",
+            "ranking_action",
             "agent_menu",
             "shortcuts_action",
             "open_log_action",
@@ -345,6 +346,8 @@ class MainWindow(QMainWindow):
     def _restore_view(self) -> None:
         """Saved geometry and zoom; a first window fits the screen's available area."""
         self.fit.restore(self.prefs)
+        if self.prefs.ranking_hidden():
+            self.panes.set_ranking_shown(False, by_user=True)
         for key, widget in (("editor", self.note_editor.text_edit), ("results", self.search_panel)):
             size = self.prefs.zoom(key)
             if size is not None:
@@ -400,6 +403,11 @@ class MainWindow(QMainWindow):
     def focus_tree_filter(self) -> None:
         self.tree_filter.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.tree_filter.selectAll()
+
+    def set_ranking_panel(self, shown: bool) -> None:
+        """View > Ranking panel: show or hide the Ranking column, remembered."""
+        self.panes.set_ranking_shown(shown, by_user=True)
+        self.prefs.set_ranking_hidden(not shown)
 
     def _toggle_preview(self) -> None:
         tabs = self.note_editor.tabs

@@ -102,6 +102,15 @@ class WindowMenus(QObject):
         view_menu.addSeparator()
         self._action(view_menu, self.tr("&Filter notes"), w.focus_tree_filter, QKeySequence("Ctrl+Shift+F"))
         self._action(view_menu, self.tr("&Preview"), w._toggle_preview, QKeySequence("Ctrl+Shift+P"))
+        # A narrow window folds the Ranking column to a thin handle: this finds it again.
+        self.ranking_action = self._action(
+            view_menu, self.tr("&Ranking panel"), lambda: None, QKeySequence("Ctrl+Shift+R")
+        )
+        self.ranking_action.setCheckable(True)
+        self.ranking_action.setChecked(w.panes.ranking_is_shown)
+        self.ranking_action.triggered.connect(w.set_ranking_panel)
+        w.panes.ranking_shown.connect(self.ranking_action.setChecked)
+        w.panes.ranking_button.clicked.connect(lambda: w.set_ranking_panel(True))
         view_menu.addSeparator()
         # Issue 23: a note's versions, and what changed in memory in a period.
         self.history_action = self._action(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QByteArray, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QStyle,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -53,6 +54,10 @@ class _Splitter(QSplitter):
 class Panes(QWidget):
     """The central widget (see the module docstring); ``splitter`` holds the three
     columns, ``center_splitter`` the results over ``note_splitter`` (note | explanation)."""
+
+    # The Ranking column shown (True) or not (folded by a narrow window, hidden beside
+    # the History panel or by the user): View > Ranking panel follows it.
+    ranking_shown = Signal(bool)
 
     def __init__(
         self,
@@ -133,11 +138,75 @@ class Panes(QWidget):
         self._folded_tree = 0  # the tree's width while folded away for the agent dock
         self._folded_ranking = False  # the Ranking column hidden for the History panel
         self._note_share: list[int] | None = None  # note | explanation before the panel came
+        self._user_hidden = False  # hidden by View > Ranking panel: stays hidden until chosen
+        self._shown = True  # what ranking_shown last said (laid out, the column is shown)
+        # Folded, the column is a thin handle at the right edge that few find: the search
+        # row says where the sliders went, and brings them back.
+        self.ranking_button = QToolButton()
+        self.ranking_button.setObjectName("showRankingButton")
+        self.ranking_button.setText(self.tr("Ranking ◂"))
+        self.ranking_button.setToolTip(self.tr("Show the Ranking panel (sliders and retrieval quality)"))
+        self.ranking_button.setAutoRaise(True)
+        self.ranking_button.setVisible(False)
+        search_panel.top_row.addWidget(self.ranking_button)
+        right.installEventFilter(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(banner)
         layout.addWidget(self.splitter, 1)
+
+    def ranking_visible(self) -> bool:
+        """Whether the Ranking column is on screen with some width (not folded or hidden)."""
+        return not self.right_pane.isHidden() and self.splitter.sizes()[2] > 0
+
+    def _note_ranking_state(self) -> None:
+        shown = self.ranking_visible()
+        self.ranking_button.setVisible(not shown)
+        if shown != self._shown:
+            self._shown = shown
+            self.ranking_shown.emit(shown)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # Qt override
+        # The splitter folds and unfolds the column by resizing it, and by hand too.
+        if obj is self.right_pane and event.type() in (
+            QEvent.Type.Resize,
+            QEvent.Type.Show,
+            QEvent.Type.Hide,
+        ):
+            self._note_ranking_state()
+        return super().eventFilter(obj, event)
+
+    @property
+    def ranking_is_shown(self) -> bool:
+        """What ``ranking_shown`` last said: before the first layout, the column is shown."""
+        return self._shown
+
+    def set_ranking_shown(self, show: bool, *, by_user: bool = False) -> None:
+        """View > Ranking panel. Hidden, it stays hidden (a wider window does not bring
+        it back); shown in a narrow window, it takes at least its least width and the
+        results and the note narrow instead (as a drag of its handle would)."""
+        if by_user:
+            self._user_hidden = not show
+        if not show:
+            self.right_pane.setVisible(False)
+            self._ranking_taken = 0
+            self._note_ranking_state()
+            return
+        self._folded_ranking = False
+        self.right_pane.setVisible(True)
+        tree, center, ranking = self.splitter.sizes()
+        total = tree + center + ranking
+        wanted = max(self._ranking_kept, self.ranking_least) or self.ranking_width()
+        new = min(wanted, max(self.ranking_least, total - tree - MIN_CENTER_WIDTH))
+        # The results keep the least their search row needs and the tree stays: below
+        # about 800 px the column gets what is left and scrolls sideways.
+        center_least = self.center_splitter.minimumSizeHint().width()
+        new = max(0, min(new, total - tree - center_least))
+        self.splitter.setSizes([tree, total - tree - new, new])
+        self._ranking_taken = 0
+        self._ranking_kept = new
+        self._note_ranking_state()
 
     def fit_right_pane(self) -> None:
         """The Ranking column is as wide as its widest row, plus room for the vertical
@@ -203,6 +272,7 @@ class Panes(QWidget):
         self._ranking_taken = wanted - new
         if new != ranking:
             self.splitter.setSizes([tree, total - tree - new, new])
+        self._note_ranking_state()
 
     def _on_splitter_moved(self, _pos: int, _index: int) -> None:
         self._ranking_taken = 0
@@ -277,6 +347,8 @@ class Panes(QWidget):
             self._note_share = None
         if self._folded_ranking:
             self._folded_ranking = False
+            if self._user_hidden:
+                return  # the user hid it before the panel came: it stays hidden
             self.right_pane.setVisible(True)
             sizes = self.splitter.sizes()
             right = self.ranking_width()

@@ -165,6 +165,7 @@ class SearchPanel(QWidget):
         top.addWidget(self.scope_combo)
         top.addWidget(self.clock_button)
         top.addWidget(self.filter_button)
+        self.top_row = top  # the window adds the folded Ranking column's button here
         # The explanation pane (``detail``) is not laid out here: the window puts it beside
         # the editor, so the table keeps the height for eight or more rows at 1280x800.
         layout = QVBoxLayout(self)

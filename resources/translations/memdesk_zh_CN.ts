@@ -1260,6 +1260,17 @@ Save over it anyway? It stays read-only afterwards.</source>
     </message>
 </context>
 <context>
+    <name>Panes</name>
+    <message>
+        <source>Ranking ◂</source>
+        <translation>排序 ◂</translation>
+    </message>
+    <message>
+        <source>Show the Ranking panel (sliders and retrieval quality)</source>
+        <translation>显示排序面板（滑块和检索质量）</translation>
+    </message>
+</context>
+<context>
     <name>QuickOpen</name>
     <message>
         <source>Open note</source>
@@ -1808,6 +1819,10 @@ Save over it anyway? It stays read-only afterwards.</source>
     <message>
         <source>&amp;Preview</source>
         <translation>预览(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Ranking panel</source>
+        <translation>排序面板(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
