@@ -853,6 +853,14 @@
         <translation>无（仅关键词搜索）</translation>
     </message>
     <message>
+        <source>{0} (missing)</source>
+        <translation>{0}（不存在）</translation>
+    </message>
+    <message>
+        <source>This folder does not exist (any more, or not mounted now)</source>
+        <translation>此文件夹不存在（已被删除，或当前未挂载）</translation>
+    </message>
+    <message>
         <source>Model build failed</source>
         <translation>模型构建失败</translation>
     </message>
