@@ -1023,6 +1023,10 @@
         <translation>正在 {0}/ 中创建笔记…</translation>
     </message>
     <message>
+        <source>Named the file {0}: note file names do not use {1}</source>
+        <translation>文件名为 {0}：笔记文件名不使用 {1}</translation>
+    </message>
+    <message>
         <source>Creating {0}…</source>
         <translation>正在创建 {0}…</translation>
     </message>
