@@ -79,14 +79,20 @@ def cmd_search(args: argparse.Namespace) -> int:
         gap = eng.decay_gap(result.pool, settings, scope=args.scope, now=clock, filters=flt)
     finally:
         eng.close()
-    if result.pool.notice:
+    # An OpenClaw profile whose own index holds nothing (that release's reindex failed):
+    # nothing was searched, and the output must not pass for a hybrid search that found
+    # nothing (the window's mode line reads "No search" on the same fact).
+    unsearched = result.pool.index_failed
+    if result.pool.notice and not (unsearched and not args.json):
         common.warn(result.pool.notice)
     timings = {k: round(v, 3) for k, v in result.pool.timings_ms.items() if k != "pool_size"}
     timings["total_ms"] = round(total_ms, 3)
     ties = near_ties.near_ties(result.hits, settings.profile)
     data = {
         "query": args.query,
-        "mode": result.pool.mode,
+        "mode": "none" if unsearched else result.pool.mode,
+        # Why nothing was searched ("mode": "none"), else null.
+        "mode_reason": result.pool.notice if unsearched else None,
         "profile": settings.profile,
         "settings": settings.to_json(),
         # The day recency, decay and relative dates were measured from.
@@ -131,6 +137,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             f"The agent's {gap.half_life_days:g}-day decay and minimum score {gap.min_score:g} hide "
             f"{len(gap.hidden)} older note(s) that memdesk finds for this: " + ", ".join(gap.hidden)
         )
+    if unsearched:
+        lines.insert(0, f"No search: {result.pool.notice}")
     common.emit(data, args.json, "\n".join(lines) if lines else "No matches.")
     return 0
 

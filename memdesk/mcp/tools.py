@@ -398,7 +398,9 @@ class MemoryTools:
             notices.append(f"keyword-only: {eng.fallback_reason}")
         data: dict[str, Any] = {
             "query": query,
-            "mode": found.mode,
+            # "none": the profile's own index holds nothing (that OpenClaw release's
+            # reindex fails here): nothing was searched, and the notices say why.
+            "mode": "none" if found.index_failed else found.mode,
             "profile": settings.profile,
             "settings": settings.to_json(),
             "as_of": now.isoformat() if now else None,

@@ -688,7 +688,14 @@ class MainWindow(QMainWindow):
     def _on_recent_menu_about_to_show(self) -> None:
         self.recent_menu.clear()
         for path in self.prefs.recent_workspaces():
-            self.recent_menu.addAction(str(path), functools.partial(self.open_workspace, path))
+            if path.is_dir():
+                self.recent_menu.addAction(str(path), functools.partial(self.open_workspace, path))
+                continue
+            # Kept, not dropped: a folder on an unmounted disk or share comes back, and its
+            # entry with it; shown disabled so choosing it cannot fail, and says why.
+            action = self.recent_menu.addAction(self.tr("{0} (missing)").format(path))
+            action.setEnabled(False)
+            action.setToolTip(self.tr("This folder does not exist (any more, or not mounted now)"))
 
     @Slot()
     def _on_choose_model_action(self) -> None:

@@ -101,10 +101,28 @@ class NoteActions(QObject):
             notes.create_note(root, rel, f"# {notes.heading(title)}\n\n")
             return rel, True
 
-        return self._submit_create(self.tr("Creating a note in {0}/…").format(folder), create, then_open=True)
+        return self._submit_create(
+            self.tr("Creating a note in {0}/…").format(folder),
+            create,
+            then_open=True,
+            after=functools.partial(self._tell_replaced, title),
+        )
 
     def new_titled(self, folder: str, title: str) -> bool:
         return self._ops.wait(self.start_new_titled(folder, title)) is True
+
+    def _tell_replaced(self, typed: str, rel: str) -> None:
+        """One status-bar line when characters the user typed are not in the file name
+        (a "/" would make a folder): which name was used, and why."""
+        lost = notes.replaced(typed)
+        if lost:
+            chars = " ".join(f"“{c}”" if c.isprintable() else repr(c) for c in lost)
+            self.message.emit(
+                self.tr("Named the file {0}: note file names do not use {1}").format(
+                    rel.rpartition("/")[2], chars
+                ),
+                10_000,
+            )
 
     def open_today(self) -> bool:
         return self._ops.wait(self.start_today()) is True
@@ -121,7 +139,13 @@ class NoteActions(QObject):
         )
 
     def _submit_create(
-        self, label: str, write: Callable[[], tuple[str, bool]], *, then_open: bool, at_end: bool = False
+        self,
+        label: str,
+        write: Callable[[], tuple[str, bool]],
+        *,
+        then_open: bool,
+        at_end: bool = False,
+        after: Callable[[str], None] | None = None,
     ) -> note_ops.Ticket:
         session = self._session()
 
@@ -137,6 +161,8 @@ class NoteActions(QObject):
                 edit = self._editor.text_edit
                 edit.moveCursor(edit.textCursor().MoveOperation.End)
                 edit.setFocus()
+            if after is not None:
+                after(rel)
             return True
 
         return self._ops.submit(label, lambda: write, done)
@@ -150,7 +176,9 @@ class NoteActions(QObject):
         )
         stem = notes.safe_name(new_name) if ok else ""
         if stem and f"{stem}.md" != name:
-            self.rename_note(rel, f"{folder}/{stem}.md" if folder else f"{stem}.md")
+            new = f"{folder}/{stem}.md" if folder else f"{stem}.md"
+            if self.rename_note(rel, new):
+                self._tell_replaced(new_name, new)
 
     def start_rename(self, old: str, new: str) -> note_ops.Ticket:
         session = self._session()

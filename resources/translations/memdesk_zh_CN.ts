@@ -853,6 +853,14 @@
         <translation>无（仅关键词搜索）</translation>
     </message>
     <message>
+        <source>{0} (missing)</source>
+        <translation>{0}（不存在）</translation>
+    </message>
+    <message>
+        <source>This folder does not exist (any more, or not mounted now)</source>
+        <translation>此文件夹不存在（已被删除，或当前未挂载）</translation>
+    </message>
+    <message>
         <source>Model build failed</source>
         <translation>模型构建失败</translation>
     </message>
@@ -1013,6 +1021,10 @@
     <message>
         <source>Creating a note in {0}/…</source>
         <translation>正在 {0}/ 中创建笔记…</translation>
+    </message>
+    <message>
+        <source>Named the file {0}: note file names do not use {1}</source>
+        <translation>文件名为 {0}：笔记文件名不使用 {1}</translation>
     </message>
     <message>
         <source>Creating {0}…</source>

@@ -122,3 +122,30 @@ def test_cli_json_flags_the_near_tie_real_openclaw_had(
         timeout=900,
     )
     assert all(r["near_tie"] == [] for r in json.loads(memdesk.stdout)["results"])
+
+
+def test_cli_says_nothing_was_searched_where_the_agents_reindex_fails(
+    tmp_path: Path, memdesk_home: Path, e5_path: Path
+) -> None:
+    """The example workspace with e5: OpenClaw 2026.9's reindex fails on a 541-token chunk
+    (the profile's index holds nothing). ``--json`` must not report a hybrid search that
+    found nothing: its mode is "none" and ``mode_reason`` says why; the text says so too."""
+    ws = tmp_path / "workspace"
+    shutil.copytree(REPO / "examples" / "workspace", ws)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENCLAW_")}
+    env.update(HOME=str(home), MEMDESK_HOME=str(memdesk_home))
+    args = [sys.executable, "-m", "memdesk", "search", "deploy window", "--workspace", str(ws)]
+    args += ["--model", str(e5_path), "--profile", "openclaw-2026.9"]
+    out = subprocess.run([*args, "--json"], capture_output=True, text=True, env=env, timeout=900)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["results"] == []
+    assert data["mode"] == "none"
+    assert "OpenClaw 2026.9 cannot index" in data["mode_reason"]
+    assert "541 tokens" in data["mode_reason"]
+    text = subprocess.run(args, capture_output=True, text=True, env=env, timeout=900)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("No search: OpenClaw 2026.9 cannot index"), text.stdout
+    assert "No matches." not in text.stdout

@@ -20,6 +20,7 @@ import datetime as dt
 import os
 import re
 import stat
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
@@ -27,14 +28,30 @@ from memdesk.core import errors
 from memdesk.core.index import captures, trash, workspace
 
 # Characters kept in a note name typed by a person: letters/digits of any script,
-# "_", "-", " " and "."; anything else (slashes, colons, control characters) becomes "-".
-_UNSAFE = re.compile(r"[^\w\- .]+", re.UNICODE)
+# "_", "-", " " and "."; and, beyond ASCII, symbols (emoji), the marks that combine with
+# a letter (and emoji's variation selectors) and the zero-width joiner of emoji
+# sequences: all valid in a file name, listed by discovery and indexed by the agent like
+# any other, and what the user typed. Anything else (slashes, colons, quotes, control
+# characters) becomes "-" (``replaced`` names them, for the user to be told).
+_KEPT_CATEGORIES = frozenset({"So", "Sk", "Mn", "Mc", "Me"})
+_ZWJ = "\u200d"
+
+
+def _kept(c: str) -> bool:
+    if c.isalnum() or c in "_- .":
+        return True
+    return ord(c) > 127 and (c == _ZWJ or unicodedata.category(c) in _KEPT_CATEGORIES)
 
 
 def safe_name(name: str) -> str:
     """``name`` as a file name without the ``.md`` suffix ("" when nothing usable is left)."""
-    cleaned = _UNSAFE.sub("-", name).strip(" .-")
+    cleaned = re.sub("\0+", "-", "".join(c if _kept(c) else "\0" for c in name)).strip(" .-")
     return cleaned.removesuffix(".md").strip(" .-")
+
+
+def replaced(name: str) -> list[str]:
+    """The characters of ``name`` that ``safe_name`` turns into "-", each once, in order."""
+    return list(dict.fromkeys(c for c in name if not _kept(c)))
 
 
 def heading(title: str) -> str:

@@ -22,10 +22,22 @@ from memdesk.core.index import notes, trash, workspace
         ("  .hidden.md ", "hidden"),
         ("鉴权 方案", "鉴权 方案"),
         ("///", ""),
+        # Emoji (with a variation selector, a skin tone, a ZWJ sequence) are valid in a
+        # file name and kept; decomposed accents stay on their letter.
+        ("🚀 launch plan", "🚀 launch plan"),
+        ("ideas ❤️ 👍🏽", "ideas ❤️ 👍🏽"),
+        ("team 👩‍💻", "team 👩‍💻"),
+        ("cafe\u0301", "cafe\u0301"),
+        ("🚀/🌙", "🚀-🌙"),
     ],
 )
 def test_safe_name(typed: str, stem: str) -> None:
     assert notes.safe_name(typed) == stem
+
+
+def test_replaced_names_what_became_a_dash() -> None:
+    assert notes.replaced("budget/people: 2026 🚀") == ["/", ":"]
+    assert notes.replaced("鉴权 方案 ✅") == []
 
 
 def test_note_path_refuses_an_empty_name() -> None:
