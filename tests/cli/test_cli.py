@@ -69,8 +69,19 @@ def test_index_search_status_fts_only(example_workspace: Path, memdesk_home: Pat
             home=memdesk_home,
         ).stdout
     )
-    assert set(out) == {"query", "mode", "profile", "settings", "clock", "filters", "timings_ms", "results"}
-    assert out["mode"] == "fts" and out["profile"] == "memdesk" and out["results"]
+    assert set(out) == {
+        "query",
+        "mode",
+        "mode_reason",
+        "profile",
+        "settings",
+        "clock",
+        "filters",
+        "timings_ms",
+        "results",
+    }
+    assert out["mode"] == "fts" and out["mode_reason"] is None  # null unless nothing could be searched
+    assert out["profile"] == "memdesk" and out["results"]
     assert out["clock"] == "2026-12-01" and out["filters"] is None  # --now is the clock
     assert set(out["results"][0]) == RESULT_KEYS
     assert [r["rank"] for r in out["results"]] == list(range(1, len(out["results"]) + 1))
