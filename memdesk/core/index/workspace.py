@@ -800,13 +800,7 @@ def save_note(
                 if disk.exists:
                     mode = stat.S_IMODE(os.stat(path).st_mode)
                     if not mode & 0o222 and not overwrite_readonly:
-                        raise errors.NoteReadOnly(
-                            msg(
-                                QT_TRANSLATE_NOOP("core", "{name} is read-only (mode {mode:04o}); not saved"),
-                                name=path.name,
-                                mode=mode,
-                            )
-                        )
+                        raise _read_only(path, mode)
                 # This attempt's base and data, bound now (they change on the next attempt).
                 merge = functools.partial(_merge_disk, base, data)
                 # A sync reading the note between the swap and ``saved`` sees ``source``'s bytes.
@@ -830,6 +824,17 @@ def save_note(
 
 
 _RETRY: Any = object()
+
+
+def _read_only(path: Path, mode: int) -> errors.NoteReadOnly:
+    """The refusal of a write to a note without write bits (``save_note``, ``append_note``)."""
+    return errors.NoteReadOnly(
+        msg(
+            QT_TRANSLATE_NOOP("core", "{name} is read-only (mode {mode:04o}); not saved"),
+            name=path.name,
+            mode=mode,
+        )
+    )
 
 
 def append_note(path: Path, text: bytes, *, root: Path, source: str = "mcp") -> Saved:
@@ -856,15 +861,9 @@ def append_note(path: Path, text: bytes, *, root: Path, source: str = "mcp") -> 
         try:
             if fcntl is not None:
                 fcntl.flock(fd, fcntl.LOCK_EX)
-            mode = os.fstat(fd).st_mode
+            mode = stat.S_IMODE(os.fstat(fd).st_mode)
             if not mode & 0o222:
-                raise errors.NoteReadOnly(
-                    msg(
-                        QT_TRANSLATE_NOOP("core", "{name} is read-only (mode {mode:04o}); not saved"),
-                        name=path.name,
-                        mode=stat.S_IMODE(mode),
-                    )
-                )
+                raise _read_only(path, mode)
             before = _state_of_fd(fd).data
             if before is None:
                 raise OSError(errno.EFBIG, too_large(os.fstat(fd).st_size), str(path))
